@@ -1,0 +1,68 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** Field name → message, for errors about particular inputs. */
+export type FieldErrors = Record<string, string>;
+
+/** An error that reaches the client as `{error: {code, message, fields?}}` with its status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields?: FieldErrors,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** 404 for a record that does not exist or belongs to another company: never reveal which. */
+export function notFound(entity: string): ApiError {
+  return new ApiError(404, 'not_found', `${entity} not found`);
+}
+
+/** 400 naming the fields that are wrong. */
+export function invalid(fields: FieldErrors, message = 'The request has invalid fields'): ApiError {
+  return new ApiError(400, 'validation_failed', message, fields);
+}
+
+/** PostgreSQL error codes the API turns into client errors. */
+const PG_UNIQUE_VIOLATION = '23505';
+const PG_FOREIGN_KEY_VIOLATION = '23503';
+const PG_CHECK_VIOLATION = '23514';
+
+/** Registers the JSON error shape for every failure, including validation and unknown routes. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.status(error.status).send({
+        error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: FieldErrors = {};
+      for (const issue of error.validation) {
+        const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || issue.params.issue.path.join('.');
+        fields[path || error.validationContext || 'request'] ??= issue.message;
+      }
+      return reply.status(400).send({
+        error: { code: 'validation_failed', message: 'The request has invalid fields', fields },
+      });
+    }
+    const pgCode = (error as { code?: string }).code;
+    if (pgCode === PG_UNIQUE_VIOLATION) {
+      return reply.status(409).send({ error: { code: 'conflict', message: 'A record with these values already exists' } });
+    }
+    if (pgCode === PG_FOREIGN_KEY_VIOLATION || pgCode === PG_CHECK_VIOLATION) {
+      return reply.status(400).send({ error: { code: 'invalid_reference', message: 'The request refers to something that does not exist or is not allowed' } });
+    }
+    if (error.statusCode && error.statusCode < 500) {
+      return reply
+        .status(error.statusCode)
+        .send({ error: { code: error.code?.toLowerCase() ?? 'bad_request', message: error.message } });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ error: { code: 'internal', message: 'Something went wrong on our side' } });
+  });
+}

@@ -1,0 +1,169 @@
+import type { CompanyId, Database, Sql } from '../db/database.js';
+import { recordAudit } from './audit.repository.js';
+import { findLocationsByIds, type LocationRow } from './locations.repository.js';
+import type { WriteScope } from './scope.js';
+
+/** A location group with its member ids and, when a period was asked, what it earned. */
+export interface LocationGroupRow {
+  id: number;
+  company_id: number;
+  name: string;
+  description: string;
+  location_ids: number[];
+  revenue_cents: number | null;
+  checks: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The writable fields of a group. */
+export interface LocationGroupFields {
+  name: string;
+  description: string;
+  location_ids: number[];
+}
+
+/** A half-open period [from, to) in UTC. */
+export interface Period {
+  from: Date;
+  to: Date;
+}
+
+/** Raised when a group would contain a location the company does not have. */
+export class UnknownLocationsError extends Error {
+  constructor(readonly ids: number[]) {
+    super(`Unknown location ids: ${ids.join(', ')}`);
+    this.name = 'UnknownLocationsError';
+  }
+}
+
+async function selectGroups(
+  sql: Sql,
+  companyId: CompanyId,
+  ids: readonly number[] | null,
+  period: Period | null,
+): Promise<LocationGroupRow[]> {
+  const { rows } = await sql.query<LocationGroupRow>(
+    `SELECT g.id, g.company_id, g.name, g.description, g.created_at, g.updated_at,
+            coalesce((SELECT array_agg(m.location_id ORDER BY m.location_id) FROM location_group_members m
+                      WHERE m.company_id = g.company_id AND m.group_id = g.id), '{}') AS location_ids,
+            CASE WHEN $3::timestamptz IS NULL THEN NULL ELSE
+              (SELECT coalesce(sum(c.total_cents), 0)::bigint FROM pos_checks c
+               JOIN location_group_members m ON m.company_id = c.company_id AND m.location_id = c.location_id
+               WHERE m.company_id = g.company_id AND m.group_id = g.id AND c.closed_at >= $3 AND c.closed_at < $4)
+            END AS revenue_cents,
+            CASE WHEN $3::timestamptz IS NULL THEN NULL ELSE
+              (SELECT count(*)::int FROM pos_checks c
+               JOIN location_group_members m ON m.company_id = c.company_id AND m.location_id = c.location_id
+               WHERE m.company_id = g.company_id AND m.group_id = g.id AND c.closed_at >= $3 AND c.closed_at < $4)
+            END AS checks
+     FROM location_groups g
+     WHERE g.company_id = $1 AND ($2::bigint[] IS NULL OR g.id = ANY($2::bigint[]))
+     ORDER BY lower(g.name), g.id`,
+    [companyId, ids, period?.from ?? null, period?.to ?? null],
+  );
+  return rows;
+}
+
+async function replaceMembers(sql: Sql, companyId: CompanyId, groupId: number, locationIds: number[]): Promise<void> {
+  const unique = [...new Set(locationIds)];
+  const found = await findLocationsByIds(sql, companyId, unique);
+  const missing = unique.filter((id) => !found.some((location) => location.id === id));
+  if (missing.length > 0) throw new UnknownLocationsError(missing);
+  await sql.query('DELETE FROM location_group_members WHERE company_id = $1 AND group_id = $2', [companyId, groupId]);
+  await sql.query(
+    `INSERT INTO location_group_members (company_id, group_id, location_id)
+     SELECT $1, $2, unnest($3::bigint[])`,
+    [companyId, groupId, unique],
+  );
+}
+
+/** All of a company's groups, with earnings when a period is given. */
+export function listLocationGroups(
+  db: Database,
+  companyId: CompanyId,
+  period: Period | null = null,
+): Promise<LocationGroupRow[]> {
+  return db.tenant(companyId, (sql) => selectGroups(sql, companyId, null, period));
+}
+
+/** One group, or null when it does not exist in this company. */
+export function getLocationGroup(db: Database, companyId: CompanyId, id: number): Promise<LocationGroupRow | null> {
+  return db.tenant(companyId, async (sql) => (await selectGroups(sql, companyId, [id], null))[0] ?? null);
+}
+
+/** The locations of one group; null when the group does not exist in this company. */
+export function listGroupLocations(db: Database, companyId: CompanyId, groupId: number): Promise<LocationRow[] | null> {
+  return db.tenant(companyId, async (sql) => {
+    const group = (await selectGroups(sql, companyId, [groupId], null))[0];
+    return group ? findLocationsByIds(sql, companyId, group.location_ids) : null;
+  });
+}
+
+/** Every group with its locations, in one transaction so the two agree. */
+export function listGroupsWithLocations(
+  db: Database,
+  companyId: CompanyId,
+): Promise<Array<LocationGroupRow & { locations: LocationRow[] }>> {
+  return db.tenant(companyId, async (sql) => {
+    const groups = await selectGroups(sql, companyId, null, null);
+    const locations = await findLocationsByIds(sql, companyId, [...new Set(groups.flatMap((g) => g.location_ids))]);
+    const byId = new Map(locations.map((location) => [location.id, location]));
+    return groups.map((group) => ({
+      ...group,
+      locations: group.location_ids.map((id) => byId.get(id)).filter((l): l is LocationRow => l !== undefined),
+    }));
+  });
+}
+
+/** Creates a group with its members; throws UnknownLocationsError for ids the company does not have. */
+export function createLocationGroup(
+  db: Database,
+  scope: WriteScope,
+  fields: LocationGroupFields,
+): Promise<LocationGroupRow> {
+  return db.tenant(scope.companyId, async (sql) => {
+    const { rows } = await sql.query<{ id: number }>(
+      'INSERT INTO location_groups (company_id, name, description) VALUES ($1, $2, $3) RETURNING id',
+      [scope.companyId, fields.name, fields.description],
+    );
+    const id = rows[0]!.id;
+    await replaceMembers(sql, scope.companyId, id, fields.location_ids);
+    const created = (await selectGroups(sql, scope.companyId, [id], null))[0]!;
+    await recordAudit(sql, scope, { action: 'create', entity: 'location_group', entityId: id, after: created });
+    return created;
+  });
+}
+
+/** Changes a group; members are replaced when `location_ids` is given. Null when not in this company. */
+export function updateLocationGroup(
+  db: Database,
+  scope: WriteScope,
+  id: number,
+  changes: Partial<LocationGroupFields>,
+): Promise<LocationGroupRow | null> {
+  return db.tenant(scope.companyId, async (sql) => {
+    const before = (await selectGroups(sql, scope.companyId, [id], null))[0];
+    if (!before) return null;
+    await sql.query(
+      `UPDATE location_groups SET name = coalesce($3, name), description = coalesce($4, description), updated_at = now()
+       WHERE company_id = $1 AND id = $2`,
+      [scope.companyId, id, changes.name ?? null, changes.description ?? null],
+    );
+    if (changes.location_ids) await replaceMembers(sql, scope.companyId, id, changes.location_ids);
+    const after = (await selectGroups(sql, scope.companyId, [id], null))[0]!;
+    await recordAudit(sql, scope, { action: 'update', entity: 'location_group', entityId: id, before, after });
+    return after;
+  });
+}
+
+/** Deletes a group (not its locations); false when it does not exist in this company. */
+export function deleteLocationGroup(db: Database, scope: WriteScope, id: number): Promise<boolean> {
+  return db.tenant(scope.companyId, async (sql) => {
+    const before = (await selectGroups(sql, scope.companyId, [id], null))[0];
+    if (!before) return false;
+    await sql.query('DELETE FROM location_groups WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
+    await recordAudit(sql, scope, { action: 'delete', entity: 'location_group', entityId: id, before });
+    return true;
+  });
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { LIMITS } from './constants.js';
+
+/** The error body of every failed API call. */
+export const ApiErrorSchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
+});
+/** The error body of every failed API call. */
+export type ApiErrorBody = z.infer<typeof ApiErrorSchema>;
+
+/** `?page=&page_size=` of every list call. */
+export const PagingQuerySchema = z.object({
+  page: z.coerce.number().int().min(1, 'page must be 1 or more').default(1),
+  page_size: z.coerce
+    .number()
+    .int()
+    .min(1, 'page_size must be 1 or more')
+    .max(LIMITS.maxPageSize, `page_size must be at most ${LIMITS.maxPageSize}`)
+    .default(LIMITS.defaultPageSize),
+});
+/** `?page=&page_size=` of every list call. */
+export type PagingQuery = z.infer<typeof PagingQuerySchema>;
+
+/** The list shape `{count, next, previous, results}` around any item schema. */
+export function pageOf<Item extends z.ZodTypeAny>(item: Item) {
+  return z.object({
+    count: z.number().int(),
+    next: z.string().nullable(),
+    previous: z.string().nullable(),
+    results: z.array(item),
+  });
+}
+/** A page of items. */
+export interface Page<Item> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: Item[];
+}
+
+/** A path id: a positive integer. */
+export const IdParamSchema = z.object({ id: z.coerce.number().int().positive('id must be a positive integer') });
+
+/** A query value that may be repeated (`?location_id=1&location_id=2`) or given once. */
+export function repeated<Item extends z.ZodTypeAny>(item: Item) {
+  return z.preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(item));
+}
+
+/** A calendar date written YYYY-MM-DD. */
+export const IsoDateSchema = z.iso.date('must be a date written YYYY-MM-DD');
+
+/** A name that is not blank once trimmed. */
+export function requiredName(field: string) {
+  return z
+    .string({ error: `${field} is required` })
+    .trim()
+    .min(1, `${field} is required`)
+    .max(LIMITS.nameMaxLength, `${field} must be at most ${LIMITS.nameMaxLength} characters`);
+}
+
+/** `{ok: true}` style acknowledgement of a delete. */
+export const DeletedSchema = z.object({ deleted: z.literal(true) });

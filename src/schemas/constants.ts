@@ -1,0 +1,23 @@
+/** Limits and defaults shared by the server and the app (product spec section 9). */
+export const LIMITS = {
+  /** Rows per page of the subscriber list. */
+  subscribersPageSize: 8,
+  /** Rows per page of the guest list. */
+  guestsPageSize: 10,
+  /** Rows per page when a caller does not say. */
+  defaultPageSize: 25,
+  /** The most rows one page may hold. */
+  maxPageSize: 500,
+  /** Longest name of a location, group, list or segment. */
+  nameMaxLength: 120,
+  /** Shortest password (spec section 5). */
+  passwordMinLength: 8,
+  /** Length of a US zip code. */
+  zipLength: 5,
+} as const;
+
+/** The interface languages, default first. */
+export const LANGUAGES = ['en', 'ch', 'es', 'jp', 'de', 'fr'] as const;
+
+/** One of the interface languages. */
+export type Language = (typeof LANGUAGES)[number];

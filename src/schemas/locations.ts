@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { IsoDateSchema, pageOf, PagingQuerySchema, repeated, requiredName } from './common.js';
+
+/** True for a time zone name the runtime knows (IANA, e.g. America/Chicago). */
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A location as the API returns it. */
+export const LocationSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  street: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  time_zone: z.string(),
+  group_ids: z.array(z.number().int()),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+/** A location as the API returns it. */
+export type Location = z.infer<typeof LocationSchema>;
+
+/** The fields a client may set on a location. */
+export const LocationCreateSchema = z.object({
+  name: requiredName('Name'),
+  street: z.string().trim().max(200, 'Street must be at most 200 characters').default(''),
+  city: z.string().trim().max(100, 'City must be at most 100 characters').default(''),
+  state: z.string().trim().max(50, 'State must be at most 50 characters').default(''),
+  zip: z
+    .string()
+    .trim()
+    .regex(/^(\d{5})?$/, 'Zip code is not valid')
+    .default(''),
+  latitude: z.number().min(-90, 'Latitude is not valid').max(90, 'Latitude is not valid').nullable().default(null),
+  longitude: z
+    .number()
+    .min(-180, 'Longitude is not valid')
+    .max(180, 'Longitude is not valid')
+    .nullable()
+    .default(null),
+  time_zone: z.string().refine(isTimeZone, 'Time zone is not valid').default('America/New_York'),
+});
+/** The fields a client may set on a location. */
+export type LocationCreate = z.infer<typeof LocationCreateSchema>;
+
+/** A full replacement (PUT) takes the same fields as a create. */
+export const LocationUpdateSchema = LocationCreateSchema;
+/** A partial change (PATCH): any subset of the fields. */
+export const LocationPatchSchema = LocationCreateSchema.partial();
+/** A partial change (PATCH): any subset of the fields. */
+export type LocationPatch = z.infer<typeof LocationPatchSchema>;
+
+/** `GET /customers/locations/` query. */
+export const LocationListQuerySchema = PagingQuerySchema.extend({
+  q: z.string().trim().max(100).optional(),
+  location_group_id: repeated(z.coerce.number().int().positive()),
+});
+/** `GET /customers/locations/` query. */
+export type LocationListQuery = z.infer<typeof LocationListQuerySchema>;
+
+/** A page of locations. */
+export const LocationPageSchema = pageOf(LocationSchema);
+
+/** An optional date range; both ends inclusive, the end not before the start. */
+export const DateRangeQuerySchema = z
+  .object({ from_date: IsoDateSchema.optional(), to_date: IsoDateSchema.optional() })
+  .refine((range) => !range.from_date || !range.to_date || range.from_date <= range.to_date, {
+    message: 'to_date must not be before from_date',
+    path: ['to_date'],
+  });
+/** An optional date range. */
+export type DateRangeQuery = z.infer<typeof DateRangeQuerySchema>;
+
+/** `GET /customers/locations/roi/` query: both ends are required. */
+export const LocationRoiQuerySchema = z
+  .object({ from_date: IsoDateSchema, to_date: IsoDateSchema })
+  .refine((range) => range.from_date <= range.to_date, {
+    message: 'to_date must not be before from_date',
+    path: ['to_date'],
+  });
+
+/** What each location earned in a period (spec: ROI query → results). */
+export const LocationRoiRowSchema = z.object({
+  location_id: z.number().int(),
+  name: z.string(),
+  revenue: z.number(),
+  checks: z.number().int(),
+  guests: z.number().int(),
+  returning_guests: z.number().int(),
+  average_check: z.number(),
+});
+/** `GET /customers/locations/roi/` answer. */
+export const LocationRoiSchema = z.object({
+  from_date: z.string(),
+  to_date: z.string(),
+  results: z.array(LocationRoiRowSchema),
+});
+/** `GET /customers/locations/roi/` answer. */
+export type LocationRoi = z.infer<typeof LocationRoiSchema>;
+
+/** A location group as the API returns it; revenue and checks only when a date range was asked. */
+export const LocationGroupSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  location_ids: z.array(z.number().int()),
+  revenue: z.number().nullable(),
+  checks: z.number().int().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+/** A location group as the API returns it. */
+export type LocationGroup = z.infer<typeof LocationGroupSchema>;
+
+/** The fields a client may set on a group. */
+export const LocationGroupCreateSchema = z.object({
+  name: requiredName('Name'),
+  description: z.string().trim().max(500, 'Description must be at most 500 characters').default(''),
+  location_ids: z.array(z.number().int().positive('location_ids must hold location ids')).default([]),
+});
+/** The fields a client may set on a group. */
+export type LocationGroupCreate = z.infer<typeof LocationGroupCreateSchema>;
+/** A partial change of a group. */
+export const LocationGroupPatchSchema = LocationGroupCreateSchema.partial();
+/** A partial change of a group. */
+export type LocationGroupPatch = z.infer<typeof LocationGroupPatchSchema>;
+
+/** A group with its locations inlined (`GET /customers/groups-with-locations/`). */
+export const LocationGroupWithLocationsSchema = LocationGroupSchema.omit({ location_ids: true }).extend({
+  locations: z.array(LocationSchema),
+});
+
+/** A group id in a path; 0 is allowed and means "no group" (its locations are empty). */
+export const GroupIdParamSchema = z.object({
+  id: z.coerce.number().int().min(0, 'id must be 0 or a positive integer'),
+});
+
+/**
+ * The name shown for a location: the street is stripped from it (spec section 3), so
+ * "Harbor Grill - 12 Pier St" with street "12 Pier St" shows as "Harbor Grill".
+ */
+export function displayLocationName(location: Pick<Location, 'name' | 'street'>): string {
+  const street = location.street.trim();
+  if (!street) return location.name.trim();
+  const stripped = location.name.replace(street, '').replace(/[\s,\-–—|()]+$/u, '').replace(/^[\s,\-–—|()]+/u, '');
+  return stripped.trim() || location.name.trim();
+}
