@@ -24,12 +24,14 @@ export function fingerprint(value: unknown): string {
 
 /** A copy of a record with every personal value replaced by its fingerprint (nested objects too). */
 export function redactPersonalData<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((item) => redactPersonalData(item)) as T;
+  if (Array.isArray(value)) return (value as unknown[]).map((item) => redactPersonalData(item)) as T;
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
   const copy: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
     copy[key] =
-      PERSONAL_KEYS.has(key) && field !== null && field !== '' ? fingerprint(field) : redactPersonalData(field);
+      PERSONAL_KEYS.has(key) && field !== null && field !== ''
+        ? fingerprint(field)
+        : redactPersonalData(field);
   }
   return copy as T;
 }

@@ -21,7 +21,11 @@ export interface Sql {
   /** Runs several statements without parameters (used by migrations). */
   exec(text: string): Promise<void>;
   /** Streams CSV text into `COPY target (columns) FROM STDIN` and resolves with the rows copied. */
-  copyFrom(target: string, columns: readonly string[], csv: AsyncIterable<string> | Iterable<string>): Promise<number>;
+  copyFrom(
+    target: string,
+    columns: readonly string[],
+    csv: AsyncIterable<string> | Iterable<string>,
+  ): Promise<number>;
 }
 
 /** Which engine a database handle runs on. */

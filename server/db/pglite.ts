@@ -58,7 +58,8 @@ export async function openPglite(dataDir: string): Promise<Database> {
 
   return {
     kind: 'pglite',
-    tenant: <T>(companyId: CompanyId, fn: (sql: Sql) => Promise<T>) => scoped(() => tenantPreamble(companyId))(fn),
+    tenant: <T>(companyId: CompanyId, fn: (sql: Sql) => Promise<T>) =>
+      scoped(() => tenantPreamble(companyId))(fn),
     platform: scoped(() => PLATFORM_PREAMBLE),
     owner: <T>(fn: (sql: Sql) => Promise<T>) => db.transaction((tx) => fn(wrap(tx))),
     close: () => db.close(),

@@ -15,6 +15,9 @@ import {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
+const INT8_ARRAY_OID = 1016;
+const parseTextArray = pg.types.getTypeParser(INT8_ARRAY_OID) as (value: string) => string[];
+pg.types.setTypeParser(INT8_ARRAY_OID, (value: string) => parseTextArray(value).map(Number));
 
 /** Wraps one checked-out client as the shared `Sql` interface. */
 function wrap(client: pg.PoolClient): Sql {
@@ -68,7 +71,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
 
   return {
     kind: 'postgres',
-    tenant: (companyId: CompanyId, fn) => inTransaction(tenantPreamble(companyId), fn),
+    tenant: async (companyId: CompanyId, fn) => inTransaction(tenantPreamble(companyId), fn),
     platform: (fn) => inTransaction(PLATFORM_PREAMBLE, fn),
     owner: (fn) => inTransaction(null, fn),
     close: () => pool.end(),

@@ -37,14 +37,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {
       return reply.status(error.status).send({
-        error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.fields ? { fields: error.fields } : {}),
+        },
       });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: FieldErrors = {};
       for (const issue of error.validation) {
-        const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || issue.params.issue.path.join('.');
-        fields[path || error.validationContext || 'request'] ??= issue.message;
+        // instancePath is "/location_ids/0"; the field is named "location_ids.0", or the part when empty.
+        const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        fields[path || error.validationContext || 'request'] ??= issue.message ?? 'Field is not valid';
       }
       return reply.status(400).send({
         error: { code: 'validation_failed', message: 'The request has invalid fields', fields },
@@ -52,10 +57,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const pgCode = (error as { code?: string }).code;
     if (pgCode === PG_UNIQUE_VIOLATION) {
-      return reply.status(409).send({ error: { code: 'conflict', message: 'A record with these values already exists' } });
+      return reply
+        .status(409)
+        .send({ error: { code: 'conflict', message: 'A record with these values already exists' } });
     }
     if (pgCode === PG_FOREIGN_KEY_VIOLATION || pgCode === PG_CHECK_VIOLATION) {
-      return reply.status(400).send({ error: { code: 'invalid_reference', message: 'The request refers to something that does not exist or is not allowed' } });
+      return reply.status(400).send({
+        error: {
+          code: 'invalid_reference',
+          message: 'The request refers to something that does not exist or is not allowed',
+        },
+      });
     }
     if (error.statusCode && error.statusCode < 500) {
       return reply
@@ -63,6 +75,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .send({ error: { code: error.code?.toLowerCase() ?? 'bad_request', message: error.message } });
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ error: { code: 'internal', message: 'Something went wrong on our side' } });
+    return reply
+      .status(500)
+      .send({ error: { code: 'internal', message: 'Something went wrong on our side' } });
   });
 }

@@ -58,7 +58,12 @@ export function listAudit(
        FROM audit_log
        WHERE company_id = $1 AND ($2::text IS NULL OR entity = $2) AND ($3::text IS NULL OR entity_id = $3)
        ORDER BY id DESC LIMIT $4`,
-      [companyId, filter.entity ?? null, filter.entityId === undefined ? null : String(filter.entityId), filter.limit ?? 100],
+      [
+        companyId,
+        filter.entity ?? null,
+        filter.entityId === undefined ? null : String(filter.entityId),
+        filter.limit ?? 100,
+      ],
     );
     return rows;
   });

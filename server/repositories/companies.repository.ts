@@ -29,14 +29,18 @@ export function createCompany(
 /** The calling company's own record. */
 export function getCompany(db: Database, companyId: CompanyId): Promise<CompanyRow | null> {
   return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<CompanyRow>(`SELECT ${COLUMNS} FROM companies WHERE id = $1`, [companyId]);
+    const { rows } = await sql.query<CompanyRow>(`SELECT ${COLUMNS} FROM companies WHERE id = $1`, [
+      companyId,
+    ]);
     return rows[0] ?? null;
   });
 }
 
 /** Every company, for platform staff and the seed. */
 export function listCompanies(db: Database): Promise<CompanyRow[]> {
-  return db.platform(async (sql) => (await sql.query<CompanyRow>(`SELECT ${COLUMNS} FROM companies ORDER BY id`)).rows);
+  return db.platform(
+    async (sql) => (await sql.query<CompanyRow>(`SELECT ${COLUMNS} FROM companies ORDER BY id`)).rows,
+  );
 }
 
 /** How many companies exist; zero means the database is empty and the demo may be loaded. */

@@ -65,12 +65,20 @@ async function selectGroups(
   return rows;
 }
 
-async function replaceMembers(sql: Sql, companyId: CompanyId, groupId: number, locationIds: number[]): Promise<void> {
+async function replaceMembers(
+  sql: Sql,
+  companyId: CompanyId,
+  groupId: number,
+  locationIds: number[],
+): Promise<void> {
   const unique = [...new Set(locationIds)];
   const found = await findLocationsByIds(sql, companyId, unique);
   const missing = unique.filter((id) => !found.some((location) => location.id === id));
   if (missing.length > 0) throw new UnknownLocationsError(missing);
-  await sql.query('DELETE FROM location_group_members WHERE company_id = $1 AND group_id = $2', [companyId, groupId]);
+  await sql.query('DELETE FROM location_group_members WHERE company_id = $1 AND group_id = $2', [
+    companyId,
+    groupId,
+  ]);
   await sql.query(
     `INSERT INTO location_group_members (company_id, group_id, location_id)
      SELECT $1, $2, unnest($3::bigint[])`,
@@ -88,12 +96,20 @@ export function listLocationGroups(
 }
 
 /** One group, or null when it does not exist in this company. */
-export function getLocationGroup(db: Database, companyId: CompanyId, id: number): Promise<LocationGroupRow | null> {
+export function getLocationGroup(
+  db: Database,
+  companyId: CompanyId,
+  id: number,
+): Promise<LocationGroupRow | null> {
   return db.tenant(companyId, async (sql) => (await selectGroups(sql, companyId, [id], null))[0] ?? null);
 }
 
 /** The locations of one group; null when the group does not exist in this company. */
-export function listGroupLocations(db: Database, companyId: CompanyId, groupId: number): Promise<LocationRow[] | null> {
+export function listGroupLocations(
+  db: Database,
+  companyId: CompanyId,
+  groupId: number,
+): Promise<LocationRow[] | null> {
   return db.tenant(companyId, async (sql) => {
     const group = (await selectGroups(sql, companyId, [groupId], null))[0];
     return group ? findLocationsByIds(sql, companyId, group.location_ids) : null;
@@ -107,11 +123,15 @@ export function listGroupsWithLocations(
 ): Promise<Array<LocationGroupRow & { locations: LocationRow[] }>> {
   return db.tenant(companyId, async (sql) => {
     const groups = await selectGroups(sql, companyId, null, null);
-    const locations = await findLocationsByIds(sql, companyId, [...new Set(groups.flatMap((g) => g.location_ids))]);
+    const locations = await findLocationsByIds(sql, companyId, [
+      ...new Set(groups.flatMap((g) => g.location_ids)),
+    ]);
     const byId = new Map(locations.map((location) => [location.id, location]));
     return groups.map((group) => ({
       ...group,
-      locations: group.location_ids.map((id) => byId.get(id)).filter((l): l is LocationRow => l !== undefined),
+      locations: group.location_ids
+        .map((id) => byId.get(id))
+        .filter((l): l is LocationRow => l !== undefined),
     }));
   });
 }
@@ -130,7 +150,12 @@ export function createLocationGroup(
     const id = rows[0]!.id;
     await replaceMembers(sql, scope.companyId, id, fields.location_ids);
     const created = (await selectGroups(sql, scope.companyId, [id], null))[0]!;
-    await recordAudit(sql, scope, { action: 'create', entity: 'location_group', entityId: id, after: created });
+    await recordAudit(sql, scope, {
+      action: 'create',
+      entity: 'location_group',
+      entityId: id,
+      after: created,
+    });
     return created;
   });
 }
@@ -152,7 +177,13 @@ export function updateLocationGroup(
     );
     if (changes.location_ids) await replaceMembers(sql, scope.companyId, id, changes.location_ids);
     const after = (await selectGroups(sql, scope.companyId, [id], null))[0]!;
-    await recordAudit(sql, scope, { action: 'update', entity: 'location_group', entityId: id, before, after });
+    await recordAudit(sql, scope, {
+      action: 'update',
+      entity: 'location_group',
+      entityId: id,
+      before,
+      after,
+    });
     return after;
   });
 }

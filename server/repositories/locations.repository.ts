@@ -66,7 +66,10 @@ export function listLocations(
         SELECT 1 FROM location_group_members m
         WHERE m.company_id = l.company_id AND m.location_id = l.id AND m.group_id = ANY($3::bigint[])))`;
     const params = [companyId, filter.q ? likePattern(filter.q) : null, filter.groupIds ?? []];
-    const total = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM locations l WHERE ${where}`, params);
+    const total = await sql.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM locations l WHERE ${where}`,
+      params,
+    );
     const page = await sql.query<LocationRow>(
       `${SELECT_LOCATION} WHERE ${where} ORDER BY lower(l.name), l.id LIMIT $4 OFFSET $5`,
       [...params, filter.limit, filter.offset],
@@ -76,7 +79,11 @@ export function listLocations(
 }
 
 /** Fetches locations by id within a transaction; ids of other companies are simply absent. */
-export async function findLocationsByIds(sql: Sql, companyId: CompanyId, ids: readonly number[]): Promise<LocationRow[]> {
+export async function findLocationsByIds(
+  sql: Sql,
+  companyId: CompanyId,
+  ids: readonly number[],
+): Promise<LocationRow[]> {
   const { rows } = await sql.query<LocationRow>(
     `${SELECT_LOCATION} WHERE l.company_id = $1 AND l.id = ANY($2::bigint[]) ORDER BY lower(l.name), l.id`,
     [companyId, ids],
@@ -90,7 +97,11 @@ export function getLocation(db: Database, companyId: CompanyId, id: number): Pro
 }
 
 /** Creates a location and records it in the audit log. */
-export function createLocation(db: Database, scope: WriteScope, fields: LocationFields): Promise<LocationRow> {
+export function createLocation(
+  db: Database,
+  scope: WriteScope,
+  fields: LocationFields,
+): Promise<LocationRow> {
   return db.tenant(scope.companyId, async (sql) => {
     const { rows } = await sql.query<{ id: number }>(
       `INSERT INTO locations (company_id, ${WRITABLE.join(', ')})
@@ -98,7 +109,12 @@ export function createLocation(db: Database, scope: WriteScope, fields: Location
       [scope.companyId, ...WRITABLE.map((key) => fields[key])],
     );
     const created = (await findLocationsByIds(sql, scope.companyId, [rows[0]!.id]))[0]!;
-    await recordAudit(sql, scope, { action: 'create', entity: 'location', entityId: created.id, after: created });
+    await recordAudit(sql, scope, {
+      action: 'create',
+      entity: 'location',
+      entityId: created.id,
+      after: created,
+    });
     return created;
   });
 }
@@ -116,11 +132,10 @@ export function updateLocation(
     const keys = WRITABLE.filter((key) => changes[key] !== undefined);
     if (keys.length > 0) {
       const assignments = keys.map((key, index) => `${key} = $${index + 3}`).join(', ');
-      await sql.query(`UPDATE locations SET ${assignments}, updated_at = now() WHERE company_id = $1 AND id = $2`, [
-        scope.companyId,
-        id,
-        ...keys.map((key) => changes[key]),
-      ]);
+      await sql.query(
+        `UPDATE locations SET ${assignments}, updated_at = now() WHERE company_id = $1 AND id = $2`,
+        [scope.companyId, id, ...keys.map((key) => changes[key])],
+      );
     }
     const after = (await findLocationsByIds(sql, scope.companyId, [id]))[0]!;
     await recordAudit(sql, scope, { action: 'update', entity: 'location', entityId: id, before, after });

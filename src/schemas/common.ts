@@ -43,11 +43,17 @@ export interface Page<Item> {
 }
 
 /** A path id: a positive integer. */
-export const IdParamSchema = z.object({ id: z.coerce.number().int().positive('id must be a positive integer') });
+export const IdParamSchema = z.object({
+  id: z.coerce.number().int().positive('id must be a positive integer'),
+});
 
 /** A query value that may be repeated (`?location_id=1&location_id=2`) or given once. */
 export function repeated<Item extends z.ZodTypeAny>(item: Item) {
-  return z.preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(item));
+  return z.preprocess(
+    (value: unknown): unknown[] =>
+      value === undefined ? [] : Array.isArray(value) ? (value as unknown[]) : [value],
+    z.array(item),
+  );
 }
 
 /** A calendar date written YYYY-MM-DD. */

@@ -29,33 +29,39 @@ export const LocationSchema = z.object({
 /** A location as the API returns it. */
 export type Location = z.infer<typeof LocationSchema>;
 
-/** The fields a client may set on a location. */
-export const LocationCreateSchema = z.object({
+/** Each writable field of a location, without defaults (a PATCH must not reset what it leaves out). */
+const locationFields = {
   name: requiredName('Name'),
-  street: z.string().trim().max(200, 'Street must be at most 200 characters').default(''),
-  city: z.string().trim().max(100, 'City must be at most 100 characters').default(''),
-  state: z.string().trim().max(50, 'State must be at most 50 characters').default(''),
+  street: z.string().trim().max(200, 'Street must be at most 200 characters'),
+  city: z.string().trim().max(100, 'City must be at most 100 characters'),
+  state: z.string().trim().max(50, 'State must be at most 50 characters'),
   zip: z
     .string()
     .trim()
-    .regex(/^(\d{5})?$/, 'Zip code is not valid')
-    .default(''),
-  latitude: z.number().min(-90, 'Latitude is not valid').max(90, 'Latitude is not valid').nullable().default(null),
-  longitude: z
-    .number()
-    .min(-180, 'Longitude is not valid')
-    .max(180, 'Longitude is not valid')
-    .nullable()
-    .default(null),
-  time_zone: z.string().refine(isTimeZone, 'Time zone is not valid').default('America/New_York'),
+    .regex(/^(\d{5})?$/, 'Zip code is not valid'),
+  latitude: z.number().min(-90, 'Latitude is not valid').max(90, 'Latitude is not valid').nullable(),
+  longitude: z.number().min(-180, 'Longitude is not valid').max(180, 'Longitude is not valid').nullable(),
+  time_zone: z.string().refine(isTimeZone, 'Time zone is not valid'),
+};
+
+/** The fields a client may set on a location; all but the name have defaults. */
+export const LocationCreateSchema = z.object({
+  name: locationFields.name,
+  street: locationFields.street.default(''),
+  city: locationFields.city.default(''),
+  state: locationFields.state.default(''),
+  zip: locationFields.zip.default(''),
+  latitude: locationFields.latitude.default(null),
+  longitude: locationFields.longitude.default(null),
+  time_zone: locationFields.time_zone.default('America/New_York'),
 });
 /** The fields a client may set on a location. */
 export type LocationCreate = z.infer<typeof LocationCreateSchema>;
 
-/** A full replacement (PUT) takes the same fields as a create. */
+/** A full replacement (PUT) takes the same fields as a create: what it leaves out returns to the default. */
 export const LocationUpdateSchema = LocationCreateSchema;
-/** A partial change (PATCH): any subset of the fields. */
-export const LocationPatchSchema = LocationCreateSchema.partial();
+/** A partial change (PATCH): any subset of the fields, nothing else touched. */
+export const LocationPatchSchema = z.object(locationFields).partial();
 /** A partial change (PATCH): any subset of the fields. */
 export type LocationPatch = z.infer<typeof LocationPatchSchema>;
 
@@ -121,16 +127,23 @@ export const LocationGroupSchema = z.object({
 /** A location group as the API returns it. */
 export type LocationGroup = z.infer<typeof LocationGroupSchema>;
 
+/** Each writable field of a group, without defaults. */
+const groupFields = {
+  name: requiredName('Name'),
+  description: z.string().trim().max(500, 'Description must be at most 500 characters'),
+  location_ids: z.array(z.number().int().positive('location_ids must hold location ids')),
+};
+
 /** The fields a client may set on a group. */
 export const LocationGroupCreateSchema = z.object({
-  name: requiredName('Name'),
-  description: z.string().trim().max(500, 'Description must be at most 500 characters').default(''),
-  location_ids: z.array(z.number().int().positive('location_ids must hold location ids')).default([]),
+  name: groupFields.name,
+  description: groupFields.description.default(''),
+  location_ids: groupFields.location_ids.default([]),
 });
 /** The fields a client may set on a group. */
 export type LocationGroupCreate = z.infer<typeof LocationGroupCreateSchema>;
 /** A partial change of a group. */
-export const LocationGroupPatchSchema = LocationGroupCreateSchema.partial();
+export const LocationGroupPatchSchema = z.object(groupFields).partial();
 /** A partial change of a group. */
 export type LocationGroupPatch = z.infer<typeof LocationGroupPatchSchema>;
 
@@ -151,6 +164,9 @@ export const GroupIdParamSchema = z.object({
 export function displayLocationName(location: Pick<Location, 'name' | 'street'>): string {
   const street = location.street.trim();
   if (!street) return location.name.trim();
-  const stripped = location.name.replace(street, '').replace(/[\s,\-–—|()]+$/u, '').replace(/^[\s,\-–—|()]+/u, '');
+  const stripped = location.name
+    .replace(street, '')
+    .replace(/[\s,\-–—|()]+$/u, '')
+    .replace(/^[\s,\-–—|()]+/u, '');
   return stripped.trim() || location.name.trim();
 }

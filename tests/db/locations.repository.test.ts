@@ -82,7 +82,11 @@ describe('locations and location groups repositories', () => {
     const two = await createLocation(db, scope, fields('South'));
     const foreign = await createLocation(db, systemScope(companyB), fields('Elsewhere'));
 
-    const group = await createLocationGroup(db, scope, { name: 'Downtown', description: '', location_ids: [two.id, one.id] });
+    const group = await createLocationGroup(db, scope, {
+      name: 'Downtown',
+      description: '',
+      location_ids: [two.id, one.id],
+    });
     expect(group.location_ids).toEqual([one.id, two.id].sort((a, b) => a - b));
 
     await expect(
@@ -120,7 +124,9 @@ describe('locations and location groups repositories', () => {
       expect(await deleteLocation(guarded, systemScope(companyA), theirs.id)).toBe(false);
       expect(await getLocationGroup(guarded, companyA, theirGroup.id)).toBeNull();
       expect(await listGroupLocations(guarded, companyA, theirGroup.id)).toBeNull();
-      expect((await listLocationGroups(guarded, companyA)).every((g) => g.company_id === companyA)).toBe(true);
+      expect((await listLocationGroups(guarded, companyA)).every((g) => g.company_id === companyA)).toBe(
+        true,
+      );
       expect(await deleteLocationGroup(guarded, systemScope(companyA), theirGroup.id)).toBe(false);
       expect((await getLocation(guarded, companyB, theirs.id))?.name).toBe(`Theirs ${guarded === db}`);
     }

@@ -1,0 +1,84 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { registerAuthentication } from './auth/principal.js';
+import type { Database } from './db/database.js';
+import { ApiError, registerErrorHandling } from './http/errors.js';
+import { loggerOptions } from './logging.js';
+import { healthRoutes } from './routes/health.routes.js';
+import { locationsRoutes } from './routes/locations.routes.js';
+import { locationsService } from './services/locations.service.js';
+
+/** What the app is built from. */
+export interface AppOptions {
+  db: Database;
+  logLevel?: string;
+  /** The built React app to serve; omitted in API tests. */
+  clientDir?: string | null;
+}
+
+/** The built client, when `vite build` has produced it. */
+export const DEFAULT_CLIENT_DIR = resolve('dist/client');
+
+/** Builds the whole HTTP server: API under /api, OpenAPI docs, and the React app for every other path. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(options.logLevel ?? 'info'),
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Regulars API',
+        version: '1.0.0',
+        description: 'Guest analytics and marketing for restaurant groups.',
+      },
+      components: {
+        securitySchemes: {
+          companyToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <key>' },
+        },
+      },
+      security: [{ companyToken: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
+
+  registerAuthentication(app, options.db);
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes(options.db));
+      await api.register(locationsRoutes(locationsService(options.db)));
+    },
+    { prefix: '/api' },
+  );
+
+  const clientDir = options.clientDir === undefined ? DEFAULT_CLIENT_DIR : options.clientDir;
+  const hasClient = clientDir !== null && existsSync(join(clientDir, 'index.html'));
+  if (hasClient) await app.register(fastifyStatic, { root: clientDir, wildcard: false });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || !hasClient || request.method !== 'GET') {
+      throw new ApiError(404, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}`);
+    }
+    // Every other path belongs to the single-page app, which routes it (unknown ones to /404).
+    return reply.type('text/html').sendFile('index.html');
+  });
+  return app;
+}

@@ -1,0 +1,47 @@
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { migrate } from './db/migrate.js';
+import { openDatabase } from './db/open.js';
+import { countCompanies } from './repositories/companies.repository.js';
+import { loadDemoData } from './seed/load.js';
+
+/** Starts the whole product in one process: migrations, demo data on an empty database, API and app. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const app = await buildApp({ db, logLevel: config.LOG_LEVEL });
+
+  const applied = await migrate(db);
+  if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
+
+  if (config.SEED_ON_START && (await countCompanies(db)) === 0) {
+    app.log.info({ scale: config.SEED_SCALE }, 'empty database: loading the demo data set');
+    const summary = await loadDemoData(db, {
+      scale: config.SEED_SCALE,
+      log: (message) => app.log.info(message),
+    });
+    for (const company of summary.companies) {
+      // Demo accounts only: these are the published demo credentials, not personal data.
+      app.log.info(`demo sign-in for ${company.name}: ${company.ownerEmail} / ${company.ownerPassword}`);
+    }
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

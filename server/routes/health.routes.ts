@@ -1,0 +1,32 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Database } from '../db/database.js';
+
+/** `GET /api/health`: the process is up and the database answers. */
+export function healthRoutes(db: Database): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/health',
+      {
+        schema: {
+          tags: ['Health'],
+          summary: 'Liveness and database check',
+          security: [],
+          response: {
+            200: z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) }),
+            503: z.object({ status: z.literal('unavailable'), database: z.enum(['pglite', 'postgres']) }),
+          },
+        },
+      },
+      async (request, reply) => {
+        try {
+          await db.platform((sql) => sql.query('SELECT 1'));
+          return { status: 'ok' as const, database: db.kind };
+        } catch (error) {
+          request.log.error({ err: error }, 'health check failed');
+          return reply.status(503).send({ status: 'unavailable' as const, database: db.kind });
+        }
+      },
+    );
+  };
+}

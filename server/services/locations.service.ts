@@ -1,0 +1,158 @@
+import type {
+  Location,
+  LocationCreate,
+  LocationGroup,
+  LocationGroupCreate,
+  LocationGroupPatch,
+  LocationPatch,
+  LocationRoi,
+} from '../../src/schemas/locations.js';
+import type { Database } from '../db/database.js';
+import { invalid, notFound } from '../http/errors.js';
+import {
+  createLocationGroup,
+  deleteLocationGroup,
+  listGroupLocations,
+  listGroupsWithLocations,
+  listLocationGroups,
+  UnknownLocationsError,
+  updateLocationGroup,
+  type LocationGroupRow,
+  type Period,
+} from '../repositories/location-groups.repository.js';
+import {
+  createLocation,
+  deleteLocation,
+  getLocation,
+  listLocations,
+  locationEarnings,
+  updateLocation,
+  type LocationRow,
+} from '../repositories/locations.repository.js';
+import type { WriteScope } from '../repositories/scope.js';
+
+/** A location row as the API shows it. */
+export function presentLocation(row: LocationRow): Location {
+  return {
+    id: row.id,
+    name: row.name,
+    street: row.street,
+    city: row.city,
+    state: row.state,
+    zip: row.zip,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    time_zone: row.time_zone,
+    group_ids: row.group_ids,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** A group row as the API shows it; money in dollars. */
+export function presentLocationGroup(row: LocationGroupRow): LocationGroup {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    location_ids: row.location_ids,
+    revenue: row.revenue_cents === null ? null : row.revenue_cents / 100,
+    checks: row.checks,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** The instant a calendar date starts in UTC, and the instant after the end date, as a half-open period. */
+export function periodOf(fromDate: string, toDate: string): Period {
+  const to = new Date(`${toDate}T00:00:00Z`);
+  to.setUTCDate(to.getUTCDate() + 1);
+  return { from: new Date(`${fromDate}T00:00:00Z`), to };
+}
+
+/** The period of an optional range: open ends reach back to the epoch or forward to now. */
+export function optionalPeriod(fromDate?: string, toDate?: string): Period | null {
+  if (!fromDate && !toDate) return null;
+  return periodOf(fromDate ?? '1970-01-01', toDate ?? new Date().toISOString().slice(0, 10));
+}
+
+/** Turns a group's unknown member ids into a 400 that names the field. */
+function rejectUnknownLocations(error: unknown): never {
+  if (error instanceof UnknownLocationsError) {
+    throw invalid({ location_ids: `Unknown location ids: ${error.ids.join(', ')}` });
+  }
+  throw error;
+}
+
+/** Locations and location groups: the business rules between the routes and the repositories. */
+export function locationsService(db: Database) {
+  return {
+    async list(companyId: number, filter: Parameters<typeof listLocations>[2]) {
+      const { count, rows } = await listLocations(db, companyId, filter);
+      return { count, results: rows.map(presentLocation) };
+    },
+    async get(companyId: number, id: number): Promise<Location> {
+      const row = await getLocation(db, companyId, id);
+      if (!row) throw notFound('Location');
+      return presentLocation(row);
+    },
+    async create(scope: WriteScope, input: LocationCreate): Promise<Location> {
+      return presentLocation(await createLocation(db, scope, input));
+    },
+    async update(scope: WriteScope, id: number, changes: LocationPatch): Promise<Location> {
+      const row = await updateLocation(db, scope, id, changes);
+      if (!row) throw notFound('Location');
+      return presentLocation(row);
+    },
+    async remove(scope: WriteScope, id: number): Promise<void> {
+      if (!(await deleteLocation(db, scope, id))) throw notFound('Location');
+    },
+    async roi(companyId: number, fromDate: string, toDate: string): Promise<LocationRoi> {
+      const period = periodOf(fromDate, toDate);
+      const rows = await locationEarnings(db, companyId, period.from, period.to);
+      return {
+        from_date: fromDate,
+        to_date: toDate,
+        results: rows.map((row) => ({
+          location_id: row.location_id,
+          name: row.name,
+          revenue: row.revenue_cents / 100,
+          checks: row.checks,
+          guests: row.guests,
+          returning_guests: row.returning_guests,
+          average_check: row.checks === 0 ? 0 : Math.round(row.revenue_cents / row.checks) / 100,
+        })),
+      };
+    },
+    async listGroups(companyId: number, period: Period | null): Promise<LocationGroup[]> {
+      return (await listLocationGroups(db, companyId, period)).map(presentLocationGroup);
+    },
+    async createGroup(scope: WriteScope, input: LocationGroupCreate): Promise<LocationGroup> {
+      return presentLocationGroup(await createLocationGroup(db, scope, input).catch(rejectUnknownLocations));
+    },
+    async updateGroup(scope: WriteScope, id: number, changes: LocationGroupPatch): Promise<LocationGroup> {
+      const row = await updateLocationGroup(db, scope, id, changes).catch(rejectUnknownLocations);
+      if (!row) throw notFound('Location group');
+      return presentLocationGroup(row);
+    },
+    async removeGroup(scope: WriteScope, id: number): Promise<void> {
+      if (!(await deleteLocationGroup(db, scope, id))) throw notFound('Location group');
+    },
+    /** Group 0 stands for "no group" and has no locations (spec section 4). */
+    async groupLocations(companyId: number, groupId: number): Promise<Location[]> {
+      if (groupId === 0) return [];
+      const rows = await listGroupLocations(db, companyId, groupId);
+      if (!rows) throw notFound('Location group');
+      return rows.map(presentLocation);
+    },
+    async groupsWithLocations(companyId: number) {
+      return (await listGroupsWithLocations(db, companyId)).map((group) => ({
+        ...presentLocationGroup(group),
+        locations: group.locations.map(presentLocation),
+      }));
+    },
+  };
+}
+
+/** The locations service's interface. */
+export type LocationsService = ReturnType<typeof locationsService>;
