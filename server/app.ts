@@ -24,6 +24,8 @@ export interface AppOptions {
   logLevel?: string;
   /** The built React app to serve; omitted in API tests. */
   clientDir?: string | null;
+  /** Where JSON log lines go (standard output by default); tests capture them here. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** The built client, when `vite build` has produced it. */
@@ -32,7 +34,7 @@ export const DEFAULT_CLIENT_DIR = resolve('dist/client');
 /** Builds the whole HTTP server: API under /api, OpenAPI docs, and the React app for every other path. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(options.logLevel ?? 'info'),
+    logger: loggerOptions(options.logLevel ?? 'info', options.logStream),
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateCompanyKey, hashCompanyKey } from '../../server/auth/company-token.js';
+import type { Database } from '../../server/db/database.js';
+import { getCompany, listCompanies } from '../../server/repositories/companies.repository.js';
+import {
+  createCompanyToken,
+  findActiveCompanyTokenByHash,
+  listCompanyTokens,
+  revokeCompanyToken,
+} from '../../server/repositories/company-tokens.repository.js';
+import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
+import { makeCompany } from '../support/factories.js';
+
+describe('companies and company tokens repositories', () => {
+  let test: TestDatabase;
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+
+  beforeAll(async () => {
+    test = await openTestDatabase();
+    db = test.db;
+    companyA = (await makeCompany(db, 'A')).id;
+    companyB = (await makeCompany(db, 'B')).id;
+  });
+  afterAll(() => test.drop());
+
+  it('stores only a hash, finds a live key, and stops finding it once revoked', async () => {
+    const key = generateCompanyKey();
+    expect(key.key).toMatch(/^rgl_[0-9a-f]{8}_[A-Za-z0-9_-]{43}$/);
+    expect(key.keyHash).toBe(hashCompanyKey(key.key));
+    const token = await createCompanyToken(db, companyA, {
+      name: 'Zapier',
+      keyPrefix: key.keyPrefix,
+      keyHash: key.keyHash,
+      createdBy: null,
+    });
+    expect(JSON.stringify(token)).not.toContain(key.key);
+
+    const found = await findActiveCompanyTokenByHash(db, hashCompanyKey(key.key));
+    expect(found).toMatchObject({ id: token.id, company_id: companyA });
+    expect(found?.last_used_at).toBeInstanceOf(Date);
+    expect(await findActiveCompanyTokenByHash(db, hashCompanyKey(`${key.key}x`))).toBeNull();
+
+    expect(await revokeCompanyToken(db, companyA, token.id)).toBe(true);
+    expect(await revokeCompanyToken(db, companyA, token.id)).toBe(false);
+    expect(await findActiveCompanyTokenByHash(db, key.keyHash)).toBeNull();
+    expect((await listCompanyTokens(db, companyA))[0]?.revoked_at).toBeInstanceOf(Date);
+  });
+
+  it("never lists or revokes another company's tokens, even without row-level security", async () => {
+    for (const guarded of [db, withoutRowLevelSecurity(db)]) {
+      const key = generateCompanyKey();
+      const theirs = await createCompanyToken(guarded, companyB, {
+        name: 'B key',
+        keyPrefix: key.keyPrefix,
+        keyHash: key.keyHash,
+        createdBy: null,
+      });
+      expect((await listCompanyTokens(guarded, companyA)).every((t) => t.company_id === companyA)).toBe(true);
+      expect(await revokeCompanyToken(guarded, companyA, theirs.id)).toBe(false);
+      expect(await findActiveCompanyTokenByHash(guarded, key.keyHash)).not.toBeNull();
+      expect((await getCompany(guarded, companyA))?.name).toBe('A');
+    }
+    expect((await listCompanies(db)).map((c) => c.id)).toEqual(expect.arrayContaining([companyA, companyB]));
+    // A tenant transaction sees only its own company row.
+    const visible = await db.tenant(
+      companyA,
+      async (sql) => (await sql.query<{ id: number }>('SELECT id FROM companies')).rows,
+    );
+    expect(visible.map((row) => row.id)).toEqual([companyA]);
+  });
+});
