@@ -15,7 +15,8 @@ import {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
-const INT8_ARRAY_OID = 1016;
+// int8[] (oid 1016) has no name in pg.types.builtins.
+const INT8_ARRAY_OID = 1016 as (typeof pg.types.builtins)[keyof typeof pg.types.builtins];
 const parseTextArray = pg.types.getTypeParser(INT8_ARRAY_OID) as (value: string) => string[];
 pg.types.setTypeParser(INT8_ARRAY_OID, (value: string) => parseTextArray(value).map(Number));
 
