@@ -11,6 +11,7 @@ export const PERSONAL_KEYS = new Set([
   'phone',
   'last_four_digits',
   'birthday',
+  'username',
   'password',
   'password_hash',
   'key_hash',

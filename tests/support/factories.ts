@@ -12,3 +12,61 @@ export function makeCompany(db: Database, name = 'Test Company'): Promise<Compan
 export function systemScope(companyId: number): WriteScope {
   return { companyId, userId: null, actorUserId: null };
 }
+
+// ── People and places (guests, subscribers, users, locations) ──
+
+import { createGuest, type GuestRow, type NewGuest } from '../../server/repositories/guests.repository.js';
+import { createLocation, type LocationRow } from '../../server/repositories/locations.repository.js';
+import {
+  createSubscriber,
+  type NewSubscriber,
+  type SubscriberRow,
+} from '../../server/repositories/subscribers.repository.js';
+import { createUser, type NewUser, type UserRow } from '../../server/repositories/users.repository.js';
+
+/** A location of the company with only a name; the other fields take neutral values. */
+export function makeLocation(db: Database, companyId: number, name = 'Test Location'): Promise<LocationRow> {
+  return createLocation(db, systemScope(companyId), {
+    name,
+    street: '',
+    city: '',
+    state: '',
+    zip: '',
+    latitude: null,
+    longitude: null,
+    time_zone: 'America/New_York',
+  });
+}
+
+/** A guest of the company with a unique POS id unless one is given. */
+export function makeGuest(
+  db: Database,
+  companyId: number,
+  fields: Partial<NewGuest> = {},
+): Promise<GuestRow> {
+  return createGuest(db, systemScope(companyId), {
+    pos_id: `pos-${randomBytes(4).toString('hex')}`,
+    ...fields,
+  });
+}
+
+/** A subscriber of the company with a unique email unless one is given. */
+export function makeSubscriber(
+  db: Database,
+  companyId: number,
+  fields: Partial<NewSubscriber> = {},
+): Promise<SubscriberRow> {
+  return createSubscriber(db, systemScope(companyId), {
+    email: `sub-${randomBytes(4).toString('hex')}@example.com`,
+    ...fields,
+  });
+}
+
+/** A marketer of the company with a unique email unless one is given. */
+export function makeUser(db: Database, companyId: number, fields: Partial<NewUser> = {}): Promise<UserRow> {
+  return createUser(db, systemScope(companyId), {
+    email: `user-${randomBytes(4).toString('hex')}@example.com`,
+    role: 'marketer',
+    ...fields,
+  });
+}

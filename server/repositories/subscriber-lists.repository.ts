@@ -1,0 +1,194 @@
+import type { CompanyId, Database, Sql } from '../db/database.js';
+import { recordAudit } from './audit.repository.js';
+import { missingIds, UnknownReferenceError } from './references.js';
+import type { WriteScope } from './scope.js';
+
+/** A subscriber list with how many subscribers are on it. */
+export interface SubscriberListRow {
+  id: number;
+  company_id: number;
+  name: string;
+  member_count: number;
+  created: Date;
+  updated_at: Date;
+}
+
+/** Raised when list members would include ids that are not subscribers of the company. */
+export class UnknownSubscribersError extends UnknownReferenceError {
+  constructor(ids: number[]) {
+    super('subscriber_ids', ids);
+    this.name = 'UnknownSubscribersError';
+  }
+}
+
+async function selectLists(
+  sql: Sql,
+  companyId: CompanyId,
+  ids: readonly number[] | null,
+): Promise<SubscriberListRow[]> {
+  const { rows } = await sql.query<SubscriberListRow>(
+    `SELECT l.id, l.company_id, l.name, l.created, l.updated_at,
+            (SELECT count(*)::int FROM subscriber_list_members m
+             WHERE m.company_id = $1 AND m.list_id = l.id) AS member_count
+     FROM subscriber_lists l
+     WHERE l.company_id = $1 AND ($2::bigint[] IS NULL OR l.id = ANY($2::bigint[]))
+     ORDER BY lower(l.name), l.id`,
+    [companyId, ids],
+  );
+  return rows;
+}
+
+async function findList(sql: Sql, companyId: CompanyId, id: number): Promise<SubscriberListRow | null> {
+  return (await selectLists(sql, companyId, [id]))[0] ?? null;
+}
+
+/** Throws UnknownSubscribersError unless every id is a subscriber of this company. */
+async function assertSubscribers(sql: Sql, companyId: CompanyId, ids: readonly number[]): Promise<void> {
+  const missing = await missingIds(sql, companyId, 'subscribers', ids);
+  if (missing.length > 0) throw new UnknownSubscribersError(missing);
+}
+
+/** The company's subscriber lists by name, with member counts. */
+export function listSubscriberLists(db: Database, companyId: CompanyId): Promise<SubscriberListRow[]> {
+  return db.tenant(companyId, (sql) => selectLists(sql, companyId, null));
+}
+
+/** One list, or null when it does not exist in this company. */
+export function getSubscriberList(
+  db: Database,
+  companyId: CompanyId,
+  id: number,
+): Promise<SubscriberListRow | null> {
+  return db.tenant(companyId, (sql) => findList(sql, companyId, id));
+}
+
+/** Creates an empty list. */
+export function createSubscriberList(
+  db: Database,
+  scope: WriteScope,
+  name: string,
+): Promise<SubscriberListRow> {
+  return db.tenant(scope.companyId, async (sql) => {
+    const { rows } = await sql.query<{ id: number }>(
+      'INSERT INTO subscriber_lists (company_id, name) VALUES ($1, $2) RETURNING id',
+      [scope.companyId, name],
+    );
+    const created = (await findList(sql, scope.companyId, rows[0]!.id))!;
+    await recordAudit(sql, scope, {
+      action: 'create',
+      entity: 'subscriber_list',
+      entityId: created.id,
+      after: created,
+    });
+    return created;
+  });
+}
+
+/** Renames a list; null when it does not exist in this company. */
+export function renameSubscriberList(
+  db: Database,
+  scope: WriteScope,
+  id: number,
+  name: string,
+): Promise<SubscriberListRow | null> {
+  return db.tenant(scope.companyId, async (sql) => {
+    const before = await findList(sql, scope.companyId, id);
+    if (!before) return null;
+    await sql.query(
+      'UPDATE subscriber_lists SET name = $3, updated_at = now() WHERE company_id = $1 AND id = $2',
+      [scope.companyId, id, name],
+    );
+    const after = (await findList(sql, scope.companyId, id))!;
+    await recordAudit(sql, scope, {
+      action: 'update',
+      entity: 'subscriber_list',
+      entityId: id,
+      before,
+      after,
+    });
+    return after;
+  });
+}
+
+/** Deletes a list and its memberships (not the subscribers); false when it does not exist in this company. */
+export function deleteSubscriberList(db: Database, scope: WriteScope, id: number): Promise<boolean> {
+  return db.tenant(scope.companyId, async (sql) => {
+    const before = await findList(sql, scope.companyId, id);
+    if (!before) return false;
+    await sql.query('DELETE FROM subscriber_list_members WHERE company_id = $1 AND list_id = $2', [
+      scope.companyId,
+      id,
+    ]);
+    await sql.query('DELETE FROM subscriber_lists WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
+    await recordAudit(sql, scope, { action: 'delete', entity: 'subscriber_list', entityId: id, before });
+    return true;
+  });
+}
+
+/**
+ * Puts subscribers on a list (those already on it are skipped) and returns how many were added; null
+ * when the list does not exist in this company. Throws UnknownSubscribersError, adding none, when any id
+ * is not a subscriber of this company.
+ */
+export function addListMembers(
+  db: Database,
+  scope: WriteScope,
+  listId: number,
+  subscriberIds: readonly number[],
+): Promise<number | null> {
+  return db.tenant(scope.companyId, async (sql) => {
+    if (!(await findList(sql, scope.companyId, listId))) return null;
+    await assertSubscribers(sql, scope.companyId, subscriberIds);
+    const { rows } = await sql.query<{ subscriber_id: number }>(
+      `INSERT INTO subscriber_list_members (company_id, list_id, subscriber_id)
+       SELECT $1, $2, unnest($3::bigint[])
+       ON CONFLICT (list_id, subscriber_id) DO NOTHING
+       RETURNING subscriber_id`,
+      [scope.companyId, listId, [...new Set(subscriberIds)]],
+    );
+    if (rows.length > 0) {
+      await recordAudit(sql, scope, {
+        action: 'update',
+        entity: 'subscriber_list',
+        entityId: listId,
+        after: { added_subscriber_ids: rows.map((row) => row.subscriber_id).sort((a, b) => a - b) },
+      });
+    }
+    return rows.length;
+  });
+}
+
+/**
+ * Takes subscribers off a list and returns how many were removed; ids not on the list are ignored. Null
+ * when the list does not exist in this company.
+ */
+export function removeListMembers(
+  db: Database,
+  scope: WriteScope,
+  listId: number,
+  subscriberIds: readonly number[],
+): Promise<number | null> {
+  return db.tenant(scope.companyId, async (sql) => {
+    if (!(await findList(sql, scope.companyId, listId))) return null;
+    const { rows } = await sql.query<{ subscriber_id: number }>(
+      `DELETE FROM subscriber_list_members
+       WHERE company_id = $1 AND list_id = $2 AND subscriber_id = ANY($3::bigint[])
+       RETURNING subscriber_id`,
+      [scope.companyId, listId, [...new Set(subscriberIds)]],
+    );
+    if (rows.length > 0) {
+      await recordAudit(sql, scope, {
+        action: 'update',
+        entity: 'subscriber_list',
+        entityId: listId,
+        after: { removed_subscriber_ids: rows.map((row) => row.subscriber_id).sort((a, b) => a - b) },
+      });
+    }
+    return rows.length;
+  });
+}
+
+/** How many subscribers are on a list; null when it does not exist in this company. */
+export function countListMembers(db: Database, companyId: CompanyId, listId: number): Promise<number | null> {
+  return db.tenant(companyId, async (sql) => (await findList(sql, companyId, listId))?.member_count ?? null);
+}

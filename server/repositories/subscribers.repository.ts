@@ -1,0 +1,317 @@
+import type { CompanyId, Database, Sql } from '../db/database.js';
+import { fingerprint } from '../privacy.js';
+import { recordAudit } from './audit.repository.js';
+import { recordDeletedCustomer } from './deleted-customers.repository.js';
+import { newHashid } from './hashid.js';
+import { likePattern } from './locations.repository.js';
+import { assertOwned, isUniqueViolation } from './references.js';
+import type { WriteScope } from './scope.js';
+
+/** A subscriber (someone who gave an email address) with the ids of the lists they are on. */
+export interface SubscriberRow {
+  id: number;
+  company_id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone: string;
+  zip: string;
+  /** A calendar date written YYYY-MM-DD. */
+  birthday: string | null;
+  subscribed: boolean;
+  pos_id: string | null;
+  hashid: string;
+  guest_id: number | null;
+  source_location_id: number | null;
+  consent_at: Date | null;
+  unsubscribed_at: Date | null;
+  list_ids: number[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** What creating a subscriber takes; the hashid is generated and the email trimmed. */
+export interface NewSubscriber {
+  email: string;
+  first_name?: string;
+  last_name?: string;
+  phone?: string;
+  zip?: string;
+  birthday?: string | null;
+  subscribed?: boolean;
+  pos_id?: string | null;
+  guest_id?: number | null;
+  source_location_id?: number | null;
+  consent_at?: Date | null;
+}
+
+/** The profile fields a user may change on a subscriber. */
+export interface SubscriberProfileChanges {
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone: string;
+  zip: string;
+  birthday: string | null;
+  subscribed: boolean;
+}
+
+/** The three values that together name a subscriber in a link: all must match or it is not found. */
+export interface SubscriberKey {
+  id: number;
+  hashid: string;
+  /** Null for a subscriber the POS does not know; it must then be null here too. */
+  pos_id: string | null;
+}
+
+/** Filters of the subscriber list; locations are matched on where the subscriber signed up. */
+export interface SubscriberFilter {
+  q?: string | undefined;
+  locationIds?: number[];
+  groupIds?: number[];
+  limit: number;
+  offset: number;
+}
+
+/** Raised when the company already has a subscriber with this email, in any letter case. */
+export class DuplicateSubscriberEmailError extends Error {
+  constructor() {
+    super('A subscriber with this email already exists');
+    this.name = 'DuplicateSubscriberEmailError';
+  }
+}
+
+const PROFILE = ['email', 'first_name', 'last_name', 'phone', 'zip', 'birthday', 'subscribed'] as const;
+
+const SELECT_SUBSCRIBER = `
+  SELECT s.id, s.company_id, s.email, s.first_name, s.last_name, s.phone, s.zip, s.birthday, s.subscribed, s.pos_id,
+         s.hashid, s.guest_id, s.source_location_id, s.consent_at, s.unsubscribed_at, s.created_at, s.updated_at,
+         coalesce((SELECT array_agg(m.list_id ORDER BY m.list_id) FROM subscriber_list_members m
+                   WHERE m.company_id = $1 AND m.subscriber_id = s.id), '{}') AS list_ids
+  FROM subscribers s`;
+
+/** Fetches subscribers by id within a transaction; ids of other companies are simply absent. */
+export async function findSubscribersByIds(
+  sql: Sql,
+  companyId: CompanyId,
+  ids: readonly number[],
+): Promise<SubscriberRow[]> {
+  const { rows } = await sql.query<SubscriberRow>(
+    `${SELECT_SUBSCRIBER} WHERE s.company_id = $1 AND s.id = ANY($2::bigint[]) ORDER BY s.id`,
+    [companyId, ids],
+  );
+  return rows;
+}
+
+/** Throws DuplicateSubscriberEmailError when another subscriber of the company has this email (any case). */
+async function assertEmailFree(
+  sql: Sql,
+  companyId: CompanyId,
+  email: string,
+  exceptId: number | null,
+): Promise<void> {
+  const { rows } = await sql.query(
+    'SELECT 1 FROM subscribers WHERE company_id = $1 AND lower(email) = lower($2) AND ($3::bigint IS NULL OR id <> $3)',
+    [companyId, email, exceptId],
+  );
+  if (rows.length > 0) throw new DuplicateSubscriberEmailError();
+}
+
+/** Turns the unique index's error (a concurrent insert won the race) into the typed error. */
+function duplicateOr(error: unknown): unknown {
+  return isUniqueViolation(error, 'subscribers_email_unique') ? new DuplicateSubscriberEmailError() : error;
+}
+
+/** One page of a company's subscribers, newest first, searched by email, name or phone. */
+export function listSubscribers(
+  db: Database,
+  companyId: CompanyId,
+  filter: SubscriberFilter,
+): Promise<{ count: number; rows: SubscriberRow[] }> {
+  return db.tenant(companyId, async (sql) => {
+    const where = `s.company_id = $1
+      AND ($2::text IS NULL OR s.email ILIKE $2 OR s.first_name ILIKE $2 OR s.last_name ILIKE $2 OR s.phone ILIKE $2
+           OR (s.first_name || ' ' || s.last_name) ILIKE $2)
+      AND (cardinality($3::bigint[]) = 0 OR s.source_location_id = ANY($3::bigint[]))
+      AND (cardinality($4::bigint[]) = 0 OR EXISTS (
+        SELECT 1 FROM location_group_members m
+        WHERE m.company_id = $1 AND m.group_id = ANY($4::bigint[]) AND m.location_id = s.source_location_id))`;
+    const params = [
+      companyId,
+      filter.q ? likePattern(filter.q) : null,
+      filter.locationIds ?? [],
+      filter.groupIds ?? [],
+    ];
+    const total = await sql.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM subscribers s WHERE ${where}`,
+      params,
+    );
+    const page = await sql.query<SubscriberRow>(
+      `${SELECT_SUBSCRIBER} WHERE ${where} ORDER BY s.id DESC LIMIT $5 OFFSET $6`,
+      [...params, filter.limit, filter.offset],
+    );
+    return { count: total.rows[0]?.count ?? 0, rows: page.rows };
+  });
+}
+
+/** The subscriber with this id, hashid and POS id; null when any of them does not match in this company. */
+export function getSubscriber(
+  db: Database,
+  companyId: CompanyId,
+  key: SubscriberKey,
+): Promise<SubscriberRow | null> {
+  return db.tenant(companyId, async (sql) => {
+    const { rows } = await sql.query<SubscriberRow>(
+      `${SELECT_SUBSCRIBER}
+       WHERE s.company_id = $1 AND s.id = $2 AND s.hashid = $3 AND s.pos_id IS NOT DISTINCT FROM $4::text`,
+      [companyId, key.id, key.hashid, key.pos_id],
+    );
+    return rows[0] ?? null;
+  });
+}
+
+/**
+ * Creates a subscriber with a new hashid and the email trimmed. Throws DuplicateSubscriberEmailError when
+ * the company has the address already (any case), UnknownReferenceError for another company's guest or
+ * location.
+ */
+export function createSubscriber(
+  db: Database,
+  scope: WriteScope,
+  input: NewSubscriber,
+): Promise<SubscriberRow> {
+  const email = input.email.trim();
+  return db.tenant(scope.companyId, async (sql) => {
+    await assertEmailFree(sql, scope.companyId, email, null);
+    await assertOwned(sql, scope.companyId, 'locations', 'source_location_id', [input.source_location_id]);
+    await assertOwned(sql, scope.companyId, 'guests', 'guest_id', [input.guest_id]);
+    let id: number;
+    try {
+      const { rows } = await sql.query<{ id: number }>(
+        `INSERT INTO subscribers (company_id, email, first_name, last_name, phone, zip, birthday, subscribed, pos_id,
+                                  hashid, guest_id, source_location_id, consent_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+        [
+          scope.companyId,
+          email,
+          input.first_name ?? '',
+          input.last_name ?? '',
+          input.phone ?? '',
+          input.zip ?? '',
+          input.birthday ?? null,
+          input.subscribed ?? true,
+          input.pos_id ?? null,
+          newHashid(),
+          input.guest_id ?? null,
+          input.source_location_id ?? null,
+          input.consent_at ?? null,
+        ],
+      );
+      id = rows[0]!.id;
+    } catch (error) {
+      throw duplicateOr(error);
+    }
+    const created = (await findSubscribersByIds(sql, scope.companyId, [id]))[0]!;
+    await recordAudit(sql, scope, { action: 'create', entity: 'subscriber', entityId: id, after: created });
+    return created;
+  });
+}
+
+/**
+ * Changes a subscriber's profile; unsubscribing stamps `unsubscribed_at`, resubscribing clears it. Null
+ * when the subscriber does not exist in this company; DuplicateSubscriberEmailError for a taken email.
+ */
+export function updateSubscriber(
+  db: Database,
+  scope: WriteScope,
+  id: number,
+  changes: Partial<SubscriberProfileChanges>,
+): Promise<SubscriberRow | null> {
+  return db.tenant(scope.companyId, async (sql) => {
+    const before = (await findSubscribersByIds(sql, scope.companyId, [id]))[0];
+    if (!before) return null;
+    const values: Partial<SubscriberProfileChanges> = { ...changes };
+    if (values.email !== undefined) {
+      values.email = values.email.trim();
+      await assertEmailFree(sql, scope.companyId, values.email, id);
+    }
+    const keys = PROFILE.filter((key) => values[key] !== undefined);
+    if (keys.length > 0) {
+      const assignments = keys.map((key, index) => `${key} = $${index + 3}`);
+      const subscribedAt = keys.indexOf('subscribed');
+      if (subscribedAt >= 0) {
+        // SET expressions see the old row, so `subscribed` here is the value before this change.
+        const param = `$${subscribedAt + 3}::boolean`;
+        assignments.push(
+          `unsubscribed_at = CASE WHEN ${param} THEN NULL WHEN subscribed THEN now() ELSE unsubscribed_at END`,
+        );
+      }
+      try {
+        await sql.query(
+          `UPDATE subscribers SET ${assignments.join(', ')}, updated_at = now() WHERE company_id = $1 AND id = $2`,
+          [scope.companyId, id, ...keys.map((key) => values[key])],
+        );
+      } catch (error) {
+        throw duplicateOr(error);
+      }
+    }
+    const after = (await findSubscribersByIds(sql, scope.companyId, [id]))[0]!;
+    await recordAudit(sql, scope, { action: 'update', entity: 'subscriber', entityId: id, before, after });
+    return after;
+  });
+}
+
+/**
+ * Deletes a subscriber in one transaction: list memberships, notes and cards go; messages still queued for
+ * them are cancelled with the address replaced by its fingerprint; a deleted-customer record without
+ * personal data is written. False when the subscriber does not exist in this company.
+ */
+export function deleteSubscriber(db: Database, scope: WriteScope, id: number): Promise<boolean> {
+  return db.tenant(scope.companyId, async (sql) => {
+    const before = (await findSubscribersByIds(sql, scope.companyId, [id]))[0];
+    if (!before) return false;
+    const params = [scope.companyId, id];
+    const queued = await sql.query<{ id: number; to_address: string }>(
+      `SELECT id, to_address FROM email_messages WHERE company_id = $1 AND subscriber_id = $2 AND status = 'queued'`,
+      params,
+    );
+    if (queued.rows.length > 0) {
+      // The status is checked again so a message the sender took meanwhile is not rewritten.
+      const cancelled = await sql.query<{ id: number }>(
+        `UPDATE email_messages m SET status = 'cancelled', to_address = u.address
+         FROM unnest($2::bigint[], $3::text[]) AS u(id, address)
+         WHERE m.company_id = $1 AND m.id = u.id AND m.status = 'queued'
+         RETURNING m.id`,
+        [
+          scope.companyId,
+          queued.rows.map((message) => message.id),
+          queued.rows.map((message) => fingerprint(message.to_address)),
+        ],
+      );
+      for (const message of cancelled.rows) {
+        await recordAudit(sql, scope, {
+          action: 'update',
+          entity: 'email_message',
+          entityId: message.id,
+          before: { status: 'queued' },
+          after: { status: 'cancelled' },
+        });
+      }
+    }
+    // Done explicitly rather than left to the foreign keys so each statement is scoped to the company.
+    await sql.query(
+      'DELETE FROM subscriber_list_members WHERE company_id = $1 AND subscriber_id = $2',
+      params,
+    );
+    await sql.query('DELETE FROM notes WHERE company_id = $1 AND subscriber_id = $2', params);
+    await sql.query('DELETE FROM profile_cards WHERE company_id = $1 AND subscriber_id = $2', params);
+    await sql.query('DELETE FROM subscribers WHERE company_id = $1 AND id = $2', params);
+    await recordDeletedCustomer(sql, scope, {
+      customerType: 'subscriber',
+      posId: before.pos_id,
+      originalId: id,
+    });
+    await recordAudit(sql, scope, { action: 'delete', entity: 'subscriber', entityId: id, before });
+    return true;
+  });
+}

@@ -1,0 +1,219 @@
+import type { CompanyId, Database, Sql } from '../db/database.js';
+import { fingerprint } from '../privacy.js';
+import { recordAudit } from './audit.repository.js';
+import { likePattern } from './locations.repository.js';
+import { isUniqueViolation } from './references.js';
+import type { WriteScope } from './scope.js';
+
+/** The roles a user may hold inside a company, most powerful first. */
+export const USER_ROLES = ['owner', 'admin', 'marketer', 'analyst'] as const;
+
+/** One of the user roles. */
+export type UserRole = (typeof USER_ROLES)[number];
+
+/** A user as repositories return it: never with the password hash. */
+export interface UserRow {
+  id: number;
+  company_id: number;
+  email: string;
+  username: string;
+  first_name: string;
+  last_name: string;
+  role: UserRole;
+  is_staff: boolean;
+  is_active: boolean;
+  verified_at: Date | null;
+  last_login_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A user as sign-in needs it: the row plus the stored password hash. */
+export interface UserSignInRow extends UserRow {
+  password_hash: string | null;
+}
+
+/** What creating a user takes; the password arrives already hashed. */
+export interface NewUser {
+  email: string;
+  /** Defaults to the email. */
+  username?: string;
+  first_name?: string;
+  last_name?: string;
+  role: UserRole;
+  password_hash?: string | null;
+  /** Platform staff; only staff tools and the seed should set it. */
+  is_staff?: boolean;
+  is_active?: boolean;
+  verified_at?: Date | null;
+}
+
+/** The fields of a user that company admins change. */
+export interface UserChanges {
+  username: string;
+  first_name: string;
+  last_name: string;
+  role: UserRole;
+  is_active: boolean;
+}
+
+/** Filters of the user list. */
+export interface UserFilter {
+  q?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+/** Raised when an email is already used by an account (in any company: sign-in finds the company by it). */
+export class UserEmailTakenError extends Error {
+  constructor() {
+    super('A user with this email already exists');
+    this.name = 'UserEmailTakenError';
+  }
+}
+
+const COLUMNS = `id, company_id, email, username, first_name, last_name, role, is_staff, is_active, verified_at,
+  last_login_at, created_at, updated_at`;
+
+const CHANGEABLE = ['username', 'first_name', 'last_name', 'role', 'is_active'] as const;
+
+async function findUser(sql: Sql, companyId: CompanyId, id: number): Promise<UserRow | null> {
+  const { rows } = await sql.query<UserRow>(
+    `SELECT ${COLUMNS} FROM users WHERE company_id = $1 AND id = $2`,
+    [companyId, id],
+  );
+  return rows[0] ?? null;
+}
+
+/** The audit view of a user: the username is often the email, so it is fingerprinted too. */
+function auditView(user: UserRow): UserRow {
+  return { ...user, username: user.username === '' ? '' : fingerprint(user.username) };
+}
+
+/** One page of a company's users in creation order, optionally searched by email, username or name. */
+export function listUsers(
+  db: Database,
+  companyId: CompanyId,
+  filter: UserFilter,
+): Promise<{ count: number; rows: UserRow[] }> {
+  return db.tenant(companyId, async (sql) => {
+    const where = `company_id = $1 AND ($2::text IS NULL OR email ILIKE $2 OR username ILIKE $2
+      OR first_name ILIKE $2 OR last_name ILIKE $2)`;
+    const params = [companyId, filter.q ? likePattern(filter.q) : null];
+    const total = await sql.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM users WHERE ${where}`,
+      params,
+    );
+    const page = await sql.query<UserRow>(
+      `SELECT ${COLUMNS} FROM users WHERE ${where} ORDER BY id LIMIT $3 OFFSET $4`,
+      [...params, filter.limit, filter.offset],
+    );
+    return { count: total.rows[0]?.count ?? 0, rows: page.rows };
+  });
+}
+
+/** One user, or null when it does not exist in this company. */
+export function getUser(db: Database, companyId: CompanyId, id: number): Promise<UserRow | null> {
+  return db.tenant(companyId, (sql) => findUser(sql, companyId, id));
+}
+
+/** Creates a user; throws UserEmailTakenError when the address (any case) already has an account. */
+export function createUser(db: Database, scope: WriteScope, input: NewUser): Promise<UserRow> {
+  const email = input.email.trim();
+  return db.tenant(scope.companyId, async (sql) => {
+    let id: number;
+    try {
+      const { rows } = await sql.query<{ id: number }>(
+        `INSERT INTO users (company_id, email, username, first_name, last_name, role, password_hash, is_staff,
+                            is_active, verified_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+        [
+          scope.companyId,
+          email,
+          input.username ?? email,
+          input.first_name ?? '',
+          input.last_name ?? '',
+          input.role,
+          input.password_hash ?? null,
+          input.is_staff ?? false,
+          input.is_active ?? true,
+          input.verified_at ?? null,
+        ],
+      );
+      id = rows[0]!.id;
+    } catch (error) {
+      // The index spans every company, which this tenant cannot read, so the insert is the only check.
+      if (isUniqueViolation(error, 'users_email_unique')) throw new UserEmailTakenError();
+      throw error;
+    }
+    const created = (await findUser(sql, scope.companyId, id))!;
+    await recordAudit(sql, scope, {
+      action: 'create',
+      entity: 'user',
+      entityId: id,
+      after: auditView(created),
+    });
+    return created;
+  });
+}
+
+/** Changes a user's names, role or active flag; null when the user does not exist in this company. */
+export function updateUser(
+  db: Database,
+  scope: WriteScope,
+  id: number,
+  changes: Partial<UserChanges>,
+): Promise<UserRow | null> {
+  return db.tenant(scope.companyId, async (sql) => {
+    const before = await findUser(sql, scope.companyId, id);
+    if (!before) return null;
+    const keys = CHANGEABLE.filter((key) => changes[key] !== undefined);
+    if (keys.length > 0) {
+      const assignments = keys.map((key, index) => `${key} = $${index + 3}`).join(', ');
+      await sql.query(
+        `UPDATE users SET ${assignments}, updated_at = now() WHERE company_id = $1 AND id = $2`,
+        [scope.companyId, id, ...keys.map((key) => changes[key])],
+      );
+    }
+    const after = (await findUser(sql, scope.companyId, id))!;
+    await recordAudit(sql, scope, {
+      action: 'update',
+      entity: 'user',
+      entityId: id,
+      before: auditView(before),
+      after: auditView(after),
+    });
+    return after;
+  });
+}
+
+/** Deletes a user (their settings go with them); false when the user does not exist in this company. */
+export function deleteUser(db: Database, scope: WriteScope, id: number): Promise<boolean> {
+  return db.tenant(scope.companyId, async (sql) => {
+    const before = await findUser(sql, scope.companyId, id);
+    if (!before) return false;
+    await sql.query('DELETE FROM users WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
+    await recordAudit(sql, scope, {
+      action: 'delete',
+      entity: 'user',
+      entityId: id,
+      before: auditView(before),
+    });
+    return true;
+  });
+}
+
+/**
+ * The account with this email in any company, whatever the case, with its password hash; null when none.
+ * A platform read: at sign-in the company is not known yet. Inactive users are returned too, so the
+ * caller decides how to answer them.
+ */
+export function findUserByEmailForSignIn(db: Database, email: string): Promise<UserSignInRow | null> {
+  return db.platform(async (sql) => {
+    const { rows } = await sql.query<UserSignInRow>(
+      `SELECT ${COLUMNS}, password_hash FROM users WHERE lower(email) = lower($1)`,
+      [email.trim()],
+    );
+    return rows[0] ?? null;
+  });
+}

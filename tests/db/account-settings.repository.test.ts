@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.js';
+import {
+  DEFAULT_ACCOUNT_SETTINGS,
+  getAccountSettings,
+  upsertAccountSettings,
+} from '../../server/repositories/account-settings.repository.js';
+import { listAudit } from '../../server/repositories/audit.repository.js';
+import { deleteUser } from '../../server/repositories/users.repository.js';
+import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
+import { makeCompany, makeUser, systemScope } from '../support/factories.js';
+
+describe('account settings repository', () => {
+  let test: TestDatabase;
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+
+  beforeAll(async () => {
+    test = await openTestDatabase();
+    db = test.db;
+    companyA = (await makeCompany(db, 'A')).id;
+    companyB = (await makeCompany(db, 'B')).id;
+  });
+  afterAll(() => test.drop());
+
+  it('answers the defaults before the first save, then merges saves into the stored row', async () => {
+    const user = await makeUser(db, companyA);
+    const scope = { companyId: companyA, userId: user.id, actorUserId: user.id };
+
+    const fresh = await getAccountSettings(db, companyA, user.id);
+    expect(fresh).toEqual({
+      user_id: user.id,
+      company_id: companyA,
+      ...DEFAULT_ACCOUNT_SETTINGS,
+      verification: {},
+      updated_at: null,
+    });
+
+    const saved = await upsertAccountSettings(db, scope, user.id, {
+      language: 'de',
+      communication: { sms: true },
+    });
+    expect(saved).toMatchObject({
+      language: 'de',
+      time_zone: 'America/New_York',
+      communication: { email: true, sms: true, phone: false },
+    });
+    expect(saved!.updated_at).toBeInstanceOf(Date);
+
+    const again = await upsertAccountSettings(db, scope, user.id, {
+      time_zone: 'Europe/Berlin',
+      communication: { email: false },
+      verification: { phone: 'pending' },
+    });
+    expect(again).toMatchObject({
+      language: 'de',
+      time_zone: 'Europe/Berlin',
+      communication: { email: false, sms: true, phone: false },
+      verification: { phone: 'pending' },
+    });
+    expect(await getAccountSettings(db, companyA, user.id)).toEqual(again);
+
+    const audit = await listAudit(db, companyA, { entity: 'account_settings', entityId: user.id });
+    expect(audit.map((entry) => [entry.action, entry.user_id])).toEqual([
+      ['update', user.id],
+      ['create', user.id],
+    ]);
+    expect(audit[0]!.before).toMatchObject({ time_zone: 'America/New_York' });
+    expect(audit[0]!.after).toMatchObject({ time_zone: 'Europe/Berlin' });
+  });
+
+  it('rejects a language the schema does not know and leaves the settings as they were', async () => {
+    const user = await makeUser(db, companyA);
+    await expect(
+      upsertAccountSettings(db, systemScope(companyA), user.id, { language: 'xx' as 'en' }),
+    ).rejects.toThrow();
+    expect((await getAccountSettings(db, companyA, user.id))?.updated_at).toBeNull();
+  });
+
+  it('answers null for a user that does not exist', async () => {
+    const user = await makeUser(db, companyA);
+    await deleteUser(db, systemScope(companyA), user.id);
+    expect(await getAccountSettings(db, companyA, user.id)).toBeNull();
+    expect(await upsertAccountSettings(db, systemScope(companyA), user.id, { language: 'fr' })).toBeNull();
+  });
+
+  it("never returns or changes another company's settings, even without row-level security", async () => {
+    for (const guarded of [db, withoutRowLevelSecurity(db)]) {
+      const theirs = await makeUser(guarded, companyB);
+      await upsertAccountSettings(guarded, systemScope(companyB), theirs.id, { language: 'jp' });
+      expect(await getAccountSettings(guarded, companyA, theirs.id)).toBeNull();
+      expect(
+        await upsertAccountSettings(guarded, systemScope(companyA), theirs.id, { language: 'es' }),
+      ).toBeNull();
+      expect((await getAccountSettings(guarded, companyB, theirs.id))?.language).toBe('jp');
+      expect(await listAudit(guarded, companyA, { entity: 'account_settings', entityId: theirs.id })).toEqual(
+        [],
+      );
+    }
+  });
+});

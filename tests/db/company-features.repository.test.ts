@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.js';
+import { listAudit } from '../../server/repositories/audit.repository.js';
+import {
+  hasCompanyFeature,
+  listCompanyFeatures,
+  setCompanyFeatures,
+} from '../../server/repositories/company-features.repository.js';
+import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
+import { makeCompany, systemScope } from '../support/factories.js';
+
+describe('company features repository', () => {
+  let test: TestDatabase;
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+
+  beforeAll(async () => {
+    test = await openTestDatabase();
+    db = test.db;
+    companyA = (await makeCompany(db, 'A')).id;
+    companyB = (await makeCompany(db, 'B')).id;
+  });
+  afterAll(() => test.drop());
+
+  it('replaces the enabled set, keeping the enable time of features that stay', async () => {
+    const scope = systemScope(companyA);
+    expect(await listCompanyFeatures(db, companyA)).toEqual([]);
+    expect(await hasCompanyFeature(db, companyA, 'guests')).toBe(false);
+
+    const first = await setCompanyFeatures(db, scope, ['guests', ' campaigns ', 'guests', '']);
+    expect(first.map((row) => row.feature)).toEqual(['campaigns', 'guests']);
+    expect(await hasCompanyFeature(db, companyA, 'guests')).toBe(true);
+    expect(await hasCompanyFeature(db, companyA, 'Guests')).toBe(false);
+
+    const second = await setCompanyFeatures(db, scope, ['guests', 'flows']);
+    expect(second.map((row) => row.feature)).toEqual(['flows', 'guests']);
+    const keptSince = first.find((row) => row.feature === 'guests')!.enabled_at;
+    expect(second.find((row) => row.feature === 'guests')!.enabled_at).toEqual(keptSince);
+    expect(await hasCompanyFeature(db, companyA, 'campaigns')).toBe(false);
+
+    expect(await setCompanyFeatures(db, scope, [])).toEqual([]);
+    const audit = await listAudit(db, companyA, { entity: 'company_features' });
+    expect(audit.map((entry) => entry.after)).toEqual([[], ['flows', 'guests'], ['campaigns', 'guests']]);
+    expect(audit[0]!.before).toEqual(['flows', 'guests']);
+  });
+
+  it("never returns or changes another company's features, even without row-level security", async () => {
+    for (const guarded of [db, withoutRowLevelSecurity(db)]) {
+      await setCompanyFeatures(guarded, systemScope(companyB), ['segments', 'invoices']);
+      await setCompanyFeatures(guarded, systemScope(companyA), ['guests']);
+      expect(
+        (await listCompanyFeatures(guarded, companyA)).map((row) => [row.company_id, row.feature]),
+      ).toEqual([[companyA, 'guests']]);
+      expect(await hasCompanyFeature(guarded, companyA, 'segments')).toBe(false);
+      // Clearing A's features leaves B's alone.
+      await setCompanyFeatures(guarded, systemScope(companyA), []);
+      expect((await listCompanyFeatures(guarded, companyB)).map((row) => row.feature)).toEqual([
+        'invoices',
+        'segments',
+      ]);
+    }
+  });
+});

@@ -1,0 +1,326 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.js';
+import { fingerprint } from '../../server/privacy.js';
+import { listAudit } from '../../server/repositories/audit.repository.js';
+import { listDeletedCustomers } from '../../server/repositories/deleted-customers.repository.js';
+import {
+  createGuest,
+  deleteGuest,
+  findDuplicateGuests,
+  findGuestDuplicatesOf,
+  getGuest,
+  listGuests,
+} from '../../server/repositories/guests.repository.js';
+import { HASHID_PATTERN } from '../../server/repositories/hashid.js';
+import { createLocationGroup } from '../../server/repositories/location-groups.repository.js';
+import { createNote, listNotes } from '../../server/repositories/notes.repository.js';
+import {
+  createMenuCategory,
+  createMenuItem,
+  guestVisits,
+  insertChecks,
+  type NewCheck,
+} from '../../server/repositories/pos.repository.js';
+import { createProfileCard, listProfileCards } from '../../server/repositories/profile-cards.repository.js';
+import { UnknownReferenceError } from '../../server/repositories/references.js';
+import { getSubscriber } from '../../server/repositories/subscribers.repository.js';
+import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
+import { makeCompany, makeGuest, makeLocation, makeSubscriber, systemScope } from '../support/factories.js';
+
+function check(locationId: number, guestId: number | null, day: number, totalCents = 1000): NewCheck {
+  const closed = new Date(Date.UTC(2024, 0, day, 20));
+  return {
+    location_id: locationId,
+    guest_id: guestId,
+    check_number: `C${day}`,
+    opened_at: new Date(closed.getTime() - 3_600_000),
+    closed_at: closed,
+    subtotal_cents: totalCents,
+    total_cents: totalCents,
+    lines: [],
+  };
+}
+
+describe('guests repository', () => {
+  let test: TestDatabase;
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+
+  beforeAll(async () => {
+    test = await openTestDatabase();
+    db = test.db;
+    companyA = (await makeCompany(db, 'A')).id;
+    companyB = (await makeCompany(db, 'B')).id;
+  });
+  afterAll(() => test.drop());
+
+  it('creates guests with a random hashid and fingerprints them in the audit log', async () => {
+    const guest = await createGuest(db, systemScope(companyA), {
+      pos_id: 'TOAST-1',
+      customer_name: 'Dana Fox',
+      last_four_digits: '4242',
+    });
+    expect(guest.hashid).toMatch(HASHID_PATTERN);
+    expect(guest).toMatchObject({
+      visit_count: 0,
+      total_spend_cents: 0,
+      first_visit_at: null,
+      first_location_id: null,
+    });
+    const other = await makeGuest(db, companyA);
+    expect(other.hashid).not.toBe(guest.hashid);
+
+    const [entry] = await listAudit(db, companyA, { entity: 'guest', entityId: guest.id });
+    expect(entry!.action).toBe('create');
+    const after = entry!.after as Record<string, unknown>;
+    expect(after.customer_name).toBe(fingerprint('Dana Fox'));
+    expect(after.last_four_digits).toBe(fingerprint('4242'));
+    expect(after.pos_id).toBe('TOAST-1');
+    expect(JSON.stringify(entry)).not.toContain('Dana');
+  });
+
+  it('refuses a first location of another company', async () => {
+    const foreign = await makeLocation(db, companyB, 'Foreign');
+    const error = await createGuest(db, systemScope(companyA), {
+      pos_id: 'X',
+      first_location_id: foreign.id,
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnknownReferenceError);
+    expect(error).toMatchObject({ field: 'first_location_id', ids: [foreign.id] });
+  });
+
+  it('pages, searches (wildcards literal) and filters by location and group', async () => {
+    const company = (await makeCompany(db, 'Paging')).id;
+    const scope = systemScope(company);
+    const north = await makeLocation(db, company, 'North');
+    const south = await makeLocation(db, company, 'South');
+    const east = await makeLocation(db, company, 'East');
+    const group = await createLocationGroup(db, scope, {
+      name: 'Coast',
+      description: '',
+      location_ids: [south.id],
+    });
+
+    const firstAtNorth = await makeGuest(db, company, {
+      customer_name: 'Ann 50% Off',
+      first_location_id: north.id,
+    });
+    const visitedSouth = await makeGuest(db, company, { customer_name: 'Bob Stone', pos_id: 'P_77' });
+    const firstAtSouth = await makeGuest(db, company, {
+      customer_name: 'Cy Ward',
+      first_location_id: south.id,
+    });
+    const nowhere = await makeGuest(db, company, { customer_name: 'Di Moss', last_four_digits: '1234' });
+    const visitedEast = await makeGuest(db, company, { customer_name: 'Ed Pine' });
+    await insertChecks(db, scope, [check(south.id, visitedSouth.id, 3), check(east.id, visitedEast.id, 4)]);
+
+    const all = await listGuests(db, company, { limit: 2, offset: 0 });
+    expect(all.count).toBe(5);
+    expect(all.rows.map((g) => g.id)).toEqual([visitedEast.id, nowhere.id]);
+    const last = await listGuests(db, company, { limit: 2, offset: 4 });
+    expect(last.rows.map((g) => g.id)).toEqual([firstAtNorth.id]);
+
+    const search = (q: string) => listGuests(db, company, { q, limit: 10, offset: 0 });
+    expect((await search('50%')).rows.map((g) => g.id)).toEqual([firstAtNorth.id]);
+    expect((await search('%')).rows.map((g) => g.id)).toEqual([firstAtNorth.id]);
+    expect((await search('p_7')).rows.map((g) => g.id)).toEqual([visitedSouth.id]);
+    expect((await search('P_77')).rows.map((g) => g.id)).toEqual([visitedSouth.id]);
+    expect((await search('p_')).count).toBe(1);
+    expect((await search('234')).rows.map((g) => g.id)).toEqual([nowhere.id]);
+    expect((await search('stone')).rows.map((g) => g.id)).toEqual([visitedSouth.id]);
+
+    const atSouth = await listGuests(db, company, { locationIds: [south.id], limit: 10, offset: 0 });
+    expect(atSouth.rows.map((g) => g.id)).toEqual([firstAtSouth.id, visitedSouth.id]);
+    const atNorthOrEast = await listGuests(db, company, {
+      locationIds: [north.id, east.id],
+      limit: 10,
+      offset: 0,
+    });
+    expect(atNorthOrEast.rows.map((g) => g.id)).toEqual([visitedEast.id, firstAtNorth.id]);
+    const inGroup = await listGuests(db, company, { groupIds: [group.id], limit: 10, offset: 0 });
+    expect(inGroup.rows.map((g) => g.id)).toEqual([firstAtSouth.id, visitedSouth.id]);
+    const both = await listGuests(db, company, { groupIds: [group.id], q: 'cy', limit: 10, offset: 0 });
+    expect(both.rows.map((g) => g.id)).toEqual([firstAtSouth.id]);
+    expect(
+      (await listGuests(db, company, { locationIds: [east.id], groupIds: [group.id], limit: 10, offset: 0 }))
+        .count,
+    ).toBe(0);
+  });
+
+  it('finds a guest only when id, hashid and POS id all match', async () => {
+    const guest = await makeGuest(db, companyA, { pos_id: 'SQ-9' });
+    const key = { id: guest.id, hashid: guest.hashid, pos_id: 'SQ-9' };
+    expect(await getGuest(db, companyA, key)).toEqual(guest);
+    const wrongHashid = guest.hashid.slice(0, -1) + (guest.hashid.endsWith('a') ? 'b' : 'a');
+    expect(await getGuest(db, companyA, { ...key, hashid: wrongHashid })).toBeNull();
+    expect(await getGuest(db, companyA, { ...key, pos_id: 'sq-9' })).toBeNull();
+    expect(await getGuest(db, companyA, { ...key, id: guest.id + 1000 })).toBeNull();
+  });
+
+  it('groups likely duplicates by name in any case and card digits', async () => {
+    const company = (await makeCompany(db, 'Dupes')).id;
+    const first = await makeGuest(db, company, { customer_name: 'Eve Stone', last_four_digits: '1111' });
+    const second = await makeGuest(db, company, { customer_name: 'EVE STONE', last_four_digits: '1111' });
+    await makeGuest(db, company, { customer_name: 'Eve Stone', last_four_digits: '2222' });
+    const third = await makeGuest(db, company, { customer_name: 'eve stone', last_four_digits: '1111' });
+    const x1 = await makeGuest(db, company, { customer_name: 'Max Ray', last_four_digits: '9999' });
+    const x2 = await makeGuest(db, company, { customer_name: 'Max Ray', last_four_digits: '9999' });
+    // Blank names or digits are never duplicates of each other.
+    await makeGuest(db, company, { customer_name: '', last_four_digits: '1111' });
+    await makeGuest(db, company, { customer_name: '', last_four_digits: '1111' });
+    await makeGuest(db, company, { customer_name: 'No Card' });
+    await makeGuest(db, company, { customer_name: 'No Card' });
+
+    const groups = await findDuplicateGuests(db, company, { limit: 10, offset: 0 });
+    expect(groups.count).toBe(2);
+    expect(groups.rows).toEqual([
+      {
+        name_key: 'eve stone',
+        last_four_digits: '1111',
+        guest_ids: [first.id, second.id, third.id],
+        guest_count: 3,
+      },
+      { name_key: 'max ray', last_four_digits: '9999', guest_ids: [x1.id, x2.id], guest_count: 2 },
+    ]);
+    const secondPage = await findDuplicateGuests(db, company, { limit: 1, offset: 1 });
+    expect(secondPage.count).toBe(2);
+    expect(secondPage.rows.map((group) => group.name_key)).toEqual(['max ray']);
+
+    expect((await findGuestDuplicatesOf(db, company, second.id))?.map((g) => g.id)).toEqual([
+      first.id,
+      third.id,
+    ]);
+    expect(await findGuestDuplicatesOf(db, company, 0)).toBeNull();
+  });
+
+  it('deletes a guest: checks unlinked, notes and cards removed, a deleted-customer record kept', async () => {
+    const scope = systemScope(companyA);
+    const location = await makeLocation(db, companyA, 'Deli');
+    const category = await createMenuCategory(db, scope, 'Deli food');
+    const item = await createMenuItem(db, scope, {
+      category_id: category.id,
+      name: 'Bagel',
+      price_cents: 300,
+    });
+    const guest = await makeGuest(db, companyA, { pos_id: 'GONE-1', customer_name: 'Gone Soon' });
+    const keeper = await makeGuest(db, companyA, { customer_name: 'Keeper' });
+    const subscriber = await makeSubscriber(db, companyA, { guest_id: guest.id, pos_id: 'S-1' });
+    const [visit] = await insertChecks(db, scope, [
+      {
+        ...check(location.id, guest.id, 5),
+        lines: [{ menu_item_id: item.id, quantity: 2, unit_price_cents: 300 }],
+      },
+      check(location.id, keeper.id, 6),
+    ]);
+    await createNote(db, scope, { type: 'guest', id: guest.id }, 'Likes window seats');
+    await createNote(db, scope, { type: 'guest', id: keeper.id }, 'Regular');
+    await createProfileCard(db, scope, { type: 'guest', id: guest.id }, { last_four_digits: '4444' });
+
+    expect(await deleteGuest(db, scope, guest.id)).toBe(true);
+    expect(await getGuest(db, companyA, { id: guest.id, hashid: guest.hashid, pos_id: 'GONE-1' })).toBeNull();
+    expect(await deleteGuest(db, scope, guest.id)).toBe(false);
+
+    // The check stays for revenue figures, without the guest.
+    const orphan = await db.owner(
+      async (sql) =>
+        (
+          await sql.query<{ guest_id: number | null; lines: number }>(
+            `SELECT guest_id, (SELECT count(*)::int FROM pos_check_lines l WHERE l.check_id = c.id) AS lines
+       FROM pos_checks c WHERE c.id = $1`,
+            [visit!.id],
+          )
+        ).rows[0],
+    );
+    expect(orphan).toEqual({ guest_id: null, lines: 1 });
+    expect(await guestVisits(db, companyA, guest.id)).toEqual([]);
+    const leftovers = await db.owner(
+      async (sql) =>
+        (
+          await sql.query<{ notes: number; cards: number }>(
+            `SELECT (SELECT count(*)::int FROM notes WHERE guest_id = $1) AS notes,
+              (SELECT count(*)::int FROM profile_cards WHERE guest_id = $1) AS cards`,
+            [guest.id],
+          )
+        ).rows[0],
+    );
+    expect(leftovers).toEqual({ notes: 0, cards: 0 });
+    expect((await listNotes(db, companyA, { type: 'guest', id: keeper.id }))?.map((n) => n.body)).toEqual([
+      'Regular',
+    ]);
+    expect(await listProfileCards(db, companyA, { type: 'guest', id: guest.id })).toBeNull();
+    expect(
+      (await getSubscriber(db, companyA, { id: subscriber.id, hashid: subscriber.hashid, pos_id: 'S-1' }))
+        ?.guest_id,
+    ).toBeNull();
+
+    const deleted = await listDeletedCustomers(db, companyA, {
+      customerType: 'guest',
+      posId: 'GONE-1',
+      limit: 10,
+      offset: 0,
+    });
+    expect(deleted.count).toBe(1);
+    expect(deleted.rows[0]).toMatchObject({
+      customer_type: 'guest',
+      pos_id: 'GONE-1',
+      original_id: guest.id,
+    });
+    expect(JSON.stringify(deleted.rows)).not.toContain('Gone Soon');
+
+    const audit = await listAudit(db, companyA, { entity: 'guest', entityId: guest.id });
+    expect(audit.map((entry) => entry.action)).toEqual(['delete', 'create']);
+    expect((audit[0]!.before as Record<string, unknown>).customer_name).toBe(fingerprint('Gone Soon'));
+  });
+
+  it('rolls a failed delete back completely', async () => {
+    const guest = await makeGuest(db, companyA, { customer_name: 'Sticky' });
+    await createNote(db, systemScope(companyA), { type: 'guest', id: guest.id }, 'Keep me');
+    // A scope naming a user that does not exist makes the deleted-customer insert fail at the end.
+    await expect(
+      deleteGuest(db, { companyId: companyA, userId: 987654321, actorUserId: null }, guest.id),
+    ).rejects.toThrow();
+    expect((await listNotes(db, companyA, { type: 'guest', id: guest.id }))?.map((n) => n.body)).toEqual([
+      'Keep me',
+    ]);
+    expect(
+      (await listDeletedCustomers(db, companyA, { posId: guest.pos_id, limit: 10, offset: 0 })).count,
+    ).toBe(0);
+  });
+
+  it("never returns or changes another company's guests, even without row-level security", async () => {
+    for (const guarded of [db, withoutRowLevelSecurity(db)]) {
+      const theirLocation = await makeLocation(guarded, companyB, 'Their place');
+      const theirs = await makeGuest(guarded, companyB, {
+        customer_name: 'Their Guest',
+        last_four_digits: '5555',
+        first_location_id: theirLocation.id,
+      });
+      await makeGuest(guarded, companyA, { customer_name: 'Their Guest', last_four_digits: '5555' });
+      const theirGroup = await createLocationGroup(guarded, systemScope(companyB), {
+        name: 'Theirs',
+        description: '',
+        location_ids: [theirLocation.id],
+      });
+      const mine = await listGuests(guarded, companyA, { limit: 500, offset: 0 });
+      expect(mine.rows.every((row) => row.company_id === companyA)).toBe(true);
+      expect(
+        (await listGuests(guarded, companyA, { locationIds: [theirLocation.id], limit: 10, offset: 0 }))
+          .count,
+      ).toBe(0);
+      expect(
+        (await listGuests(guarded, companyA, { groupIds: [theirGroup.id], limit: 10, offset: 0 })).count,
+      ).toBe(0);
+      const key = { id: theirs.id, hashid: theirs.hashid, pos_id: theirs.pos_id };
+      expect(await getGuest(guarded, companyA, key)).toBeNull();
+      expect(
+        (await findDuplicateGuests(guarded, companyA, { limit: 100, offset: 0 })).rows.flatMap(
+          (g) => g.guest_ids,
+        ),
+      ).not.toContain(theirs.id);
+      expect(await findGuestDuplicatesOf(guarded, companyA, theirs.id)).toBeNull();
+      expect(await deleteGuest(guarded, systemScope(companyA), theirs.id)).toBe(false);
+      expect(await getGuest(guarded, companyB, key)).toMatchObject({ customer_name: 'Their Guest' });
+    }
+  });
+});

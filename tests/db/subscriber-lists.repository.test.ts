@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.js';
+import { listAudit } from '../../server/repositories/audit.repository.js';
+import {
+  addListMembers,
+  countListMembers,
+  createSubscriberList,
+  deleteSubscriberList,
+  getSubscriberList,
+  listSubscriberLists,
+  removeListMembers,
+  renameSubscriberList,
+  UnknownSubscribersError,
+} from '../../server/repositories/subscriber-lists.repository.js';
+import { findSubscribersByIds } from '../../server/repositories/subscribers.repository.js';
+import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
+import { makeCompany, makeSubscriber, systemScope } from '../support/factories.js';
+
+describe('subscriber lists repository', () => {
+  let test: TestDatabase;
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+
+  beforeAll(async () => {
+    test = await openTestDatabase();
+    db = test.db;
+    companyA = (await makeCompany(db, 'A')).id;
+    companyB = (await makeCompany(db, 'B')).id;
+  });
+  afterAll(() => test.drop());
+
+  it('creates, renames, counts and deletes lists with an audit trail', async () => {
+    const scope = systemScope(companyA);
+    const vip = await createSubscriberList(db, scope, 'VIP');
+    await createSubscriberList(db, scope, 'brunch crowd');
+    expect(vip).toMatchObject({ name: 'VIP', member_count: 0 });
+    expect((await listSubscriberLists(db, companyA)).map((l) => l.name)).toEqual(['brunch crowd', 'VIP']);
+
+    const renamed = await renameSubscriberList(db, scope, vip.id, 'Very important');
+    expect(renamed).toMatchObject({ id: vip.id, name: 'Very important' });
+    expect(await renameSubscriberList(db, scope, 0, 'Nope')).toBeNull();
+    await expect(renameSubscriberList(db, scope, vip.id, '  ')).rejects.toThrow();
+
+    const [one, two] = [await makeSubscriber(db, companyA), await makeSubscriber(db, companyA)];
+    await addListMembers(db, scope, vip.id, [one.id, two.id]);
+    expect(await deleteSubscriberList(db, scope, vip.id)).toBe(true);
+    expect(await getSubscriberList(db, companyA, vip.id)).toBeNull();
+    expect(await deleteSubscriberList(db, scope, vip.id)).toBe(false);
+    expect(await countListMembers(db, companyA, vip.id)).toBeNull();
+    // The subscribers themselves stay.
+    const still = await db.tenant(companyA, (sql) => findSubscribersByIds(sql, companyA, [one.id, two.id]));
+    expect(still.map((s) => s.list_ids)).toEqual([[], []]);
+
+    const audit = await listAudit(db, companyA, { entity: 'subscriber_list', entityId: vip.id });
+    expect(audit.map((entry) => entry.action)).toEqual(['delete', 'update', 'update', 'create']);
+  });
+
+  it('adds and removes members, skipping repeats, and shows them on the subscriber', async () => {
+    const scope = systemScope(companyA);
+    const list = await createSubscriberList(db, scope, 'Members');
+    const [a, b, c] = [
+      await makeSubscriber(db, companyA),
+      await makeSubscriber(db, companyA),
+      await makeSubscriber(db, companyA),
+    ];
+    expect(await addListMembers(db, scope, list.id, [a.id, b.id, a.id])).toBe(2);
+    expect(await addListMembers(db, scope, list.id, [b.id, c.id])).toBe(1);
+    expect(await countListMembers(db, companyA, list.id)).toBe(3);
+    expect((await getSubscriberList(db, companyA, list.id))?.member_count).toBe(3);
+    const [withList] = await db.tenant(companyA, (sql) => findSubscribersByIds(sql, companyA, [a.id]));
+    expect(withList?.list_ids).toEqual([list.id]);
+
+    expect(await removeListMembers(db, scope, list.id, [a.id, a.id, 0])).toBe(1);
+    expect(await removeListMembers(db, scope, list.id, [a.id])).toBe(0);
+    expect(await countListMembers(db, companyA, list.id)).toBe(2);
+    expect(await addListMembers(db, scope, 0, [a.id])).toBeNull();
+    expect(await removeListMembers(db, scope, 0, [a.id])).toBeNull();
+
+    const audit = await listAudit(db, companyA, { entity: 'subscriber_list', entityId: list.id });
+    expect(audit.map((entry) => entry.after)).toEqual([
+      { removed_subscriber_ids: [a.id] },
+      { added_subscriber_ids: [c.id] },
+      { added_subscriber_ids: [a.id, b.id].sort((x, y) => x - y) },
+      expect.objectContaining({ name: 'Members' }),
+    ]);
+  });
+
+  it("refuses members that are not the company's subscribers and adds none of the batch", async () => {
+    const scope = systemScope(companyA);
+    const list = await createSubscriberList(db, scope, 'Strict');
+    const mine = await makeSubscriber(db, companyA);
+    const theirs = await makeSubscriber(db, companyB);
+    const error = await addListMembers(db, scope, list.id, [mine.id, theirs.id, 0]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnknownSubscribersError);
+    expect((error as UnknownSubscribersError).ids).toEqual([theirs.id, 0]);
+    expect(await countListMembers(db, companyA, list.id)).toBe(0);
+  });
+
+  it("never returns or changes another company's lists, even without row-level security", async () => {
+    for (const guarded of [db, withoutRowLevelSecurity(db)]) {
+      const theirScope = systemScope(companyB);
+      const theirList = await createSubscriberList(guarded, theirScope, 'Their list');
+      const theirMember = await makeSubscriber(guarded, companyB);
+      await addListMembers(guarded, theirScope, theirList.id, [theirMember.id]);
+      const myList = await createSubscriberList(guarded, systemScope(companyA), 'My list');
+
+      expect((await listSubscriberLists(guarded, companyA)).every((l) => l.company_id === companyA)).toBe(
+        true,
+      );
+      expect(await getSubscriberList(guarded, companyA, theirList.id)).toBeNull();
+      expect(await countListMembers(guarded, companyA, theirList.id)).toBeNull();
+      expect(await renameSubscriberList(guarded, systemScope(companyA), theirList.id, 'Taken')).toBeNull();
+      expect(await addListMembers(guarded, systemScope(companyA), theirList.id, [])).toBeNull();
+      expect(
+        await removeListMembers(guarded, systemScope(companyA), theirList.id, [theirMember.id]),
+      ).toBeNull();
+      await expect(
+        addListMembers(guarded, systemScope(companyA), myList.id, [theirMember.id]),
+      ).rejects.toBeInstanceOf(UnknownSubscribersError);
+      expect(await deleteSubscriberList(guarded, systemScope(companyA), theirList.id)).toBe(false);
+      expect(await getSubscriberList(guarded, companyB, theirList.id)).toMatchObject({
+        name: 'Their list',
+        member_count: 1,
+      });
+    }
+  });
+});

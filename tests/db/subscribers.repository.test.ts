@@ -1,0 +1,343 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.js';
+import { fingerprint } from '../../server/privacy.js';
+import { listAudit } from '../../server/repositories/audit.repository.js';
+import { listDeletedCustomers } from '../../server/repositories/deleted-customers.repository.js';
+import { HASHID_PATTERN } from '../../server/repositories/hashid.js';
+import { createLocationGroup } from '../../server/repositories/location-groups.repository.js';
+import { createNote } from '../../server/repositories/notes.repository.js';
+import { createProfileCard } from '../../server/repositories/profile-cards.repository.js';
+import { UnknownReferenceError } from '../../server/repositories/references.js';
+import {
+  addListMembers,
+  countListMembers,
+  createSubscriberList,
+} from '../../server/repositories/subscriber-lists.repository.js';
+import {
+  createSubscriber,
+  deleteSubscriber,
+  DuplicateSubscriberEmailError,
+  getSubscriber,
+  listSubscribers,
+  updateSubscriber,
+} from '../../server/repositories/subscribers.repository.js';
+import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
+import { makeCompany, makeGuest, makeLocation, makeSubscriber, systemScope } from '../support/factories.js';
+
+describe('subscribers repository', () => {
+  let test: TestDatabase;
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+
+  beforeAll(async () => {
+    test = await openTestDatabase();
+    db = test.db;
+    companyA = (await makeCompany(db, 'A')).id;
+    companyB = (await makeCompany(db, 'B')).id;
+  });
+  afterAll(() => test.drop());
+
+  /** Puts a message in the outbox directly: the email repositories are not under test here. */
+  async function queueMessage(companyId: number, subscriberId: number, to: string, status = 'queued') {
+    return db.owner(async (sql) => {
+      const { rows } = await sql.query<{ id: number }>(
+        `INSERT INTO email_messages (company_id, subscriber_id, to_address, subject, status)
+         VALUES ($1, $2, $3, 'Hello', $4) RETURNING id`,
+        [companyId, subscriberId, to, status],
+      );
+      return rows[0]!.id;
+    });
+  }
+
+  async function message(id: number) {
+    return db.owner(
+      async (sql) =>
+        (
+          await sql.query<{ status: string; to_address: string; subscriber_id: number | null }>(
+            'SELECT status, to_address, subscriber_id FROM email_messages WHERE id = $1',
+            [id],
+          )
+        ).rows[0]!,
+    );
+  }
+
+  it('creates subscribers with a trimmed email, a hashid and a fingerprinted audit entry', async () => {
+    const created = await createSubscriber(db, systemScope(companyA), {
+      email: '  Mia.Hart@Example.com  ',
+      first_name: 'Mia',
+      last_name: 'Hart',
+      phone: '555-0100',
+      birthday: '1990-04-01',
+    });
+    expect(created).toMatchObject({
+      email: 'Mia.Hart@Example.com',
+      subscribed: true,
+      pos_id: null,
+      birthday: '1990-04-01',
+      list_ids: [],
+    });
+    expect(created.hashid).toMatch(HASHID_PATTERN);
+
+    const [entry] = await listAudit(db, companyA, { entity: 'subscriber', entityId: created.id });
+    const after = entry!.after as Record<string, unknown>;
+    expect(after.email).toBe(fingerprint('Mia.Hart@Example.com'));
+    expect(after.email).not.toBe('Mia.Hart@Example.com');
+    expect(after.phone).toBe(fingerprint('555-0100'));
+    expect(JSON.stringify(entry)).not.toMatch(/Mia|Hart|555-0100|1990-04-01/);
+  });
+
+  it('keeps emails unique per company in any case, with a typed error', async () => {
+    await makeSubscriber(db, companyA, { email: 'dup@example.com' });
+    await expect(makeSubscriber(db, companyA, { email: ' DUP@Example.com ' })).rejects.toBeInstanceOf(
+      DuplicateSubscriberEmailError,
+    );
+    // Another company may have the same address.
+    await expect(makeSubscriber(db, companyB, { email: 'Dup@example.com' })).resolves.toMatchObject({
+      company_id: companyB,
+    });
+    const other = await makeSubscriber(db, companyA, { email: 'other@example.com' });
+    await expect(
+      updateSubscriber(db, systemScope(companyA), other.id, { email: 'DUP@example.com' }),
+    ).rejects.toBeInstanceOf(DuplicateSubscriberEmailError);
+    // Changing the case of one's own address is not a duplicate.
+    const recased = await updateSubscriber(db, systemScope(companyA), other.id, {
+      email: ' OTHER@example.com',
+    });
+    expect(recased?.email).toBe('OTHER@example.com');
+  });
+
+  it("refuses another company's guest or location as a link", async () => {
+    const foreignGuest = await makeGuest(db, companyB);
+    const foreignLocation = await makeLocation(db, companyB, 'Foreign');
+    await expect(makeSubscriber(db, companyA, { guest_id: foreignGuest.id })).rejects.toBeInstanceOf(
+      UnknownReferenceError,
+    );
+    await expect(
+      makeSubscriber(db, companyA, { source_location_id: foreignLocation.id }),
+    ).rejects.toMatchObject({
+      field: 'source_location_id',
+    });
+  });
+
+  it('pages, searches (wildcards literal) and filters by source location and group', async () => {
+    const company = (await makeCompany(db, 'Paging')).id;
+    const north = await makeLocation(db, company, 'North');
+    const south = await makeLocation(db, company, 'South');
+    const group = await createLocationGroup(db, systemScope(company), {
+      name: 'South side',
+      description: '',
+      location_ids: [south.id],
+    });
+    const ann = await makeSubscriber(db, company, {
+      email: 'ann@example.com',
+      first_name: 'Ann',
+      last_name: 'Lee',
+    });
+    const bo = await makeSubscriber(db, company, { email: 'bo_b@example.com', source_location_id: north.id });
+    const cy = await makeSubscriber(db, company, { email: 'cy@example.com', phone: '+1 503 555 0199' });
+    const di = await makeSubscriber(db, company, {
+      email: 'di@example.com',
+      last_name: '100% Di',
+      source_location_id: south.id,
+    });
+
+    const first = await listSubscribers(db, company, { limit: 3, offset: 0 });
+    expect(first.count).toBe(4);
+    expect(first.rows.map((s) => s.id)).toEqual([di.id, cy.id, bo.id]);
+    expect((await listSubscribers(db, company, { limit: 3, offset: 3 })).rows.map((s) => s.id)).toEqual([
+      ann.id,
+    ]);
+
+    const search = async (q: string) =>
+      (await listSubscribers(db, company, { q, limit: 10, offset: 0 })).rows.map((s) => s.id);
+    expect(await search('ANN@')).toEqual([ann.id]);
+    expect(await search('ann lee')).toEqual([ann.id]);
+    expect(await search('lee')).toEqual([ann.id]);
+    expect(await search('555 0199')).toEqual([cy.id]);
+    expect(await search('o_b')).toEqual([bo.id]);
+    expect(await search('n_')).toEqual([]);
+    expect(await search('100%')).toEqual([di.id]);
+    expect(await search('%')).toEqual([di.id]);
+
+    const byLocation = await listSubscribers(db, company, {
+      locationIds: [north.id, south.id],
+      limit: 10,
+      offset: 0,
+    });
+    expect(byLocation.rows.map((s) => s.id)).toEqual([di.id, bo.id]);
+    const byGroup = await listSubscribers(db, company, { groupIds: [group.id], limit: 10, offset: 0 });
+    expect(byGroup.rows.map((s) => s.id)).toEqual([di.id]);
+    expect(
+      (await listSubscribers(db, company, { groupIds: [group.id], q: 'bo', limit: 10, offset: 0 })).count,
+    ).toBe(0);
+  });
+
+  it('finds a subscriber only when id, hashid and POS id all match', async () => {
+    const withPos = await makeSubscriber(db, companyA, { pos_id: 'POS-7' });
+    const withoutPos = await makeSubscriber(db, companyA);
+    const key = { id: withPos.id, hashid: withPos.hashid, pos_id: 'POS-7' };
+    expect(await getSubscriber(db, companyA, key)).toEqual(withPos);
+    expect(await getSubscriber(db, companyA, { ...key, pos_id: null })).toBeNull();
+    expect(await getSubscriber(db, companyA, { ...key, pos_id: 'POS-8' })).toBeNull();
+    expect(await getSubscriber(db, companyA, { ...key, hashid: withoutPos.hashid })).toBeNull();
+    expect(
+      await getSubscriber(db, companyA, { id: withoutPos.id, hashid: withoutPos.hashid, pos_id: null }),
+    ).toEqual(withoutPos);
+    expect(
+      await getSubscriber(db, companyA, { id: withoutPos.id, hashid: withoutPos.hashid, pos_id: '' }),
+    ).toBeNull();
+  });
+
+  it('updates profile fields and stamps unsubscribing', async () => {
+    const scope = systemScope(companyA);
+    const subscriber = await makeSubscriber(db, companyA, { first_name: 'Old', zip: '97201' });
+    const renamed = await updateSubscriber(db, scope, subscriber.id, {
+      first_name: 'New',
+      birthday: '2000-02-29',
+    });
+    expect(renamed).toMatchObject({
+      first_name: 'New',
+      zip: '97201',
+      birthday: '2000-02-29',
+      unsubscribed_at: null,
+    });
+
+    const unsubscribed = await updateSubscriber(db, scope, subscriber.id, { subscribed: false });
+    expect(unsubscribed?.subscribed).toBe(false);
+    expect(unsubscribed?.unsubscribed_at).toBeInstanceOf(Date);
+    const stamp = unsubscribed!.unsubscribed_at;
+    // Saying "unsubscribed" again keeps the first time.
+    expect(
+      (await updateSubscriber(db, scope, subscriber.id, { subscribed: false }))?.unsubscribed_at,
+    ).toEqual(stamp);
+    const back = await updateSubscriber(db, scope, subscriber.id, { subscribed: true, birthday: null });
+    expect(back).toMatchObject({ subscribed: true, unsubscribed_at: null, birthday: null });
+    expect(await updateSubscriber(db, scope, 0, { first_name: 'Nobody' })).toBeNull();
+
+    const audit = await listAudit(db, companyA, { entity: 'subscriber', entityId: subscriber.id });
+    expect(audit.map((entry) => entry.action)).toEqual(['update', 'update', 'update', 'update', 'create']);
+    expect((audit[3]!.after as Record<string, unknown>).first_name).toBe(fingerprint('New'));
+  });
+
+  it('deletes a subscriber with everything personal in one transaction', async () => {
+    const scope = systemScope(companyA);
+    const subscriber = await makeSubscriber(db, companyA, {
+      email: 'leaving@example.com',
+      pos_id: 'POS-LEAVE',
+    });
+    const stays = await makeSubscriber(db, companyA);
+    const list = await createSubscriberList(db, scope, 'VIP');
+    await addListMembers(db, scope, list.id, [subscriber.id, stays.id]);
+    await createNote(db, scope, { type: 'subscriber', id: subscriber.id }, 'Allergic to nuts');
+    await createProfileCard(
+      db,
+      scope,
+      { type: 'subscriber', id: subscriber.id },
+      { last_four_digits: '1234' },
+    );
+    const queued = await queueMessage(companyA, subscriber.id, 'leaving@example.com');
+    const sent = await queueMessage(companyA, subscriber.id, 'leaving@example.com', 'sent');
+    const othersQueued = await queueMessage(companyA, stays.id, stays.email);
+
+    expect(await deleteSubscriber(db, scope, subscriber.id)).toBe(true);
+    expect(await deleteSubscriber(db, scope, subscriber.id)).toBe(false);
+    expect(
+      await getSubscriber(db, companyA, {
+        id: subscriber.id,
+        hashid: subscriber.hashid,
+        pos_id: 'POS-LEAVE',
+      }),
+    ).toBeNull();
+
+    expect(await message(queued)).toEqual({
+      status: 'cancelled',
+      to_address: fingerprint('leaving@example.com'),
+      subscriber_id: null,
+    });
+    expect((await message(sent)).status).toBe('sent');
+    expect(await message(othersQueued)).toMatchObject({ status: 'queued', to_address: stays.email });
+    expect(await countListMembers(db, companyA, list.id)).toBe(1);
+    const leftovers = await db.owner(
+      async (sql) =>
+        (
+          await sql.query<{ notes: number; cards: number; members: number }>(
+            `SELECT (SELECT count(*)::int FROM notes WHERE subscriber_id = $1) AS notes,
+                    (SELECT count(*)::int FROM profile_cards WHERE subscriber_id = $1) AS cards,
+                    (SELECT count(*)::int FROM subscriber_list_members WHERE subscriber_id = $1) AS members`,
+            [subscriber.id],
+          )
+        ).rows[0],
+    );
+    expect(leftovers).toEqual({ notes: 0, cards: 0, members: 0 });
+
+    const deleted = await listDeletedCustomers(db, companyA, {
+      customerType: 'subscriber',
+      limit: 10,
+      offset: 0,
+    });
+    expect(deleted.rows).toEqual([
+      expect.objectContaining({
+        customer_type: 'subscriber',
+        pos_id: 'POS-LEAVE',
+        original_id: subscriber.id,
+      }),
+    ]);
+    const audit = await listAudit(db, companyA, { entity: 'subscriber', entityId: subscriber.id });
+    expect(audit[0]!.action).toBe('delete');
+    expect(JSON.stringify(audit)).not.toContain('leaving@example.com');
+    const messageAudit = await listAudit(db, companyA, { entity: 'email_message', entityId: queued });
+    expect(messageAudit.map((entry) => entry.after)).toEqual([{ status: 'cancelled' }]);
+  });
+
+  it('rolls a failed delete back completely', async () => {
+    const subscriber = await makeSubscriber(db, companyA, { email: 'sticky@example.com' });
+    const queued = await queueMessage(companyA, subscriber.id, 'sticky@example.com');
+    // A scope naming a user that does not exist makes the deleted-customer insert fail at the end.
+    await expect(
+      deleteSubscriber(db, { companyId: companyA, userId: 987654321, actorUserId: null }, subscriber.id),
+    ).rejects.toThrow();
+    expect(await message(queued)).toMatchObject({ status: 'queued', to_address: 'sticky@example.com' });
+    expect(
+      await getSubscriber(db, companyA, { id: subscriber.id, hashid: subscriber.hashid, pos_id: null }),
+    ).not.toBeNull();
+  });
+
+  it("never returns or changes another company's subscribers, even without row-level security", async () => {
+    for (const guarded of [db, withoutRowLevelSecurity(db)]) {
+      const theirLocation = await makeLocation(guarded, companyB, 'Theirs');
+      const theirs = await makeSubscriber(guarded, companyB, {
+        first_name: 'Theirs',
+        source_location_id: theirLocation.id,
+        pos_id: 'THEIR-POS',
+      });
+      const theirGroup = await createLocationGroup(guarded, systemScope(companyB), {
+        name: 'Theirs',
+        description: '',
+        location_ids: [theirLocation.id],
+      });
+      const theirQueued = await queueMessage(companyB, theirs.id, theirs.email);
+
+      // The same address is free in company A.
+      await makeSubscriber(guarded, companyA, { email: theirs.email.toUpperCase() });
+      const mine = await listSubscribers(guarded, companyA, { limit: 500, offset: 0 });
+      expect(mine.rows.every((row) => row.company_id === companyA)).toBe(true);
+      expect((await listSubscribers(guarded, companyA, { q: 'Theirs', limit: 10, offset: 0 })).count).toBe(0);
+      expect(
+        (await listSubscribers(guarded, companyA, { locationIds: [theirLocation.id], limit: 10, offset: 0 }))
+          .count,
+      ).toBe(0);
+      expect(
+        (await listSubscribers(guarded, companyA, { groupIds: [theirGroup.id], limit: 10, offset: 0 })).count,
+      ).toBe(0);
+      const key = { id: theirs.id, hashid: theirs.hashid, pos_id: 'THEIR-POS' };
+      expect(await getSubscriber(guarded, companyA, key)).toBeNull();
+      expect(
+        await updateSubscriber(guarded, systemScope(companyA), theirs.id, { first_name: 'Taken' }),
+      ).toBeNull();
+      expect(await deleteSubscriber(guarded, systemScope(companyA), theirs.id)).toBe(false);
+      expect(await getSubscriber(guarded, companyB, key)).toMatchObject({ first_name: 'Theirs' });
+      expect((await message(theirQueued)).status).toBe('queued');
+    }
+  });
+});

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.js';
+import { fingerprint } from '../../server/privacy.js';
+import { listAudit } from '../../server/repositories/audit.repository.js';
+import {
+  createUser,
+  deleteUser,
+  findUserByEmailForSignIn,
+  getUser,
+  listUsers,
+  updateUser,
+  UserEmailTakenError,
+} from '../../server/repositories/users.repository.js';
+import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
+import { makeCompany, makeUser, systemScope } from '../support/factories.js';
+
+describe('users repository', () => {
+  let test: TestDatabase;
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+
+  beforeAll(async () => {
+    test = await openTestDatabase();
+    db = test.db;
+    companyA = (await makeCompany(db, 'A')).id;
+    companyB = (await makeCompany(db, 'B')).id;
+  });
+  afterAll(() => test.drop());
+
+  it('creates, pages, searches, updates and deletes users with a fingerprinted audit trail', async () => {
+    const scope = systemScope(companyA);
+    const ann = await createUser(db, scope, {
+      email: '  Ann.Owner@Example.com ',
+      first_name: 'Ann',
+      last_name: 'Lee',
+      role: 'owner',
+      password_hash: 'secret-hash',
+    });
+    expect(ann).toMatchObject({
+      email: 'Ann.Owner@Example.com',
+      username: 'Ann.Owner@Example.com',
+      role: 'owner',
+    });
+    expect(ann).not.toHaveProperty('password_hash');
+    await createUser(db, scope, { email: 'bob@example.com', username: 'bob', role: 'analyst' });
+    await createUser(db, scope, { email: 'cat_100%@example.com', username: 'cat', role: 'marketer' });
+
+    const firstPage = await listUsers(db, companyA, { limit: 2, offset: 0 });
+    expect(firstPage.count).toBe(3);
+    expect(firstPage.rows.map((row) => row.username)).toEqual(['Ann.Owner@Example.com', 'bob']);
+    const secondPage = await listUsers(db, companyA, { limit: 2, offset: 2 });
+    expect(secondPage.rows.map((row) => row.username)).toEqual(['cat']);
+
+    expect((await listUsers(db, companyA, { q: 'LEE', limit: 10, offset: 0 })).rows.map((u) => u.id)).toEqual(
+      [ann.id],
+    );
+    expect(
+      (await listUsers(db, companyA, { q: '100%', limit: 10, offset: 0 })).rows.map((u) => u.username),
+    ).toEqual(['cat']);
+    // "_" and "%" are literal characters, not wildcards.
+    expect((await listUsers(db, companyA, { q: 'b_b', limit: 10, offset: 0 })).count).toBe(0);
+    expect((await listUsers(db, companyA, { q: '%', limit: 10, offset: 0 })).count).toBe(1);
+
+    const updated = await updateUser(db, scope, ann.id, {
+      role: 'admin',
+      first_name: 'Anna',
+      is_active: false,
+    });
+    expect(updated).toMatchObject({ role: 'admin', first_name: 'Anna', last_name: 'Lee', is_active: false });
+    expect(updated!.updated_at.getTime()).toBeGreaterThanOrEqual(ann.updated_at.getTime());
+    expect(await updateUser(db, scope, 0, { role: 'admin' })).toBeNull();
+
+    expect(await deleteUser(db, scope, ann.id)).toBe(true);
+    expect(await getUser(db, companyA, ann.id)).toBeNull();
+    expect(await deleteUser(db, scope, ann.id)).toBe(false);
+
+    const audit = await listAudit(db, companyA, { entity: 'user', entityId: ann.id });
+    expect(audit.map((entry) => entry.action)).toEqual(['delete', 'update', 'create']);
+    const created = audit[2]!.after as Record<string, unknown>;
+    expect(created.email).toBe(fingerprint('Ann.Owner@Example.com'));
+    expect(created.username).toBe(fingerprint('Ann.Owner@Example.com'));
+    expect(created.first_name).toBe(fingerprint('Ann'));
+    expect(JSON.stringify(audit)).not.toMatch(/Ann\.Owner|secret-hash|"Anna"/);
+    expect(created.role).toBe('owner');
+  });
+
+  it('rejects an email used by any account, whatever the case and company', async () => {
+    await createUser(db, systemScope(companyA), { email: 'taken@example.com', role: 'marketer' });
+    await expect(
+      createUser(db, systemScope(companyA), { email: 'TAKEN@example.com', role: 'marketer' }),
+    ).rejects.toBeInstanceOf(UserEmailTakenError);
+    await expect(
+      createUser(db, systemScope(companyB), { email: ' Taken@Example.COM', role: 'owner' }),
+    ).rejects.toBeInstanceOf(UserEmailTakenError);
+    // The failed insert left no audit entry behind.
+    const audit = await listAudit(db, companyB, { entity: 'user' });
+    expect(audit).toEqual([]);
+  });
+
+  it('finds the account for sign-in by email in any case, with its password hash', async () => {
+    const user = await makeUser(db, companyB, { email: 'Sign.In@Example.com', password_hash: 'argon-hash' });
+    const found = await findUserByEmailForSignIn(db, '  sign.in@EXAMPLE.com ');
+    expect(found).toMatchObject({ id: user.id, company_id: companyB, password_hash: 'argon-hash' });
+    expect(await findUserByEmailForSignIn(db, 'sign.in@example.co')).toBeNull();
+    expect(await findUserByEmailForSignIn(db, 'sign_in@example.com')).toBeNull();
+  });
+
+  it("never returns or changes another company's users, even without row-level security", async () => {
+    for (const guarded of [db, withoutRowLevelSecurity(db)]) {
+      const theirs = await makeUser(guarded, companyB, { first_name: 'Theirs' });
+      const mine = await listUsers(guarded, companyA, { limit: 100, offset: 0 });
+      expect(mine.rows.length).toBeGreaterThan(0);
+      expect(mine.rows.every((row) => row.company_id === companyA)).toBe(true);
+      expect((await listUsers(guarded, companyA, { q: 'Theirs', limit: 10, offset: 0 })).count).toBe(0);
+      expect(await getUser(guarded, companyA, theirs.id)).toBeNull();
+      expect(await updateUser(guarded, systemScope(companyA), theirs.id, { role: 'owner' })).toBeNull();
+      expect(await deleteUser(guarded, systemScope(companyA), theirs.id)).toBe(false);
+      expect(await getUser(guarded, companyB, theirs.id)).toMatchObject({
+        role: 'marketer',
+        first_name: 'Theirs',
+      });
+    }
+  });
+});
