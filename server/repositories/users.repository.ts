@@ -1,5 +1,4 @@
 import type { CompanyId, Database, Sql } from '../db/database.js';
-import { fingerprint } from '../privacy.js';
 import { recordAudit } from './audit.repository.js';
 import { likePattern } from './locations.repository.js';
 import { isUniqueViolation } from './references.js';
@@ -85,11 +84,6 @@ async function findUser(sql: Sql, companyId: CompanyId, id: number): Promise<Use
   return rows[0] ?? null;
 }
 
-/** The audit view of a user: the username is often the email, so it is fingerprinted too. */
-function auditView(user: UserRow): UserRow {
-  return { ...user, username: user.username === '' ? '' : fingerprint(user.username) };
-}
-
 /** One page of a company's users in creation order, optionally searched by email, username or name. */
 export function listUsers(
   db: Database,
@@ -151,7 +145,7 @@ export function createUser(db: Database, scope: WriteScope, input: NewUser): Pro
       action: 'create',
       entity: 'user',
       entityId: id,
-      after: auditView(created),
+      after: created,
     });
     return created;
   });
@@ -180,8 +174,8 @@ export function updateUser(
       action: 'update',
       entity: 'user',
       entityId: id,
-      before: auditView(before),
-      after: auditView(after),
+      before: before,
+      after: after,
     });
     return after;
   });
@@ -197,7 +191,7 @@ export function deleteUser(db: Database, scope: WriteScope, id: number): Promise
       action: 'delete',
       entity: 'user',
       entityId: id,
-      before: auditView(before),
+      before: before,
     });
     return true;
   });
