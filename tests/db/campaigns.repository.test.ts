@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.js';
+import { listAudit } from '../../server/repositories/audit.repository.js';
+import {
+  CampaignPeriodError,
+  CampaignStatusError,
+  createCampaign,
+  deleteCampaign,
+  getCampaign,
+  listCampaigns,
+  markCampaignSending,
+  markCampaignSent,
+  updateCampaign,
+} from '../../server/repositories/campaigns.repository.js';
+import { UnknownReferenceError } from '../../server/repositories/references.js';
+import { createSegment } from '../../server/repositories/segments.repository.js';
+import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
+import { makeCompany, systemScope } from '../support/factories.js';
+import { countRows } from '../support/marketing.js';
+
+describe('campaigns repository', () => {
+  let test: TestDatabase;
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+
+  beforeAll(async () => {
+    test = await openTestDatabase();
+    db = test.db;
+    companyA = (await makeCompany(db, 'A')).id;
+    companyB = (await makeCompany(db, 'B')).id;
+  });
+  afterAll(() => test.drop());
+
+  it('creates a campaign with its schedule and reads the JSON fields back as saved', async () => {
+    const scope = systemScope(companyA);
+    const segment = await createSegment(db, scope, { name: 'Regulars' });
+    const start = new Date('2025-03-01T17:00:00Z');
+    const end = new Date('2025-03-31T23:00:00Z');
+    const schedules = [
+      { day: 'fri', at: '17:00', tz: 'America/New_York' },
+      { day: 'sat', at: '11:30' },
+    ];
+    const created = await createCampaign(db, scope, {
+      name: 'Spring menu',
+      segment_id: segment.id,
+      start,
+      end,
+      repeat_on: 'weekly',
+      categories: ['menu', { id: 4, name: 'Dessert' }],
+      selected_days: ['fri', 'sat'],
+      schedules,
+    });
+    expect(created).toMatchObject({
+      company_id: companyA,
+      kind: 'email',
+      status: 'draft',
+      segment_id: segment.id,
+      repeat_on: 'weekly',
+      categories: ['menu', { id: 4, name: 'Dessert' }],
+      selected_days: ['fri', 'sat'],
+      schedules,
+      sent_at: null,
+    });
+    expect(created.start?.toISOString()).toBe(start.toISOString());
+    expect(created.end?.toISOString()).toBe(end.toISOString());
+    expect(await getCampaign(db, companyA, created.id)).toEqual(created);
+
+    const bare = await createCampaign(db, scope, { name: 'Bare', kind: 'other' });
+    expect(bare).toMatchObject({ kind: 'other', start: null, end: null, categories: [], schedules: [] });
+    await expect(
+      createCampaign(db, scope, { name: 'Backwards', start: end, end: start }),
+    ).rejects.toBeInstanceOf(CampaignPeriodError);
+    await expect(createCampaign(db, scope, { name: 'Skip ahead', status: 'sent' })).rejects.toBeInstanceOf(
+      CampaignStatusError,
+    );
+  });
+
+  it('pages newest first with the total count and filters', async () => {
+    const scope = systemScope(companyA);
+    const names = ['First', 'Second', 'Third'];
+    for (const name of names)
+      await createCampaign(db, scope, { name, kind: name === 'Second' ? 'other' : 'email' });
+    const all = await listCampaigns(db, companyA, { limit: 100, offset: 0 });
+    const page = await listCampaigns(db, companyA, { limit: 2, offset: 1 });
+    expect(page.count).toBe(all.count);
+    expect(page.rows.map((row) => row.id)).toEqual(all.rows.slice(1, 3).map((row) => row.id));
+    expect(all.rows.slice(0, 3).map((row) => row.name)).toEqual(['Third', 'Second', 'First']);
+    const ids = all.rows.map((row) => row.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+
+    const others = await listCampaigns(db, companyA, { kind: 'other', q: 'sec', limit: 10, offset: 0 });
+    expect(others.rows.map((row) => row.name)).toEqual(['Second']);
+    expect((await listCampaigns(db, companyA, { status: 'sent', limit: 10, offset: 0 })).count).toBe(0);
+  });
+
+  it('updates some fields, clears others with null and checks the merged period', async () => {
+    const scope = systemScope(companyA);
+    const segment = await createSegment(db, scope, { name: 'Lapsed' });
+    const campaign = await createCampaign(db, scope, {
+      name: 'Win back',
+      segment_id: segment.id,
+      start: new Date('2025-05-01T00:00:00Z'),
+    });
+    const updated = await updateCampaign(db, scope, campaign.id, {
+      name: 'Win them back',
+      segment_id: null,
+      selected_days: ['mon'],
+      status: 'scheduled',
+    });
+    expect(updated).toMatchObject({
+      name: 'Win them back',
+      segment_id: null,
+      selected_days: ['mon'],
+      status: 'scheduled',
+    });
+    expect(updated?.start?.toISOString()).toBe('2025-05-01T00:00:00.000Z');
+    await expect(
+      updateCampaign(db, scope, campaign.id, { end: new Date('2025-04-01T00:00:00Z') }),
+    ).rejects.toBeInstanceOf(CampaignPeriodError);
+    expect(await getCampaign(db, companyA, campaign.id)).toEqual(updated);
+    expect(await updateCampaign(db, scope, 0, { name: 'Nothing' })).toBeNull();
+  });
+
+  it('starts sending only from draft or scheduled, and refuses every other status move', async () => {
+    const scope = systemScope(companyA);
+    const draft = await createCampaign(db, scope, { name: 'Draft send' });
+    const sending = await markCampaignSending(db, scope, draft.id);
+    expect(sending?.status).toBe('sending');
+    await expect(markCampaignSending(db, scope, draft.id)).rejects.toMatchObject({
+      name: 'CampaignStatusError',
+      from: 'sending',
+      to: 'sending',
+    });
+    await expect(updateCampaign(db, scope, draft.id, { status: 'draft' })).rejects.toBeInstanceOf(
+      CampaignStatusError,
+    );
+    const sent = await markCampaignSent(db, scope, draft.id);
+    expect(sent?.status).toBe('sent');
+    expect(sent?.sent_at).toBeInstanceOf(Date);
+    await expect(updateCampaign(db, scope, draft.id, { status: 'scheduled' })).rejects.toBeInstanceOf(
+      CampaignStatusError,
+    );
+    await expect(markCampaignSending(db, scope, draft.id)).rejects.toBeInstanceOf(CampaignStatusError);
+
+    const scheduled = await createCampaign(db, scope, { name: 'Scheduled send', status: 'scheduled' });
+    expect((await markCampaignSending(db, scope, scheduled.id))?.status).toBe('sending');
+    const paused = await createCampaign(db, scope, { name: 'Paused', status: 'paused' });
+    await expect(markCampaignSending(db, scope, paused.id)).rejects.toBeInstanceOf(CampaignStatusError);
+    await expect(markCampaignSent(db, scope, paused.id)).rejects.toBeInstanceOf(CampaignStatusError);
+    await expect(updateCampaign(db, scope, paused.id, { status: 'sending' })).rejects.toBeInstanceOf(
+      CampaignStatusError,
+    );
+    expect((await getCampaign(db, companyA, paused.id))?.status).toBe('paused');
+    expect(await markCampaignSending(db, scope, 0)).toBeNull();
+
+    const audit = await listAudit(db, companyA, { entity: 'campaign', entityId: draft.id });
+    expect(audit.map((entry) => [entry.action, (entry.after as { status?: string } | null)?.status])).toEqual(
+      [
+        ['update', 'sent'],
+        ['update', 'sending'],
+        ['create', 'draft'],
+      ],
+    );
+  });
+
+  it('deletes a campaign once', async () => {
+    const scope = systemScope(companyA);
+    const campaign = await createCampaign(db, scope, { name: 'Short lived' });
+    expect(await deleteCampaign(db, scope, campaign.id)).toBe(true);
+    expect(await getCampaign(db, companyA, campaign.id)).toBeNull();
+    expect(await deleteCampaign(db, scope, campaign.id)).toBe(false);
+    const audit = await listAudit(db, companyA, { entity: 'campaign', entityId: campaign.id });
+    expect(audit.map((entry) => entry.action)).toEqual(['delete', 'create']);
+  });
+
+  it("never returns, changes or points at another company's campaigns, even without row-level security", async () => {
+    for (const guarded of [db, withoutRowLevelSecurity(db)]) {
+      const theirSegment = await createSegment(guarded, systemScope(companyB), { name: 'Their segment' });
+      const theirs = await createCampaign(guarded, systemScope(companyB), {
+        name: 'Theirs',
+        segment_id: theirSegment.id,
+      });
+      const mine = await createCampaign(guarded, systemScope(companyA), { name: 'Mine' });
+      const scope = systemScope(companyA);
+
+      const list = await listCampaigns(guarded, companyA, { limit: 1000, offset: 0 });
+      expect(list.rows.every((row) => row.company_id === companyA)).toBe(true);
+      expect(await getCampaign(guarded, companyA, theirs.id)).toBeNull();
+      expect(await updateCampaign(guarded, scope, theirs.id, { name: 'Taken' })).toBeNull();
+      expect(await markCampaignSending(guarded, scope, theirs.id)).toBeNull();
+      expect(await markCampaignSent(guarded, scope, theirs.id)).toBeNull();
+      expect(await deleteCampaign(guarded, scope, theirs.id)).toBe(false);
+
+      const before = await countRows(guarded, 'campaigns', companyA);
+      await expect(
+        createCampaign(guarded, scope, { name: 'Sneaky', segment_id: theirSegment.id }),
+      ).rejects.toBeInstanceOf(UnknownReferenceError);
+      await expect(
+        updateCampaign(guarded, scope, mine.id, { name: 'Half', segment_id: theirSegment.id }),
+      ).rejects.toThrow(UnknownReferenceError);
+      expect(await countRows(guarded, 'campaigns', companyA)).toBe(before);
+      expect(await getCampaign(guarded, companyA, mine.id)).toEqual(mine);
+      expect(await getCampaign(guarded, companyB, theirs.id)).toEqual(theirs);
+    }
+  });
+});

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.js';
+import { listAudit } from '../../server/repositories/audit.repository.js';
+import {
+  createCompetitor,
+  deleteCompetitor,
+  listCompetitors,
+  type CompetitorInput,
+} from '../../server/repositories/competitors.repository.js';
+import { UnknownReferenceError } from '../../server/repositories/references.js';
+import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
+import { makeCompany, systemScope } from '../support/factories.js';
+import { countRows, makeTestLocation } from '../support/marketing.js';
+
+function competitor(
+  locationId: number | null,
+  name: string,
+  extra: Partial<CompetitorInput> = {},
+): CompetitorInput {
+  return { location_id: locationId, name, latitude: 45.52, longitude: -122.68, ...extra };
+}
+
+describe('competitors repository', () => {
+  let test: TestDatabase;
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+
+  beforeAll(async () => {
+    test = await openTestDatabase();
+    db = test.db;
+    companyA = (await makeCompany(db, 'A')).id;
+    companyB = (await makeCompany(db, 'B')).id;
+  });
+  afterAll(() => test.drop());
+
+  it("lists each location's set by name, keeps company-wide entries apart and deletes once", async () => {
+    const scope = systemScope(companyA);
+    const harbor = await makeTestLocation(db, companyA, 'Harbor');
+    const alder = await makeTestLocation(db, companyA, 'Alder');
+    const taco = await createCompetitor(
+      db,
+      scope,
+      competitor(harbor.id, 'Taco Town', { category: 'Mexican', price_level: 2, rating: 4.5 }),
+    );
+    await createCompetitor(db, scope, competitor(harbor.id, 'burger barn'));
+    await createCompetitor(db, scope, competitor(alder.id, 'Noodle Nook'));
+    await createCompetitor(db, scope, competitor(null, 'Citywide Chain'));
+
+    expect(taco).toMatchObject({
+      company_id: companyA,
+      location_id: harbor.id,
+      category: 'Mexican',
+      latitude: 45.52,
+      longitude: -122.68,
+      price_level: 2,
+      rating: 4.5,
+    });
+    expect((await listCompetitors(db, companyA, harbor.id)).map((c) => c.name)).toEqual([
+      'burger barn',
+      'Taco Town',
+    ]);
+    expect((await listCompetitors(db, companyA, alder.id)).map((c) => c.name)).toEqual(['Noodle Nook']);
+    expect((await listCompetitors(db, companyA, null)).map((c) => c.name)).toEqual(['Citywide Chain']);
+
+    expect(await deleteCompetitor(db, scope, taco.id)).toBe(true);
+    expect(await deleteCompetitor(db, scope, taco.id)).toBe(false);
+    expect((await listCompetitors(db, companyA, harbor.id)).map((c) => c.name)).toEqual(['burger barn']);
+    const audit = await listAudit(db, companyA, { entity: 'competitor', entityId: taco.id });
+    expect(audit.map((entry) => entry.action)).toEqual(['delete', 'create']);
+  });
+
+  it("never reads, deletes or points at another company's rows, even without row-level security", async () => {
+    for (const guarded of [db, withoutRowLevelSecurity(db)]) {
+      const theirLocation = await makeTestLocation(guarded, companyB, 'Theirs');
+      const theirs = await createCompetitor(
+        guarded,
+        systemScope(companyB),
+        competitor(theirLocation.id, 'Their rival'),
+      );
+      await createCompetitor(guarded, systemScope(companyB), competitor(null, 'Their citywide'));
+
+      const a = systemScope(companyA);
+      expect(await listCompetitors(guarded, companyA, theirLocation.id)).toEqual([]);
+      expect((await listCompetitors(guarded, companyA, null)).every((c) => c.company_id === companyA)).toBe(
+        true,
+      );
+      expect(await deleteCompetitor(guarded, a, theirs.id)).toBe(false);
+      const before = await countRows(guarded, 'competitors', companyA);
+      await expect(
+        createCompetitor(guarded, a, competitor(theirLocation.id, 'Sneaky')),
+      ).rejects.toBeInstanceOf(UnknownReferenceError);
+      expect(await countRows(guarded, 'competitors', companyA)).toBe(before);
+      expect((await listCompetitors(guarded, companyB, theirLocation.id)).map((c) => c.id)).toEqual([
+        theirs.id,
+      ]);
+    }
+  });
+});

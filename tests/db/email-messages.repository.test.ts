@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.js';
+import { listAudit } from '../../server/repositories/audit.repository.js';
+import { createCampaign } from '../../server/repositories/campaigns.repository.js';
+import {
+  countCampaignMessagesByStatus,
+  enqueueCampaignMessages,
+  InvalidRecipientError,
+  listCampaignMessages,
+  markEmailMessagesCaptured,
+  markEmailMessagesFailed,
+  markEmailMessagesSent,
+} from '../../server/repositories/email-messages.repository.js';
+import { UnknownReferenceError } from '../../server/repositories/references.js';
+import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
+import { makeCompany, systemScope } from '../support/factories.js';
+import { countRows, makeTestSubscriber } from '../support/marketing.js';
+
+const zero = { queued: 0, sent: 0, captured: 0, failed: 0, cancelled: 0 };
+
+describe('email messages repository', () => {
+  let test: TestDatabase;
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+
+  beforeAll(async () => {
+    test = await openTestDatabase();
+    db = test.db;
+    companyA = (await makeCompany(db, 'A')).id;
+    companyB = (await makeCompany(db, 'B')).id;
+  });
+  afterAll(() => test.drop());
+
+  it('queues a batch in the order given and moves messages out of the queue exactly once', async () => {
+    const scope = systemScope(companyA);
+    const campaign = await createCampaign(db, scope, { name: 'Batch' });
+    const subscriber = await makeTestSubscriber(db, companyA, 'ann@example.com');
+    const recipients = [
+      'ann@example.com',
+      'bob@example.com',
+      'cy@example.com',
+      'di@example.com',
+      'ed@example.com',
+    ];
+    const queued = await enqueueCampaignMessages(
+      db,
+      scope,
+      campaign.id,
+      recipients.map((to_address, index) => ({
+        to_address,
+        subject: `Hello ${index}`,
+        subscriber_id: index === 0 ? subscriber : null,
+      })),
+    );
+    expect(queued).toBe(5);
+    expect(await enqueueCampaignMessages(db, scope, campaign.id, [])).toBe(0);
+
+    const all = await listCampaignMessages(db, companyA, campaign.id, { limit: 100, offset: 0 });
+    expect(all.rows.map((row) => row.to_address)).toEqual(recipients);
+    expect(all.rows[0]).toMatchObject({
+      subscriber_id: subscriber,
+      subject: 'Hello 0',
+      status: 'queued',
+      sent_at: null,
+    });
+    const ids = all.rows.map((row) => row.id);
+
+    expect(await markEmailMessagesSent(db, scope, [ids[0]!, ids[1]!])).toBe(2);
+    expect(await markEmailMessagesCaptured(db, scope, [ids[2]!])).toBe(1);
+    expect(await markEmailMessagesFailed(db, scope, [ids[3]!], 'mailbox unavailable')).toBe(1);
+    // Already moved: a retried worker changes nothing.
+    expect(await markEmailMessagesSent(db, scope, [ids[0]!, ids[2]!, ids[3]!])).toBe(0);
+    expect(await markEmailMessagesFailed(db, scope, [ids[0]!], 'late failure')).toBe(0);
+    expect(await markEmailMessagesSent(db, scope, [])).toBe(0);
+
+    expect(await countCampaignMessagesByStatus(db, companyA, campaign.id)).toEqual({
+      ...zero,
+      queued: 1,
+      sent: 2,
+      captured: 1,
+      failed: 1,
+    });
+    const sent = await listCampaignMessages(db, companyA, campaign.id, {
+      status: 'sent',
+      limit: 1,
+      offset: 1,
+    });
+    expect(sent.count).toBe(2);
+    expect(sent.rows.map((row) => row.id)).toEqual([ids[1]]);
+    expect(sent.rows[0]?.sent_at).toBeInstanceOf(Date);
+    const failed = await listCampaignMessages(db, companyA, campaign.id, {
+      status: 'failed',
+      limit: 10,
+      offset: 0,
+    });
+    expect(failed.rows[0]).toMatchObject({ error: 'mailbox unavailable', sent_at: null });
+    expect(await countCampaignMessagesByStatus(db, companyA, 0)).toEqual(zero);
+
+    const batch = await listAudit(db, companyA, { entity: 'campaign_messages', entityId: campaign.id });
+    expect(batch).toHaveLength(1);
+    expect(batch[0]?.after).toMatchObject({
+      campaign_id: campaign.id,
+      count: 5,
+      first_id: ids[0],
+      last_id: ids[4],
+    });
+    const marks = await listAudit(db, companyA, { entity: 'email_message' });
+    expect(marks.map((entry) => (entry.after as { status: string }).status)).toEqual([
+      'failed',
+      'captured',
+      'sent',
+    ]);
+    expect(JSON.stringify([...batch, ...marks])).not.toContain('@example.com');
+  });
+
+  it("queues nothing when a recipient is blank or a referenced row is not the company's", async () => {
+    const scope = systemScope(companyA);
+    const campaign = await createCampaign(db, scope, { name: 'Refused' });
+    await expect(
+      enqueueCampaignMessages(db, scope, campaign.id, [
+        { to_address: 'ok@example.com' },
+        { to_address: '  ' },
+      ]),
+    ).rejects.toMatchObject({ name: 'InvalidRecipientError', index: 1 });
+    await expect(
+      enqueueCampaignMessages(db, scope, campaign.id, [{ to_address: '' }]),
+    ).rejects.toBeInstanceOf(InvalidRecipientError);
+    await expect(
+      enqueueCampaignMessages(db, scope, 0, [{ to_address: 'ok@example.com' }]),
+    ).rejects.toMatchObject({
+      field: 'campaign_id',
+    });
+    expect((await listCampaignMessages(db, companyA, campaign.id, { limit: 10, offset: 0 })).count).toBe(0);
+  });
+
+  it("never reads, marks or queues against another company's rows, even without row-level security", async () => {
+    for (const guarded of [db, withoutRowLevelSecurity(db)]) {
+      const label = guarded === db ? 'rls' : 'plain';
+      const b = systemScope(companyB);
+      const theirCampaign = await createCampaign(guarded, b, { name: 'Theirs' });
+      const theirSubscriber = await makeTestSubscriber(guarded, companyB, `them-${label}@example.org`);
+      await enqueueCampaignMessages(guarded, b, theirCampaign.id, [
+        { to_address: 'x@example.org' },
+        { to_address: 'y@example.org' },
+      ]);
+      const theirIds = (
+        await listCampaignMessages(guarded, companyB, theirCampaign.id, { limit: 10, offset: 0 })
+      ).rows.map((row) => row.id);
+
+      const a = systemScope(companyA);
+      const myCampaign = await createCampaign(guarded, a, { name: 'Mine' });
+      expect(
+        (await listCampaignMessages(guarded, companyA, theirCampaign.id, { limit: 10, offset: 0 })).count,
+      ).toBe(0);
+      expect(await countCampaignMessagesByStatus(guarded, companyA, theirCampaign.id)).toEqual(zero);
+      expect(await markEmailMessagesSent(guarded, a, theirIds)).toBe(0);
+      expect(await markEmailMessagesFailed(guarded, a, theirIds, 'sabotage')).toBe(0);
+
+      const before = await countRows(guarded, 'email_messages', companyA);
+      await expect(
+        enqueueCampaignMessages(guarded, a, theirCampaign.id, [{ to_address: 'me@example.com' }]),
+      ).rejects.toBeInstanceOf(UnknownReferenceError);
+      await expect(
+        enqueueCampaignMessages(guarded, a, myCampaign.id, [
+          { to_address: 'me@example.com' },
+          { to_address: 'them@example.org', subscriber_id: theirSubscriber },
+        ]),
+      ).rejects.toMatchObject({ field: 'subscriber_id', ids: [theirSubscriber] });
+      expect(await countRows(guarded, 'email_messages', companyA)).toBe(before);
+
+      expect(await countCampaignMessagesByStatus(guarded, companyB, theirCampaign.id)).toEqual({
+        ...zero,
+        queued: 2,
+      });
+    }
+  });
+});
