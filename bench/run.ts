@@ -1,0 +1,132 @@
+/**
+ * `npm run bench`: prints throughput figures as JSON lines, one figure per line. Figures only, never
+ * pass/fail. PGlite always; PostgreSQL as well when BENCH_DATABASE_URL is set (a temporary database is
+ * created on that server and dropped at the end). BENCH_ITERATIONS and BENCH_WARMUP change the loop sizes.
+ */
+import { buildApp } from '../server/app.js';
+import { generateCompanyKey } from '../server/auth/company-token.js';
+import type { Database } from '../server/db/database.js';
+import { createCompany } from '../server/repositories/companies.repository.js';
+import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
+import { createLocation } from '../server/repositories/locations.repository.js';
+import {
+  benchDrivers,
+  envInt,
+  openBenchDatabase,
+  printFigure,
+  round,
+  timeLoop,
+  type BenchDriver,
+  type LoopOptions,
+} from './support.js';
+
+const LOCATION_COUNT = 50;
+const PAGE_SIZE = 25;
+
+/**
+ * The count and page statements of `listLocations` (server/repositories/locations.repository.ts) with no
+ * search and no group filter; keep in step with it so the two figures compare like with like.
+ */
+const LOCATIONS_WHERE = `l.company_id = $1
+      AND ($2::text IS NULL OR l.name ILIKE $2 OR l.street ILIKE $2 OR l.city ILIKE $2 OR l.zip ILIKE $2)
+      AND (cardinality($3::bigint[]) = 0 OR EXISTS (
+        SELECT 1 FROM location_group_members m
+        WHERE m.company_id = l.company_id AND m.location_id = l.id AND m.group_id = ANY($3::bigint[])))`;
+const LOCATIONS_COUNT_SQL = `SELECT count(*)::int AS count FROM locations l WHERE ${LOCATIONS_WHERE}`;
+const LOCATIONS_PAGE_SQL = `
+  SELECT l.id, l.company_id, l.name, l.street, l.city, l.state, l.zip, l.latitude, l.longitude, l.time_zone,
+         l.created_at, l.updated_at,
+         coalesce((SELECT array_agg(m.group_id ORDER BY m.group_id) FROM location_group_members m
+                   WHERE m.company_id = l.company_id AND m.location_id = l.id), '{}') AS group_ids
+  FROM locations l WHERE ${LOCATIONS_WHERE} ORDER BY lower(l.name), l.id LIMIT $4 OFFSET $5`;
+
+/** One company with its locations and an API key, as the endpoint sees a real caller. */
+async function seedCompany(db: Database): Promise<{ companyId: number; key: string }> {
+  const company = await createCompany(db, { name: 'Bench Bistro Group', slug: 'bench-bistro-group' });
+  const scope = { companyId: company.id, userId: null, actorUserId: null };
+  for (let i = 1; i <= LOCATION_COUNT; i++) {
+    await createLocation(db, scope, {
+      name: `Bench Bistro ${String(i).padStart(2, '0')}`,
+      street: `${100 + i} Main St`,
+      city: 'Portland',
+      state: 'OR',
+      zip: '97201',
+      latitude: 45.5 + i / 1000,
+      longitude: -122.6 - i / 1000,
+      time_zone: 'America/Los_Angeles',
+    });
+  }
+  const generated = generateCompanyKey();
+  await createCompanyToken(db, company.id, {
+    name: 'bench',
+    keyPrefix: generated.keyPrefix,
+    keyHash: generated.keyHash,
+    createdBy: null,
+  });
+  return { companyId: company.id, key: generated.key };
+}
+
+/** `GET /api/customers/locations/` through the whole HTTP stack in-process, beside its SQL alone. */
+async function benchLocationsList(driver: BenchDriver, loop: LoopOptions): Promise<void> {
+  const bench = await openBenchDatabase(driver);
+  const app = await buildApp({ db: bench.db, logLevel: 'silent', clientDir: null });
+  try {
+    const { companyId, key } = await seedCompany(bench.db);
+    await app.ready();
+
+    const request = {
+      method: 'GET' as const,
+      url: `/api/customers/locations/?page=1&page_size=${PAGE_SIZE}`,
+      headers: { authorization: `Token ${key}` },
+    };
+    // A figure for a failing endpoint would be meaningless, so check the answer once before timing.
+    const probe = await app.inject(request);
+    if (probe.statusCode !== 200)
+      throw new Error(`${request.url} answered ${probe.statusCode}: ${probe.body}`);
+    const body = probe.json<{ count: number; results: unknown[] }>();
+    if (body.count !== LOCATION_COUNT || body.results.length !== PAGE_SIZE) {
+      throw new Error(`${request.url} returned count ${body.count} with ${body.results.length} rows`);
+    }
+
+    const endpoint = await timeLoop(async () => {
+      const response = await app.inject(request);
+      if (response.statusCode !== 200) throw new Error(`${request.url} answered ${response.statusCode}`);
+    }, loop);
+    const direct = await timeLoop(
+      () =>
+        bench.db.tenant(companyId, async (sql) => {
+          const params = [companyId, null, []];
+          await sql.query(LOCATIONS_COUNT_SQL, params);
+          await sql.query(LOCATIONS_PAGE_SQL, [...params, PAGE_SIZE, 0]);
+        }),
+      loop,
+    );
+
+    printFigure({
+      bench: 'locations.list',
+      driver,
+      endpoint_rps: round(endpoint.opsPerSecond, 1),
+      direct_sql_rps: round(direct.opsPerSecond, 1),
+      ratio: round(endpoint.opsPerSecond / direct.opsPerSecond, 3),
+      endpoint_p50_ms: round(endpoint.p50Ms, 3),
+      direct_sql_p50_ms: round(direct.p50Ms, 3),
+      endpoint_p95_ms: round(endpoint.p95Ms, 3),
+      direct_sql_p95_ms: round(direct.p95Ms, 3),
+      requests: loop.iterations,
+      warmup: loop.warmup,
+      locations: LOCATION_COUNT,
+      page_size: PAGE_SIZE,
+    });
+  } finally {
+    await app.close();
+    await bench.drop();
+  }
+}
+
+const loop: LoopOptions = {
+  warmup: envInt('BENCH_WARMUP', 200),
+  iterations: envInt('BENCH_ITERATIONS', 1000),
+};
+for (const driver of benchDrivers()) {
+  await benchLocationsList(driver, loop);
+}

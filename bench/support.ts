@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Database } from '../server/db/database.js';
+import { migrate } from '../server/db/migrate.js';
+import { openPglite } from '../server/db/pglite.js';
+import { openPostgres } from '../server/db/postgres.js';
+
+/** How many times an operation runs untimed, then timed. */
+export interface LoopOptions {
+  warmup: number;
+  iterations: number;
+}
+
+/** What one timing loop measured. */
+export interface LoopResult {
+  iterations: number;
+  totalMs: number;
+  /** Completed operations per second, one at a time (no concurrency). */
+  opsPerSecond: number;
+  p50Ms: number;
+  p95Ms: number;
+}
+
+/** A whole number from the environment, or the default; lets a longer run be asked for without edits. */
+export function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new Error(`${name} must be a positive integer; got ${raw}`);
+  return value;
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
+}
+
+/** Rounds for printing: figures carry no more digits than the measurement can support. */
+export function round(value: number, digits = 2): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+/**
+ * Runs `operation` sequentially: `warmup` times untimed (JIT, caches, query plans), then `iterations`
+ * times timed one by one.
+ */
+export async function timeLoop(operation: () => Promise<unknown>, options: LoopOptions): Promise<LoopResult> {
+  for (let i = 0; i < options.warmup; i++) await operation();
+  const samples = new Array<number>(options.iterations);
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < options.iterations; i++) {
+    const before = process.hrtime.bigint();
+    await operation();
+    samples[i] = Number(process.hrtime.bigint() - before) / 1e6;
+  }
+  const totalMs = Number(process.hrtime.bigint() - started) / 1e6;
+  samples.sort((a, b) => a - b);
+  return {
+    iterations: options.iterations,
+    totalMs,
+    opsPerSecond: (options.iterations * 1000) / totalMs,
+    p50Ms: percentile(samples, 0.5),
+    p95Ms: percentile(samples, 0.95),
+  };
+}
+
+/** Prints one figure as a single JSON line on stdout, so runs can be collected and compared by tools. */
+export function printFigure(figure: Record<string, string | number | boolean | null>): void {
+  process.stdout.write(`${JSON.stringify(figure)}\n`);
+}
+
+/** Which database a bench runs on. */
+export type BenchDriver = 'pglite' | 'postgres';
+
+/** A migrated, empty database for one bench and how to throw it away. */
+export interface BenchDatabase {
+  driver: BenchDriver;
+  db: Database;
+  drop(): Promise<void>;
+}
+
+/** The drivers to run: PGlite always, PostgreSQL too when BENCH_DATABASE_URL names a server. */
+export function benchDrivers(): BenchDriver[] {
+  return process.env.BENCH_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+/**
+ * Opens a fresh database: in-memory PGlite, or a new temporary database on the BENCH_DATABASE_URL server
+ * (dropped again by `drop`). The real migrations run either way.
+ */
+export async function openBenchDatabase(driver: BenchDriver): Promise<BenchDatabase> {
+  if (driver === 'pglite') {
+    const db = await openPglite('memory://');
+    await migrate(db);
+    return { driver, db, drop: () => db.close() };
+  }
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (!serverUrl) throw new Error('BENCH_DATABASE_URL is not set');
+  const name = `regulars_bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const dropDatabase = async () => {
+    const cleanup = new pg.Client({ connectionString: serverUrl });
+    await cleanup.connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await cleanup.end();
+  };
+  try {
+    const db = await openPostgres({ connectionString: url.toString(), maxConnections: 4 });
+    await migrate(db);
+    return {
+      driver,
+      db,
+      async drop() {
+        await db.close();
+        await dropDatabase();
+      },
+    };
+  } catch (error) {
+    // A failed start must not leave a database behind on the shared server.
+    await dropDatabase();
+    throw error;
+  }
+}

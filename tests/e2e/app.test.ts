@@ -1,0 +1,75 @@
+import { mkdir } from 'node:fs/promises';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openPage } from './support/browser.js';
+import { startServer, type RunningServer } from './support/server.js';
+
+describe('the built app in a browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // Server and browser start side by side: each takes seconds, and neither needs the other yet.
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows the home page with the brand and the API docs link, without errors', async () => {
+    const watched = await openPage(browser, server.url);
+    try {
+      const { page } = watched;
+      await page.goto('/', { waitUntil: 'networkidle' });
+      expect(await page.title()).toBe('Regulars');
+      const brand = page.getByRole('heading', { level: 1, name: 'Regulars' });
+      await brand.waitFor({ state: 'visible' });
+      const docsLink = page.getByRole('link', { name: 'API documentation' });
+      await docsLink.waitFor({ state: 'visible' });
+      expect(await docsLink.getAttribute('href')).toBe('/api/docs');
+
+      await mkdir('test-results', { recursive: true });
+      await page.screenshot({ path: 'test-results/e2e-home.png', fullPage: true });
+      expect(watched.errors).toEqual([]);
+    } finally {
+      await watched.close();
+    }
+  });
+
+  it('shows the Locations operations in the OpenAPI UI', async () => {
+    const watched = await openPage(browser, server.url);
+    try {
+      const { page } = watched;
+      await page.goto('/api/docs', { waitUntil: 'networkidle' });
+      await page.locator('.opblock-tag[data-tag="Locations"]').waitFor({ state: 'visible' });
+      // Swagger UI gives each operation an id of `operations-<tag>-<operationId>`.
+      const operations = page.locator('.opblock[id^="operations-Locations-"]');
+      await operations.first().waitFor({ state: 'visible' });
+      const summaries = await operations.evaluateAll((blocks) =>
+        blocks.map((block) => {
+          const method = block.querySelector('.opblock-summary-method')?.textContent ?? '';
+          const path = block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '';
+          return `${method} ${path}`;
+        }),
+      );
+      expect(summaries).toEqual(
+        expect.arrayContaining([
+          'GET /api/customers/locations/',
+          'POST /api/customers/locations/',
+          'GET /api/customers/groups/',
+        ]),
+      );
+      expect(watched.errors).toEqual([]);
+    } finally {
+      await watched.close();
+    }
+  });
+
+  it('answers the health check from its embedded database', async () => {
+    const response = await fetch(`${server.url}/api/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok', database: 'pglite' });
+  });
+});

@@ -1,0 +1,46 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** The system Chromium (Debian's package); the suite never downloads a browser. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Headless flags that keep Chromium quiet and off the network on a CI machine, running as root. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Launches the system Chromium headless through Playwright. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** A page in its own context, with every console error and uncaught page error it has seen. */
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors as `console.error: <text> (<url>)` and page errors as `pageerror: <message>`. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a fresh context and page whose relative URLs resolve against `baseUrl`, and starts collecting
+ * its console and page errors so a test can assert there were none.
+ */
+export async function openPage(browser: Browser, baseUrl: string): Promise<WatchedPage> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const location = message.location();
+    errors.push(`console.error: ${message.text()}${location.url ? ` (${location.url})` : ''}`);
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  return { page, context, errors, close: () => context.close() };
+}
