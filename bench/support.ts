@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { Database } from '../server/db/database.js';
 import { migrate } from '../server/db/migrate.js';
 import { openPglite } from '../server/db/pglite.js';
-import { openPostgres } from '../server/db/postgres.js';
+import { openScratchPostgres } from '../tests/support/database.js';
 
 /** How many times an operation runs untimed, then timed. */
 export interface LoopOptions {
@@ -98,33 +96,5 @@ export async function openBenchDatabase(driver: BenchDriver): Promise<BenchDatab
   }
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (!serverUrl) throw new Error('BENCH_DATABASE_URL is not set');
-  const name = `regulars_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const dropDatabase = async () => {
-    const cleanup = new pg.Client({ connectionString: serverUrl });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await cleanup.end();
-  };
-  try {
-    const db = await openPostgres({ connectionString: url.toString(), maxConnections: 4 });
-    await migrate(db);
-    return {
-      driver,
-      db,
-      async drop() {
-        await db.close();
-        await dropDatabase();
-      },
-    };
-  } catch (error) {
-    // A failed start must not leave a database behind on the shared server.
-    await dropDatabase();
-    throw error;
-  }
+  return { driver, ...(await openScratchPostgres(serverUrl, 'regulars_bench')) };
 }

@@ -22,25 +22,41 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     await migrate(db);
     return { db, drop: () => db.close() };
   }
-  const name = `regulars_test_${randomBytes(6).toString('hex')}`;
+  return openScratchPostgres(serverUrl, 'regulars_test');
+}
+
+/**
+ * Creates a new database named `<prefix>_<random>` on a PostgreSQL server, migrates it, and returns it with a
+ * `drop` that removes it again. A failed start drops it too, so nothing is left on the shared server.
+ */
+export async function openScratchPostgres(serverUrl: string, prefix: string): Promise<TestDatabase> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
+  const dropDatabase = async () => {
+    const cleanup = new pg.Client({ connectionString: serverUrl });
+    await cleanup.connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await cleanup.end();
+  };
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const db = await openPostgres({ connectionString: url.toString(), maxConnections: 4 });
-  await migrate(db);
-  return {
-    db,
-    async drop() {
-      await db.close();
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
+  try {
+    const db = await openPostgres({ connectionString: url.toString(), maxConnections: 4 });
+    await migrate(db);
+    return {
+      db,
+      async drop() {
+        await db.close();
+        await dropDatabase();
+      },
+    };
+  } catch (error) {
+    await dropDatabase();
+    throw error;
+  }
 }
 
 /**
