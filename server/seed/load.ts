@@ -1,0 +1,524 @@
+/**
+ * Writes the demo data set. Each company is loaded in one transaction, so a failure leaves nothing
+ * half-written: a few dozen parent rows by INSERT ... RETURNING, then guests, subscribers, checks and
+ * check lines in chunks through the bulk writer (bulk.ts), which hands back the new ids.
+ *
+ * The transaction is an owner transaction with the platform flag set: PGlite's COPY reads its data as a
+ * server file, which the application role may not do, and `owner` is the door meant for bulk loading.
+ * Row-level security is forced on every table, so with the flag set the owner's writes pass the same
+ * policies a platform transaction's would (a superuser owner, as in PGlite, bypasses them anyway).
+ */
+import { hashPassword } from '../auth/passwords.js';
+import type { Database, Sql } from '../db/database.js';
+import { ALL_FEATURES } from '../../src/schemas/features.js';
+import { DEMO_PASSWORD, type Scale } from './blueprints.js';
+import { bulkWriter, type BulkWriter } from './bulk.js';
+import { companyChecks, type CheckRecord } from './checks.js';
+import { companyCompetitors } from './competitors.js';
+import { batches, csvPieces, isoTime } from './csv.js';
+import { DEFAULT_SEED, planDemo, type CompanyPlan } from './generate.js';
+import { guestIndexOfPosId, guestProfiles } from './guests.js';
+import { companySubscribers, subscribedGuestIndexes } from './subscribers.js';
+
+/** What to load. */
+export interface LoadDemoOptions {
+  scale: Scale;
+  /** Same seed (and same `until` date), same data. */
+  seed?: number;
+  /** The history ends two days before this date; defaults to today, so the demo always looks current. */
+  until?: Date;
+  /** Progress messages. */
+  log?: (message: string) => void;
+}
+
+/** One loaded demo company and how to sign in to it. */
+export interface DemoCompanySummary {
+  id: number;
+  name: string;
+  slug: string;
+  ownerEmail: string;
+  /** The published demo password, not a secret. */
+  ownerPassword: string;
+}
+
+/** What `loadDemoData` wrote. */
+export interface DemoSummary {
+  scale: Scale;
+  seed: number;
+  /** The date the history was generated up to (YYYY-MM-DD). */
+  until: string;
+  companies: DemoCompanySummary[];
+  /** Rows per table belonging to the demo companies. */
+  counts: Record<string, number>;
+  elapsedMs: number;
+}
+
+/** The tables the demo fills, in the order the summary lists them. */
+export const DEMO_TABLES = [
+  'companies',
+  'company_features',
+  'users',
+  'account_settings',
+  'locations',
+  'location_groups',
+  'location_group_members',
+  'menu_categories',
+  'menu_items',
+  'revenue_centers',
+  'guests',
+  'pos_checks',
+  'pos_check_lines',
+  'subscribers',
+  'subscriber_lists',
+  'subscriber_list_members',
+  'competitors',
+] as const;
+
+const GUEST_COLUMNS = [
+  'company_id',
+  'pos_id',
+  'hashid',
+  'customer_name',
+  'last_four_digits',
+  'first_location_id',
+];
+const SUBSCRIBER_COLUMNS = [
+  'company_id',
+  'email',
+  'first_name',
+  'last_name',
+  'phone',
+  'zip',
+  'birthday',
+  'subscribed',
+  'pos_id',
+  'hashid',
+  'guest_id',
+  'source_location_id',
+  'consent_at',
+  'unsubscribed_at',
+  'created_at',
+  'updated_at',
+];
+const CHECK_COLUMNS = [
+  'company_id',
+  'location_id',
+  'revenue_center_id',
+  'guest_id',
+  'check_number',
+  'opened_at',
+  'closed_at',
+  'guest_count',
+  'subtotal_cents',
+  'discount_cents',
+  'tax_cents',
+  'tip_cents',
+  'total_cents',
+];
+const LINE_COLUMNS = [
+  'company_id',
+  'check_id',
+  'menu_item_id',
+  'quantity',
+  'unit_price_cents',
+  'amount_cents',
+];
+const COMPETITOR_COLUMNS = [
+  'company_id',
+  'location_id',
+  'name',
+  'category',
+  'latitude',
+  'longitude',
+  'price_level',
+  'rating',
+];
+
+/** Looks up a name in a map built from RETURNING rows, failing loudly on a blueprint typo. */
+function idOf(ids: Map<string, number>, key: string): number {
+  const id = ids.get(key);
+  if (id === undefined) throw new Error(`Demo data: no id for ${key}`);
+  return id;
+}
+
+/** The ids of a company's parent rows, by blueprint index or name. */
+interface CompanyIds {
+  companyId: number;
+  locations: number[];
+  /** Keyed by `${locationIndex}/${revenue center name}`. */
+  revenueCenters: Map<string, number>;
+  menuItems: number[];
+  /** Guest ids by guest index. */
+  guests: Float64Array;
+}
+
+/** Company, features, owner, locations, groups, menu and revenue centers: a few dozen rows. */
+async function insertParents(
+  sql: Sql,
+  plan: CompanyPlan,
+  passwordHash: string,
+): Promise<Omit<CompanyIds, 'guests'>> {
+  const { blueprint } = plan;
+  const company = await sql.query<{ id: number }>(
+    'INSERT INTO companies (name, slug, time_zone) VALUES ($1, $2, $3) RETURNING id',
+    [blueprint.name, blueprint.slug, blueprint.timeZone],
+  );
+  const companyId = company.rows[0]!.id;
+
+  await sql.query('INSERT INTO company_features (company_id, feature) SELECT $1, unnest($2::text[])', [
+    companyId,
+    [...ALL_FEATURES],
+  ]);
+  const owner = await sql.query<{ id: number }>(
+    `INSERT INTO users (company_id, email, username, first_name, last_name, password_hash, role, verified_at)
+     VALUES ($1, $2, $2, $3, $4, $5, 'owner', now()) RETURNING id`,
+    [companyId, blueprint.owner.email, blueprint.owner.firstName, blueprint.owner.lastName, passwordHash],
+  );
+  await sql.query('INSERT INTO account_settings (user_id, company_id, time_zone) VALUES ($1, $2, $3)', [
+    owner.rows[0]!.id,
+    companyId,
+    blueprint.timeZone,
+  ]);
+
+  const locations = blueprint.locations;
+  const locationRows = await sql.query<{ id: number; name: string }>(
+    `INSERT INTO locations (company_id, name, street, city, state, zip, latitude, longitude, time_zone)
+     SELECT $1, l.*, $9 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                                    $7::float8[], $8::float8[]) AS l
+     RETURNING id, name`,
+    [
+      companyId,
+      locations.map((l) => l.name),
+      locations.map((l) => l.street),
+      locations.map((l) => l.city),
+      locations.map((l) => l.state),
+      locations.map((l) => l.zip),
+      locations.map((l) => l.latitude),
+      locations.map((l) => l.longitude),
+      blueprint.timeZone,
+    ],
+  );
+  const locationIdByName = new Map(locationRows.rows.map((row) => [row.name, row.id]));
+  const locationIds = locations.map((location) => idOf(locationIdByName, location.name));
+
+  for (const group of blueprint.groups) {
+    const created = await sql.query<{ id: number }>(
+      'INSERT INTO location_groups (company_id, name, description) VALUES ($1, $2, $3) RETURNING id',
+      [companyId, group.name, group.description],
+    );
+    await sql.query(
+      `INSERT INTO location_group_members (company_id, group_id, location_id)
+       SELECT $1, $2, unnest($3::bigint[])`,
+      [companyId, created.rows[0]!.id, group.locations.map((index) => locationIds[index]!)],
+    );
+  }
+
+  const categoryRows = await sql.query<{ id: number; name: string }>(
+    'INSERT INTO menu_categories (company_id, name) SELECT $1, unnest($2::text[]) RETURNING id, name',
+    [companyId, blueprint.menu.map((category) => category.name)],
+  );
+  const categoryIdByName = new Map(categoryRows.rows.map((row) => [row.name, row.id]));
+  const itemRows = await sql.query<{ id: number; name: string }>(
+    `INSERT INTO menu_items (company_id, category_id, name, price_cents)
+     SELECT $1, i.* FROM unnest($2::bigint[], $3::text[], $4::int[]) AS i
+     RETURNING id, name`,
+    [
+      companyId,
+      plan.items.map((item) => idOf(categoryIdByName, blueprint.menu[item.categoryIndex]!.name)),
+      plan.items.map((item) => item.name),
+      plan.items.map((item) => item.priceCents),
+    ],
+  );
+  const itemIdByName = new Map(itemRows.rows.map((row) => [row.name, row.id]));
+  const menuItems = plan.items.map((item) => idOf(itemIdByName, item.name));
+
+  const centers = locations.flatMap((location, index) =>
+    location.revenueCenters.map((name) => ({ index, name })),
+  );
+  const centerRows = await sql.query<{ id: number; location_id: number; name: string }>(
+    `INSERT INTO revenue_centers (company_id, location_id, name)
+     SELECT $1, c.* FROM unnest($2::bigint[], $3::text[]) AS c
+     RETURNING id, location_id, name`,
+    [companyId, centers.map((center) => locationIds[center.index]!), centers.map((center) => center.name)],
+  );
+  const revenueCenters = new Map<string, number>();
+  for (const row of centerRows.rows) {
+    revenueCenters.set(`${locationIds.indexOf(row.location_id)}/${row.name}`, row.id);
+  }
+  return { companyId, locations: locationIds, revenueCenters, menuItems };
+}
+
+/** Guests in chunks, each chunk's new ids mapped back to guest indexes by POS id. */
+async function copyGuests(
+  bulk: BulkWriter,
+  plan: CompanyPlan,
+  ids: Omit<CompanyIds, 'guests'>,
+): Promise<Float64Array> {
+  const guestIds = new Float64Array(plan.size.guests);
+  for (const batch of batches(guestProfiles(plan), bulk.rowsPerCopy)) {
+    const rows = await bulk.copy<{ id: number; pos_id: string }>(
+      'guests',
+      GUEST_COLUMNS,
+      csvPieces(batch, (guest) => [
+        ids.companyId,
+        guest.posId,
+        guest.hashid,
+        guest.customerName,
+        guest.lastFourDigits,
+        ids.locations[guest.homeLocation]!,
+      ]),
+      'id, pos_id',
+    );
+    for (const row of rows) guestIds[guestIndexOfPosId(row.pos_id)] = row.id;
+  }
+  return guestIds;
+}
+
+/** Subscribers in chunks; the matching guests' ids come from the guests already loaded. */
+async function copySubscribers(bulk: BulkWriter, plan: CompanyPlan, ids: CompanyIds): Promise<void> {
+  const matched = subscribedGuestIndexes(plan);
+  for (const batch of batches(companySubscribers(plan, matched), bulk.rowsPerCopy)) {
+    await bulk.copy(
+      'subscribers',
+      SUBSCRIBER_COLUMNS,
+      csvPieces(batch, (subscriber) => [
+        ids.companyId,
+        subscriber.email,
+        subscriber.firstName,
+        subscriber.lastName,
+        subscriber.phone,
+        subscriber.zip,
+        subscriber.birthday,
+        subscriber.subscribed,
+        subscriber.posId,
+        subscriber.hashid,
+        subscriber.guestIndex === null ? null : ids.guests[subscriber.guestIndex]!,
+        subscriber.sourceLocationIndex === null ? null : ids.locations[subscriber.sourceLocationIndex]!,
+        isoTime(subscriber.consentAt),
+        subscriber.unsubscribedAt === null ? null : isoTime(subscriber.unsubscribedAt),
+        isoTime(subscriber.consentAt),
+        isoTime(subscriber.unsubscribedAt ?? subscriber.consentAt),
+      ]),
+    );
+  }
+}
+
+/** One chunk of checks, their new ids mapped by location and check number, then their lines. */
+async function copyCheckBatch(bulk: BulkWriter, ids: CompanyIds, batch: CheckRecord[]): Promise<void> {
+  const rows = await bulk.copy<{ id: number; location_id: number; check_number: string }>(
+    'pos_checks',
+    CHECK_COLUMNS,
+    csvPieces(batch, (check) => [
+      ids.companyId,
+      ids.locations[check.locationIndex]!,
+      ids.revenueCenters.get(`${check.locationIndex}/${check.revenueCenter}`)!,
+      check.guestIndex === null ? null : ids.guests[check.guestIndex]!,
+      check.checkNumber,
+      isoTime(check.openedAt),
+      isoTime(check.closedAt),
+      check.guestCount,
+      check.subtotalCents,
+      check.discountCents,
+      check.taxCents,
+      check.tipCents,
+      check.totalCents,
+    ]),
+    'id, location_id, check_number',
+  );
+  const checkIds = new Map(rows.map((row) => [`${row.location_id}/${row.check_number}`, row.id]));
+  const lines = batch.flatMap((check) => {
+    const checkId = checkIds.get(`${ids.locations[check.locationIndex]}/${check.checkNumber}`);
+    if (checkId === undefined) throw new Error(`Demo data: check ${check.checkNumber} was not read back`);
+    return check.lines.map((line) => ({ checkId, line }));
+  });
+  await bulk.copy(
+    'pos_check_lines',
+    LINE_COLUMNS,
+    csvPieces(lines, ({ checkId, line }) => [
+      ids.companyId,
+      checkId,
+      ids.menuItems[line.itemIndex]!,
+      line.quantity,
+      line.unitPriceCents,
+      line.amountCents,
+    ]),
+  );
+}
+
+/** Sets every guest's running totals from their checks in one statement. */
+async function updateGuestTotals(sql: Sql, companyId: number): Promise<void> {
+  // Fresh statistics first: with none, PostgreSQL may join the aggregate to the guests by nested loop.
+  await sql.exec('ANALYZE guests, pos_checks');
+  await sql.query(
+    `UPDATE guests g
+     SET visit_count = a.visits, total_spend_cents = a.spend, first_visit_at = a.first_at,
+         last_visit_at = a.last_at, first_location_id = a.first_location_id,
+         created_at = a.first_at, updated_at = a.last_at
+     FROM (SELECT guest_id, count(*)::int AS visits, sum(total_cents) AS spend,
+                  min(closed_at) AS first_at, max(closed_at) AS last_at,
+                  (array_agg(location_id ORDER BY closed_at, id))[1] AS first_location_id
+           FROM pos_checks
+           WHERE company_id = $1 AND guest_id IS NOT NULL
+           GROUP BY guest_id) a
+     WHERE g.company_id = $1 AND g.id = a.guest_id`,
+    [companyId],
+  );
+}
+
+/** The company's subscriber lists: the most frequent guests, or an even pseudo-random sample. */
+async function insertSubscriberLists(sql: Sql, plan: CompanyPlan, companyId: number): Promise<void> {
+  const size = Math.min(200, Math.max(10, Math.round(plan.size.subscribers * 0.04)));
+  for (const list of plan.blueprint.subscriberLists) {
+    const created = await sql.query<{ id: number }>(
+      'INSERT INTO subscriber_lists (company_id, name) VALUES ($1, $2) RETURNING id',
+      [companyId, list.name],
+    );
+    // Hashids are seeded, so ordering by them (or their md5) picks the same members on every load.
+    const members =
+      list.members === 'most-visits'
+        ? `SELECT s.id, s.consent_at FROM subscribers s
+           JOIN guests g ON g.company_id = s.company_id AND g.id = s.guest_id
+           WHERE s.company_id = $1 AND s.subscribed
+           ORDER BY g.visit_count DESC, g.total_spend_cents DESC, s.hashid COLLATE "C" LIMIT $3`
+        : `SELECT s.id, s.consent_at FROM subscribers s
+           WHERE s.company_id = $1 AND s.subscribed
+           ORDER BY md5(s.hashid) COLLATE "C" LIMIT $3`;
+    await sql.query(
+      `INSERT INTO subscriber_list_members (company_id, list_id, subscriber_id, added_at)
+       SELECT $1, $2, m.id, m.consent_at FROM (${members}) m`,
+      [companyId, created.rows[0]!.id, size],
+    );
+  }
+}
+
+/** Runs `fn` in one owner transaction with the platform flag set (see the top of this file). */
+function bulkTransaction<T>(db: Database, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  return db.owner(async (sql) => {
+    await sql.query(`SELECT set_config('app.platform', 'on', true)`);
+    return fn(sql);
+  });
+}
+
+/** Loads one company in one transaction and returns its id. */
+async function loadCompany(
+  db: Database,
+  plan: CompanyPlan,
+  passwordHash: string,
+  log: (message: string) => void,
+): Promise<number> {
+  const name = plan.blueprint.name;
+  return bulkTransaction(db, async (sql) => {
+    const parents = await insertParents(sql, plan, passwordHash);
+    const bulk = bulkWriter(sql, db.kind, parents.companyId);
+    await bulk.copy(
+      'competitors',
+      COMPETITOR_COLUMNS,
+      csvPieces(companyCompetitors(plan), (competitor) => [
+        parents.companyId,
+        parents.locations[competitor.locationIndex]!,
+        competitor.name,
+        competitor.category,
+        competitor.latitude,
+        competitor.longitude,
+        competitor.priceLevel,
+        competitor.rating,
+      ]),
+    );
+
+    const ids: CompanyIds = { ...parents, guests: await copyGuests(bulk, plan, parents) };
+    log(`${name}: ${plan.size.guests.toLocaleString('en-US')} guests loaded`);
+    await copySubscribers(bulk, plan, ids);
+    log(`${name}: ${plan.size.subscribers.toLocaleString('en-US')} subscribers loaded`);
+
+    let checks = 0;
+    let nextReport = plan.size.checks / 4;
+    for (const batch of batches(companyChecks(plan), bulk.checksPerCopy)) {
+      await copyCheckBatch(bulk, ids, batch);
+      checks += batch.length;
+      if (checks >= nextReport) {
+        log(`${name}: ${checks.toLocaleString('en-US')} checks loaded`);
+        nextReport += plan.size.checks / 4;
+      }
+    }
+    await updateGuestTotals(sql, ids.companyId);
+    await insertSubscriberLists(sql, plan, ids.companyId);
+    log(`${name}: ${checks.toLocaleString('en-US')} checks and guest totals done`);
+    return ids.companyId;
+  });
+}
+
+/** Refuses to load over an existing demo: the slugs and owner emails are unique across the installation. */
+async function assertNotLoaded(db: Database, plans: readonly CompanyPlan[]): Promise<void> {
+  const existing = await db.platform(async (sql) => {
+    const { rows } = await sql.query<{ slug: string }>(
+      `SELECT slug FROM companies WHERE slug = ANY($1::text[])
+       UNION ALL
+       SELECT email FROM users WHERE lower(email) = ANY($2::text[])`,
+      [
+        plans.map((plan) => plan.blueprint.slug),
+        plans.map((plan) => plan.blueprint.owner.email.toLowerCase()),
+      ],
+    );
+    return rows.map((row) => row.slug);
+  });
+  if (existing.length > 0) {
+    throw new Error(
+      `The demo data is already loaded (${existing.join(', ')} exist); reset the database first`,
+    );
+  }
+}
+
+/** Rows per demo table for the given companies. */
+async function countRows(db: Database, companyIds: readonly number[]): Promise<Record<string, number>> {
+  return db.platform(async (sql) => {
+    const counts: Record<string, number> = {};
+    for (const table of DEMO_TABLES) {
+      const column = table === 'companies' ? 'id' : 'company_id';
+      const { rows } = await sql.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM ${table} WHERE ${column} = ANY($1::bigint[])`,
+        [companyIds],
+      );
+      counts[table] = rows[0]!.count;
+    }
+    return counts;
+  });
+}
+
+/**
+ * Loads the demo data set: a Portland restaurant group (company 1, the demo sign-in) and a small Denver
+ * diner (company 2, to show isolation), with guests, two years of checks, subscribers and competitors.
+ * The same scale, seed and `until` date always write the same rows. Runs ANALYZE afterwards so the
+ * planner knows the new table sizes.
+ */
+export async function loadDemoData(db: Database, options: LoadDemoOptions): Promise<DemoSummary> {
+  const started = performance.now();
+  const log = options.log ?? (() => undefined);
+  const seed = options.seed ?? DEFAULT_SEED;
+  const plan = planDemo({ scale: options.scale, seed, until: options.until ?? new Date() });
+  await assertNotLoaded(db, plan.companies);
+
+  const companies: DemoCompanySummary[] = [];
+  for (const company of plan.companies) {
+    const id = await loadCompany(db, company, await hashPassword(DEMO_PASSWORD), log);
+    companies.push({
+      id,
+      name: company.blueprint.name,
+      slug: company.blueprint.slug,
+      ownerEmail: company.blueprint.owner.email,
+      ownerPassword: DEMO_PASSWORD,
+    });
+  }
+  await db.owner((sql) => sql.exec('ANALYZE'));
+  const counts = await countRows(
+    db,
+    companies.map((company) => company.id),
+  );
+  return {
+    scale: plan.scale,
+    seed,
+    until: plan.until.toISOString().slice(0, 10),
+    companies,
+    counts,
+    elapsedMs: Math.round(performance.now() - started),
+  };
+}
