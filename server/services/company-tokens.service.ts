@@ -1,0 +1,45 @@
+import type { Database } from '../db/database.js';
+import { generateCompanyKey } from '../auth/company-token.js';
+import { createCompanyToken, type CompanyTokenRow } from '../repositories/company-tokens.repository.js';
+import { findUserByEmailForSignIn } from '../repositories/users.repository.js';
+
+/** A newly issued token: its stored record and the key, which is shown this once and never again. */
+export interface IssuedCompanyToken {
+  token: CompanyTokenRow;
+  key: string;
+}
+
+/** Issues a company API token made by a user of that company. */
+export async function issueCompanyToken(
+  db: Database,
+  input: { companyId: number; userId: number | null; name: string },
+): Promise<IssuedCompanyToken> {
+  const generated = generateCompanyKey();
+  const token = await createCompanyToken(db, input.companyId, {
+    name: input.name,
+    keyPrefix: generated.keyPrefix,
+    keyHash: generated.keyHash,
+    createdBy: input.userId,
+  });
+  return { token, key: generated.key };
+}
+
+/** Raised when no active user has the given email. */
+export class UnknownAccountError extends Error {
+  constructor() {
+    super('No active account has that email');
+    this.name = 'UnknownAccountError';
+  }
+}
+
+/** Issues a token for the company of the active user with this email (operator tooling: `npm run token`). */
+export async function issueCompanyTokenForAccount(
+  db: Database,
+  email: string,
+  name: string,
+): Promise<IssuedCompanyToken & { companyId: number }> {
+  const user = await findUserByEmailForSignIn(db, email.trim());
+  if (!user || !user.is_active) throw new UnknownAccountError();
+  const issued = await issueCompanyToken(db, { companyId: user.company_id, userId: user.id, name });
+  return { ...issued, companyId: user.company_id };
+}
