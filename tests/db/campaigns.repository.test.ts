@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import {
@@ -14,23 +14,16 @@ import {
 } from '../../server/repositories/campaigns.repository.js';
 import { UnknownReferenceError } from '../../server/repositories/references.js';
 import { createSegment } from '../../server/repositories/segments.repository.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
-import { makeCompany, systemScope } from '../support/factories.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
+import { systemScope } from '../support/factories.js';
 import { countRows } from '../support/marketing.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 describe('campaigns repository', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it('creates a campaign with its schedule and reads the JSON fields back as saved', async () => {
     const scope = systemScope(companyA);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateCompanyKey, hashCompanyKey } from '../../server/auth/company-token.js';
 import type { Database } from '../../server/db/database.js';
 import { getCompany, listCompanies } from '../../server/repositories/companies.repository.js';
@@ -8,22 +8,14 @@ import {
   listCompanyTokens,
   revokeCompanyToken,
 } from '../../server/repositories/company-tokens.repository.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
-import { makeCompany } from '../support/factories.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 describe('companies and company tokens repositories', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it('stores only a hash, finds a live key, and stops finding it once revoked', async () => {
     const key = generateCompanyKey();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import {
@@ -8,9 +8,10 @@ import {
   type CompetitorInput,
 } from '../../server/repositories/competitors.repository.js';
 import { UnknownReferenceError } from '../../server/repositories/references.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
-import { makeCompany, systemScope } from '../support/factories.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
+import { systemScope } from '../support/factories.js';
 import { countRows, makeTestLocation } from '../support/marketing.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 function competitor(
   locationId: number | null,
@@ -21,18 +22,10 @@ function competitor(
 }
 
 describe('competitors repository', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it("lists each location's set by name, keeps company-wide entries apart and deletes once", async () => {
     const scope = systemScope(companyA);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import {
@@ -7,22 +7,15 @@ import {
 } from '../../server/repositories/deleted-customers.repository.js';
 import { deleteGuest } from '../../server/repositories/guests.repository.js';
 import { deleteSubscriber } from '../../server/repositories/subscribers.repository.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
 import { makeCompany, makeGuest, makeSubscriber, makeUser, systemScope } from '../support/factories.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 describe('deleted customers repository', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it('lists deletions newest first, filtered by type and POS id, with paging', async () => {
     const user = await makeUser(db, companyA);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import { createCampaign } from '../../server/repositories/campaigns.repository.js';
@@ -12,25 +12,18 @@ import {
   markEmailMessagesSent,
 } from '../../server/repositories/email-messages.repository.js';
 import { UnknownReferenceError } from '../../server/repositories/references.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
-import { makeCompany, systemScope } from '../support/factories.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
+import { systemScope } from '../support/factories.js';
 import { countRows, makeTestSubscriber } from '../support/marketing.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 const zero = { queued: 0, sent: 0, captured: 0, failed: 0, cancelled: 0 };
 
 describe('email messages repository', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it('queues a batch in the order given and moves messages out of the queue exactly once', async () => {
     const scope = systemScope(companyA);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import {
@@ -9,23 +9,16 @@ import {
   listEmailSenders,
   updateEmailSender,
 } from '../../server/repositories/email-senders.repository.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
-import { makeCompany, systemScope } from '../support/factories.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
+import { systemScope } from '../support/factories.js';
 import { countRows } from '../support/marketing.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 describe('email senders repository', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it('keeps exactly one default: the first sender, then whichever is made default, then a survivor', async () => {
     const scope = systemScope(companyA);

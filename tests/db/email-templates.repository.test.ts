@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import {
@@ -7,8 +7,9 @@ import {
   listEmailTemplates,
   updateEmailTemplate,
 } from '../../server/repositories/email-templates.repository.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
-import { makeCompany, systemScope } from '../support/factories.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
+import { systemScope } from '../support/factories.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 const design = {
   body: {
@@ -22,18 +23,10 @@ const design = {
 };
 
 describe('email templates repository', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it('creates a template whose design round-trips as JSON, and updates it in part', async () => {
     const scope = systemScope(companyA);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import {
@@ -18,9 +18,10 @@ import {
   updateFlowTrigger,
   type FlowItemRow,
 } from '../../server/repositories/flows.repository.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
-import { makeCompany, systemScope } from '../support/factories.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
+import { systemScope } from '../support/factories.js';
 import { countRows } from '../support/marketing.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 /** A readable picture of a sequence: position and what each step is. */
 function shape(items: FlowItemRow[] | null | undefined): string[] {
@@ -31,18 +32,10 @@ function shape(items: FlowItemRow[] | null | undefined): string[] {
 }
 
 describe('flows repository', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it('appends triggers, actions and delays to the end and reads the sequence joined to its steps', async () => {
     const scope = systemScope(companyA);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { fingerprint } from '../../server/privacy.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
@@ -24,8 +24,9 @@ import {
 import { createProfileCard, listProfileCards } from '../../server/repositories/profile-cards.repository.js';
 import { UnknownReferenceError } from '../../server/repositories/references.js';
 import { getSubscriber } from '../../server/repositories/subscribers.repository.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
 import { makeCompany, makeGuest, makeLocation, makeSubscriber, systemScope } from '../support/factories.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 function check(locationId: number, guestId: number | null, day: number, totalCents = 1000): NewCheck {
   const closed = new Date(Date.UTC(2024, 0, day, 20));
@@ -42,18 +43,10 @@ function check(locationId: number, guestId: number | null, day: number, totalCen
 }
 
 describe('guests repository', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it('creates guests with a random hashid and fingerprints them in the audit log', async () => {
     const guest = await createGuest(db, systemScope(companyA), {

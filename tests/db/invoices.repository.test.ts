@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import {
@@ -8,9 +8,10 @@ import {
   listInvoices,
   type InvoiceInput,
 } from '../../server/repositories/invoices.repository.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
-import { makeCompany, systemScope } from '../support/factories.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
+import { systemScope } from '../support/factories.js';
 import { countRows } from '../support/marketing.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 function invoice(number: string, month: number, extra: Partial<InvoiceInput> = {}): InvoiceInput {
   const mm = String(month).padStart(2, '0');
@@ -25,18 +26,10 @@ function invoice(number: string, month: number, extra: Partial<InvoiceInput> = {
 }
 
 describe('invoices repository', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it('lists invoices newest first by issue date, pages them and reads one back', async () => {
     const scope = systemScope(companyA);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import {
@@ -19,8 +19,9 @@ import {
   updateLocation,
   type LocationFields,
 } from '../../server/repositories/locations.repository.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
-import { makeCompany, systemScope } from '../support/factories.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
+import { systemScope } from '../support/factories.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 function fields(name: string, extra: Partial<LocationFields> = {}): LocationFields {
   return {
@@ -37,18 +38,10 @@ function fields(name: string, extra: Partial<LocationFields> = {}): LocationFiel
 }
 
 describe('locations and location groups repositories', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it('creates, pages, searches, updates and deletes locations with an audit trail', async () => {
     const scope = systemScope(companyA);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import { findGuestsByIds } from '../../server/repositories/guests.repository.js';
@@ -14,8 +14,9 @@ import {
   type NewCheck,
 } from '../../server/repositories/pos.repository.js';
 import { UnknownReferenceError } from '../../server/repositories/references.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
 import { makeCompany, makeGuest, makeLocation, systemScope } from '../support/factories.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 function at(day: number, hour: number): Date {
   return new Date(Date.UTC(2024, 2, day, hour));
@@ -35,18 +36,10 @@ function check(locationId: number, guestId: number | null, day: number, totalCen
 }
 
 describe('pos repository', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   async function guestOf(companyId: number, id: number) {
     return db.tenant(companyId, async (sql) => (await findGuestsByIds(sql, companyId, [id]))[0]!);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import { UnknownReferenceError } from '../../server/repositories/references.js';
@@ -11,9 +11,10 @@ import {
   type SegmentCacheFigures,
 } from '../../server/repositories/segment-cache.repository.js';
 import { createSegment } from '../../server/repositories/segments.repository.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
-import { makeCompany, systemScope } from '../support/factories.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
+import { systemScope } from '../support/factories.js';
 import { countRows } from '../support/marketing.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 function figures(allCustomers: number): SegmentCacheFigures {
   return {
@@ -39,18 +40,10 @@ function figures(allCustomers: number): SegmentCacheFigures {
 }
 
 describe('segment cache repository', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it('stores figures, replaces them on recompute and reads them back exactly', async () => {
     const scope = systemScope(companyA);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import { UnknownReferenceError } from '../../server/repositories/references.js';
@@ -12,9 +12,10 @@ import {
   SegmentRulesError,
   updateSegment,
 } from '../../server/repositories/segments.repository.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
-import { makeCompany, systemScope } from '../support/factories.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
+import { systemScope } from '../support/factories.js';
 import { countRows, makeTestLocation, makeTestLocationGroup } from '../support/marketing.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 const visitRules = [
   { field: 'visit_count', op: 'gte', value: 3 },
@@ -27,18 +28,10 @@ const visitRules = [
 ];
 
 describe('segments repository', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it('creates a segment with ordered groups whose rules round-trip as JSON', async () => {
     const scope = systemScope(companyA);

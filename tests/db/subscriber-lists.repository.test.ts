@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import {
@@ -13,22 +13,15 @@ import {
   UnknownSubscribersError,
 } from '../../server/repositories/subscriber-lists.repository.js';
 import { findSubscribersByIds } from '../../server/repositories/subscribers.repository.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
-import { makeCompany, makeSubscriber, systemScope } from '../support/factories.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
+import { makeSubscriber, systemScope } from '../support/factories.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 describe('subscriber lists repository', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it('creates, renames, counts and deletes lists with an audit trail', async () => {
     const scope = systemScope(companyA);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { fingerprint } from '../../server/privacy.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
@@ -11,22 +11,15 @@ import {
   updateUser,
   UserEmailTakenError,
 } from '../../server/repositories/users.repository.js';
-import { openTestDatabase, withoutRowLevelSecurity, type TestDatabase } from '../support/database.js';
-import { makeCompany, makeUser, systemScope } from '../support/factories.js';
+import { withoutRowLevelSecurity } from '../support/database.js';
+import { makeUser, systemScope } from '../support/factories.js';
+import { useTwoCompanies } from '../support/two-companies.js';
 
 describe('users repository', () => {
-  let test: TestDatabase;
   let db: Database;
   let companyA: number;
   let companyB: number;
-
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    db = test.db;
-    companyA = (await makeCompany(db, 'A')).id;
-    companyB = (await makeCompany(db, 'B')).id;
-  });
-  afterAll(() => test.drop());
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it('creates, pages, searches, updates and deletes users with a fingerprinted audit trail', async () => {
     const scope = systemScope(companyA);
