@@ -10,8 +10,12 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { accessTokens, type AccessTokens } from './auth/access-tokens.js';
 import { registerAuthentication } from './auth/principal.js';
+import { authSettingsFrom, type AuthSettings } from './auth/settings.js';
+import { loadSigningKeys } from './auth/signing-keys.js';
 import type { Database } from './db/database.js';
+import { registerAccessControl } from './http/access.js';
 import { ApiError, registerErrorHandling } from './http/errors.js';
 import { loggerOptions } from './logging.js';
 import { healthRoutes } from './routes/health.routes.js';
@@ -26,13 +30,32 @@ export interface AppOptions {
   clientDir?: string | null;
   /** Where JSON log lines go (standard output by default); tests capture them here. */
   logStream?: NodeJS.WritableStream;
+  /** Sign-in settings; the embedded provider on http://localhost:3000 when omitted. */
+  auth?: AuthSettings;
+}
+
+/** The app, and the services built with it that scripts and tests also use. */
+export interface BuiltApp {
+  app: FastifyInstance;
+  auth: AuthSettings;
+  tokens: AccessTokens;
 }
 
 /** The built client, when `vite build` has produced it. */
 export const DEFAULT_CLIENT_DIR = resolve('dist/client');
 
-/** Builds the whole HTTP server: API under /api, OpenAPI docs, and the React app for every other path. */
+/**
+ * Builds the whole HTTP server: API under /api, OpenAPI docs, the OpenID provider under /oidc, and the
+ * React app for every other path. The database must be migrated first (signing keys live in it).
+ */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  return (await buildAppWithServices(options)).app;
+}
+
+/** Like buildApp, also returning the sign-in settings and token service it was built with. */
+export async function buildAppWithServices(options: AppOptions): Promise<BuiltApp> {
+  const auth = options.auth ?? authSettingsFrom({});
+  const tokens = accessTokens(auth, await loadSigningKeys(options.db));
   const app = Fastify({
     logger: loggerOptions(options.logLevel ?? 'info', options.logStream),
     routerOptions: { ignoreTrailingSlash: true },
@@ -52,17 +75,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
       components: {
         securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           companyToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <key>' },
         },
       },
-      security: [{ companyToken: [] }],
+      security: [{ bearer: [] }, { companyToken: [] }],
     },
     transform: jsonSchemaTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
-  registerAuthentication(app, options.db);
+  registerAuthentication(app, options.db, auth, tokens);
+  registerAccessControl(app);
   await app.register(
     async (api) => {
       await api.register(healthRoutes(options.db));
@@ -82,5 +107,5 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Every other path belongs to the single-page app, which routes it (unknown ones to /404).
     return reply.type('text/html').sendFile('index.html');
   });
-  return app;
+  return { app, auth, tokens };
 }

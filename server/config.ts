@@ -16,6 +16,13 @@ const EnvironmentSchema = z.object({
     .transform((value) => value === 'true'),
   SEED_SCALE: z.enum(['small', 'medium', 'large', 'tiny']).default('small'),
   BRAND_NAME: z.string().min(1).default('Regulars'),
+  PUBLIC_URL: z.string().url('PUBLIC_URL must be a URL such as https://regulars.example.com').optional(),
+  OIDC_ISSUER: z.string().url('OIDC_ISSUER must be the issuer URL').optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_AUDIENCE: z.string().min(1).optional(),
+  OIDC_JWKS_URI: z.string().url('OIDC_JWKS_URI must be a URL').optional(),
+  OIDC_REDIRECT_URIS: z.string().min(1).optional(),
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(121).max(86400).optional(),
 });
 
 /** The server's settings, read once at start. */

@@ -1,4 +1,5 @@
 import { buildApp } from './app.js';
+import { authSettingsFrom } from './auth/settings.js';
 import { loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
@@ -9,9 +10,8 @@ import { loadDemoData } from './seed/load.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  const app = await buildApp({ db, logLevel: config.LOG_LEVEL });
-
   const applied = await migrate(db);
+  const app = await buildApp({ db, logLevel: config.LOG_LEVEL, auth: authSettingsFrom(config) });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 
   if (config.SEED_ON_START && (await countCompanies(db)) === 0) {

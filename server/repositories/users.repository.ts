@@ -4,11 +4,9 @@ import { likePattern } from './locations.repository.js';
 import { isUniqueViolation } from './references.js';
 import type { WriteScope } from './scope.js';
 
-/** The roles a user may hold inside a company, most powerful first. */
-export const USER_ROLES = ['owner', 'admin', 'marketer', 'analyst'] as const;
+import { USER_ROLES, type UserRole } from '../../src/schemas/accounts.js';
 
-/** One of the user roles. */
-export type UserRole = (typeof USER_ROLES)[number];
+export { USER_ROLES, type UserRole };
 
 /** A user as repositories return it: never with the password hash. */
 export interface UserRow {
@@ -209,5 +207,47 @@ export function findUserByEmailForSignIn(db: Database, email: string): Promise<U
       [email.trim()],
     );
     return rows[0] ?? null;
+  });
+}
+
+/** What authenticating a request needs to know about a user and their company. */
+export interface UserAuthorityRow {
+  id: number;
+  company_id: number;
+  role: UserRole;
+  is_staff: boolean;
+  is_active: boolean;
+  tokens_valid_after: Date | null;
+  features: string[];
+}
+
+/**
+ * The user a verified token names, found by id (this installation's tokens) or by email (an external
+ * issuer's), with their company's features. A platform read: the token is how the company is learned.
+ */
+export function findUserAuthority(
+  db: Database,
+  by: { id: number } | { email: string },
+): Promise<UserAuthorityRow | null> {
+  return db.platform(async (sql) => {
+    const [condition, value] =
+      'id' in by ? ['u.id = $1', by.id] : ['lower(u.email) = lower($1)', by.email.trim()];
+    const { rows } = await sql.query<UserAuthorityRow>(
+      `SELECT u.id, u.company_id, u.role, u.is_staff, u.is_active, u.tokens_valid_after,
+              array(SELECT f.feature FROM company_features f WHERE f.company_id = u.company_id ORDER BY 1) AS features
+         FROM users u WHERE ${condition}`,
+      [value],
+    );
+    return rows[0] ?? null;
+  });
+}
+
+/** Makes every access token issued to the user until now invalid (logout, password change). */
+export function revokeUserTokens(db: Database, companyId: CompanyId, userId: number): Promise<void> {
+  return db.tenant(companyId, async (sql) => {
+    await sql.query('UPDATE users SET tokens_valid_after = now() WHERE company_id = $1 AND id = $2', [
+      companyId,
+      userId,
+    ]);
   });
 }

@@ -8,6 +8,7 @@ export function healthRoutes(db: Database): FastifyPluginAsyncZod {
     app.get(
       '/health',
       {
+        config: { public: true },
         schema: {
           tags: ['Health'],
           summary: 'Liveness and database check',

@@ -17,12 +17,17 @@ import {
   LocationSchema,
   LocationUpdateSchema,
 } from '../../src/schemas/locations.js';
+import { access } from '../http/access.js';
 import { pageWindow, toPage } from '../http/paging.js';
 import { companyOf, writeScopeOf } from '../http/scope.js';
 import { optionalPeriod, type LocationsService } from '../services/locations.service.js';
 
-const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema };
+const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema };
 const tags = ['Locations'];
+// Every screen's location picker reads locations and groups, so reading them needs no feature.
+const READ_ANY = access(null, 'analyst');
+const READ_LOCATIONS = access('Locations', 'analyst');
+const MANAGE = access('Locations', 'admin');
 
 /** The Locations calls of spec section 7: locations, their ROI, and location groups. */
 export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZod {
@@ -30,6 +35,7 @@ export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZo
     app.get(
       '/customers/locations/',
       {
+        config: READ_ANY,
         schema: {
           tags,
           summary: 'List locations',
@@ -51,6 +57,7 @@ export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZo
     app.get(
       '/customers/locations/roi/',
       {
+        config: READ_LOCATIONS,
         schema: {
           tags,
           summary: 'Revenue, checks and guests per location in a period',
@@ -64,6 +71,7 @@ export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZo
     app.post(
       '/customers/locations/',
       {
+        config: MANAGE,
         schema: {
           tags,
           summary: 'Create a location',
@@ -78,6 +86,7 @@ export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZo
     app.get(
       '/customers/locations/:id/',
       {
+        config: READ_ANY,
         schema: {
           tags,
           summary: 'Get a location',
@@ -91,6 +100,7 @@ export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZo
     app.put(
       '/customers/locations/:id/',
       {
+        config: MANAGE,
         schema: {
           tags,
           summary: 'Replace a location',
@@ -105,6 +115,7 @@ export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZo
     app.patch(
       '/customers/locations/:id/',
       {
+        config: MANAGE,
         schema: {
           tags,
           summary: 'Change some fields of a location',
@@ -119,6 +130,7 @@ export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZo
     app.delete(
       '/customers/locations/:id/',
       {
+        config: MANAGE,
         schema: {
           tags,
           summary: 'Delete a location',
@@ -135,6 +147,7 @@ export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZo
     app.get(
       '/customers/groups/',
       {
+        config: READ_ANY,
         schema: {
           tags,
           summary: 'List location groups, with revenue and checks when a date range is given',
@@ -152,6 +165,7 @@ export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZo
     app.post(
       '/customers/groups/',
       {
+        config: MANAGE,
         schema: {
           tags,
           summary: 'Create a location group',
@@ -166,6 +180,7 @@ export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZo
     app.get(
       '/customers/groups/:id/locations/',
       {
+        config: READ_ANY,
         schema: {
           tags,
           summary: "A group's locations (group 0 has none)",
@@ -179,6 +194,7 @@ export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZo
     app.put(
       '/customers/groups/:id/',
       {
+        config: MANAGE,
         schema: {
           tags,
           summary: 'Replace a location group',
@@ -193,6 +209,7 @@ export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZo
     app.patch(
       '/customers/groups/:id/',
       {
+        config: MANAGE,
         schema: {
           tags,
           summary: 'Change some fields of a location group',
@@ -207,6 +224,7 @@ export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZo
     app.delete(
       '/customers/groups/:id/',
       {
+        config: MANAGE,
         schema: {
           tags,
           summary: 'Delete a location group (its locations stay)',
@@ -223,6 +241,7 @@ export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZo
     app.get(
       '/customers/groups-with-locations/',
       {
+        config: READ_ANY,
         schema: {
           tags,
           summary: 'Every group with its locations',

@@ -70,3 +70,13 @@ export function requiredName(field: string) {
 
 /** `{ok: true}` style acknowledgement of a delete. */
 export const DeletedSchema = z.object({ deleted: z.literal(true) });
+
+/** True for a time zone name the runtime knows (IANA, e.g. America/Chicago). */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}

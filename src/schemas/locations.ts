@@ -1,15 +1,5 @@
 import { z } from 'zod';
-import { IsoDateSchema, pageOf, PagingQuerySchema, repeated, requiredName } from './common.js';
-
-/** True for a time zone name the runtime knows (IANA, e.g. America/Chicago). */
-function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { IsoDateSchema, isTimeZone, pageOf, PagingQuerySchema, repeated, requiredName } from './common.js';
 
 /** A location as the API returns it. */
 export const LocationSchema = z.object({

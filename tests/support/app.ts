@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/app.js';
+import { buildAppWithServices } from '../../server/app.js';
+import type { AccessTokens } from '../../server/auth/access-tokens.js';
 import { generateCompanyKey } from '../../server/auth/company-token.js';
+import { authSettingsFrom, type AuthSettings } from '../../server/auth/settings.js';
+import { setCompanyFeatures } from '../../server/repositories/company-features.repository.js';
 import { createCompanyToken } from '../../server/repositories/company-tokens.repository.js';
+import type { UserRole } from '../../server/repositories/users.repository.js';
+import { ALL_FEATURES } from '../../src/schemas/features.js';
 import { openTestDatabase, type TestDatabase } from './database.js';
-import { makeCompany } from './factories.js';
+import { makeCompany, makeUser, systemScope } from './factories.js';
 
 /** A company that can call the API: its id and the `Authorization` header to use. */
 export interface ApiCaller {
@@ -11,24 +16,47 @@ export interface ApiCaller {
   headers: { authorization: string };
 }
 
+/** A signed-in person of a company: their ids and a Bearer header. */
+export interface UserCaller extends ApiCaller {
+  userId: number;
+  email: string;
+}
+
+/** What a new caller's company gets; every feature unless told otherwise. */
+export interface CallerOptions {
+  features?: readonly string[];
+}
+
 /** The API over a fresh database, and helpers to make companies that call it. */
 export interface TestApp {
   app: FastifyInstance;
   database: TestDatabase;
-  newCaller(name?: string): Promise<ApiCaller>;
+  auth: AuthSettings;
+  tokens: AccessTokens;
+  /** A new company with every feature (or the given ones), calling with a company API token. */
+  newCaller(name?: string, options?: CallerOptions): Promise<ApiCaller>;
+  /** A new user in the company, calling with a Bearer access token this server issued. */
+  newUser(companyId: number, role?: UserRole): Promise<UserCaller>;
   close(): Promise<void>;
 }
 
 /** Builds the real app (no client bundle) on a fresh migrated database. */
-export async function openTestApp(): Promise<TestApp> {
+export async function openTestApp(options: { auth?: AuthSettings } = {}): Promise<TestApp> {
   const database = await openTestDatabase();
-  const app = await buildApp({ db: database.db, logLevel: 'silent', clientDir: null });
+  const auth = options.auth ?? authSettingsFrom({ PUBLIC_URL: 'http://localhost:3000' });
+  const built = await buildAppWithServices({ db: database.db, logLevel: 'silent', clientDir: null, auth });
+  const { app, tokens } = built;
   await app.ready();
   return {
     app,
     database,
-    async newCaller(name = 'Caller Co') {
+    auth,
+    tokens,
+    async newCaller(name = 'Caller Co', callerOptions = {}) {
       const company = await makeCompany(database.db, name);
+      await setCompanyFeatures(database.db, systemScope(company.id), [
+        ...(callerOptions.features ?? ALL_FEATURES),
+      ]);
       const key = generateCompanyKey();
       await createCompanyToken(database.db, company.id, {
         name: 'tests',
@@ -37,6 +65,16 @@ export async function openTestApp(): Promise<TestApp> {
         createdBy: null,
       });
       return { companyId: company.id, headers: { authorization: `Token ${key.key}` } };
+    },
+    async newUser(companyId, role = 'owner') {
+      const user = await makeUser(database.db, companyId, { role });
+      const token = await tokens.issue({ userId: user.id });
+      return {
+        companyId,
+        userId: user.id,
+        email: user.email,
+        headers: { authorization: `Bearer ${token.access_token}` },
+      };
     },
     async close() {
       await app.close();
