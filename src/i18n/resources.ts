@@ -1,0 +1,22 @@
+import { LANGUAGES, type Language } from '../schemas/constants.js';
+import { common } from './areas/common.js';
+import { home } from './areas/home.js';
+import type { MessageTree } from './catalog.js';
+
+/**
+ * Every area of the interface, by the key its strings live under (`home.tagline`). An area added
+ * under src/i18n/areas is listed here once.
+ */
+export const AREAS = { home } as const;
+
+/** Every language's full message tree: the common words at the top, each area under its key. */
+export function messagesFor(language: Language): MessageTree {
+  const tree: MessageTree = { ...common[language] };
+  for (const [key, area] of Object.entries(AREAS)) tree[key] = area[language] as MessageTree;
+  return tree;
+}
+
+/** i18next resources for every interface language. */
+export const resources = Object.fromEntries(
+  LANGUAGES.map((language) => [language, { translation: messagesFor(language) }]),
+) as Record<Language, { translation: MessageTree }>;

@@ -1,0 +1,103 @@
+import { Observable } from 'rxjs';
+import type { z } from 'zod';
+import { ApiErrorSchema } from '../schemas/common.js';
+import { STORAGE_KEYS, readJson } from './storage.js';
+
+/** A failed API call: the HTTP status and the server's `{error: {code, message, fields}}`. */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiRequestError';
+  }
+}
+
+/** What one call sends. */
+export interface ApiRequest<Schema extends z.ZodTypeAny> {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The path under /api, e.g. `/accounts/settings/`. */
+  path: string;
+  query?: Record<string, string | number | boolean | readonly (string | number)[] | null | undefined>;
+  body?: unknown;
+  /** Parses the answer; the call fails when the answer does not match. */
+  schema?: Schema;
+}
+
+/** Hooks the app sets once: where the token comes from and who hears about a 401. */
+export interface ApiClientHooks {
+  /** The access token to send, read at each call. */
+  accessToken(): string | null;
+  /** Every 401: the app sends `session.unauthorized` to the sign-in machine (spec section 4). */
+  onUnauthorized(): void;
+}
+
+let hooks: ApiClientHooks = {
+  accessToken: () =>
+    readJson<{ access_token?: string }>('local', STORAGE_KEYS.tokenData)?.access_token ?? null,
+  onUnauthorized: () => undefined,
+};
+
+/** Replaces the client's hooks (src/app does this once at start). */
+export function configureApiClient(next: Partial<ApiClientHooks>): void {
+  hooks = { ...hooks, ...next };
+}
+
+function urlOf(path: string, query: ApiRequest<z.ZodTypeAny>['query']): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    // Repeated filters (location_id=1&location_id=2) are how the API takes lists.
+    for (const item of Array.isArray(value) ? value : [value]) params.append(name, String(item));
+  }
+  const search = params.toString();
+  return `/api${path}${search ? `?${search}` : ''}`;
+}
+
+async function errorOf(response: Response): Promise<ApiRequestError> {
+  const body: unknown = await response.json().catch(() => null);
+  const parsed = ApiErrorSchema.safeParse(body);
+  if (parsed.success) {
+    const { code, message, fields } = parsed.data.error;
+    return new ApiRequestError(response.status, code, message, fields);
+  }
+  return new ApiRequestError(response.status, 'http_error', `The server answered ${response.status}`);
+}
+
+/**
+ * One API call as an Observable that emits the parsed answer once and completes, or errors with an
+ * ApiRequestError. Unsubscribing aborts the request. Every call carries the Bearer token.
+ */
+export function apiRequest<Schema extends z.ZodTypeAny>(
+  request: ApiRequest<Schema>,
+): Observable<z.infer<Schema>> {
+  return new Observable((subscriber) => {
+    const controller = new AbortController();
+    const token = hooks.accessToken();
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    fetch(urlOf(request.path, request.query), {
+      method: request.method,
+      headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: controller.signal,
+    })
+      .then(async (response) => {
+        if (response.status === 401) hooks.onUnauthorized();
+        if (!response.ok) throw await errorOf(response);
+        const body: unknown = response.status === 204 ? null : await response.json();
+        subscriber.next(
+          request.schema ? (request.schema.parse(body) as z.infer<Schema>) : (body as z.infer<Schema>),
+        );
+        subscriber.complete();
+      })
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted) subscriber.error(error);
+      });
+    return () => controller.abort();
+  });
+}
