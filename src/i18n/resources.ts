@@ -12,7 +12,7 @@ export const AREAS = { home } as const;
 /** Every language's full message tree: the common words at the top, each area under its key. */
 export function messagesFor(language: Language): MessageTree {
   const tree: MessageTree = { ...common[language] };
-  for (const [key, area] of Object.entries(AREAS)) tree[key] = area[language] as MessageTree;
+  for (const [key, area] of Object.entries(AREAS)) tree[key] = area[language];
   return tree;
 }
 

@@ -90,9 +90,7 @@ export function apiRequest<Schema extends z.ZodTypeAny>(
         if (response.status === 401) hooks.onUnauthorized();
         if (!response.ok) throw await errorOf(response);
         const body: unknown = response.status === 204 ? null : await response.json();
-        subscriber.next(
-          request.schema ? (request.schema.parse(body) as z.infer<Schema>) : (body as z.infer<Schema>),
-        );
+        subscriber.next(request.schema ? request.schema.parse(body) : (body as z.infer<Schema>));
         subscriber.complete();
       })
       .catch((error: unknown) => {
