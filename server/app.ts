@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -11,6 +11,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { accessTokens, type AccessTokens } from './auth/access-tokens.js';
+import { embeddedOidcPlugin } from './auth/oidc/plugin.js';
 import { registerAuthentication } from './auth/principal.js';
 import { authSettingsFrom, type AuthSettings } from './auth/settings.js';
 import { loadSigningKeys } from './auth/signing-keys.js';
@@ -19,7 +20,19 @@ import { registerAccessControl } from './http/access.js';
 import { ApiError, registerErrorHandling } from './http/errors.js';
 import { loggerOptions } from './logging.js';
 import { healthRoutes } from './routes/health.routes.js';
+import { accountsRoutes } from './routes/accounts.routes.js';
+import { authConfigRoutes } from './routes/auth-config.routes.js';
+import { companyTokensRoutes } from './routes/company-tokens.routes.js';
+import { companyUsersRoutes } from './routes/company-users.routes.js';
+import { emailSendersRoutes } from './routes/email-senders.routes.js';
+import { hijackRoutes } from './routes/hijack.routes.js';
 import { locationsRoutes } from './routes/locations.routes.js';
+import { accountsService } from './services/accounts.service.js';
+import { authConfigService } from './services/auth-config.service.js';
+import { companyTokensService } from './services/company-tokens.service.js';
+import { companyUsersService } from './services/company-users.service.js';
+import { emailSendersService } from './services/email-senders.service.js';
+import { hijackService } from './services/hijack.service.js';
 import { locationsService } from './services/locations.service.js';
 
 /** What the app is built from. */
@@ -39,6 +52,8 @@ export interface BuiltApp {
   app: FastifyInstance;
   auth: AuthSettings;
   tokens: AccessTokens;
+  /** Every route the app registered, as Fastify saw it (the access test walks them all). */
+  routes: readonly RouteOptions[];
 }
 
 /** The built client, when `vite build` has produced it. */
@@ -63,6 +78,10 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  const routes: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+  });
   registerErrorHandling(app);
 
   await app.register(fastifySwagger, {
@@ -92,9 +111,16 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     async (api) => {
       await api.register(healthRoutes(options.db));
       await api.register(locationsRoutes(locationsService(options.db)));
+      await api.register(authConfigRoutes(authConfigService(auth)));
+      await api.register(accountsRoutes(accountsService(options.db, auth, tokens)));
+      await api.register(companyUsersRoutes(companyUsersService(options.db)));
+      await api.register(companyTokensRoutes(companyTokensService(options.db)));
+      await api.register(emailSendersRoutes(emailSendersService(options.db)));
+      await api.register(hijackRoutes(hijackService(options.db, tokens)));
     },
     { prefix: '/api' },
   );
+  if (auth.embedded) await app.register(embeddedOidcPlugin({ db: options.db, settings: auth }));
 
   const clientDir = options.clientDir === undefined ? DEFAULT_CLIENT_DIR : options.clientDir;
   const hasClient = clientDir !== null && existsSync(join(clientDir, 'index.html'));
@@ -107,5 +133,5 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     // Every other path belongs to the single-page app, which routes it (unknown ones to /404).
     return reply.type('text/html').sendFile('index.html');
   });
-  return { app, auth, tokens };
+  return { app, auth, tokens, routes };
 }

@@ -24,6 +24,8 @@ async function main(): Promise<void> {
       // Demo accounts only: these are the published demo credentials, not personal data.
       app.log.info(`demo sign-in for ${company.name}: ${company.ownerEmail} / ${company.ownerPassword}`);
     }
+    const { support } = summary;
+    app.log.info(`demo staff sign-in for ${support.name}: ${support.staffEmail} / ${support.staffPassword}`);
   }
 
   let closing = false;

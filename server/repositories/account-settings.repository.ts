@@ -1,6 +1,8 @@
 import type { CompanyId, Database, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import type { WriteScope } from './scope.js';
+import { UserEmailTakenError } from './users.repository.js';
+import { isUniqueViolation } from './references.js';
 
 /** The interface languages a user may pick (the same list the schema allows). */
 export type AccountLanguage = 'en' | 'ch' | 'es' | 'jp' | 'de' | 'fr';
@@ -113,5 +115,78 @@ export function upsertAccountSettings(
       after,
     });
     return after;
+  });
+}
+
+/** Everything the account settings page saves: the user's names for signing in and their preferences. */
+export interface AccountProfileChanges extends AccountSettingsChanges {
+  username: string;
+  email: string;
+}
+
+/**
+ * Saves a user's username, email and preferences in one transaction: all of it or nothing. Throws
+ * UserEmailTakenError when another account has the email; null when the user is not in this company.
+ */
+export function updateAccountProfile(
+  db: Database,
+  scope: WriteScope,
+  userId: number,
+  changes: AccountProfileChanges,
+): Promise<(AccountSettingsRow & { username: string; email: string }) | null> {
+  return db.tenant(scope.companyId, async (sql) => {
+    const { rows: users } = await sql.query<{ username: string; email: string }>(
+      'SELECT username, email FROM users WHERE company_id = $1 AND id = $2 FOR UPDATE',
+      [scope.companyId, userId],
+    );
+    const user = users[0];
+    if (!user) return null;
+    const email = changes.email.trim();
+    if (user.username !== changes.username || user.email !== email) {
+      try {
+        await sql.query(
+          'UPDATE users SET username = $3, email = $4, updated_at = now() WHERE company_id = $1 AND id = $2',
+          [scope.companyId, userId, changes.username, email],
+        );
+      } catch (error) {
+        // The index spans every company, which this tenant cannot read, so the update is the only check.
+        if (isUniqueViolation(error, 'users_email_unique')) throw new UserEmailTakenError();
+        throw error;
+      }
+      await recordAudit(sql, scope, {
+        action: 'update',
+        entity: 'user',
+        entityId: userId,
+        before: user,
+        after: { username: changes.username, email },
+      });
+    }
+    const before = (await findSettings(sql, scope.companyId, userId))!;
+    await sql.query(
+      `INSERT INTO account_settings (user_id, company_id) VALUES ($2, $1) ON CONFLICT (user_id) DO NOTHING`,
+      [scope.companyId, userId],
+    );
+    await sql.query(
+      `UPDATE account_settings
+       SET language = coalesce($3, language), time_zone = coalesce($4, time_zone),
+           communication = communication || coalesce($5::jsonb, '{}'::jsonb), updated_at = now()
+       WHERE company_id = $1 AND user_id = $2`,
+      [
+        scope.companyId,
+        userId,
+        changes.language ?? null,
+        changes.time_zone ?? null,
+        changes.communication ? JSON.stringify(changes.communication) : null,
+      ],
+    );
+    const after = (await findSettings(sql, scope.companyId, userId))!;
+    await recordAudit(sql, scope, {
+      action: before.updated_at === null ? 'create' : 'update',
+      entity: 'account_settings',
+      entityId: userId,
+      before: before.updated_at === null ? undefined : before,
+      after,
+    });
+    return { ...after, username: changes.username, email };
   });
 }

@@ -35,7 +35,7 @@ export function maskApiKey(key: string): string {
 const SECRET_KEY = /api[_-]?key|secret|token|password/i;
 
 /** A copy with every secret-looking value masked, so provider settings can be audited safely. */
-function maskSecrets(value: unknown): unknown {
+export function maskSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskSecrets);
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
   return Object.fromEntries(

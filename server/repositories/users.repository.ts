@@ -251,3 +251,162 @@ export function revokeUserTokens(db: Database, companyId: CompanyId, userId: num
     ]);
   });
 }
+
+/** Notes a successful sign-in; not audited, since it changes nothing the user or an admin decided. */
+export function recordUserLogin(db: Database, companyId: CompanyId, userId: number): Promise<void> {
+  return db.tenant(companyId, async (sql) => {
+    await sql.query('UPDATE users SET last_login_at = now() WHERE company_id = $1 AND id = $2', [
+      companyId,
+      userId,
+    ]);
+  });
+}
+
+/** Raised when a change would leave the company without an active owner. */
+export class LastOwnerError extends Error {
+  constructor() {
+    super('A company needs at least one active owner');
+    this.name = 'LastOwnerError';
+  }
+}
+
+/**
+ * Locks the company's active owners, so concurrent changes to owners run one after the other and the
+ * check after each change sees the other's result.
+ */
+async function lockActiveOwners(sql: Sql, companyId: CompanyId): Promise<void> {
+  await sql.query(
+    `SELECT id FROM users WHERE company_id = $1 AND role = 'owner' AND is_active ORDER BY id FOR UPDATE`,
+    [companyId],
+  );
+}
+
+async function assertActiveOwnerRemains(sql: Sql, companyId: CompanyId): Promise<void> {
+  const { rows } = await sql.query<{ owners: number }>(
+    `SELECT count(*)::int AS owners FROM users WHERE company_id = $1 AND role = 'owner' AND is_active`,
+    [companyId],
+  );
+  // Throwing rolls the change back: the company is never left without an owner, even for a moment.
+  if ((rows[0]?.owners ?? 0) === 0) throw new LastOwnerError();
+}
+
+/**
+ * Like updateUser, but refuses (LastOwnerError, nothing written) a change that would leave the company
+ * without an active owner; null when the user does not exist in this company.
+ */
+export function updateUserKeepingOwner(
+  db: Database,
+  scope: WriteScope,
+  id: number,
+  changes: Partial<UserChanges>,
+): Promise<UserRow | null> {
+  return db.tenant(scope.companyId, async (sql) => {
+    await lockActiveOwners(sql, scope.companyId);
+    const before = await findUser(sql, scope.companyId, id);
+    if (!before) return null;
+    const keys = CHANGEABLE.filter((key) => changes[key] !== undefined);
+    if (keys.length > 0) {
+      const assignments = keys.map((key, index) => `${key} = $${index + 3}`).join(', ');
+      await sql.query(
+        `UPDATE users SET ${assignments}, updated_at = now() WHERE company_id = $1 AND id = $2`,
+        [scope.companyId, id, ...keys.map((key) => changes[key])],
+      );
+    }
+    await assertActiveOwnerRemains(sql, scope.companyId);
+    const after = (await findUser(sql, scope.companyId, id))!;
+    await recordAudit(sql, scope, { action: 'update', entity: 'user', entityId: id, before, after });
+    return after;
+  });
+}
+
+/**
+ * Like deleteUser, but refuses (LastOwnerError, nothing deleted) to remove the company's last active
+ * owner; false when the user does not exist in this company.
+ */
+export function deleteUserKeepingOwner(db: Database, scope: WriteScope, id: number): Promise<boolean> {
+  return db.tenant(scope.companyId, async (sql) => {
+    await lockActiveOwners(sql, scope.companyId);
+    const before = await findUser(sql, scope.companyId, id);
+    if (!before) return false;
+    await sql.query('DELETE FROM users WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
+    await assertActiveOwnerRemains(sql, scope.companyId);
+    await recordAudit(sql, scope, { action: 'delete', entity: 'user', entityId: id, before });
+    return true;
+  });
+}
+
+/** The user's stored password hash; null when they have none or do not exist in this company. */
+export function findUserPasswordHash(db: Database, companyId: CompanyId, id: number): Promise<string | null> {
+  return db.tenant(companyId, async (sql) => {
+    const { rows } = await sql.query<{ password_hash: string | null }>(
+      'SELECT password_hash FROM users WHERE company_id = $1 AND id = $2',
+      [companyId, id],
+    );
+    return rows[0]?.password_hash ?? null;
+  });
+}
+
+/**
+ * Stores a new password hash and, in the same transaction, revokes every access token issued until now.
+ * Returns the revocation moment (tokens issued in or before its second are refused); null when the user
+ * does not exist in this company.
+ */
+export function setUserPassword(
+  db: Database,
+  scope: WriteScope,
+  id: number,
+  passwordHash: string,
+): Promise<Date | null> {
+  return db.tenant(scope.companyId, async (sql) => {
+    const { rows } = await sql.query<{ tokens_valid_after: Date }>(
+      `UPDATE users SET password_hash = $3, tokens_valid_after = now(), updated_at = now()
+       WHERE company_id = $1 AND id = $2 RETURNING tokens_valid_after`,
+      [scope.companyId, id, passwordHash],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    // The hash itself never goes to the audit log; only that the password changed.
+    await recordAudit(sql, scope, {
+      action: 'update',
+      entity: 'user_password',
+      entityId: id,
+      after: { changed: true },
+    });
+    return row.tokens_valid_after;
+  });
+}
+
+/** Any user by id, across companies (platform staff tools: the impersonator shown in a banner). */
+export function findUserOnPlatform(db: Database, id: number): Promise<UserRow | null> {
+  return db.platform(async (sql) => {
+    const { rows } = await sql.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
+    return rows[0] ?? null;
+  });
+}
+
+/** A user support staff may act as, with their company's name. */
+export interface ImpersonationCandidateRow extends UserRow {
+  company_name: string;
+}
+
+/**
+ * Active, non-staff users of every company, searched by email, username or name, at most `limit`:
+ * a platform read for support staff.
+ */
+export function searchImpersonationCandidates(
+  db: Database,
+  filter: { q?: string | undefined; limit: number },
+): Promise<ImpersonationCandidateRow[]> {
+  return db.platform(async (sql) => {
+    const { rows } = await sql.query<ImpersonationCandidateRow>(
+      `SELECT ${COLUMNS.replace(/(\w+)/g, 'u.$1')}, c.name AS company_name
+         FROM users u JOIN companies c ON c.id = u.company_id
+        WHERE NOT u.is_staff AND u.is_active
+          AND ($1::text IS NULL OR u.email ILIKE $1 OR u.username ILIKE $1 OR u.first_name ILIKE $1
+               OR u.last_name ILIKE $1 OR c.name ILIKE $1)
+        ORDER BY c.name, u.email LIMIT $2`,
+      [filter.q ? likePattern(filter.q) : null, filter.limit],
+    );
+    return rows;
+  });
+}

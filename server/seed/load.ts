@@ -19,6 +19,7 @@ import { batches, csvPieces, isoTime } from './csv.js';
 import { DEFAULT_SEED, planDemo, type CompanyPlan } from './generate.js';
 import { guestIndexOfPosId, guestProfiles } from './guests.js';
 import { companySubscribers, subscribedGuestIndexes } from './subscribers.js';
+import { insertSupportCompany, SUPPORT_COMPANY, SUPPORT_STAFF, type SupportSummary } from './support.js';
 
 /** What to load. */
 export interface LoadDemoOptions {
@@ -48,6 +49,8 @@ export interface DemoSummary {
   /** The date the history was generated up to (YYYY-MM-DD). */
   until: string;
   companies: DemoCompanySummary[];
+  /** The platform support company and its staff sign-in (not counted among the demo companies). */
+  support: SupportSummary;
   /** Rows per table belonging to the demo companies. */
   counts: Record<string, number>;
   elapsedMs: number;
@@ -455,8 +458,8 @@ async function assertNotLoaded(db: Database, plans: readonly CompanyPlan[]): Pro
        UNION ALL
        SELECT email FROM users WHERE lower(email) = ANY($2::text[])`,
       [
-        plans.map((plan) => plan.blueprint.slug),
-        plans.map((plan) => plan.blueprint.owner.email.toLowerCase()),
+        [...plans.map((plan) => plan.blueprint.slug), SUPPORT_COMPANY.slug],
+        [...plans.map((plan) => plan.blueprint.owner.email.toLowerCase()), SUPPORT_STAFF.email],
       ],
     );
     return rows.map((row) => row.slug);
@@ -486,7 +489,8 @@ async function countRows(db: Database, companyIds: readonly number[]): Promise<R
 
 /**
  * Loads the demo data set: a Portland restaurant group (company 1, the demo sign-in) and a small Denver
- * diner (company 2, to show isolation), with guests, two years of checks, subscribers and competitors.
+ * diner (company 2, to show isolation), with guests, two years of checks, subscribers and competitors,
+ * plus the platform's "Regulars Support" company whose staff member may impersonate users (/hijack).
  * The same scale, seed and `until` date always write the same rows. Runs ANALYZE afterwards so the
  * planner knows the new table sizes.
  */
@@ -497,9 +501,10 @@ export async function loadDemoData(db: Database, options: LoadDemoOptions): Prom
   const plan = planDemo({ scale: options.scale, seed, until: options.until ?? new Date() });
   await assertNotLoaded(db, plan.companies);
 
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
   const companies: DemoCompanySummary[] = [];
   for (const company of plan.companies) {
-    const id = await loadCompany(db, company, await hashPassword(DEMO_PASSWORD), log);
+    const id = await loadCompany(db, company, passwordHash, log);
     companies.push({
       id,
       name: company.blueprint.name,
@@ -508,6 +513,12 @@ export async function loadDemoData(db: Database, options: LoadDemoOptions): Prom
       ownerPassword: DEMO_PASSWORD,
     });
   }
+  const support: SupportSummary = {
+    id: await bulkTransaction(db, (sql) => insertSupportCompany(sql, passwordHash)),
+    name: SUPPORT_COMPANY.name,
+    staffEmail: SUPPORT_STAFF.email,
+    staffPassword: DEMO_PASSWORD,
+  };
   await db.owner((sql) => sql.exec('ANALYZE'));
   const counts = await countRows(
     db,
@@ -518,6 +529,7 @@ export async function loadDemoData(db: Database, options: LoadDemoOptions): Prom
     seed,
     until: plan.until.toISOString().slice(0, 10),
     companies,
+    support,
     counts,
     elapsedMs: Math.round(performance.now() - started),
   };

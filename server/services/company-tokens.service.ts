@@ -1,6 +1,13 @@
 import type { Database } from '../db/database.js';
 import { generateCompanyKey } from '../auth/company-token.js';
-import { createCompanyToken, type CompanyTokenRow } from '../repositories/company-tokens.repository.js';
+import type { CompanyToken, CompanyTokenCreated } from '../../src/schemas/accounts.js';
+import { notFound } from '../http/errors.js';
+import {
+  createCompanyToken,
+  listCompanyTokens,
+  revokeCompanyToken,
+  type CompanyTokenRow,
+} from '../repositories/company-tokens.repository.js';
 import { findUserByEmailForSignIn } from '../repositories/users.repository.js';
 
 /** A newly issued token: its stored record and the key, which is shown this once and never again. */
@@ -43,3 +50,40 @@ export async function issueCompanyTokenForAccount(
   const issued = await issueCompanyToken(db, { companyId: user.company_id, userId: user.id, name });
   return { ...issued, companyId: user.company_id };
 }
+
+/** A token as listed: never the key, which is not even stored. */
+export function presentCompanyToken(row: CompanyTokenRow): CompanyToken {
+  return {
+    id: row.id,
+    name: row.name,
+    key_prefix: row.key_prefix,
+    created_by: row.created_by,
+    created_at: row.created_at.toISOString(),
+    last_used_at: row.last_used_at?.toISOString() ?? null,
+    revoked_at: row.revoked_at?.toISOString() ?? null,
+  };
+}
+
+/** The company API token calls: list, issue (the key shown once), revoke. */
+export function companyTokensService(db: Database) {
+  return {
+    async list(companyId: number): Promise<CompanyToken[]> {
+      return (await listCompanyTokens(db, companyId)).map(presentCompanyToken);
+    },
+    async create(input: {
+      companyId: number;
+      userId: number | null;
+      name: string;
+    }): Promise<CompanyTokenCreated> {
+      const issued = await issueCompanyToken(db, input);
+      return { ...presentCompanyToken(issued.token), key: issued.key };
+    },
+    /** Revokes a live token; 404 for an unknown, already revoked or another company's token. */
+    async revoke(companyId: number, id: number): Promise<void> {
+      if (!(await revokeCompanyToken(db, companyId, id))) throw notFound('Company token');
+    },
+  };
+}
+
+/** The company tokens service's interface. */
+export type CompanyTokensService = ReturnType<typeof companyTokensService>;

@@ -224,7 +224,8 @@ export const EmailSenderInputSchema = z.object({
     .max(254)
     .default('')
     .refine((value) => value === '' || z.email().safeParse(value).success, 'Reply-to is not valid'),
-  is_default: z.boolean().default(false),
+  /** Omitted: a company's first sender becomes the default, and a change keeps the current mark. */
+  is_default: z.boolean().optional(),
 });
 /** An email sender's fields. */
 export type EmailSenderInput = z.infer<typeof EmailSenderInputSchema>;
@@ -260,3 +261,37 @@ export const AuthConfigSchema = z.object({
 });
 /** Sign-in configuration. */
 export type AuthConfig = z.infer<typeof AuthConfigSchema>;
+
+/** `POST /api/accounts/hijack/`: a token acting as the user, and the impersonation it belongs to. */
+export const HijackStartedSchema = TokenResponseSchema.extend({ impersonation_id: z.number().int() });
+/** A started impersonation. */
+export type HijackStarted = z.infer<typeof HijackStartedSchema>;
+
+/** A support session as the company sees it in `GET /api/accounts/impersonations/`. */
+export const ImpersonationSchema = z.object({
+  id: z.number().int(),
+  user_id: z.number().int(),
+  staff_user_id: z.number().int(),
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+});
+/** A support session. */
+export type Impersonation = z.infer<typeof ImpersonationSchema>;
+
+/** `GET /api/customers/email-provider/`: an outside sending service, never with its secrets. */
+export const EmailProviderSchema = z.object({
+  id: z.number().int(),
+  provider: z.string(),
+  /** At most the last four characters of the key. */
+  api_key_masked: z.string(),
+  has_api_key: z.boolean(),
+  /** Provider settings with every secret-looking value masked. */
+  settings: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+/** An email provider set-up. */
+export type EmailProvider = z.infer<typeof EmailProviderSchema>;
+
+/** The acknowledgement of logout and release calls. */
+export const OkSchema = z.object({ ok: z.literal(true) });

@@ -133,7 +133,7 @@ describe('demo data set (tiny)', () => {
         email: string;
         password_hash: string;
         role: string;
-      }>('SELECT company_id, email, password_hash, role FROM users ORDER BY company_id');
+      }>('SELECT company_id, email, password_hash, role FROM users WHERE NOT is_staff ORDER BY company_id');
       return rows;
     });
     expect(owners.map((owner) => [owner.company_id, owner.email, owner.role])).toEqual([
@@ -147,11 +147,33 @@ describe('demo data set (tiny)', () => {
     }
   });
 
+  it('adds the support company with one staff member who signs in with the demo password', async () => {
+    expect(summary.support).toMatchObject({
+      name: 'Regulars Support',
+      staffEmail: 'support@regulars.example',
+      staffPassword: 'regulars-demo',
+    });
+    const staff = await db.platform(async (sql) => {
+      const { rows } = await sql.query<{
+        company_id: number;
+        email: string;
+        password_hash: string;
+        role: string;
+      }>('SELECT company_id, email, password_hash, role FROM users WHERE is_staff');
+      return rows;
+    });
+    expect(staff.map((user) => [user.company_id, user.email, user.role])).toEqual([
+      [summary.support.id, 'support@regulars.example', 'owner'],
+    ]);
+    expect(await verifyPassword(staff[0]!.password_hash, 'regulars-demo')).toBe(true);
+  });
+
   it('refuses to load the demo a second time into the same database', async () => {
     await expect(loadDemoData(db, { scale: 'tiny', seed: SEED, until: UNTIL })).rejects.toThrow(
       /already loaded/,
     );
-    expect(await scalar(db, 'SELECT count(*)::int AS n FROM companies')).toBe(2);
+    // The two demo companies and the support company.
+    expect(await scalar(db, 'SELECT count(*)::int AS n FROM companies')).toBe(3);
   });
 
   it(

@@ -88,6 +88,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     DATA_DIR: dataDir,
     SEED_SCALE: 'tiny',
     LOG_LEVEL: 'warn',
+    // The sign-in redirect must come back to exactly the address the browser uses.
+    PUBLIC_URL: url,
     ...options.env,
   };
   // The suite always runs on its own PGlite, whatever the calling shell points at.

@@ -1,0 +1,75 @@
+import type { SameKeys } from '../../../src/i18n/catalog.js';
+import { signin } from '../../../src/i18n/areas/signin.js';
+import { LANGUAGES, type Language } from '../../../src/schemas/constants.js';
+
+/** The sign-in pages' strings in one language. */
+export type SigninMessages = SameKeys<typeof signin.en>;
+
+// The app's language codes are its own ('ch', 'jp'); browsers and clients send BCP 47 tags ('zh', 'ja').
+const TAG_ALIASES: Record<string, Language> = { zh: 'ch', ja: 'jp' };
+
+/** The BCP 47 tag each interface language is written in, for `<html lang>`. */
+export const HTML_LANG: Record<Language, string> = {
+  en: 'en',
+  ch: 'zh-Hans',
+  es: 'es',
+  jp: 'ja',
+  de: 'de',
+  fr: 'fr',
+};
+
+function asLanguage(tag: string): Language | null {
+  const lower = tag.trim().toLowerCase();
+  if ((LANGUAGES as readonly string[]).includes(lower)) return lower as Language;
+  const primary = lower.split(/[-_]/, 1)[0] ?? '';
+  if ((LANGUAGES as readonly string[]).includes(primary)) return primary as Language;
+  return TAG_ALIASES[primary] ?? null;
+}
+
+/** The first supported language of an `Accept-Language` header, by quality; null when none is. */
+export function languageFromAcceptLanguage(header: string | undefined): Language | null {
+  if (!header) return null;
+  const ranked = header
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...parameters] = part.split(';');
+      const quality = parameters
+        .map((parameter) => /^\s*q=([0-9.]+)\s*$/.exec(parameter)?.[1])
+        .find((value) => value !== undefined);
+      return { tag, quality: quality === undefined ? 1 : Number(quality), index };
+    })
+    .filter((entry) => entry.quality > 0)
+    .sort((a, b) => b.quality - a.quality || a.index - b.index);
+  for (const entry of ranked) {
+    const language = asLanguage(entry.tag);
+    if (language) return language;
+  }
+  return null;
+}
+
+/** The first supported language of a space-separated `ui_locales` value; null when none is. */
+export function languageFromUiLocales(uiLocales: unknown): Language | null {
+  if (typeof uiLocales !== 'string') return null;
+  for (const tag of uiLocales.split(/\s+/)) {
+    const language = tag ? asLanguage(tag) : null;
+    if (language) return language;
+  }
+  return null;
+}
+
+/** The page language: the authorization request's `ui_locales`, else the browser's, else English. */
+export function pageLanguage(uiLocales: unknown, acceptLanguage: string | undefined): Language {
+  return languageFromUiLocales(uiLocales) ?? languageFromAcceptLanguage(acceptLanguage) ?? 'en';
+}
+
+/** The sign-in strings of a language. */
+export function signinMessages(language: Language): SigninMessages {
+  return signin[language];
+}
+
+/** Fills `{{name}}` placeholders (the i18next syntax the catalogue uses). */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) =>
+    key in values ? String(values[key]) : whole,
+  );
+}

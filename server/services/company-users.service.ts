@@ -1,0 +1,128 @@
+import type { CompanyUser, CompanyUserCreate, CompanyUserUpdate } from '../../src/schemas/accounts.js';
+import { hashPassword } from '../auth/passwords.js';
+import type { Principal } from '../auth/principal.js';
+import type { Database } from '../db/database.js';
+import { ApiError, notFound } from '../http/errors.js';
+import type { WriteScope } from '../repositories/scope.js';
+import {
+  createUser,
+  deleteUserKeepingOwner,
+  getUser,
+  LastOwnerError,
+  listUsers,
+  updateUserKeepingOwner,
+  UserEmailTakenError,
+  type UserFilter,
+  type UserRow,
+} from '../repositories/users.repository.js';
+
+/** A user row as the company's user list shows it. */
+export function presentCompanyUser(row: UserRow): CompanyUser {
+  return {
+    id: row.id,
+    email: row.email,
+    username: row.username,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    role: row.role,
+    is_active: row.is_active,
+    last_login_at: row.last_login_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+function ownerRequired(message: string): ApiError {
+  return new ApiError(403, 'owner_required', message);
+}
+
+function lastOwner(): ApiError {
+  return new ApiError(409, 'last_owner', 'A company needs at least one active owner');
+}
+
+/**
+ * The company's users and the rules that protect them: only an owner creates, promotes to, changes or
+ * deletes an owner; nobody deletes or deactivates themselves; the last active owner always stays.
+ */
+export function companyUsersService(db: Database) {
+  async function target(companyId: number, id: number): Promise<UserRow> {
+    const row = await getUser(db, companyId, id);
+    // Another company's id answers exactly like an unknown one.
+    if (!row) throw notFound('User');
+    return row;
+  }
+
+  return {
+    async list(companyId: number, filter: UserFilter) {
+      const { count, rows } = await listUsers(db, companyId, filter);
+      return { count, results: rows.map(presentCompanyUser) };
+    },
+
+    async create(principal: Principal, scope: WriteScope, input: CompanyUserCreate): Promise<CompanyUser> {
+      if (input.role === 'owner' && principal.role !== 'owner') {
+        throw ownerRequired('Only an owner may add another owner');
+      }
+      try {
+        const row = await createUser(db, scope, {
+          email: input.email,
+          first_name: input.first_name,
+          last_name: input.last_name,
+          role: input.role,
+          password_hash: await hashPassword(input.password),
+        });
+        return presentCompanyUser(row);
+      } catch (error) {
+        if (error instanceof UserEmailTakenError) {
+          throw new ApiError(409, 'email_taken', 'A user with this email already exists', {
+            email: 'Email is already in use',
+          });
+        }
+        throw error;
+      }
+    },
+
+    async update(
+      principal: Principal,
+      scope: WriteScope,
+      id: number,
+      changes: CompanyUserUpdate,
+    ): Promise<CompanyUser> {
+      const before = await target(principal.companyId, id);
+      if (principal.role !== 'owner') {
+        if (before.role === 'owner') throw ownerRequired('Only an owner may change an owner');
+        if (changes.role === 'owner') throw ownerRequired('Only an owner may make someone an owner');
+      }
+      if (id === principal.userId && changes.is_active === false) {
+        throw new ApiError(400, 'own_account', 'You cannot deactivate your own account', {
+          is_active: 'You cannot deactivate your own account',
+        });
+      }
+      try {
+        const row = await updateUserKeepingOwner(db, scope, id, changes);
+        if (!row) throw notFound('User');
+        return presentCompanyUser(row);
+      } catch (error) {
+        if (error instanceof LastOwnerError) throw lastOwner();
+        throw error;
+      }
+    },
+
+    async remove(principal: Principal, scope: WriteScope, id: number): Promise<void> {
+      const before = await target(principal.companyId, id);
+      if (id === principal.userId) {
+        throw new ApiError(400, 'own_account', 'You cannot delete your own account');
+      }
+      if (before.role === 'owner' && principal.role !== 'owner') {
+        throw ownerRequired('Only an owner may delete an owner');
+      }
+      try {
+        if (!(await deleteUserKeepingOwner(db, scope, id))) throw notFound('User');
+      } catch (error) {
+        if (error instanceof LastOwnerError) throw lastOwner();
+        throw error;
+      }
+    },
+  };
+}
+
+/** The company users service's interface. */
+export type CompanyUsersService = ReturnType<typeof companyUsersService>;

@@ -1,0 +1,82 @@
+import type { EmailProvider, EmailSender, EmailSenderInput } from '../../src/schemas/accounts.js';
+import type { Database } from '../db/database.js';
+import { ApiError, notFound } from '../http/errors.js';
+import {
+  listEmailProviders,
+  maskSecrets,
+  type EmailProviderRow,
+} from '../repositories/email-providers.repository.js';
+import {
+  createEmailSender,
+  deleteEmailSender,
+  DuplicateSenderEmailError,
+  listEmailSenders,
+  updateEmailSender,
+  type EmailSenderRow,
+} from '../repositories/email-senders.repository.js';
+import type { WriteScope } from '../repositories/scope.js';
+
+/** A sender row as the API shows it. */
+export function presentEmailSender(row: EmailSenderRow): EmailSender {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    reply_to: row.reply_to,
+    is_default: row.is_default,
+    verified_at: row.verified_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** A provider row as the API shows it: the key masked in SQL, secret-looking settings masked here. */
+export function presentEmailProvider(row: EmailProviderRow): EmailProvider {
+  return {
+    id: row.id,
+    provider: row.provider,
+    api_key_masked: row.api_key_masked,
+    has_api_key: row.has_api_key,
+    settings: maskSecrets(row.settings) as Record<string, unknown>,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+async function translateDuplicate<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DuplicateSenderEmailError) {
+      throw new ApiError(409, 'email_taken', 'The company already has a sender with this email', {
+        email: 'Email is already in use',
+      });
+    }
+    throw error;
+  }
+}
+
+/** Campaign sender addresses and the company's email provider set-up. */
+export function emailSendersService(db: Database) {
+  return {
+    async list(companyId: number): Promise<EmailSender[]> {
+      return (await listEmailSenders(db, companyId)).map(presentEmailSender);
+    },
+    async create(scope: WriteScope, input: EmailSenderInput): Promise<EmailSender> {
+      return presentEmailSender(await translateDuplicate(() => createEmailSender(db, scope, input)));
+    },
+    async update(scope: WriteScope, id: number, input: EmailSenderInput): Promise<EmailSender> {
+      const row = await translateDuplicate(() => updateEmailSender(db, scope, id, input));
+      if (!row) throw notFound('Email sender');
+      return presentEmailSender(row);
+    },
+    async remove(scope: WriteScope, id: number): Promise<void> {
+      if (!(await deleteEmailSender(db, scope, id))) throw notFound('Email sender');
+    },
+    async providers(companyId: number): Promise<EmailProvider[]> {
+      return (await listEmailProviders(db, companyId)).map(presentEmailProvider);
+    },
+  };
+}
+
+/** The email senders service's interface. */
+export type EmailSendersService = ReturnType<typeof emailSendersService>;

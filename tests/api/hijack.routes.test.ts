@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAudit } from '../../server/repositories/audit.repository.js';
+import { openTestApp, type ApiCaller, type TestApp, type UserCaller } from '../support/app.js';
+import { makeCompany, makeUser } from '../support/factories.js';
+
+describe('Impersonation API (/hijack)', () => {
+  let t: TestApp;
+  let restaurant: ApiCaller;
+  let owner: UserCaller;
+  let marketer: UserCaller;
+  let staff: { userId: number; email: string; headers: { authorization: string } };
+  let otherStaffId: number;
+
+  const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+  const call = (
+    caller: { headers: { authorization: string } },
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    payload?: object,
+  ) => t.app.inject({ method, url, payload, headers: caller.headers });
+
+  beforeAll(async () => {
+    t = await openTestApp();
+    restaurant = await t.newCaller('Harbor Restaurants');
+    owner = await t.newUser(restaurant.companyId, 'owner');
+    marketer = await t.newUser(restaurant.companyId, 'marketer');
+    const support = await makeCompany(t.database.db, 'Regulars Support');
+    const staffUser = await makeUser(t.database.db, support.id, {
+      email: 'staff@support.example',
+      first_name: 'Sam',
+      last_name: 'Support',
+      role: 'owner',
+      is_staff: true,
+    });
+    otherStaffId = (await makeUser(t.database.db, support.id, { role: 'admin', is_staff: true })).id;
+    staff = {
+      userId: staffUser.id,
+      email: staffUser.email,
+      ...bearer((await t.tokens.issue({ userId: staffUser.id })).access_token),
+    };
+  });
+  afterAll(() => t.close());
+
+  const start = async (userId: number) => {
+    const response = await call(staff, 'POST', '/api/accounts/hijack/', { user_id: userId });
+    expect(response.statusCode).toBe(201);
+    return response.json<{ access_token: string; impersonation_id: number }>();
+  };
+
+  it('is refused to anyone who is not staff', async () => {
+    for (const caller of [owner, marketer]) {
+      const list = await call(caller, 'GET', '/api/accounts/hijack/users/');
+      expect(list.statusCode).toBe(403);
+      expect(list.json().error.code).toBe('staff_only');
+      const begin = await call(caller, 'POST', '/api/accounts/hijack/', { user_id: marketer.userId });
+      expect(begin.json().error.code).toBe('staff_only');
+    }
+    expect((await call(restaurant, 'GET', '/api/accounts/hijack/users/')).statusCode).toBe(403);
+  });
+
+  it('lists candidates across companies, never staff, searchable', async () => {
+    const all = (await call(staff, 'GET', '/api/accounts/hijack/users/')).json();
+    const ids = all.map((candidate: { id: number }) => candidate.id);
+    expect(ids).toEqual(expect.arrayContaining([owner.userId, marketer.userId]));
+    expect(ids).not.toContain(staff.userId);
+    expect(ids).not.toContain(otherStaffId);
+    const found = (
+      await call(staff, 'GET', `/api/accounts/hijack/users/?q=${encodeURIComponent(marketer.email)}`)
+    ).json();
+    expect(found).toEqual([
+      {
+        id: marketer.userId,
+        email: marketer.email,
+        name: marketer.email,
+        role: 'marketer',
+        company: { id: restaurant.companyId, name: 'Harbor Restaurants' },
+      },
+    ]);
+  });
+
+  it('acts as the user with both identities in the audit log, until released', async () => {
+    const started = await start(marketer.userId);
+    const as = bearer(started.access_token);
+    const me = (await call(as, 'GET', '/api/accounts/verify/')).json();
+    expect(me).toMatchObject({
+      id: marketer.userId,
+      role: 'marketer',
+      impersonator: { id: staff.userId, email: 'staff@support.example', name: 'Sam Support' },
+    });
+
+    const settings = (await call(as, 'GET', '/api/accounts/settings/')).json();
+    expect(
+      (await call(as, 'PUT', '/api/accounts/settings/', { ...settings, language: 'es' })).statusCode,
+    ).toBe(200);
+    const [entry] = await listAudit(t.database.db, restaurant.companyId, {
+      entity: 'account_settings',
+      entityId: marketer.userId,
+    });
+    expect(entry).toMatchObject({ user_id: marketer.userId, actor_user_id: staff.userId });
+
+    // No impersonation inside an impersonation, and no taking over the user's password.
+    expect((await call(as, 'GET', '/api/accounts/hijack/users/')).json().error.code).toBe('staff_only');
+    const password = await call(as, 'PUT', '/api/accounts/password/', {
+      current_password: 'whatever',
+      new_password: 'taken-over',
+      confirm_password: 'taken-over',
+    });
+    expect(password.statusCode).toBe(403);
+
+    const sessions = (await call(owner, 'GET', '/api/accounts/impersonations/')).json();
+    expect(sessions[0]).toMatchObject({
+      id: started.impersonation_id,
+      user_id: marketer.userId,
+      staff_user_id: staff.userId,
+      ended_at: null,
+    });
+    expect((await call(marketer, 'GET', '/api/accounts/impersonations/')).statusCode).toBe(403);
+
+    const released = await call(as, 'POST', '/api/accounts/hijack/release/');
+    expect(released.statusCode).toBe(200);
+    expect((await call(as, 'GET', '/api/accounts/verify/')).statusCode).toBe(401);
+    const ended = (await call(owner, 'GET', '/api/accounts/impersonations/')).json();
+    expect(ended[0].ended_at).not.toBeNull();
+    // The user's own session was never touched.
+    expect((await call(marketer, 'GET', '/api/accounts/verify/')).json().impersonator).toBeNull();
+  });
+
+  it('audits changes as the owner with the staff actor; logout ends only the impersonation', async () => {
+    const started = await start(owner.userId);
+    const as = bearer(started.access_token);
+    const location = await call(as, 'POST', '/api/customers/locations/', { name: 'Support-made' });
+    expect(location.statusCode).toBe(201);
+    const [entry] = await listAudit(t.database.db, restaurant.companyId, {
+      entity: 'location',
+      entityId: location.json().id,
+    });
+    expect(entry).toMatchObject({ user_id: owner.userId, actor_user_id: staff.userId });
+
+    expect((await call(as, 'GET', '/api/accounts/logout/')).statusCode).toBe(200);
+    expect((await call(as, 'GET', '/api/accounts/verify/')).statusCode).toBe(401);
+    expect((await call(owner, 'GET', '/api/accounts/verify/')).statusCode).toBe(200);
+    expect((await call(staff, 'GET', '/api/accounts/verify/')).statusCode).toBe(200);
+  });
+
+  it('refuses staff targets, unknown users and a release without an impersonation', async () => {
+    const target = await call(staff, 'POST', '/api/accounts/hijack/', { user_id: otherStaffId });
+    expect(target.statusCode).toBe(403);
+    expect(target.json().error.code).toBe('staff_target');
+    expect((await call(staff, 'POST', '/api/accounts/hijack/', { user_id: 999999 })).statusCode).toBe(404);
+    expect((await call(staff, 'POST', '/api/accounts/hijack/', { user_id: 'x' })).statusCode).toBe(400);
+    const release = await call(staff, 'POST', '/api/accounts/hijack/release/');
+    expect(release.statusCode).toBe(400);
+    expect(release.json().error.code).toBe('not_impersonating');
+  });
+});
