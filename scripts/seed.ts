@@ -87,7 +87,9 @@ async function main(): Promise<void> {
       console.log(`  ${company.name}: ${company.ownerEmail} / ${company.ownerPassword}`);
     }
     const { support } = summary;
-    console.log(`  ${support.name} (platform staff, /hijack): ${support.staffEmail} / ${support.staffPassword}`);
+    console.log(
+      `  ${support.name} (platform staff, /hijack): ${support.staffEmail} / ${support.staffPassword}`,
+    );
     console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await db.close();

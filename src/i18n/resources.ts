@@ -4,16 +4,15 @@ import { auth } from './areas/auth.js';
 import { common } from './areas/common.js';
 import { errors } from './areas/errors.js';
 import { hijack } from './areas/hijack.js';
-import { home } from './areas/home.js';
 import { shell } from './areas/shell.js';
 import { signin } from './areas/signin.js';
 import type { MessageTree } from './catalog.js';
 
 /**
- * Every area of the interface, by the key its strings live under (`home.tagline`). An area added
+ * Every area of the interface, by the key its strings live under (`auth.titles.signIn`). An area added
  * under src/i18n/areas is listed here once.
  */
-export const AREAS = { home, signin, account, hijack, auth, shell, errors } as const;
+export const AREAS = { signin, account, hijack, auth, shell, errors } as const;
 
 /** Every language's full message tree: the common words at the top, each area under its key. */
 export function messagesFor(language: Language): MessageTree {

@@ -13,9 +13,19 @@ export function storedLanguage(): Language {
   return isLanguage(stored) ? stored : 'en';
 }
 
+/** The BCP 47 tag of each interface language, for `<html lang>` (the product's codes ch and jp are not tags). */
+export const HTML_LANG: Record<Language, string> = {
+  en: 'en',
+  ch: 'zh',
+  es: 'es',
+  jp: 'ja',
+  de: 'de',
+  fr: 'fr',
+};
+
 /** Switches the interface to the language and remembers it for the next visit. */
 export async function applyLanguage(language: Language): Promise<void> {
   writeText('local', STORAGE_KEYS.language, language);
   if (i18next.language !== language) await i18next.changeLanguage(language);
-  document.documentElement.lang = language;
+  document.documentElement.lang = HTML_LANG[language];
 }

@@ -18,20 +18,18 @@ describe('the built app in a browser', () => {
     await server?.stop();
   });
 
-  it('shows the home page with the brand and the API docs link, without errors', async () => {
+  it('sends a visitor without a session from the root to the sign-in page, without errors', async () => {
     const watched = await openPage(browser, server.url);
     try {
       const { page } = watched;
-      await page.goto('/', { waitUntil: 'networkidle' });
-      expect(await page.title()).toBe('Regulars');
-      const brand = page.getByRole('heading', { level: 1, name: 'Regulars' });
-      await brand.waitFor({ state: 'visible' });
-      const docsLink = page.getByRole('link', { name: 'API documentation' });
-      await docsLink.waitFor({ state: 'visible' });
-      expect(await docsLink.getAttribute('href')).toBe('/api/docs');
+      await page.goto('/');
+      await page.waitForURL(/\/oidc\/interaction\//);
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      expect(await page.getAttribute('html', 'lang')).toBe('en');
+      await page.getByLabel('Email').waitFor();
 
       await mkdir('test-results', { recursive: true });
-      await page.screenshot({ path: 'test-results/e2e-home.png', fullPage: true });
+      await page.screenshot({ path: 'test-results/e2e-login.png', fullPage: true });
       expect(watched.errors).toEqual([]);
     } finally {
       await watched.close();

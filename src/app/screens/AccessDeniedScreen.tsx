@@ -1,0 +1,7 @@
+import { StatusPageView } from '../../views/shell/StatusPageView.js';
+import { useNavigationActor } from '../session-context.js';
+
+/** /access-denied: the user's role may not open the page. */
+export default function AccessDeniedScreen() {
+  return <StatusPageView kind="accessDenied" navigation={useNavigationActor()} />;
+}

@@ -1,0 +1,175 @@
+import { firstValueFrom, fromEvent, takeUntil, type Observable } from 'rxjs';
+import { z } from 'zod';
+import { fromPromise } from 'xstate';
+import { accountSettingsMachine } from '../../machines/account-settings.machine.js';
+import { companyTokensMachine, type TokenCreateRequest } from '../../machines/company-tokens.machine.js';
+import {
+  companyUsersMachine,
+  type UserListQuery,
+  type UserUpdateRequest,
+} from '../../machines/company-users.machine.js';
+import { emailSendersMachine, type SenderUpdateRequest } from '../../machines/email-senders.machine.js';
+import { passwordChangeMachine } from '../../machines/password-change.machine.js';
+import {
+  AccountSettingsSchema,
+  CompanyTokenCreatedSchema,
+  CompanyTokenSchema,
+  CompanyUserPageSchema,
+  CompanyUserSchema,
+  EmailSenderSchema,
+  TokenResponseSchema,
+  type AccountSettings,
+  type CompanyToken,
+  type CompanyTokenCreated,
+  type CompanyUser,
+  type CompanyUserCreate,
+  type EmailSender,
+  type EmailSenderInput,
+  type PasswordChange,
+  type TokenResponse,
+} from '../../schemas/accounts.js';
+import type { Page } from '../../schemas/common.js';
+import type { Language } from '../../schemas/constants.js';
+import { apiRequest } from '../../services/api-client.js';
+import { applyLanguage } from '../../services/language.js';
+
+/** The call's single answer; stopping the actor (its signal aborts) unsubscribes, which aborts the request. */
+function answerOf<T>(call: Observable<T>, signal: AbortSignal): Promise<T> {
+  return firstValueFrom(call.pipe(takeUntil(fromEvent(signal, 'abort'))));
+}
+
+/** The Profile tab's machine with `/api/accounts/settings/` and the language service. */
+export const accountSettingsLogic = accountSettingsMachine.provide({
+  actors: {
+    loadSettings: fromPromise<AccountSettings>(({ signal }) =>
+      answerOf(
+        apiRequest({ method: 'GET', path: '/accounts/settings/', schema: AccountSettingsSchema }),
+        signal,
+      ),
+    ),
+    saveSettings: fromPromise<AccountSettings, AccountSettings>(({ input, signal }) =>
+      answerOf(
+        apiRequest({
+          method: 'PUT',
+          path: '/accounts/settings/',
+          body: input,
+          schema: AccountSettingsSchema,
+        }),
+        signal,
+      ),
+    ),
+    applyLanguage: fromPromise<void, Language>(({ input }) => applyLanguage(input)),
+  },
+});
+
+/** The Password tab's machine with `PUT /api/accounts/password/`. */
+export const passwordChangeLogic = passwordChangeMachine.provide({
+  actors: {
+    changePassword: fromPromise<TokenResponse, PasswordChange>(({ input, signal }) =>
+      answerOf(
+        apiRequest({ method: 'PUT', path: '/accounts/password/', body: input, schema: TokenResponseSchema }),
+        signal,
+      ),
+    ),
+  },
+});
+
+/** The Users tab's machine with `/api/accounts/user/`. */
+export const companyUsersLogic = companyUsersMachine.provide({
+  actors: {
+    listUsers: fromPromise<Page<CompanyUser>, UserListQuery>(({ input, signal }) =>
+      answerOf(
+        apiRequest({
+          method: 'GET',
+          path: '/accounts/user/',
+          query: { page: input.page, page_size: input.page_size, q: input.q },
+          schema: CompanyUserPageSchema,
+        }),
+        signal,
+      ),
+    ),
+    createUser: fromPromise<CompanyUser, CompanyUserCreate>(({ input, signal }) =>
+      answerOf(
+        apiRequest({ method: 'POST', path: '/accounts/user/', body: input, schema: CompanyUserSchema }),
+        signal,
+      ),
+    ),
+    updateUser: fromPromise<CompanyUser, UserUpdateRequest>(({ input, signal }) =>
+      answerOf(
+        apiRequest({
+          method: 'PUT',
+          path: `/accounts/user/${input.id}/`,
+          body: input.changes,
+          schema: CompanyUserSchema,
+        }),
+        signal,
+      ),
+    ),
+    deleteUser: fromPromise<unknown, number>(({ input, signal }) =>
+      answerOf(apiRequest({ method: 'DELETE', path: `/accounts/user/${input}/` }), signal),
+    ),
+  },
+});
+
+/** The API tokens tab's machine with `/api/accounts/company-tokens/`. */
+export const companyTokensLogic = companyTokensMachine.provide({
+  actors: {
+    listTokens: fromPromise<CompanyToken[]>(({ signal }) =>
+      answerOf(
+        apiRequest({ method: 'GET', path: '/accounts/company-tokens/', schema: z.array(CompanyTokenSchema) }),
+        signal,
+      ),
+    ),
+    createToken: fromPromise<CompanyTokenCreated, TokenCreateRequest>(({ input, signal }) =>
+      answerOf(
+        apiRequest({
+          method: 'POST',
+          path: '/accounts/company-tokens/',
+          body: input,
+          schema: CompanyTokenCreatedSchema,
+        }),
+        signal,
+      ),
+    ),
+    revokeToken: fromPromise<unknown, number>(({ input, signal }) =>
+      answerOf(apiRequest({ method: 'DELETE', path: `/accounts/delete-company-token/${input}/` }), signal),
+    ),
+  },
+});
+
+/** The Email senders tab's machine with `/api/campaigns/email-sender/`. */
+export const emailSendersLogic = emailSendersMachine.provide({
+  actors: {
+    listSenders: fromPromise<EmailSender[]>(({ signal }) =>
+      answerOf(
+        apiRequest({ method: 'GET', path: '/campaigns/email-sender/', schema: z.array(EmailSenderSchema) }),
+        signal,
+      ),
+    ),
+    createSender: fromPromise<EmailSender, EmailSenderInput>(({ input, signal }) =>
+      answerOf(
+        apiRequest({
+          method: 'POST',
+          path: '/campaigns/email-sender/',
+          body: input,
+          schema: EmailSenderSchema,
+        }),
+        signal,
+      ),
+    ),
+    updateSender: fromPromise<EmailSender, SenderUpdateRequest>(({ input, signal }) =>
+      answerOf(
+        apiRequest({
+          method: 'PUT',
+          path: `/campaigns/email-sender/${input.id}/`,
+          body: input.sender,
+          schema: EmailSenderSchema,
+        }),
+        signal,
+      ),
+    ),
+    deleteSender: fromPromise<unknown, number>(({ input, signal }) =>
+      answerOf(apiRequest({ method: 'DELETE', path: `/campaigns/email-sender/${input}/` }), signal),
+    ),
+  },
+});

@@ -1,0 +1,151 @@
+import {
+  Alert,
+  Button,
+  Fieldset,
+  Group,
+  Loader,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ActorRefFrom } from 'xstate';
+import type {
+  accountSettingsMachine,
+  CommunicationChannel,
+} from '../../machines/account-settings.machine.js';
+import { LANGUAGES } from '../../schemas/constants.js';
+import { fieldMessage, hasFieldMessages, problemMessage } from './messages.js';
+
+const CHANNELS: readonly CommunicationChannel[] = ['email', 'sms', 'phone'];
+
+/** The Profile tab: the user's own username, email, language, time zone and communication preferences. */
+export function ProfileView({
+  actor,
+  timeZones,
+}: {
+  actor: ActorRefFrom<typeof accountSettingsMachine>;
+  /** The time zones to offer (the runtime's list, passed in by the screen). */
+  timeZones: readonly string[];
+}) {
+  const { t } = useTranslation();
+  const loading = useSelector(actor, (state) => state.matches('loading'));
+  const failed = useSelector(actor, (state) => state.matches('failed'));
+  const busy = useSelector(actor, (state) => state.hasTag('busy'));
+  const draft = useSelector(actor, (state) => state.context.draft);
+  const fieldErrors = useSelector(actor, (state) => state.context.fieldErrors);
+  const problem = useSelector(actor, (state) => state.context.problem);
+  const notice = useSelector(actor, (state) => state.context.notice);
+
+  if (loading) return <Loader aria-label={t('account.loading')} />;
+  if (failed) {
+    return (
+      <Alert color="red" title={t('account.profile.loadFailed')}>
+        <Stack gap="sm" align="flex-start">
+          <Text size="sm">{problemMessage(t, 'account', problem)}</Text>
+          <Button variant="light" onClick={() => actor.send({ type: 'settings.retry' })}>
+            {t('account.actions.retry')}
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    actor.send({ type: 'settings.save' });
+  };
+  const usernameLabel = t('account.profile.username');
+  const emailLabel = t('account.profile.email');
+  const languageLabel = t('account.profile.language');
+  const timeZoneLabel = t('account.profile.timeZone');
+  // A saved zone the runtime does not list (e.g. UTC on some engines) is still offered.
+  const zones = timeZones.includes(draft.time_zone) ? [...timeZones] : [draft.time_zone, ...timeZones];
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md" maw={560}>
+        <Text c="dimmed">{t('account.profile.intro')}</Text>
+        {notice === 'saved' && (
+          <Alert color="green" withCloseButton onClose={() => actor.send({ type: 'notice.dismiss' })}>
+            {t('account.profile.saved')}
+          </Alert>
+        )}
+        {problem && !hasFieldMessages(problem) && (
+          <Alert color="red">{problemMessage(t, 'account', problem)}</Alert>
+        )}
+        <TextInput
+          label={usernameLabel}
+          value={draft.username}
+          onChange={(event) =>
+            actor.send({ type: 'field.change', field: 'username', value: event.currentTarget.value })
+          }
+          error={fieldMessage(t, fieldErrors.username, usernameLabel)}
+          autoComplete="username"
+          required
+        />
+        <TextInput
+          label={emailLabel}
+          type="email"
+          value={draft.email}
+          onChange={(event) =>
+            actor.send({ type: 'field.change', field: 'email', value: event.currentTarget.value })
+          }
+          error={fieldMessage(t, fieldErrors.email, emailLabel)}
+          autoComplete="email"
+          required
+        />
+        <Select
+          label={languageLabel}
+          description={t('account.profile.languageHint')}
+          data={LANGUAGES.map((code) => ({ value: code, label: t(`account.languages.${code}`) }))}
+          value={draft.language}
+          onChange={(value) => value && actor.send({ type: 'field.change', field: 'language', value })}
+          error={fieldMessage(t, fieldErrors.language, languageLabel)}
+          allowDeselect={false}
+        />
+        <Select
+          label={timeZoneLabel}
+          description={t('account.profile.timeZoneHint')}
+          data={zones}
+          value={draft.time_zone}
+          onChange={(value) => value && actor.send({ type: 'field.change', field: 'time_zone', value })}
+          error={fieldMessage(t, fieldErrors.time_zone, timeZoneLabel)}
+          nothingFoundMessage={t('account.profile.timeZoneNone')}
+          searchable
+          limit={50}
+          allowDeselect={false}
+        />
+        <Fieldset legend={t('account.profile.communication')}>
+          <Text size="sm" c="dimmed" mb="xs">
+            {t('account.profile.communicationHint')}
+          </Text>
+          <Group gap="lg">
+            {CHANNELS.map((channel) => (
+              <Switch
+                key={channel}
+                label={t(`account.profile.channels.${channel}`)}
+                checked={draft.communication[channel]}
+                onChange={(event) =>
+                  actor.send({ type: 'communication.change', channel, value: event.currentTarget.checked })
+                }
+              />
+            ))}
+          </Group>
+        </Fieldset>
+        <Group>
+          <Button type="submit" loading={busy}>
+            {t('account.actions.save')}
+          </Button>
+          <Button variant="default" disabled={busy} onClick={() => actor.send({ type: 'settings.reset' })}>
+            {t('account.actions.discard')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,78 @@
+import type { TFunction } from 'i18next';
+import type { ApiProblem } from '../../machines/support/api-problem.js';
+import type { CompanyUser } from '../../schemas/accounts.js';
+import { LANGUAGES, type Language } from '../../schemas/constants.js';
+
+// The schemas and the server word field messages in English after spec section 5; each pattern maps
+// to the same message in the interface language, named by the translated label of the field it is next to.
+const PATTERNS: readonly { pattern: RegExp; key: string }[] = [
+  { pattern: /\bis required$/, key: 'required' },
+  { pattern: /\bis not valid$/, key: 'notValid' },
+  { pattern: /\bis already in use$/, key: 'inUse' },
+];
+const MIN_LENGTH = /\bminimum length is (\d+)$/;
+
+/** The message next to a field in the interface language, or undefined when the field is fine. */
+export function fieldMessage(t: TFunction, message: string | undefined, label: string): string | undefined {
+  if (!message) return undefined;
+  const min = MIN_LENGTH.exec(message);
+  if (min) return t('account.validation.minLength', { name: label, min: Number(min[1]) });
+  const known = PATTERNS.find(({ pattern }) => pattern.test(message));
+  return known ? t(`account.validation.${known.key}`, { name: label }) : message;
+}
+
+/**
+ * A failed call in the interface language: the area's text for the server's error code, else the
+ * server's own message, else a generic one. Null when nothing failed.
+ */
+export function problemMessage(
+  t: TFunction,
+  area: 'account' | 'hijack',
+  problem: ApiProblem | null,
+): string | null {
+  if (!problem) return null;
+  return t(`${area}.errors.${problem.code}`, {
+    defaultValue: problem.message || t(`${area}.errors.unexpected`),
+  });
+}
+
+/** True when the problem is told next to fields rather than above the form. */
+export function hasFieldMessages(problem: ApiProblem | null): boolean {
+  return problem !== null && Object.keys(problem.fields).length > 0;
+}
+
+const LOCALES: Record<Language, string> = {
+  en: 'en-US',
+  ch: 'zh-CN',
+  es: 'es-ES',
+  jp: 'ja-JP',
+  de: 'de-DE',
+  fr: 'fr-FR',
+};
+
+function localeOf(language: string): string {
+  return (LANGUAGES as readonly string[]).includes(language) ? LOCALES[language as Language] : 'en-US';
+}
+
+/** A moment as a medium date and short time in the interface language and the user's time zone. */
+export function formatMoment(iso: string, language: string, timeZone?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  try {
+    return new Intl.DateTimeFormat(localeOf(language), {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      ...(timeZone ? { timeZone } : {}),
+    }).format(date);
+  } catch {
+    // An unknown time zone falls back to the browser's own rather than hiding the date.
+    return new Intl.DateTimeFormat(localeOf(language), { dateStyle: 'medium', timeStyle: 'short' }).format(
+      date,
+    );
+  }
+}
+
+/** A user's name as shown: first and last name, else the username. */
+export function displayName(user: Pick<CompanyUser, 'first_name' | 'last_name' | 'username'>): string {
+  return `${user.first_name} ${user.last_name}`.trim() || user.username;
+}

@@ -1,0 +1,56 @@
+import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { LanguagePicker } from './LanguagePicker.js';
+import type { AuthActor, NavigationActor } from './types.js';
+
+/** The signed-in user's menu: who they are, account settings, and Log out (`session.logout`). */
+export function UserMenu({ auth, navigation }: { auth: AuthActor; navigation: NavigationActor }) {
+  const { t } = useTranslation();
+  const user = useSelector(auth, (state) => state.context.user);
+  if (!user) return null;
+  const name = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.username || user.email;
+  const initials =
+    name
+      .split(/\s+/)
+      .map((part) => part[0] ?? '')
+      .join('')
+      .slice(0, 2)
+      .toUpperCase() || '?';
+  return (
+    <Menu position="bottom-end" width={240} withinPortal>
+      <Menu.Target>
+        <UnstyledButton aria-label={t('shell.userMenu.label', { name })} style={{ borderRadius: 999 }}>
+          <Group gap={8} wrap="nowrap">
+            <Avatar color="regulars" radius="xl" size={32}>
+              {initials}
+            </Avatar>
+            <Text size="sm" fw={500} visibleFrom="md" truncate maw={160}>
+              {name}
+            </Text>
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{t('shell.userMenu.signedInAs')}</Menu.Label>
+        <Text size="sm" px="sm" pb={4} fw={500} truncate>
+          {user.email}
+        </Text>
+        <Text size="xs" px="sm" pb="xs" c="dimmed" truncate>
+          {user.company.name}
+        </Text>
+        {/* Narrow screens have no room for the picker in the header. */}
+        <Box hiddenFrom="sm" px="sm" pb="xs">
+          <LanguagePicker actor={auth} withLabel />
+        </Box>
+        <Menu.Divider />
+        <Menu.Item onClick={() => navigation.send({ type: 'route.navigate', path: '/account' })}>
+          {t('shell.userMenu.account')}
+        </Menu.Item>
+        <Menu.Item color="red" onClick={() => auth.send({ type: 'session.logout' })}>
+          {t('shell.userMenu.logout')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
