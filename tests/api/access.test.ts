@@ -69,6 +69,7 @@ describe('access control of every route', () => {
   let routes: ApiRoute[];
   let expiredJwt: Headers;
   let foreignJwt: Headers;
+  let tamperedJwt: Headers;
   let revokedToken: Headers;
   let companyToken: Headers;
   let analyst: Headers;
@@ -139,6 +140,14 @@ describe('access control of every route', () => {
       .setExpirationTime(now + 600)
       .sign(await importJWK(await exportJWK(foreign.privateKey), SIGNING_ALGORITHM));
     foreignJwt = { authorization: `Bearer ${forged}` };
+    // A real token whose payload was changed afterwards to name the company's owner instead.
+    const [header, payload, signature] = (
+      await built.tokens.issue({ userId: analystUser.id })
+    ).access_token.split('.');
+    const owner = await makeUser(db, full.id, { role: 'owner' });
+    const altered = { ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: String(owner.id) };
+    const tampered = `${header}.${Buffer.from(JSON.stringify(altered)).toString('base64url')}.${signature}`;
+    tamperedJwt = { authorization: `Bearer ${tampered}` };
   });
   afterAll(async () => {
     await built.app.close();
@@ -172,13 +181,14 @@ describe('access control of every route', () => {
     expect(missing.map((route) => `${route.method} ${route.url}`)).toEqual([]);
   });
 
-  it('answers 401 without credentials, with expired or forged JWTs and with revoked tokens', async () => {
+  it('answers 401 without credentials, with expired, forged or tampered JWTs and with revoked tokens', async () => {
     const failures: string[] = [];
     for (const route of routes.filter((candidate) => !candidate.isPublic)) {
       for (const [label, headers] of [
         ['no credentials', {}],
         ['expired JWT', expiredJwt],
         ['foreign-key JWT', foreignJwt],
+        ['tampered JWT', tamperedJwt],
         ['revoked company token', revokedToken],
       ] as const) {
         const response = await call(route, headers);

@@ -38,7 +38,7 @@ body{margin:0;min-height:100vh;display:flex;align-items:flex-start;justify-conte
   "Helvetica Neue",Arial,"PingFang SC","Hiragino Sans","Microsoft YaHei",sans-serif}
 main{width:100%;max-width:440px;background:#fff;border:1px solid #d8dde4;border-radius:12px;padding:28px 24px;
   box-shadow:0 1px 3px rgba(16,24,40,.08)}
-.brand{margin:0 0 16px;font-weight:700;font-size:15px;letter-spacing:.04em;text-transform:uppercase;color:#1f5fbf}
+.brand{margin:0 0 16px;font-weight:700;font-size:15px;letter-spacing:.04em;text-transform:uppercase;color:#0b7a6c}
 h1{margin:0 0 4px;font-size:24px;line-height:1.25}
 .intro{margin:0 0 20px;color:#4a5563}
 .field{margin:0 0 16px}
@@ -53,19 +53,19 @@ input[aria-invalid=true]{border-color:#b3261e;border-width:2px}
 .hint{margin:4px 0 0;font-size:14px;color:#5b6675}
 .field-error{margin:4px 0 0;font-size:14px;color:#b3261e;font-weight:600}
 .alert{margin:0 0 16px;padding:10px 12px;border-radius:8px;background:#fdecea;color:#8c1d18;border:1px solid #f1b8b3}
-button{display:block;width:100%;padding:12px 16px;font:inherit;font-weight:700;color:#fff;background:#1f5fbf;
+button{display:block;width:100%;padding:12px 16px;font:inherit;font-weight:700;color:#fff;background:#0b7a6c;
   border:0;border-radius:8px;cursor:pointer}
-button:hover{background:#184c99}
-a{color:#1f5fbf}
-:focus-visible{outline:3px solid #1f5fbf;outline-offset:2px}
-input:focus-visible{outline:3px solid #1f5fbf;outline-offset:1px;border-color:#1f5fbf}
+button:hover{background:#066a5d}
+a{color:#0b7a6c}
+:focus-visible{outline:3px solid #0b7a6c;outline-offset:2px}
+input:focus-visible{outline:3px solid #0b7a6c;outline-offset:1px;border-color:#0b7a6c}
 .switch{margin:20px 0 0;text-align:center}
 @media (prefers-color-scheme: dark){
   body{background:#12161c;color:#e7eaee}
   main{background:#1b2028;border-color:#323a46}
   .intro,.hint,.optional{color:#aab3bf}
   input[type=email],input[type=password],input[type=text]{background:#12161c;border-color:#6b7685}
-  .brand,a{color:#8db4ff}
+  .brand,a{color:#55c6b6}
   .alert{background:#3a1714;color:#ffd9d5;border-color:#6e2a24}
   .field-error{color:#ffb4ab}
   input[aria-invalid=true]{border-color:#ffb4ab}
