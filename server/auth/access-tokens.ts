@@ -22,8 +22,11 @@ export interface TokenResponse {
 /** The claims the API relies on, read from a verified access token. */
 export interface VerifiedAccessToken {
   subject: string;
-  /** Issued-at, seconds since the epoch. */
-  issuedAt: number;
+  /**
+   * When it was issued, in ms since the epoch: this installation's tokens carry `issued_at_ms`; for
+   * others it is `iat` (whole seconds), so a revocation in that same second also refuses them.
+   */
+  issuedAtMs: number;
   expiresAt: number;
   /** The email claim, used to find the account when the issuer is external. */
   email: string | null;
@@ -31,6 +34,12 @@ export interface VerifiedAccessToken {
   actorSubject: string | null;
   impersonationId: number | null;
 }
+
+/**
+ * The claim naming a token's issue time in milliseconds. JWT `iat` counts whole seconds, which cannot tell a
+ * token issued just before a logout from one issued just after it in the same second.
+ */
+export const ISSUED_AT_MS_CLAIM = 'issued_at_ms';
 
 /** Raised for any token the API must refuse; the message says why without echoing the token. */
 export class InvalidAccessTokenError extends Error {
@@ -96,7 +105,11 @@ export function accessTokens(settings: AuthSettings, keys: SigningKeys): AccessT
         throw new Error('This server does not issue tokens: sign-in is handled by an external provider');
       }
       const key = await importJWK(signingJwk, SIGNING_ALGORITHM);
-      const claims: JWTPayload = { client_id: settings.clientId, scope: 'openid api' };
+      const claims: JWTPayload = {
+        client_id: settings.clientId,
+        scope: 'openid api',
+        [ISSUED_AT_MS_CLAIM]: Date.now(),
+      };
       if (impersonation) {
         claims.act = { sub: String(impersonation.staffUserId) };
         claims.imp = impersonation.id;
@@ -124,7 +137,10 @@ export function accessTokens(settings: AuthSettings, keys: SigningKeys): AccessT
         const act = payload.act as { sub?: unknown } | undefined;
         return {
           subject: payload.sub!,
-          issuedAt: payload.iat!,
+          issuedAtMs:
+            typeof payload[ISSUED_AT_MS_CLAIM] === 'number'
+              ? payload[ISSUED_AT_MS_CLAIM]
+              : payload.iat! * 1000,
           expiresAt: payload.exp!,
           email: stringClaim(payload, 'email'),
           actorSubject: act && typeof act.sub === 'string' ? act.sub : null,

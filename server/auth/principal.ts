@@ -88,8 +88,8 @@ async function bearerPrincipal(
   }
   const user = await userFor(db, settings, token);
   if (!user || !user.is_active) throw unauthenticated('The account behind this token is not active');
-  // Logout and password changes move tokens_valid_after; a token from that second or before is refused.
-  if (user.tokens_valid_after && token.issuedAt <= Math.floor(user.tokens_valid_after.getTime() / 1000)) {
+  // Logout and password changes move tokens_valid_after; a token issued until then is refused.
+  if (user.tokens_valid_after && token.issuedAtMs <= user.tokens_valid_after.getTime()) {
     throw unauthenticated('The access token was revoked by a logout');
   }
   const principal: Principal = {

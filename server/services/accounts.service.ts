@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   AccountSettings,
   CurrentUser,
@@ -26,7 +25,6 @@ import { endImpersonation } from '../repositories/impersonations.repository.js';
 import { deleteSessionsForAccount } from '../repositories/oidc-payloads.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
 import {
-  findUserAuthority,
   findUserOnPlatform,
   findUserPasswordHash,
   getUser,
@@ -55,25 +53,6 @@ function emailTaken(): ApiError {
 /** A person's display name: their names, or the email when they gave none. */
 export function displayName(user: Pick<UserRow, 'first_name' | 'last_name' | 'email'>): string {
   return `${user.first_name} ${user.last_name}`.trim() || user.email;
-}
-
-/**
- * Issues an access token that outlives a revocation made moments ago. Revocation refuses tokens issued in
- * or before its second (JWT times are whole seconds), so a token issued right after a logout or password
- * change would be refused too: wait for the next second first (at most about one second).
- */
-export async function issueAfterRevocation(
-  tokens: AccessTokens,
-  input: Parameters<AccessTokens['issue']>[0],
-  revokedAt: Date | null,
-): Promise<TokenResponse> {
-  if (revokedAt) {
-    const revokedSecond = Math.floor(revokedAt.getTime() / 1000);
-    const wait = (revokedSecond + 1) * 1000 - Date.now();
-    // A database clock far ahead of this one is not waited for: the cap keeps a request from hanging.
-    if (wait > 0) await sleep(Math.min(wait + 5, 2000));
-  }
-  return tokens.issue(input);
 }
 
 function presentSettings(
@@ -125,8 +104,7 @@ export function accountsService(db: Database, auth: AuthSettings, tokens: Access
           throw new TooManySignInAttemptsError(error.retryAfterSeconds);
         throw error;
       }
-      const authority = await findUserAuthority(db, { id: user.id });
-      return issueAfterRevocation(tokens, { userId: user.id }, authority?.tokens_valid_after ?? null);
+      return tokens.issue({ userId: user.id });
     },
 
     /** Signs up a company with its owner and signs the owner in. */
@@ -195,7 +173,7 @@ export function accountsService(db: Database, auth: AuthSettings, tokens: Access
       }
       const revokedAt = await setUserPassword(db, scope, userId, await hashPassword(input.new_password));
       if (!revokedAt) throw notFound('User');
-      return issueAfterRevocation(tokens, { userId }, revokedAt);
+      return tokens.issue({ userId });
     },
 
     /**

@@ -10,7 +10,7 @@ import {
   type ImpersonationRow,
 } from '../repositories/impersonations.repository.js';
 import { findUserAuthority, searchImpersonationCandidates } from '../repositories/users.repository.js';
-import { displayName, issueAfterRevocation } from './accounts.service.js';
+import { displayName } from './accounts.service.js';
 
 /** How many candidates one search answers; staff narrow it down with `q`. */
 export const HIJACK_CANDIDATE_LIMIT = 50;
@@ -70,11 +70,10 @@ export function hijackService(db: Database, tokens: AccessTokens) {
         staffUserId,
         userId: user.id,
       });
-      const token = await issueAfterRevocation(
-        tokens,
-        { userId: user.id, impersonation: { staffUserId, id: impersonation.id } },
-        user.tokens_valid_after,
-      );
+      const token = await tokens.issue({
+        userId: user.id,
+        impersonation: { staffUserId, id: impersonation.id },
+      });
       return { ...token, impersonation_id: impersonation.id };
     },
 

@@ -324,6 +324,17 @@ describe('Accounts API', () => {
     expect(sessions).toEqual([]);
   });
 
+  it('accepts a token issued the moment after a logout, in the same second, and refuses the one before', async () => {
+    const company = await makeCompany(t.database.db, 'Quick Co');
+    const user = await makeUser(t.database.db, company.id, { role: 'analyst' });
+    // Whole-second `iat` cannot separate these two; the millisecond claim must.
+    const before = (await t.tokens.issue({ userId: user.id })).access_token;
+    expect((await call('GET', '/api/accounts/logout/', bearer(before))).statusCode).toBe(200);
+    const after = (await t.tokens.issue({ userId: user.id })).access_token;
+    expect((await call('GET', '/api/accounts/verify/', bearer(after))).statusCode).toBe(200);
+    expect((await call('GET', '/api/accounts/verify/', bearer(before))).statusCode).toBe(401);
+  });
+
   it('reads and saves own settings; an email in use is 409; company tokens may not', async () => {
     const caller = await t.newCaller('Settings Co');
     const me = await t.newUser(caller.companyId, 'marketer');

@@ -124,6 +124,8 @@ describe('embedded OpenID provider', () => {
         client_id: t.auth.clientId,
       });
       expect(String(claims.scope).split(' ')).toContain('api');
+      // The millisecond issue time that lets a logout refuse exactly the earlier tokens.
+      expect(Math.abs(Number(claims.issued_at_ms) - Number(claims.iat) * 1000)).toBeLessThan(2000);
       const idToken = jwtClaims(body.id_token);
       expect(idToken).toMatchObject({
         sub: String(user.id),
