@@ -50,6 +50,9 @@ export interface PostgresOptions {
 /** Opens a pool against a PostgreSQL server. */
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+  // An idle connection the server drops (restart, failover, a dropped test database) must not crash the
+  // process: the pool discards it and the next query opens a fresh one.
+  pool.on('error', () => undefined);
   // Fail fast on a wrong address or password rather than at the first request.
   const probe = await pool.connect();
   probe.release();
