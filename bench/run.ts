@@ -9,6 +9,7 @@ import type { Database } from '../server/db/database.js';
 import { createCompany } from '../server/repositories/companies.repository.js';
 import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
 import { createLocation } from '../server/repositories/locations.repository.js';
+import { benchReplay } from './replay.js';
 import {
   benchDrivers,
   envInt,
@@ -127,6 +128,7 @@ const loop: LoopOptions = {
   warmup: envInt('BENCH_WARMUP', 200),
   iterations: envInt('BENCH_ITERATIONS', 1000),
 };
+benchReplay({ entries: envInt('BENCH_REPLAY_ENTRIES', 2000), runs: envInt('BENCH_REPLAY_RUNS', 5) });
 for (const driver of benchDrivers()) {
   await benchLocationsList(driver, loop);
 }

@@ -23,10 +23,12 @@ import { healthRoutes } from './routes/health.routes.js';
 import { accountsRoutes } from './routes/accounts.routes.js';
 import { authConfigRoutes } from './routes/auth-config.routes.js';
 import { companyTokensRoutes } from './routes/company-tokens.routes.js';
+import { brandRoutes, DEFAULT_BRAND_NAME } from './routes/brand.routes.js';
 import { companyUsersRoutes } from './routes/company-users.routes.js';
 import { emailSendersRoutes } from './routes/email-senders.routes.js';
 import { hijackRoutes } from './routes/hijack.routes.js';
 import { locationsRoutes } from './routes/locations.routes.js';
+import { supportRoutes } from './routes/support.routes.js';
 import { accountsService } from './services/accounts.service.js';
 import { authConfigService } from './services/auth-config.service.js';
 import { companyTokensService } from './services/company-tokens.service.js';
@@ -34,6 +36,7 @@ import { companyUsersService } from './services/company-users.service.js';
 import { emailSendersService } from './services/email-senders.service.js';
 import { hijackService } from './services/hijack.service.js';
 import { locationsService } from './services/locations.service.js';
+import { supportEventLogsService } from './services/support-event-logs.service.js';
 
 /** What the app is built from. */
 export interface AppOptions {
@@ -45,6 +48,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** Sign-in settings; the embedded provider on http://localhost:3000 when omitted. */
   auth?: AuthSettings;
+  /** The product name in page titles (BRAND_NAME); 'Regulars' when omitted. */
+  brandName?: string;
 }
 
 /** The app, and the services built with it that scripts and tests also use. */
@@ -110,6 +115,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   await app.register(
     async (api) => {
       await api.register(healthRoutes(options.db));
+      await api.register(brandRoutes(options.brandName ?? DEFAULT_BRAND_NAME));
       await api.register(locationsRoutes(locationsService(options.db)));
       await api.register(authConfigRoutes(authConfigService(auth)));
       await api.register(accountsRoutes(accountsService(options.db, auth, tokens)));
@@ -117,6 +123,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       await api.register(companyTokensRoutes(companyTokensService(options.db)));
       await api.register(emailSendersRoutes(emailSendersService(options.db)));
       await api.register(hijackRoutes(hijackService(options.db, tokens)));
+      await api.register(supportRoutes(supportEventLogsService(options.db)));
     },
     { prefix: '/api' },
   );

@@ -11,7 +11,12 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const applied = await migrate(db);
-  const app = await buildApp({ db, logLevel: config.LOG_LEVEL, auth: authSettingsFrom(config) });
+  const app = await buildApp({
+    db,
+    logLevel: config.LOG_LEVEL,
+    auth: authSettingsFrom(config),
+    brandName: config.BRAND_NAME,
+  });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 
   if (config.SEED_ON_START && (await countCompanies(db)) === 0) {

@@ -1,11 +1,34 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { LoadFailedView } from '../views/shell/LoadFailedView.js';
+import { PageLoader } from '../views/shell/PageLoader.js';
+import type { CustomErrorCode } from './routes.js';
 
 /**
- * Catches a screen that failed to load or render (ChunkLoadError, CSS_CHUNK_LOAD_FAILED, a crash) and
- * shows the reload page instead of a blank one; the app around it keeps working.
+ * Which custom error page explains a screen's failure: 1 when its code could not be downloaded
+ * (ChunkLoadError, including the 120 s time-out and the browser's failed dynamic import), 2 when its
+ * styles could not (CSS_CHUNK_LOAD_FAILED, Vite's `vite:preloadError` "Unable to preload CSS"), else 5.
  */
-export class ScreenBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+export function customErrorFor(error: unknown): CustomErrorCode {
+  const name = error instanceof Error ? error.name : '';
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'CSS_CHUNK_LOAD_FAILED' || /CSS_CHUNK_LOAD_FAILED|Unable to preload CSS/i.test(message))
+    return 2;
+  if (
+    name === 'ChunkLoadError' ||
+    /dynamically imported module|Importing a module script failed|Loading chunk .* failed/i.test(message)
+  )
+    return 1;
+  return 5;
+}
+
+/**
+ * Catches a screen that failed to load or render and hands the failure to `onFailure`, which sends the
+ * browser to the matching custom error page (remembering the path to retry); the app keeps working.
+ */
+export class ScreenBoundary extends Component<
+  { children: ReactNode; onFailure: (code: CustomErrorCode) => void },
+  { failed: boolean }
+> {
   override state = { failed: false };
 
   static getDerivedStateFromError(): { failed: boolean } {
@@ -13,11 +36,12 @@ export class ScreenBoundary extends Component<{ children: ReactNode }, { failed:
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
-    console.error(`${error.name}: ${error.message}`, info.componentStack);
+    console.warn(`${error.name}: ${error.message}`, info.componentStack);
+    this.props.onFailure(customErrorFor(error));
   }
 
   override render(): ReactNode {
-    if (this.state.failed) return <LoadFailedView onReload={() => window.location.reload()} />;
+    if (this.state.failed) return <PageLoader />;
     return this.props.children;
   }
 }

@@ -5,7 +5,28 @@ import type { Feature } from '../schemas/features.js';
 /** How long a page's code may take to download before it counts as failed (spec section 9). */
 export const CHUNK_TIMEOUT_MS = 120_000;
 
-/** One page of the app: its path pattern, lazily loaded screen, title, feature and roles. */
+/**
+ * The custom error pages /custom-error/error-1 … error-6: 1 a page's code failed to download
+ * (ChunkLoadError), 2 its styles failed (CSS_CHUNK_LOAD_FAILED), 3 the server is unreachable, 4 the
+ * session could not be restored, 5 an unexpected error, 6 maintenance or too many requests.
+ */
+export const CUSTOM_ERROR_CODES = [1, 2, 3, 4, 5, 6] as const;
+
+/** One custom error page's number. */
+export type CustomErrorCode = (typeof CUSTOM_ERROR_CODES)[number];
+
+/** The custom error page for a code, remembering the path a Retry goes back to. */
+export function customErrorPath(code: CustomErrorCode, retryPath: string): string {
+  return `/custom-error/error-${code}?from=${encodeURIComponent(retryPath)}`;
+}
+
+/** The sidebar groups, in the order the sidebar shows them. */
+export const NAV_GROUPS = ['insights', 'guests', 'marketing', 'locations', 'settings'] as const;
+
+/** One sidebar group (its label is `pages.groups.<group>`). */
+export type NavGroup = (typeof NAV_GROUPS)[number];
+
+/** One page of the app: its path pattern, lazily loaded screen, title, feature, roles and place in the menu. */
 export interface AppRoute extends RouteRule {
   /** e.g. `/dashboard` or `/flows/builder/:id`. */
   pattern: string;
@@ -17,8 +38,12 @@ export interface AppRoute extends RouteRule {
   feature: Feature | null;
   /** The roles that may open it (`staff` for support staff), or null for everyone signed in. */
   roles: readonly RouteRole[] | null;
-  /** True when the page shows inside the signed-in frame (header, banner). */
+  /** True when the page shows inside the signed-in frame (header, sidebar, banner). */
   frame: boolean;
+  /** The sidebar group listing it, or null when the sidebar does not (pages with parameters, errors). */
+  group: NavGroup | null;
+  /** The i18n keys of the breadcrumb trail, ending with the page. */
+  breadcrumbs: readonly string[];
 }
 
 /** A screen module's default export, downloaded on first use, failing as ChunkLoadError after 2 minutes. */
@@ -45,82 +70,207 @@ function lazyScreen(load: () => Promise<{ default: ComponentType }>): LazyExotic
   );
 }
 
+/** Every screen of a later issue: one empty state naming the page and its feature (one chunk for all). */
+const comingSoon = lazyScreen(() => import('./screens/ComingSoonScreen.js'));
+const customError = lazyScreen(() => import('./screens/CustomErrorScreen.js'));
+
+/** A page inside the frame; `group` null keeps it out of the sidebar. */
+function page(
+  pattern: string,
+  screen: LazyExoticComponent<ComponentType>,
+  titleKey: string,
+  feature: Feature | null,
+  group: NavGroup | null,
+  options: { roles?: readonly RouteRole[]; parent?: string; groupCrumb?: NavGroup } = {},
+): AppRoute {
+  const crumbGroup = group ?? options.groupCrumb;
+  return {
+    pattern,
+    screen,
+    titleKey,
+    feature,
+    roles: options.roles ?? null,
+    frame: true,
+    group,
+    breadcrumbs: [
+      ...(crumbGroup ? [`pages.groups.${crumbGroup}`] : []),
+      ...(options.parent ? [options.parent] : []),
+      titleKey,
+    ],
+  };
+}
+
+/** A page outside the frame (sign-in, custom errors, 404): no sidebar, no breadcrumbs. */
+function bare(pattern: string, screen: LazyExoticComponent<ComponentType>, titleKey: string): AppRoute {
+  return {
+    pattern,
+    screen,
+    titleKey,
+    feature: null,
+    roles: null,
+    frame: false,
+    group: null,
+    breadcrumbs: [],
+  };
+}
+
+const OWNER_ADMIN: readonly RouteRole[] = ['owner', 'admin'];
+const dashboard = lazyScreen(() => import('./screens/DashboardScreen.js'));
+
 /**
- * The route table. The navigation machine checks each route's feature (missing → /no-access) and
- * roles (not allowed → /access-denied) after every navigation; unknown paths go to /404.
+ * The route table: every route of spec section 2. The navigation machine checks each route's feature
+ * (missing → /no-access) and roles (not allowed → /access-denied) after every navigation; unknown paths
+ * go to /404. Pages of later issues share the ComingSoon empty state.
  */
 export const ROUTES: readonly AppRoute[] = [
-  {
-    pattern: '/login',
-    screen: lazyScreen(() => import('./screens/LoginScreen.js')),
-    titleKey: 'auth.titles.signIn',
-    feature: null,
-    roles: null,
-    frame: false,
-  },
-  {
-    pattern: '/authenticate',
-    screen: lazyScreen(() => import('./screens/AuthenticateScreen.js')),
-    titleKey: 'auth.titles.authenticate',
-    feature: null,
-    roles: null,
-    frame: false,
-  },
-  {
-    pattern: '/dashboard',
-    screen: lazyScreen(() => import('./screens/DashboardScreen.js')),
-    titleKey: 'shell.titles.dashboard',
-    feature: 'Recommendations',
-    roles: null,
-    frame: true,
-  },
-  {
-    pattern: '/account',
-    screen: lazyScreen(() => import('./screens/AccountScreen.js')),
-    titleKey: 'shell.titles.account',
-    feature: null,
-    roles: null,
-    frame: true,
-  },
-  {
-    pattern: '/hijack',
-    screen: lazyScreen(() => import('./screens/HijackScreen.js')),
-    titleKey: 'shell.titles.hijack',
-    feature: null,
-    roles: ['staff'],
-    frame: true,
-  },
-  {
-    pattern: '/no-access',
-    screen: lazyScreen(() => import('./screens/NoAccessScreen.js')),
-    titleKey: 'shell.titles.noAccess',
-    feature: null,
-    roles: null,
-    frame: true,
-  },
-  {
-    pattern: '/access-denied',
-    screen: lazyScreen(() => import('./screens/AccessDeniedScreen.js')),
-    titleKey: 'shell.titles.accessDenied',
-    feature: null,
-    roles: null,
-    frame: true,
-  },
-  {
-    pattern: '/404',
-    screen: lazyScreen(() => import('./screens/NotFoundScreen.js')),
-    titleKey: 'shell.titles.notFound',
-    feature: null,
-    roles: null,
-    frame: false,
-  },
+  bare(
+    '/login',
+    lazyScreen(() => import('./screens/LoginScreen.js')),
+    'auth.titles.signIn',
+  ),
+  bare(
+    '/authenticate',
+    lazyScreen(() => import('./screens/AuthenticateScreen.js')),
+    'auth.titles.authenticate',
+  ),
+  // Insights
+  page('/dashboard', dashboard, 'shell.titles.dashboard', 'Recommendations', 'insights'),
+  page('/marketing-analytics', dashboard, 'pages.titles.marketingAnalytics', 'Recommendations', null, {
+    groupCrumb: 'insights',
+  }),
+  page('/aben-overview', comingSoon, 'pages.titles.overview', 'Overview', 'insights'),
+  page('/analytics', comingSoon, 'pages.titles.analytics', 'Summary', 'insights'),
+  page('/rfm-dashboard', comingSoon, 'pages.titles.rfm', 'Segments Dashboard', 'insights'),
+  page('/basket-analytics', comingSoon, 'pages.titles.basket', null, 'insights'),
+  page(
+    '/consumer/insights/analytics',
+    comingSoon,
+    'pages.titles.consumerInsights',
+    'Consumer Insights Analytics',
+    'insights',
+  ),
+  // Guests
+  page('/guest/analytics', comingSoon, 'pages.titles.guestAnalytics', 'Subscribers', 'guests'),
+  page('/segments', comingSoon, 'pages.titles.segments', 'Segments List', 'guests'),
+  page('/subscribers', comingSoon, 'pages.titles.subscribers', 'Subscribers', 'guests'),
+  page('/subscriber-list', comingSoon, 'pages.titles.subscriberList', 'Subscribers', 'guests'),
+  page('/subscriber/profile/:pos_id/:hashid/:id', comingSoon, 'pages.titles.profile', 'Subscribers', null, {
+    groupCrumb: 'guests',
+    parent: 'pages.titles.subscribers',
+  }),
+  page('/guest/profile/:pos_id/:hashid/:id', comingSoon, 'pages.titles.profile', 'Subscribers', null, {
+    groupCrumb: 'guests',
+    parent: 'pages.titles.guestAnalytics',
+  }),
+  page('/demographics', comingSoon, 'pages.titles.demographics', 'Demographics', 'guests'),
+  page('/heatmap', comingSoon, 'pages.titles.heatmap', 'Customer Journey', 'guests'),
+  // Marketing
+  page('/campaigns', comingSoon, 'pages.titles.campaigns', 'Campaigns', 'marketing'),
+  page(
+    '/campaign/analytics',
+    comingSoon,
+    'pages.titles.campaignAnalytics',
+    'Campaign Analytics',
+    'marketing',
+  ),
+  page(
+    '/analytics/campaign-level',
+    comingSoon,
+    'pages.titles.campaignLevel',
+    'Campaign Analytics',
+    'marketing',
+  ),
+  page('/flows', comingSoon, 'pages.titles.flows', 'Campaign Flows', 'marketing'),
+  page('/flows/builder/:id', comingSoon, 'pages.titles.flowBuilder', 'Campaign Flows', null, {
+    groupCrumb: 'marketing',
+    parent: 'pages.titles.flows',
+  }),
+  page('/templates', comingSoon, 'pages.titles.templates', 'Templates', 'marketing'),
+  page('/editor-template', comingSoon, 'pages.titles.templateCreate', 'Templates', null, {
+    groupCrumb: 'marketing',
+    parent: 'pages.titles.templates',
+  }),
+  page('/editor-template/:id', comingSoon, 'pages.titles.templateEdit', 'Templates', null, {
+    groupCrumb: 'marketing',
+    parent: 'pages.titles.templates',
+  }),
+  // Locations
+  page(
+    '/locations',
+    lazyScreen(() => import('./screens/LocationsScreen.js')),
+    'pages.titles.locations',
+    'Locations',
+    'locations',
+  ),
+  page(
+    '/locations-setup',
+    lazyScreen(() => import('./screens/LocationsSetupScreen.js')),
+    'pages.titles.locationsSetup',
+    'Locations',
+    'locations',
+    { roles: OWNER_ADMIN },
+  ),
+  page('/benchmark/analytics', comingSoon, 'pages.titles.benchmark', 'Benchmark Analytics', 'locations'),
+  page('/compset', comingSoon, 'pages.titles.compset', null, 'locations'),
+  page('/compset/:selectedLocationId', comingSoon, 'pages.titles.compsetMap', null, null, {
+    groupCrumb: 'locations',
+    parent: 'pages.titles.compset',
+  }),
+  // Settings
+  page(
+    '/account',
+    lazyScreen(() => import('./screens/AccountScreen.js')),
+    'shell.titles.account',
+    null,
+    'settings',
+  ),
+  page('/invoice-list', comingSoon, 'pages.titles.invoices', null, 'settings', { roles: OWNER_ADMIN }),
+  page('/invoice', comingSoon, 'pages.titles.invoice', null, null, {
+    roles: OWNER_ADMIN,
+    groupCrumb: 'settings',
+    parent: 'pages.titles.invoices',
+  }),
+  page(
+    '/hijack',
+    lazyScreen(() => import('./screens/HijackScreen.js')),
+    'shell.titles.hijack',
+    null,
+    'settings',
+    {
+      roles: ['staff'],
+    },
+  ),
+  // Why a page is not shown
+  page(
+    '/no-access',
+    lazyScreen(() => import('./screens/NoAccessScreen.js')),
+    'shell.titles.noAccess',
+    null,
+    null,
+  ),
+  page(
+    '/access-denied',
+    lazyScreen(() => import('./screens/AccessDeniedScreen.js')),
+    'shell.titles.accessDenied',
+    null,
+    null,
+  ),
+  ...CUSTOM_ERROR_CODES.map((code) =>
+    bare(`/custom-error/error-${code}`, customError, `errors.custom.error${code}.title`),
+  ),
+  bare(
+    '/404',
+    lazyScreen(() => import('./screens/NotFoundScreen.js')),
+    'shell.titles.notFound',
+  ),
 ];
 
 /** What the navigation machine needs of each route. */
-export const ROUTE_RULES: readonly RouteRule[] = ROUTES.map(({ pattern, feature, roles }) => ({
+export const ROUTE_RULES: readonly RouteRule[] = ROUTES.map(({ pattern, feature, roles, breadcrumbs }) => ({
   pattern,
   feature,
   roles,
+  breadcrumbs,
 }));
 
 /** The route shown at a path, or null. */

@@ -12,6 +12,8 @@ export interface RouteRule {
   feature: string | null;
   /** The roles that may open it, or null for everyone signed in. */
   roles: readonly RouteRole[] | null;
+  /** The i18n keys of the breadcrumb trail shown above the page (the last one is the page itself). */
+  breadcrumbs?: readonly string[];
 }
 
 /** What the signed-in user may open: from verify's features, role and staff flag. */
@@ -70,6 +72,11 @@ export function roleAllowed(roles: readonly RouteRole[] | null, access: Access):
   return roles.includes(access.role) || (access.isStaff && roles.includes('staff'));
 }
 
+/** The breadcrumb trail of the route shown at a path, or none for an unknown path. */
+export function breadcrumbsFor(rules: readonly RouteRule[], path: string): readonly string[] {
+  return findRoute(rules, path)?.breadcrumbs ?? [];
+}
+
 /** The sign-in pages, which a signed-in user may not re-enter. */
 function isSignInPage(path: string): boolean {
   const normalized = normalizePath(path);
@@ -90,6 +97,10 @@ export interface NavigationContext {
   access: Access | null;
   /** Where the machine is sending the browser, while redirecting. */
   redirectTo: string | null;
+  /** The breadcrumb keys of the current route, recomputed on every navigation. */
+  breadcrumbs: readonly string[];
+  /** True while the phone-width navigation drawer is open; every navigation closes it. */
+  navbarOpened: boolean;
 }
 
 /** What the navigation machine starts from. */
@@ -105,12 +116,18 @@ export type NavigationEvent =
   /** A link or button asks to go to a path. */
   | { type: 'route.navigate'; path: string }
   /** The signed-in user changed: what they may open, or null when nobody is signed in. */
-  | { type: 'session.changed'; access: Access | null };
+  | { type: 'session.changed'; access: Access | null }
+  /** The burger button opens or closes the phone-width navigation drawer. */
+  | { type: 'navbar.toggle' }
+  /** The drawer's backdrop, Escape or close button closes it. */
+  | { type: 'navbar.close' };
 
 /**
  * The current page (spec section 2): holds the path the browser shows, blocks re-entry to /login while
  * signed in, sends `/` to /login and unknown paths to /404, and after each navigation checks the route's
  * feature against the company's features (/no-access) and its roles against the user (/access-denied).
+ * Before each navigation the layout is reset (the phone-width drawer closes; the frame scrolls to the top
+ * when the path changes) and the breadcrumbs are recomputed from the route.
  * Tags: `ready` when the page may render, `loading` while redirecting.
  */
 export const navigationMachine = setup({
@@ -150,18 +167,30 @@ export const navigationMachine = setup({
     path: normalizePath(input.path),
     access: null,
     redirectTo: null,
+    breadcrumbs: breadcrumbsFor(input.routes, input.path),
+    navbarOpened: false,
   }),
   on: {
     'route.changed': {
       target: '.checking',
-      actions: assign(({ event }) => ({ path: normalizePath(event.path) })),
+      actions: assign(({ context, event }) => ({
+        path: normalizePath(event.path),
+        breadcrumbs: breadcrumbsFor(context.routes, event.path),
+        navbarOpened: false,
+      })),
     },
+    'navbar.toggle': { actions: assign(({ context }) => ({ navbarOpened: !context.navbarOpened })) },
+    'navbar.close': { actions: assign({ navbarOpened: false }) },
     'session.changed': { target: '.checking', actions: assign(({ event }) => ({ access: event.access })) },
     'route.navigate': {
-      actions: {
-        type: 'pushPath',
-        params: ({ context, event }) => ({ path: pathBeforeNavigation(event.path, context.access) }),
-      },
+      actions: [
+        // Before each navigation: the layout is reset, so the drawer never covers the next page.
+        assign({ navbarOpened: false }),
+        {
+          type: 'pushPath',
+          params: ({ context, event }) => ({ path: pathBeforeNavigation(event.path, context.access) }),
+        },
+      ],
     },
   },
   initial: 'checking',

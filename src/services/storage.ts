@@ -22,6 +22,8 @@ export const STORAGE_KEYS = {
   profileKind: 'profileKind',
   /** The staff member's own token data, kept while they act as a company user, session. */
   staffTokenData: 'staffTokenData',
+  /** The newest entries of the event log (redacted), so it survives a reload, local. */
+  eventLog: 'eventLog',
 } as const;
 
 /** One of the storage keys. */

@@ -23,6 +23,7 @@ import { makeCompany, makeUser, systemScope } from '../support/factories.js';
 /** The only /api routes anyone may call without credentials. */
 const PUBLIC_API_ROUTES = [
   'GET /api/health',
+  'GET /api/brand/',
   'GET /api/auth/config/',
   'POST /api/accounts/login/',
   'POST /api/accounts/register/',

@@ -1,9 +1,12 @@
 import { createTestModel } from '@xstate/graph';
 import { describe, expect, it } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
-import { ROUTE_RULES } from '../../src/app/routes.js';
+import { customErrorPath, ROUTE_RULES, ROUTES } from '../../src/app/routes.js';
+import { customErrorFor } from '../../src/app/ScreenBoundary.js';
+import { ALL_FEATURES } from '../../src/schemas/features.js';
 import {
   type Access,
+  breadcrumbsFor,
   findRoute,
   matchPattern,
   type NavigationEvent,
@@ -14,30 +17,27 @@ import {
 } from '../../src/machines/navigation.machine.js';
 import { everyTransition, groupBy, valueKey } from './support/walk.js';
 
-const OWNER: Access = { features: ['Recommendations'], role: 'owner', isStaff: false };
+const OWNER: Access = { features: ALL_FEATURES, role: 'owner', isStaff: false };
 const ANALYST_WITHOUT_DASHBOARD: Access = { features: [], role: 'analyst', isStaff: false };
-const STAFF: Access = { features: ['Recommendations'], role: 'admin', isStaff: true };
+const STAFF: Access = { features: ['Recommendations', 'Locations'], role: 'admin', isStaff: true };
+const MARKETER: Access = { features: ALL_FEATURES, role: 'marketer', isStaff: false };
 
-const PATHS = [
-  '/',
-  '/login',
-  '/authenticate',
-  '/dashboard',
-  '/dashboard/',
-  '/account',
-  '/hijack',
-  '/no-access',
-  '/access-denied',
-  '/404',
-  '/nowhere',
-];
+/** A path of each route, with sample values for its parameters. */
+const ROUTE_PATHS = ROUTE_RULES.map((rule) =>
+  rule.pattern.replace(/:(\w+)/g, (_, name: string) => `sample-${name}`),
+);
+
+const PATHS = ['/', ...ROUTE_PATHS, '/dashboard/', '/nowhere', '/custom-error/error-9', '/flows/builder'];
 
 /** Every event the walk tries: history changes to each path, link clicks, and each kind of user. */
 const EVENTS: NavigationEvent[] = [
   ...PATHS.map((path): NavigationEvent => ({ type: 'route.changed', path })),
   { type: 'route.navigate', path: '/login' },
   { type: 'route.navigate', path: '/account' },
+  { type: 'navbar.toggle' },
+  { type: 'navbar.close' },
   { type: 'session.changed', access: null },
+  { type: 'session.changed', access: MARKETER },
   { type: 'session.changed', access: OWNER },
   { type: 'session.changed', access: ANALYST_WITHOUT_DASHBOARD },
   { type: 'session.changed', access: STAFF },
@@ -46,7 +46,7 @@ const EVENTS: NavigationEvent[] = [
 /** The rules written out independently of the machine: where a path must be sent, or null to show it. */
 function expectedRedirect(path: string, access: Access | null): string | null {
   if (path === '/') return '/login';
-  const route = ROUTE_RULES.find((rule) => normalizePath(rule.pattern) === path);
+  const route = findRoute(ROUTE_RULES, path);
   if (!route) return '/404';
   if (access === null) return null;
   if (path === '/login' || path === '/authenticate') return '/dashboard';
@@ -59,6 +59,9 @@ function expectedRedirect(path: string, access: Access | null): string | null {
     return '/access-denied';
   return null;
 }
+
+/** Each route's title key, which its breadcrumb trail ends with. */
+const ROUTES_BY_PATTERN = new Map(ROUTES.map((route) => [route.pattern, route.titleKey]));
 
 type NavigationSnapshot = SnapshotFrom<typeof navigationMachine>;
 const INPUT = { routes: ROUTE_RULES, path: '/' };
@@ -84,8 +87,13 @@ function assertMeaning(state: NavigationSnapshot, sut: Sut): void {
   const live = sut.actor.getSnapshot();
   expect(live.value).toEqual(state.value);
   expect(live.context).toEqual(state.context);
-  const { path, access, redirectTo } = state.context;
+  const { path, access, redirectTo, breadcrumbs } = state.context;
   expect(path).toBe(normalizePath(path));
+  // The breadcrumbs are always the current route's, the group first and the page last.
+  expect(breadcrumbs).toEqual(breadcrumbsFor(ROUTE_RULES, path));
+  const route = findRoute(ROUTE_RULES, path);
+  if (route && route.breadcrumbs?.length)
+    expect(breadcrumbs.at(-1)).toBe(ROUTES_BY_PATTERN.get(route.pattern));
   const expected = expectedRedirect(path, access);
   if (state.matches('showing')) {
     expect(state.hasTag('ready')).toBe(true);
@@ -115,15 +123,22 @@ describe('navigation machine (model-based)', () => {
   });
 
   it('shows every route to someone and never shows an unknown path', () => {
-    const shown = new Set(
-      reached.filter((path) => path.state.matches('showing')).map((path) => path.state.context.path),
-    );
+    const shownPaths = reached
+      .filter((path) => path.state.matches('showing'))
+      .map((path) => path.state.context.path);
+    const shown = new Set(shownPaths.map((path) => findRoute(ROUTE_RULES, path)?.pattern));
     for (const rule of ROUTE_RULES) expect(shown).toContain(rule.pattern);
-    expect(shown).not.toContain('/nowhere');
-    expect(shown).not.toContain('/');
+    expect(shownPaths).not.toContain('/nowhere');
+    expect(shownPaths).not.toContain('/custom-error/error-9');
+    expect(shownPaths).not.toContain('/');
   });
 
-  const bySource = groupBy(transitions, (path) => valueKey(path.steps.at(-2)?.state ?? path.state));
+  // Grouped by source state and signed-in role, so each test stays well inside the time-out.
+  const bySource = groupBy(transitions, (path) => {
+    const source = path.steps.at(-2)?.state ?? path.state;
+    const access = source.context.access;
+    return `${valueKey(source)} (${access ? `${access.role}${access.isStaff ? ', staff' : ''}` : 'signed out'})`;
+  });
   for (const [source, paths] of bySource) {
     it(`takes each of the ${paths.length} transitions out of ${source}`, async () => {
       for (const path of paths) {
@@ -137,6 +152,13 @@ describe('navigation machine (model-based)', () => {
             if (!running || !previous) throw new Error('The walk sent an event before starting');
             const before = running.effects.length;
             running.actor.send(event);
+            if (event.type === 'route.changed' || event.type === 'route.navigate') {
+              // Before each navigation the layout resets: the phone-width drawer is closed.
+              expect(running.actor.getSnapshot().context.navbarOpened).toBe(false);
+            }
+            if (event.type === 'navbar.toggle')
+              expect(state.context.navbarOpened).toBe(!previous.context.navbarOpened);
+            if (event.type === 'navbar.close') expect(state.context.navbarOpened).toBe(false);
             if (event.type === 'route.navigate') {
               // Before each navigation: the sign-in page is not re-entered while signed in.
               expect(running.effects.slice(before)).toEqual([
@@ -162,6 +184,89 @@ describe('navigation machine (model-based)', () => {
   }
 });
 
+describe('route table', () => {
+  it('has every route of spec section 2', () => {
+    const patterns = ROUTE_RULES.map((rule) => rule.pattern);
+    for (const pattern of [
+      '/dashboard',
+      '/marketing-analytics',
+      '/rfm-dashboard',
+      '/basket-analytics',
+      '/analytics/campaign-level',
+      '/locations',
+      '/locations-setup',
+      '/benchmark/analytics',
+      '/guest/analytics',
+      '/segments',
+      '/subscribers',
+      '/subscriber-list',
+      '/demographics',
+      '/campaigns',
+      '/campaign/analytics',
+      '/flows',
+      '/flows/builder/:id',
+      '/templates',
+      '/editor-template',
+      '/editor-template/:id',
+      '/account',
+      '/compset',
+      '/compset/:selectedLocationId',
+      '/heatmap',
+      '/aben-overview',
+      '/analytics',
+      '/access-denied',
+      '/no-access',
+      '/subscriber/profile/:pos_id/:hashid/:id',
+      '/guest/profile/:pos_id/:hashid/:id',
+      '/invoice-list',
+      '/invoice',
+      '/consumer/insights/analytics',
+      '/login',
+      '/authenticate',
+      '/hijack',
+      '/404',
+      '/custom-error/error-1',
+      '/custom-error/error-6',
+    ])
+      expect(patterns, pattern).toContain(pattern);
+    expect(new Set(patterns).size).toBe(patterns.length);
+  });
+
+  it('gates pages by their features and keeps locations setup to owners and admins', () => {
+    const rule = (pattern: string) => ROUTE_RULES.find((candidate) => candidate.pattern === pattern);
+    expect(rule('/marketing-analytics')?.feature).toBe('Recommendations');
+    expect(rule('/flows/builder/:id')?.feature).toBe('Campaign Flows');
+    expect(rule('/guest/profile/:pos_id/:hashid/:id')?.feature).toBe('Subscribers');
+    expect(rule('/locations-setup')?.roles).toEqual(['owner', 'admin']);
+    expect(breadcrumbsFor(ROUTE_RULES, '/flows/builder/7')).toEqual([
+      'pages.groups.marketing',
+      'pages.titles.flows',
+      'pages.titles.flowBuilder',
+    ]);
+    expect(breadcrumbsFor(ROUTE_RULES, '/nowhere')).toEqual([]);
+  });
+});
+
+describe('custom error pages', () => {
+  const named = (name: string, message: string) => Object.assign(new Error(message), { name });
+
+  it('sends a failed page download to error-1, failed styles to error-2 and anything else to error-5', () => {
+    expect(customErrorFor(named('ChunkLoadError', 'A page took more than 120 s to load'))).toBe(1);
+    expect(customErrorFor(new TypeError('Failed to fetch dynamically imported module: /assets/x.js'))).toBe(
+      1,
+    );
+    expect(customErrorFor(new Error('Unable to preload CSS for /assets/x.css'))).toBe(2);
+    expect(customErrorFor(Object.assign(new Error('styles'), { code: 'CSS_CHUNK_LOAD_FAILED' }))).toBe(2);
+    expect(customErrorFor(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe(5);
+  });
+
+  it('remembers the page to retry, which the route table still finds', () => {
+    const path = customErrorPath(1, '/flows/builder/7?tab=steps');
+    expect(path).toBe('/custom-error/error-1?from=%2Fflows%2Fbuilder%2F7%3Ftab%3Dsteps');
+    expect(findRoute(ROUTE_RULES, path)?.pattern).toBe('/custom-error/error-1');
+  });
+});
+
 describe('route matching', () => {
   it('matches parameters and trailing slashes', () => {
     expect(matchPattern('/flows/builder/:id', '/flows/builder/42')).toEqual({ id: '42' });
@@ -178,7 +283,8 @@ describe('route matching', () => {
   });
 
   it('keeps every redirect target open to everyone, so redirects cannot loop', () => {
-    for (const target of ['/login', '/404', '/no-access', '/access-denied']) {
+    const customErrors = [1, 2, 3, 4, 5, 6].map((code) => `/custom-error/error-${code}`);
+    for (const target of ['/login', '/404', '/no-access', '/access-denied', ...customErrors]) {
       const rule = findRoute(ROUTE_RULES, target);
       expect(rule, target).not.toBeNull();
       expect(rule?.feature, target).toBeNull();

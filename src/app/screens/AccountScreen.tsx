@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, type ReactNode } from 'react';
 import type { TokenResponse } from '../../schemas/accounts.js';
 import { now } from '../../services/clock.js';
@@ -8,6 +8,7 @@ import { ProfileView } from '../../views/account/ProfileView.js';
 import { SendersView } from '../../views/account/SendersView.js';
 import { TokensView } from '../../views/account/TokensView.js';
 import { UsersView } from '../../views/account/UsersView.js';
+import { useAppActor } from '../actors.js';
 import { useAuthActor } from '../session-context.js';
 import {
   accountSettingsLogic,
@@ -44,7 +45,7 @@ function useAccountSession() {
 }
 
 function ProfilePanel({ onSaved }: { onSaved: () => void }) {
-  const actor = useActorRef(accountSettingsLogic);
+  const actor = useAppActor(accountSettingsLogic);
   useEffect(() => {
     const subscription = actor.on('settings.saved', onSaved);
     return () => subscription.unsubscribe();
@@ -53,7 +54,7 @@ function ProfilePanel({ onSaved }: { onSaved: () => void }) {
 }
 
 function PasswordPanel({ onTokenReplaced }: { onTokenReplaced: (tokenData: TokenResponse) => void }) {
-  const actor = useActorRef(passwordChangeLogic);
+  const actor = useAppActor(passwordChangeLogic);
   // The server revoked the old token: the session must carry on with the one it answered.
   useEffect(() => {
     const subscription = actor.on('password.changed', (event) => onTokenReplaced(event.tokenData));
@@ -63,17 +64,17 @@ function PasswordPanel({ onTokenReplaced }: { onTokenReplaced: (tokenData: Token
 }
 
 function UsersPanel({ user }: { user: AccountUser }) {
-  const actor = useActorRef(companyUsersLogic);
+  const actor = useAppActor(companyUsersLogic);
   return <UsersView actor={actor} currentUserId={user.id} timeZone={user.timeZone} />;
 }
 
 function TokensPanel({ user }: { user: AccountUser }) {
-  const actor = useActorRef(companyTokensLogic);
+  const actor = useAppActor(companyTokensLogic);
   return <TokensView actor={actor} timeZone={user.timeZone} />;
 }
 
 function SendersPanel({ user }: { user: AccountUser }) {
-  const actor = useActorRef(emailSendersLogic);
+  const actor = useAppActor(emailSendersLogic);
   return <SendersView actor={actor} canManage={user.canManage} />;
 }
 

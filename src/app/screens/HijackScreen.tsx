@@ -1,6 +1,6 @@
-import { useActorRef } from '@xstate/react';
 import { useEffect } from 'react';
 import { HijackView } from '../../views/hijack/HijackView.js';
+import { useAppActor } from '../actors.js';
 import { useAuthActor } from '../session-context.js';
 import { hijackLogic } from '../wiring/hijack.js';
 
@@ -11,7 +11,7 @@ import { hijackLogic } from '../wiring/hijack.js';
  */
 export default function HijackScreen() {
   const auth = useAuthActor();
-  const actor = useActorRef(hijackLogic);
+  const actor = useAppActor(hijackLogic);
   useEffect(() => {
     const subscription = actor.on('impersonation.started', (event) =>
       auth.send({ type: 'impersonation.begin', tokenData: event.tokenData }),

@@ -1,5 +1,5 @@
 import { distinctUntilChanged, firstValueFrom, fromEvent, map, Observable, takeUntil } from 'rxjs';
-import { type Actor, createActor, fromPromise } from 'xstate';
+import { type Actor, fromPromise } from 'xstate';
 import { authMachine, type StaffToken, type VerifiedUser } from '../../machines/auth.machine.js';
 import { type Access, navigationMachine } from '../../machines/navigation.machine.js';
 import {
@@ -26,6 +26,7 @@ import {
   saveToken,
   takeStaffToken,
 } from '../../services/oidc.js';
+import { createAppActor } from '../actors.js';
 import { ROUTE_RULES } from '../routes.js';
 
 /** The call's single answer; stopping the actor (its signal aborts) unsubscribes, which aborts the request. */
@@ -132,8 +133,8 @@ function accessOf(snapshot: ReturnType<Session['auth']['getSnapshot']>): Access 
  * the second as `session.changed`.
  */
 export function startSession(language: Language): Session {
-  const auth = createActor(authLogic, { input: { language } });
-  const navigation = createActor(navigationLogic, { input: { routes: ROUTE_RULES, path: currentPath() } });
+  const auth = createAppActor(authLogic, { input: { language } });
+  const navigation = createAppActor(navigationLogic, { input: { routes: ROUTE_RULES, path: currentPath() } });
   configureApiClient({ onUnauthorized: () => auth.send({ type: 'session.unauthorized' }) });
   const routes = pathChanges().subscribe((path) => navigation.send({ type: 'route.changed', path }));
   const access = new Observable<ReturnType<typeof auth.getSnapshot>>((subscriber) =>

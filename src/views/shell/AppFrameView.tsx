@@ -1,16 +1,25 @@
-import { Alert, AppShell, Box, Group, Title } from '@mantine/core';
+import { Alert, AppShell, Box, Burger, Group, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useSelector } from '@xstate/react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColorSchemeToggle } from './ColorSchemeToggle.js';
 import { ImpersonationBanner } from './ImpersonationBanner.js';
 import { LanguagePicker } from './LanguagePicker.js';
-import { RouteButton, RouteLink } from './RouteLink.js';
+import {
+  BANNER_HEIGHT,
+  BREAKPOINTS_PX,
+  HEADER_HEIGHT,
+  MENU_SLIDE_MS,
+  SIDEBAR_RAIL_WIDTH,
+  SIDEBAR_WIDTH,
+} from './layout-constants.js';
+import { PageBreadcrumbs } from './PageBreadcrumbs.js';
+import { RouteLink } from './RouteLink.js';
+import { ScrollToTopButton } from './ScrollToTopButton.js';
+import { type NavSection, Sidebar } from './Sidebar.js';
 import type { AuthActor, NavigationActor } from './types.js';
 import { UserMenu } from './UserMenu.js';
-
-const HEADER_HEIGHT = 60;
-const BANNER_HEIGHT = 40;
 
 function BrandMark() {
   return (
@@ -29,40 +38,77 @@ function BrandMark() {
 }
 
 /**
- * The frame of every signed-in page: a header with the brand, the main links (Dashboard, Account, and
- * Act as a user for staff), the language picker, the colour-scheme toggle and the user menu, and, while
- * staff act as someone, the banner naming both. The full sidebar arrives with the shared layout.
+ * The frame of every signed-in page (the shared layout of spec section 2): a header with the burger
+ * (phone width), the brand, the location picker, the language picker, the colour-scheme toggle and the
+ * user menu; the impersonation banner while staff act as someone; the sidebar of the pages the user may
+ * open (a drawer on phones, collapsible to a rail on wider screens); the breadcrumbs; and a
+ * scroll-to-top button. Every navigation closes the drawer (navigation machine) and scrolls to the top.
  */
 export function AppFrameView({
   auth,
   navigation,
+  sections,
+  crumbLinks,
+  locationPicker,
+  supportItems,
   children,
 }: {
   auth: AuthActor;
   navigation: NavigationActor;
+  sections: readonly NavSection[];
+  /** Paths of the pages a breadcrumb may link to, by their title key. */
+  crumbLinks: Readonly<Record<string, string>>;
+  /** The header's location picker. */
+  locationPicker: ReactNode;
+  /** The user menu's support items (event log download and send). */
+  supportItems?: ReactNode;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
   const path = useSelector(navigation, (state) => state.context.path);
-  const isStaff = useSelector(auth, (state) => state.context.user?.is_staff ?? false);
+  const navbarOpened = useSelector(navigation, (state) => state.context.navbarOpened);
   const impersonating = useSelector(auth, (state) => Boolean(state.context.user?.impersonator));
   const error = useSelector(auth, (state) =>
     state.context.error === 'impersonationFailed' || state.context.error === 'impersonationEndFailed'
       ? state.context.error
       : null,
   );
-  const links = [
-    { to: '/dashboard', label: t('shell.nav.dashboard') },
-    { to: '/account', label: t('shell.nav.account') },
-    ...(isStaff ? [{ to: '/hijack', label: t('shell.nav.hijack') }] : []),
-  ];
+  // Presentation only: whether the desktop sidebar is folded to its rail, and expanded by a hover.
+  const [collapsed, setCollapsed] = useState(false);
+  const [hoverExpanded, setHoverExpanded] = useState(false);
+  const phone = useMediaQuery(`(max-width: ${BREAKPOINTS_PX.sm - 0.02}px)`) ?? false;
+  const rail = collapsed && !phone;
 
+  // Before each navigation the layout resets: the next page starts at the top.
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+  }, [path]);
+
+  const menuLabel = navbarOpened ? t('shell.layout.closeMenu') : t('shell.layout.openMenu');
   return (
-    <AppShell header={{ height: HEADER_HEIGHT + (impersonating ? BANNER_HEIGHT : 0) }} padding="md">
+    <AppShell
+      header={{ height: HEADER_HEIGHT + (impersonating ? BANNER_HEIGHT : 0) }}
+      navbar={{
+        width: rail ? SIDEBAR_RAIL_WIDTH : SIDEBAR_WIDTH,
+        breakpoint: 'sm',
+        collapsed: { mobile: !navbarOpened },
+      }}
+      transitionDuration={MENU_SLIDE_MS}
+      padding="md"
+    >
       <AppShell.Header>
         <ImpersonationBanner actor={auth} />
         <Group h={HEADER_HEIGHT} px={{ base: 'xs', sm: 'md' }} gap="xs" justify="space-between" wrap="nowrap">
-          <Group gap="md" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+            <Burger
+              opened={navbarOpened}
+              onClick={() => navigation.send({ type: 'navbar.toggle' })}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={menuLabel}
+              aria-expanded={navbarOpened}
+              aria-controls="app-sidebar"
+            />
             <RouteLink
               navigation={navigation}
               to="/dashboard"
@@ -72,43 +118,49 @@ export function AppFrameView({
             >
               <Group gap={8} wrap="nowrap">
                 <BrandMark />
-                <Title order={2} size="h4" visibleFrom="xs">
+                <Title order={2} size="h4" visibleFrom="md">
                   {t('brand')}
                 </Title>
               </Group>
             </RouteLink>
-            <Box component="nav" aria-label={t('shell.nav.label')}>
-              <Group gap={4} wrap="nowrap">
-                {links.map((link) => {
-                  const current = path === link.to;
-                  return (
-                    <RouteButton
-                      key={link.to}
-                      navigation={navigation}
-                      to={link.to}
-                      current={current}
-                      variant={current ? 'light' : 'subtle'}
-                      color={current ? undefined : 'gray'}
-                      size="sm"
-                      px={{ base: 'xs', sm: 'md' }}
-                    >
-                      {link.label}
-                    </RouteButton>
-                  );
-                })}
-              </Group>
-            </Box>
+            <Box style={{ minWidth: 0 }}>{locationPicker}</Box>
           </Group>
           <Group gap="xs" wrap="nowrap">
             <Box visibleFrom="sm">
               <LanguagePicker actor={auth} />
             </Box>
             <ColorSchemeToggle />
-            <UserMenu auth={auth} navigation={navigation} />
+            <UserMenu auth={auth} navigation={navigation} supportItems={supportItems} />
           </Group>
         </Group>
       </AppShell.Header>
+      <AppShell.Navbar
+        id="app-sidebar"
+        style={
+          rail && hoverExpanded
+            ? {
+                width: SIDEBAR_WIDTH,
+                boxShadow: 'var(--mantine-shadow-lg)',
+                transition: `width ${MENU_SLIDE_MS}ms`,
+              }
+            : { transition: `width ${MENU_SLIDE_MS}ms` }
+        }
+      >
+        <Sidebar
+          sections={sections}
+          currentPath={path}
+          navigation={navigation}
+          collapsed={rail && !hoverExpanded}
+          onToggleCollapsed={() => {
+            setCollapsed((value) => !value);
+            setHoverExpanded(false);
+          }}
+          onHoverExpand={setHoverExpanded}
+          showCollapseToggle={!phone}
+        />
+      </AppShell.Navbar>
       <AppShell.Main>
+        <PageBreadcrumbs navigation={navigation} links={crumbLinks} />
         {error && (
           // The banner's End button stays available to try again.
           <Alert color="red" mb="md" role="alert">
@@ -121,6 +173,7 @@ export function AppFrameView({
         )}
         {children}
       </AppShell.Main>
+      <ScrollToTopButton />
     </AppShell>
   );
 }

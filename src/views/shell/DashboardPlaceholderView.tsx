@@ -1,5 +1,6 @@
 import { Center, EmptyState } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { EMPTY_STATE_STYLES } from './contrast.js';
 import { RouteButton } from './RouteLink.js';
 import type { NavigationActor } from './types.js';
 
@@ -24,7 +25,7 @@ export function DashboardPlaceholderView({ navigation }: { navigation: Navigatio
   const { t } = useTranslation();
   return (
     <Center mih={420} p="md">
-      <EmptyState size="lg" variant="light" icon={<ChartIcon />} maw={560}>
+      <EmptyState styles={EMPTY_STATE_STYLES} size="lg" variant="light" icon={<ChartIcon />} maw={560}>
         <EmptyState.Title order={1}>{t('shell.dashboard.title')}</EmptyState.Title>
         <EmptyState.Description>{t('shell.dashboard.body')}</EmptyState.Description>
         <EmptyState.Actions>

@@ -1,5 +1,6 @@
 import { Center, EmptyState, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { EMPTY_STATE_STYLES } from './contrast.js';
 import { RouteButton } from './RouteLink.js';
 import type { NavigationActor } from './types.js';
 
@@ -49,6 +50,7 @@ export function StatusPageView({ kind, navigation }: { kind: StatusKind; navigat
   return (
     <Center mih={kind === 'notFound' ? '100vh' : 420} p="md">
       <EmptyState
+        styles={EMPTY_STATE_STYLES}
         size="lg"
         variant="light"
         color={kind === 'notFound' ? 'gray' : 'regulars'}

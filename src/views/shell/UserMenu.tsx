@@ -1,11 +1,26 @@
-import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Box, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { LanguagePicker } from './LanguagePicker.js';
+import { DROPDOWN_CLOSE_MS } from './layout-constants.js';
+import { DANGER_TEXT, MUTED_TEXT } from './contrast.js';
 import type { AuthActor, NavigationActor } from './types.js';
 
-/** The signed-in user's menu: who they are, account settings, and Log out (`session.logout`). */
-export function UserMenu({ auth, navigation }: { auth: AuthActor; navigation: NavigationActor }) {
+/**
+ * The signed-in user's menu: who they are, account settings, the support items (download or send the
+ * event log), and Log out (`session.logout`).
+ */
+export function UserMenu({
+  auth,
+  navigation,
+  supportItems,
+}: {
+  auth: AuthActor;
+  navigation: NavigationActor;
+  /** Menu items for support, rendered above Log out. */
+  supportItems?: ReactNode;
+}) {
   const { t } = useTranslation();
   const user = useSelector(auth, (state) => state.context.user);
   if (!user) return null;
@@ -18,10 +33,11 @@ export function UserMenu({ auth, navigation }: { auth: AuthActor; navigation: Na
       .slice(0, 2)
       .toUpperCase() || '?';
   return (
-    <Menu position="bottom-end" width={240} withinPortal>
+    <Menu position="bottom-end" width={240} withinPortal closeDelay={DROPDOWN_CLOSE_MS}>
       <Menu.Target>
-        <UnstyledButton aria-label={t('shell.userMenu.label', { name })} style={{ borderRadius: 999 }}>
-          <Group gap={8} wrap="nowrap">
+        <UnstyledButton style={{ borderRadius: 999 }}>
+          {/* The name comes from the hidden text, so the visible initials and name need no aria-label. */}
+          <Group gap={8} wrap="nowrap" aria-hidden="true">
             <Avatar color="regulars" radius="xl" size={32}>
               {initials}
             </Avatar>
@@ -29,6 +45,7 @@ export function UserMenu({ auth, navigation }: { auth: AuthActor; navigation: Na
               {name}
             </Text>
           </Group>
+          <VisuallyHidden>{t('shell.userMenu.label', { name })}</VisuallyHidden>
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
@@ -36,7 +53,7 @@ export function UserMenu({ auth, navigation }: { auth: AuthActor; navigation: Na
         <Text size="sm" px="sm" pb={4} fw={500} truncate>
           {user.email}
         </Text>
-        <Text size="xs" px="sm" pb="xs" c="dimmed" truncate>
+        <Text size="xs" px="sm" pb="xs" c={MUTED_TEXT} truncate>
           {user.company.name}
         </Text>
         {/* Narrow screens have no room for the picker in the header. */}
@@ -47,7 +64,14 @@ export function UserMenu({ auth, navigation }: { auth: AuthActor; navigation: Na
         <Menu.Item onClick={() => navigation.send({ type: 'route.navigate', path: '/account' })}>
           {t('shell.userMenu.account')}
         </Menu.Item>
-        <Menu.Item color="red" onClick={() => auth.send({ type: 'session.logout' })}>
+        {supportItems && (
+          <>
+            <Menu.Divider />
+            {supportItems}
+            <Menu.Divider />
+          </>
+        )}
+        <Menu.Item c={DANGER_TEXT} onClick={() => auth.send({ type: 'session.logout' })}>
           {t('shell.userMenu.logout')}
         </Menu.Item>
       </Menu.Dropdown>

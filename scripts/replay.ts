@@ -1,0 +1,32 @@
+/**
+ * `npm run replay -- log.jsonl [--json]`: runs a captured event log (JSON Lines, as the support menu
+ * exports it) through the app's machines with every service stubbed and a simulated clock, and prints each
+ * actor's state after each event, then every actor's final state. The same log always prints the same.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { MACHINES } from '../src/machines/registry.js';
+import { formatReplay, LogParseError, parseJsonLines, replayLog } from '../src/replay/replay.js';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { json: { type: 'boolean', default: false } },
+});
+const file = positionals[0];
+if (!file) {
+  console.error('usage: npm run replay -- <log.jsonl> [--json]');
+  process.exit(1);
+}
+
+try {
+  const result = replayLog(parseJsonLines(readFileSync(file, 'utf8')), MACHINES);
+  if (values.json) {
+    for (const step of result.steps) console.log(JSON.stringify(step));
+    for (const final of result.finals) console.log(JSON.stringify({ final: true, ...final }));
+  } else {
+    for (const line of formatReplay(result)) console.log(line);
+  }
+} catch (error) {
+  console.error(error instanceof LogParseError ? `${file}: ${error.message}` : error);
+  process.exit(1);
+}

@@ -1,0 +1,38 @@
+import type { AnyStateMachine } from 'xstate';
+import { accountSettingsMachine } from './account-settings.machine.js';
+import { authMachine } from './auth.machine.js';
+import { companyTokensMachine } from './company-tokens.machine.js';
+import { companyUsersMachine } from './company-users.machine.js';
+import { emailSendersMachine } from './email-senders.machine.js';
+import { hijackMachine } from './hijack.machine.js';
+import { locationGroupCreateMachine } from './location-group-create.machine.js';
+import { locationSelectionMachine } from './location-selection.machine.js';
+import { locationsAdminMachine } from './locations-admin.machine.js';
+import { navigationMachine } from './navigation.machine.js';
+import { passwordChangeMachine } from './password-change.machine.js';
+import { supportLogMachine } from './support-log.machine.js';
+import { tokenExpiryMachine } from './token-expiry.machine.js';
+
+// Replay and the visualisers find a logged actor's machine here by the id the event log recorded.
+
+/** Every machine of the app, unprovided (its placeholders in place), in the order they are listed. */
+export const MACHINE_LIST: readonly AnyStateMachine[] = [
+  accountSettingsMachine,
+  authMachine,
+  companyTokensMachine,
+  companyUsersMachine,
+  emailSendersMachine,
+  hijackMachine,
+  locationGroupCreateMachine,
+  locationSelectionMachine,
+  locationsAdminMachine,
+  navigationMachine,
+  passwordChangeMachine,
+  supportLogMachine,
+  tokenExpiryMachine,
+];
+
+/** Every machine of the app by its id (`auth`, `navigation`, …), as the event log names it. */
+export const MACHINES: Readonly<Record<string, AnyStateMachine>> = Object.fromEntries(
+  MACHINE_LIST.map((machine) => [machine.id, machine]),
+);

@@ -1,0 +1,40 @@
+import { Button } from '@mantine/core';
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import type { ActorRefFrom } from 'xstate';
+import type { locationSelectionMachine } from '../../machines/location-selection.machine.js';
+import { LocationSelectModal } from './LocationSelectModal.js';
+
+/** The location-selection actor the header's picker drives. */
+export type LocationSelectionActorRef = ActorRefFrom<typeof locationSelectionMachine>;
+
+/**
+ * The header's location picker: shows the current choice ("All locations" when none) and opens the
+ * location select modal, which it renders too. Nothing when there is no selection actor.
+ */
+export function LocationPickerButton({ actor }: { actor: LocationSelectionActorRef | null }) {
+  if (!actor) return null;
+  return <PickerButton actor={actor} />;
+}
+
+function PickerButton({ actor }: { actor: LocationSelectionActorRef }) {
+  const { t } = useTranslation();
+  const selection = useSelector(actor, (state) => state.context.selection);
+  const label = selection.kind === 'all' ? t('locations.picker.all') : selection.name;
+  return (
+    <>
+      <Button
+        variant="default"
+        size="sm"
+        maw={220}
+        title={t('locations.picker.open')}
+        aria-label={`${t('locations.picker.open')}: ${label}`}
+        onClick={() => actor.send({ type: 'picker.open' })}
+        styles={{ label: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } }}
+      >
+        {label}
+      </Button>
+      <LocationSelectModal actor={actor} />
+    </>
+  );
+}

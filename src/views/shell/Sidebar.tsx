@@ -1,0 +1,230 @@
+import {
+  ActionIcon,
+  Box,
+  HoverCard,
+  NavLink,
+  ScrollArea,
+  Stack,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import { useTimeout } from '@mantine/hooks';
+import type { MouseEvent, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DROPDOWN_CLOSE_MS, MENU_HOVER_PAUSE_MS } from './layout-constants.js';
+import { MUTED_TEXT } from './contrast.js';
+import type { NavigationActor } from './types.js';
+
+/** One link of the sidebar: where it goes and the i18n key of its label. */
+export interface NavItem {
+  to: string;
+  labelKey: string;
+}
+
+/** One group of links (its label is `pages.groups.<group>`), holding only the pages the user may open. */
+export interface NavSection {
+  group: string;
+  items: readonly NavItem[];
+}
+
+function isPlainClick(event: MouseEvent): boolean {
+  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+}
+
+const GROUP_ICONS: Record<string, ReactNode> = {
+  insights: <path d="M4 20V10M10 20V4M16 20v-7M22 20H2" />,
+  guests: (
+    <>
+      <circle cx="9" cy="8" r="4" />
+      <path d="M2 21a7 7 0 0 1 14 0M17 4a4 4 0 0 1 0 8M22 21a6 6 0 0 0-4-5.6" />
+    </>
+  ),
+  marketing: (
+    <path d="M3 11v3a1 1 0 0 0 1 1h2l5 4V6L6 10H4a1 1 0 0 0-1 1zM15 8a5 5 0 0 1 0 8M18 5a9 9 0 0 1 0 14" />
+  ),
+  locations: (
+    <>
+      <path d="M12 22s7-6.5 7-12a7 7 0 0 0-14 0c0 5.5 7 12 7 12z" />
+      <circle cx="12" cy="10" r="2.5" />
+    </>
+  ),
+  settings: (
+    <>
+      <circle cx="12" cy="12" r="3" />
+      <path d="M12 2v3M12 19v3M2 12h3M19 12h3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M4.9 19.1 7 17M17 7l2.1-2.1" />
+    </>
+  ),
+};
+
+function GroupIcon({ group }: { group: string }) {
+  return (
+    <svg
+      width="20"
+      height="20"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      aria-hidden="true"
+    >
+      {GROUP_ICONS[group] ?? <circle cx="12" cy="12" r="8" />}
+    </svg>
+  );
+}
+
+function ChevronIcon({ left }: { left: boolean }) {
+  return (
+    <svg
+      width="16"
+      height="16"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden="true"
+    >
+      <path d={left ? 'm15 6-6 6 6 6' : 'm9 6 6 6-6 6'} />
+    </svg>
+  );
+}
+
+/**
+ * The sidebar menu: the groups of pages the user's features and role allow, the current page
+ * highlighted (aria-current). Collapsed to a rail of group icons, each opens its links in a flyout that
+ * stays open for the dropdown timeout after the pointer leaves; resting on the rail for the hover pause expands it
+ * over the page until the pointer leaves.
+ */
+export function Sidebar({
+  sections,
+  currentPath,
+  navigation,
+  collapsed,
+  onToggleCollapsed,
+  onHoverExpand,
+  showCollapseToggle,
+}: {
+  sections: readonly NavSection[];
+  currentPath: string;
+  navigation: NavigationActor;
+  /** True when the sidebar shows as a rail (desktop only). */
+  collapsed: boolean;
+  onToggleCollapsed: () => void;
+  /** Asks the frame to expand (true) or fold back (false) a collapsed sidebar while hovered. */
+  onHoverExpand: (expanded: boolean) => void;
+  showCollapseToggle: boolean;
+}) {
+  const { t } = useTranslation();
+  const hover = useTimeout(() => onHoverExpand(true), MENU_HOVER_PAUSE_MS);
+  const go = (to: string) => (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!isPlainClick(event)) return;
+    event.preventDefault();
+    navigation.send({ type: 'route.navigate', path: to });
+  };
+
+  return (
+    <Box
+      component="nav"
+      aria-label={t('shell.nav.label')}
+      h="100%"
+      style={{ display: 'flex', flexDirection: 'column' }}
+      onMouseEnter={collapsed ? hover.start : undefined}
+      onMouseLeave={() => {
+        hover.clear();
+        onHoverExpand(false);
+      }}
+    >
+      <ScrollArea style={{ flex: 1 }} type="scroll">
+        <Stack gap="sm" p={collapsed ? 'xs' : 'sm'}>
+          {sections.map((section) =>
+            collapsed ? (
+              <HoverCard
+                key={section.group}
+                position="right-start"
+                closeDelay={DROPDOWN_CLOSE_MS}
+                withinPortal
+                offset={12}
+                shadow="md"
+              >
+                <HoverCard.Target>
+                  <ActionIcon
+                    variant={section.items.some((item) => item.to === currentPath) ? 'light' : 'subtle'}
+                    color={section.items.some((item) => item.to === currentPath) ? undefined : 'gray'}
+                    size="xl"
+                    aria-label={t(`pages.groups.${section.group}`)}
+                    // Keyboard and touch users open the whole sidebar instead of the hover flyout.
+                    onClick={onToggleCollapsed}
+                    mx="auto"
+                  >
+                    <GroupIcon group={section.group} />
+                  </ActionIcon>
+                </HoverCard.Target>
+                <HoverCard.Dropdown p={4} miw={200}>
+                  {/* Links, not an ARIA menu: the flyout is navigation, like the expanded sidebar. */}
+                  <Box component="nav" aria-label={t(`pages.groups.${section.group}`)}>
+                    {section.items.map((item) => (
+                      <NavLink
+                        key={item.to}
+                        component="a"
+                        href={item.to}
+                        onClick={go(item.to)}
+                        label={t(item.labelKey)}
+                        active={item.to === currentPath}
+                        aria-current={item.to === currentPath ? 'page' : undefined}
+                        style={{ borderRadius: 'var(--mantine-radius-md)' }}
+                      />
+                    ))}
+                  </Box>
+                </HoverCard.Dropdown>
+              </HoverCard>
+            ) : (
+              <Box key={section.group} role="group" aria-labelledby={`nav-group-${section.group}`}>
+                <Text
+                  id={`nav-group-${section.group}`}
+                  size="xs"
+                  fw={700}
+                  tt="uppercase"
+                  c={MUTED_TEXT}
+                  px="sm"
+                  pb={4}
+                  style={{ display: 'flex', alignItems: 'center', gap: 8 }}
+                >
+                  <GroupIcon group={section.group} />
+                  {t(`pages.groups.${section.group}`)}
+                </Text>
+                {section.items.map((item) => (
+                  <NavLink
+                    key={item.to}
+                    component="a"
+                    href={item.to}
+                    onClick={go(item.to)}
+                    label={t(item.labelKey)}
+                    active={item.to === currentPath}
+                    aria-current={item.to === currentPath ? 'page' : undefined}
+                    style={{ borderRadius: 'var(--mantine-radius-md)' }}
+                  />
+                ))}
+              </Box>
+            ),
+          )}
+        </Stack>
+      </ScrollArea>
+      {showCollapseToggle && (
+        <Box p="xs" style={{ borderTop: '1px solid var(--app-shell-border-color)' }}>
+          <Tooltip label={collapsed ? t('shell.layout.expand') : t('shell.layout.collapse')} position="right">
+            <UnstyledButton
+              onClick={onToggleCollapsed}
+              aria-label={collapsed ? t('shell.layout.expand') : t('shell.layout.collapse')}
+              aria-expanded={!collapsed}
+              p="xs"
+              w="100%"
+              style={{ display: 'flex', justifyContent: collapsed ? 'center' : 'flex-end', borderRadius: 8 }}
+            >
+              <ChevronIcon left={!collapsed} />
+            </UnstyledButton>
+          </Tooltip>
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,46 @@
+import { Menu, Text } from '@mantine/core';
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import type { ActorRefFrom } from 'xstate';
+import type { supportLogMachine } from '../../machines/support-log.machine.js';
+
+/** The support menu's actor: export and send the page's event log. */
+export type SupportLogActor = ActorRefFrom<typeof supportLogMachine>;
+
+/**
+ * The support items of a Mantine menu (put inside `Menu.Dropdown`): "Download event log" (`log.export`),
+ * "Send to support" (`log.send`), and a line saying whether the log is being sent, was sent (with its
+ * reference) or failed. The send item keeps the menu open so that line can be read.
+ */
+export function SupportMenuItems({ actor }: { actor: SupportLogActor }) {
+  const { t } = useTranslation();
+  const busy = useSelector(actor, (state) => state.hasTag('busy'));
+  const sentId = useSelector(actor, (state) => (state.matches('sent') ? state.context.sentId : null));
+  const problem = useSelector(actor, (state) => (state.matches('failed') ? state.context.problem : null));
+  return (
+    <>
+      <Menu.Label>{t('support.label')}</Menu.Label>
+      <Menu.Item onClick={() => actor.send({ type: 'log.export' })}>{t('support.export')}</Menu.Item>
+      <Menu.Item closeMenuOnClick={false} disabled={busy} onClick={() => actor.send({ type: 'log.send' })}>
+        {t('support.send')}
+      </Menu.Item>
+      <div role="status" aria-live="polite">
+        {busy && (
+          <Text size="xs" px="sm" pb={4}>
+            {t('support.sending')}
+          </Text>
+        )}
+        {sentId !== null && (
+          <Text size="xs" px="sm" pb={4} c="teal">
+            {t('support.sent', { id: sentId })}
+          </Text>
+        )}
+        {problem && (
+          <Text size="xs" px="sm" pb={4} c="red">
+            {t('support.failed', { message: problem.message })}
+          </Text>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,288 @@
+import { mkdir } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../src/app/routes.js';
+import type { MessageTree } from '../../src/i18n/catalog.js';
+import { messagesFor } from '../../src/i18n/resources.js';
+import { describeViolations, seriousA11yViolations } from './support/a11y.js';
+import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';
+import { startServer, type RunningServer } from './support/server.js';
+
+const OWNER = { email: 'owner@harborvine.example', password: 'regulars-demo' };
+const ENGLISH = messagesFor('en');
+/** The server runs with BRAND_NAME set, so titles prove the brand is configurable. */
+const BRAND = 'Harbor Loyalty';
+
+/** The English text of an i18n key. */
+function english(key: string): string {
+  let node: string | MessageTree | undefined = ENGLISH;
+  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  if (typeof node !== 'string') throw new Error(`No English text for ${key}`);
+  return node;
+}
+
+/** A path of the route with sample parameter values. */
+function samplePath(pattern: string): string {
+  return pattern.replace(/:(\w+)/g, (_, name: string) => (name === 'hashid' ? 'a1b2c3' : '7'));
+}
+
+/** Where the demo owner ends up: signed-in users never re-enter sign-in, and only staff open /hijack. */
+function landingOf(path: string): string {
+  if (path === '/login' || path === '/authenticate') return '/dashboard';
+  if (path === '/hijack') return '/access-denied';
+  return path;
+}
+
+function titleOf(path: string): string {
+  const route = ROUTES.find((candidate) => samplePath(candidate.pattern) === path);
+  if (!route) throw new Error(`No route at ${path}`);
+  return `${english(route.titleKey)} | ${BRAND}`;
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir('test-results', { recursive: true });
+  await page.screenshot({ path: `test-results/e2e-routes-${name}.png`, fullPage: true });
+}
+
+/** Moves the single-page app to a path the way back/forward does, without reloading the document. */
+async function visit(page: Page, path: string): Promise<void> {
+  await page.evaluate((target) => {
+    window.history.pushState(null, '', target);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+/** Waits for the page's title and for its screen to finish loading. */
+async function settle(page: Page, title: string): Promise<void> {
+  await page.waitForFunction((expected) => document.title === expected, title, { timeout: 20_000 });
+  await page.waitForFunction(() => !document.querySelector('[role="status"] .mantine-Loader-root'), null, {
+    timeout: 20_000,
+  });
+  // Checked once settled: a screen loading its data gets a moment (some keep a loader, e.g. a picker).
+  await page
+    .waitForFunction(() => !document.querySelector('main .mantine-Loader-root'), null, { timeout: 5_000 })
+    .catch(() => undefined);
+}
+
+/**
+ * Serious violations found in screens that other parts of the work own (they are listed so they stay
+ * visible; each entry names the route and the axe rule). Empty once those screens are fixed.
+ */
+const KNOWN_ELSEWHERE: Readonly<Record<string, readonly string[]>> = {
+  // Mantine's Menu puts a focus sentinel (<div role="presentation" tabindex="-1" data-autofocus>) inside
+  // every role="menu"; axe counts it as a child a menu may not have. The items themselves are menuitems.
+  'the open user menu': ['aria-required-children'],
+};
+
+/** The page's serious or critical axe violations, less those known above for this route. */
+async function unexpectedViolations(page: Page, path: string): Promise<string> {
+  const known = KNOWN_ELSEWHERE[path] ?? [];
+  const violations = (await seriousA11yViolations(page)).filter((violation) => !known.includes(violation.id));
+  return violations.length ? `${path}\n${describeViolations(violations)}` : '';
+}
+
+async function expectAccessible(page: Page, where: string): Promise<void> {
+  expect(await unexpectedViolations(page, where)).toBe('');
+}
+
+describe('every route of the app in a browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let watched: WatchedPage;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer({ env: { BRAND_NAME: BRAND } }), launchBrowser()]);
+    watched = await openPage(browser, server.url);
+    const { page } = watched;
+    await page.goto('/dashboard');
+    await page.waitForURL(/\/oidc\/interaction\//);
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/dashboard$/);
+    await settle(page, `Dashboard | ${BRAND}`);
+  });
+
+  afterAll(async () => {
+    await watched?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows each route with its title, no errors and no serious accessibility violations', async () => {
+    const { page, errors } = watched;
+    const problems: string[] = [];
+    for (const route of ROUTES) {
+      const path = samplePath(route.pattern);
+      const landing = landingOf(path);
+      await visit(page, path);
+      await page.waitForURL((url) => url.pathname === landing, { timeout: 20_000 });
+      await settle(page, titleOf(landing));
+      expect(errors, path).toEqual([]);
+      const found = await unexpectedViolations(page, path);
+      if (found) problems.push(found);
+      if (['/dashboard', '/segments', '/flows/builder/7', '/custom-error/error-3', '/404'].includes(path))
+        await screenshot(page, `desktop${path.replaceAll('/', '-')}`);
+    }
+    expect(problems.join('\n\n')).toBe('');
+  });
+
+  it('highlights the current page in the sidebar and shows its breadcrumbs', async () => {
+    const { page } = watched;
+    await visit(page, '/flows/builder/7');
+    await settle(page, `Flow builder | ${BRAND}`);
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+    await crumbs.getByRole('link', { name: 'Flows' }).click();
+    await page.waitForURL(/\/flows$/);
+    await settle(page, `Flows | ${BRAND}`);
+    const sidebar = page.getByRole('navigation', { name: 'Main navigation' });
+    expect(await sidebar.locator('[aria-current="page"]').textContent()).toBe('Flows');
+    await sidebar.getByRole('link', { name: 'Guest segments' }).click();
+    await page.waitForURL(/\/segments$/);
+    await settle(page, `Guest segments | ${BRAND}`);
+    expect(await sidebar.locator('[aria-current="page"]').textContent()).toBe('Guest segments');
+  });
+
+  it('folds the sidebar to a rail that expands after the hover pause and shows flyouts', async () => {
+    const { page, errors } = watched;
+    await visit(page, '/dashboard');
+    await settle(page, `Dashboard | ${BRAND}`);
+    const width = () =>
+      page.evaluate(() => document.getElementById('app-sidebar')?.getBoundingClientRect().width);
+    expect(await width()).toBe(256);
+    await page.getByRole('button', { name: 'Collapse the sidebar' }).click();
+    await page.mouse.move(800, 400);
+    await page.waitForFunction(
+      () => document.getElementById('app-sidebar')?.getBoundingClientRect().width === 68,
+    );
+    await screenshot(page, 'desktop-rail');
+    // Resting on the rail: nothing before the 800 ms pause, expanded over the page after it.
+    await page.mouse.move(34, 700);
+    await page.waitForTimeout(300);
+    expect(await width()).toBe(68);
+    await page.waitForFunction(
+      () => document.getElementById('app-sidebar')?.getBoundingClientRect().width === 256,
+      null,
+      { timeout: 3_000 },
+    );
+    await page.mouse.move(800, 400);
+    await page.waitForFunction(
+      () => document.getElementById('app-sidebar')?.getBoundingClientRect().width === 68,
+    );
+    // A group's flyout lists its pages.
+    await page.getByRole('button', { name: 'Marketing' }).hover();
+    const flyout = page.getByRole('navigation', { name: 'Marketing' });
+    await flyout.getByRole('link', { name: 'Campaigns' }).waitFor();
+    await page.waitForTimeout(300);
+    await expectAccessible(page, 'the Marketing flyout');
+    await flyout.getByRole('link', { name: 'Campaigns' }).click();
+    await page.waitForURL(/\/campaigns$/);
+    await settle(page, `Campaigns | ${BRAND}`);
+    await expectAccessible(page, '/campaigns with the rail');
+    await page.mouse.move(800, 400);
+    await page.getByRole('button', { name: 'Expand the sidebar' }).click();
+    await page.waitForFunction(
+      () => document.getElementById('app-sidebar')?.getBoundingClientRect().width === 256,
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps the header menus accessible when open', async () => {
+    const { page } = watched;
+    await page.getByRole('button', { name: /Account menu for/ }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).waitFor();
+    await page.waitForTimeout(300);
+    await expectAccessible(page, 'the open user menu');
+    await page.keyboard.press('Escape');
+  });
+
+  it('sends an unknown path to /404', async () => {
+    const { page } = watched;
+    await visit(page, '/no/such/page');
+    await page.waitForURL(/\/404$/);
+    await settle(page, `Page not found | ${BRAND}`);
+  });
+
+  describe('at phone width', () => {
+    let phone: WatchedPage;
+
+    beforeAll(async () => {
+      const storageState = await watched.context.storageState();
+      const context = await browser.newContext({
+        baseURL: server.url,
+        viewport: { width: 390, height: 844 },
+        storageState,
+      });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+      phone = { page, context, errors, close: () => context.close() };
+    });
+
+    afterAll(async () => {
+      await phone?.close();
+    });
+
+    it('lands on custom error 1 when a page’s code fails to download, and Retry loads it', async () => {
+      const { page, errors } = phone;
+      await page.route(/\/assets\/ComingSoonScreen-[^/]*\.js$/, (route) => route.abort());
+      await page.goto('/dashboard');
+      await settle(page, `Dashboard | ${BRAND}`);
+      await visit(page, '/campaigns');
+      await page.waitForURL(/\/custom-error\/error-1\?from=%2Fcampaigns$/, { timeout: 20_000 });
+      await settle(page, `This page could not load | ${BRAND}`);
+      await expectAccessible(page, '/custom-error/error-1 after a failed chunk');
+      await screenshot(page, 'phone-chunk-failed');
+      // The failed download itself is reported by the browser and React; nothing else may be.
+      expect(
+        errors.filter(
+          (error) => !/ComingSoonScreen|Failed to load resource|dynamically imported/.test(error),
+        ),
+      ).toEqual([]);
+      errors.length = 0;
+      await page.unroute(/\/assets\/ComingSoonScreen-[^/]*\.js$/);
+      await page.getByRole('button', { name: 'Retry' }).click();
+      await page.waitForURL(/\/campaigns$/);
+      await settle(page, `Campaigns | ${BRAND}`);
+      expect(errors).toEqual([]);
+    });
+
+    it('opens the menu as a drawer, closes it on navigation, and stays accessible', async () => {
+      const { page, errors } = phone;
+      for (const path of [
+        '/dashboard',
+        '/segments',
+        '/guest/profile/7/a1b2c3/7',
+        '/account',
+        '/custom-error/error-6',
+      ]) {
+        await visit(page, path);
+        await settle(page, titleOf(path));
+        await expectAccessible(page, path);
+        await screenshot(page, `phone${path.replaceAll('/', '-')}`);
+      }
+      await visit(page, '/dashboard');
+      await settle(page, `Dashboard | ${BRAND}`);
+      const sidebar = page.getByRole('navigation', { name: 'Main navigation' });
+      const drawerClosed = () =>
+        page.waitForFunction(() => {
+          const nav = document.getElementById('app-sidebar');
+          return nav !== null && nav.getBoundingClientRect().right <= 0;
+        });
+      await drawerClosed();
+      await page.getByRole('button', { name: 'Open the menu' }).click();
+      await sidebar.getByRole('link', { name: 'Demographics' }).waitFor({ state: 'visible' });
+      await expectAccessible(page, 'open drawer at 390 px');
+      await screenshot(page, 'phone-drawer');
+      await sidebar.getByRole('link', { name: 'Demographics' }).click();
+      await page.waitForURL(/\/demographics$/);
+      await settle(page, `Demographics | ${BRAND}`);
+      // Before each navigation the layout resets: the drawer closes.
+      await drawerClosed();
+      expect(errors).toEqual([]);
+    });
+  });
+});
