@@ -50,6 +50,11 @@ export interface AppOptions {
   auth?: AuthSettings;
   /** The product name in page titles (BRAND_NAME); 'Regulars' when omitted. */
   brandName?: string;
+  /**
+   * How many proxies in front of the server to trust for the client address (TRUST_PROXY); 0 uses the
+   * socket's address. Sign-in throttling counts failures per client address.
+   */
+  trustProxyHops?: number;
 }
 
 /** The app, and the services built with it that scripts and tests also use. */
@@ -80,6 +85,8 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     logger: loggerOptions(options.logLevel ?? 'info', options.logStream),
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
+    // Trust the nearest N proxies' X-Forwarded-For; with none the socket's address is the client's.
+    trustProxy: (_address: string, hop: number) => hop < (options.trustProxyHops ?? 0),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

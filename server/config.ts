@@ -22,6 +22,7 @@ const EnvironmentSchema = z.object({
   OIDC_AUDIENCE: z.string().min(1).optional(),
   OIDC_JWKS_URI: z.string().url('OIDC_JWKS_URI must be a URL').optional(),
   OIDC_REDIRECT_URIS: z.string().min(1).optional(),
+  TRUST_PROXY: z.coerce.number().int().min(0, 'TRUST_PROXY must be 0 or more').max(10).default(0),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(121).max(86400).optional(),
 });
 

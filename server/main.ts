@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     logLevel: config.LOG_LEVEL,
     auth: authSettingsFrom(config),
     brandName: config.BRAND_NAME,
+    trustProxyHops: config.TRUST_PROXY,
   });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 
