@@ -1,5 +1,5 @@
 import { useActorRef } from '@xstate/react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   type Actor,
   type ActorOptions,
@@ -10,6 +10,7 @@ import {
   StateMachine,
 } from 'xstate';
 import { type EventLog, eventLog } from '../services/event-log.js';
+import { liveActors } from './live-actors.js';
 
 // The ONE way the app creates actors: every actor system gets the event-log tap, so every event delivered
 // to every machine actor (roots, spawned machines) is appended, redacted, to the page's event log.
@@ -45,7 +46,7 @@ export function eventLogInspector(logic: AnyActorLogic, log: EventLog = eventLog
   const root = `${machineIdOf(logic) ?? 'actor'}#${nextSystemNumber(log)}`;
   const nameOf = (ref: AnyActorRef, rootId: string) =>
     ref.sessionId === rootId ? root : `${root}/${(ref as { systemId?: string }).systemId ?? ref.sessionId}`;
-  return (inspection: InspectionEvent): void => {
+  const inspector = (inspection: InspectionEvent): void => {
     if (inspection.type !== '@xstate.event') return;
     const target = inspection.actorRef as AnyActorRef;
     const machine = machineIdOf((target as Partial<Actor<AnyActorLogic>>).logic);
@@ -58,24 +59,34 @@ export function eventLogInspector(logic: AnyActorLogic, log: EventLog = eventLog
       event: inspection.event,
     });
   };
+  /** The root's id in the log (`<machine id>#<n>`). */
+  return Object.assign(inspector, { rootId: root });
 }
 
 /** Combines the event-log tap with an inspector the caller passed (dev tools, tests). */
 function withTap<Logic extends AnyActorLogic>(
   logic: Logic,
   options: AppActorOptions<Logic> | undefined,
-): ActorOptions<Logic> {
+): { options: ActorOptions<Logic>; rootId: string } {
   const { log, inspect, ...rest } = options ?? {};
   const tap = eventLogInspector(logic, log);
   const other: ((event: InspectionEvent) => void) | undefined =
     typeof inspect === 'function' ? inspect : inspect ? (event) => inspect.next?.(event) : undefined;
   return {
-    ...(rest as ActorOptions<Logic>),
-    inspect: (event: InspectionEvent) => {
-      tap(event);
-      other?.(event);
+    rootId: tap.rootId,
+    options: {
+      ...(rest as ActorOptions<Logic>),
+      inspect: (event: InspectionEvent) => {
+        tap(event);
+        other?.(event);
+      },
     },
   };
+}
+
+/** The live-actor entry of a root actor (src/app/live-actors.ts). */
+function liveEntry(rootId: string, logic: AnyActorLogic, actor: AnyActorRef) {
+  return { id: rootId, machineId: machineIdOf(logic) ?? 'actor', actor };
 }
 
 /** Creates an actor (not started) whose every machine event goes to the event log: use instead of createActor. */
@@ -83,7 +94,22 @@ export function createAppActor<Logic extends AnyActorLogic>(
   logic: Logic,
   options?: AppActorOptions<Logic>,
 ): Actor<Logic> {
-  return createActor(logic, withTap(logic, options));
+  const tapped = withTap(logic, options);
+  const actor = createActor(logic, tapped.options);
+  // Listed as live from its start until it stops (the visualiser shows it).
+  const start = actor.start.bind(actor);
+  actor.start = () => {
+    liveActors.add(liveEntry(tapped.rootId, logic, actor));
+    return start();
+  };
+  const remove = () => liveActors.remove(actor);
+  actor.subscribe({ complete: remove, error: remove });
+  const stop = actor.stop.bind(actor);
+  actor.stop = () => {
+    remove();
+    return stop();
+  };
+  return actor;
 }
 
 /**
@@ -95,6 +121,12 @@ export function useAppActor<Logic extends AnyActorLogic>(
   options?: AppActorOptions<Logic>,
 ): Actor<Logic> {
   // Built once per component: useActorRef reads its options only when it creates the actor.
-  const [actorOptions] = useState(() => withTap(logic, options));
-  return useActorRef(logic, actorOptions);
+  const [tapped] = useState(() => withTap(logic, options));
+  const actor = useActorRef(logic, tapped.options);
+  // Live while the component is mounted (the visualiser lists it).
+  useEffect(() => {
+    liveActors.add(liveEntry(tapped.rootId, logic, actor));
+    return () => liveActors.remove(actor);
+  }, [actor, logic, tapped]);
+  return actor;
 }

@@ -240,6 +240,22 @@ export const ROUTES: readonly AppRoute[] = [
       roles: ['staff'],
     },
   ),
+  page(
+    '/support/machines',
+    lazyScreen(() => import('./screens/SupportMachinesScreen.js')),
+    'visualiser.titles.machines',
+    null,
+    'settings',
+    { roles: ['staff'] },
+  ),
+  page(
+    '/support/replay',
+    lazyScreen(() => import('./screens/SupportReplayScreen.js')),
+    'visualiser.titles.replay',
+    null,
+    'settings',
+    { roles: ['staff'] },
+  ),
   // Why a page is not shown
   page(
     '/no-access',

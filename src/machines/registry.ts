@@ -11,6 +11,7 @@ import { locationsAdminMachine } from './locations-admin.machine.js';
 import { navigationMachine } from './navigation.machine.js';
 import { passwordChangeMachine } from './password-change.machine.js';
 import { supportLogMachine } from './support-log.machine.js';
+import { supportReplayMachine } from './support-replay.machine.js';
 import { tokenExpiryMachine } from './token-expiry.machine.js';
 
 // Replay and the visualisers find a logged actor's machine here by the id the event log recorded.
@@ -29,6 +30,7 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   navigationMachine,
   passwordChangeMachine,
   supportLogMachine,
+  supportReplayMachine,
   tokenExpiryMachine,
 ];
 

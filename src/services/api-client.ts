@@ -74,10 +74,33 @@ async function errorOf(response: Response): Promise<ApiRequestError> {
 export function apiRequest<Schema extends z.ZodTypeAny>(
   request: ApiRequest<Schema>,
 ): Observable<z.infer<Schema>> {
+  return send(request, 'application/json', async (response) => {
+    const body: unknown = response.status === 204 ? null : await response.json();
+    return request.schema ? request.schema.parse(body) : (body as z.infer<Schema>);
+  });
+}
+
+/**
+ * One API call whose answer is text (e.g. a JSON Lines download), with the same token, 401 hook and
+ * errors as `apiRequest`.
+ */
+export function apiRequestText(
+  request: Omit<ApiRequest<z.ZodTypeAny>, 'schema'>,
+  accept: string,
+): Observable<string> {
+  return send(request, accept, (response) => response.text());
+}
+
+/** Sends one call with the Bearer token and reads its answer; unsubscribing aborts it. */
+function send<Answer>(
+  request: Omit<ApiRequest<z.ZodTypeAny>, 'schema'>,
+  accept: string,
+  read: (response: Response) => Promise<Answer>,
+): Observable<Answer> {
   return new Observable((subscriber) => {
     const controller = new AbortController();
     const token = hooks.accessToken();
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept };
     if (token) headers.authorization = `Bearer ${token}`;
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     fetch(urlOf(request.path, request.query), {
@@ -89,8 +112,7 @@ export function apiRequest<Schema extends z.ZodTypeAny>(
       .then(async (response) => {
         if (response.status === 401) hooks.onUnauthorized();
         if (!response.ok) throw await errorOf(response);
-        const body: unknown = response.status === 204 ? null : await response.json();
-        subscriber.next(request.schema ? request.schema.parse(body) : (body as z.infer<Schema>));
+        subscriber.next(await read(response));
         subscriber.complete();
       })
       .catch((error: unknown) => {

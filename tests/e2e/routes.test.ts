@@ -29,7 +29,8 @@ function samplePath(pattern: string): string {
 /** Where the demo owner ends up: signed-in users never re-enter sign-in, and only staff open /hijack. */
 function landingOf(path: string): string {
   if (path === '/login' || path === '/authenticate') return '/dashboard';
-  if (path === '/hijack') return '/access-denied';
+  // Staff-only pages: the demo owner is not platform staff.
+  if (path === '/hijack' || path.startsWith('/support/')) return '/access-denied';
   return path;
 }
 

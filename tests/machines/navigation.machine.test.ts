@@ -224,6 +224,8 @@ describe('route table', () => {
       '/login',
       '/authenticate',
       '/hijack',
+      '/support/machines',
+      '/support/replay',
       '/404',
       '/custom-error/error-1',
       '/custom-error/error-6',
@@ -244,6 +246,23 @@ describe('route table', () => {
       'pages.titles.flowBuilder',
     ]);
     expect(breadcrumbsFor(ROUTE_RULES, '/nowhere')).toEqual([]);
+  });
+});
+
+describe('support pages', () => {
+  it('keeps the machine visualiser and the replay to staff, in the frame, listed under Settings', () => {
+    for (const pattern of ['/support/machines', '/support/replay']) {
+      const route = ROUTES.find((candidate) => candidate.pattern === pattern);
+      expect(route, pattern).toMatchObject({
+        feature: null,
+        roles: ['staff'],
+        frame: true,
+        group: 'settings',
+      });
+      expect(route?.breadcrumbs.at(-1)).toBe(route?.titleKey);
+      expect(expectedRedirect(pattern, STAFF)).toBeNull();
+      expect(expectedRedirect(pattern, OWNER)).toBe('/access-denied');
+    }
   });
 });
 
