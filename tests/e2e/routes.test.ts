@@ -65,20 +65,9 @@ async function settle(page: Page, title: string): Promise<void> {
     .catch(() => undefined);
 }
 
-/**
- * Serious violations found in screens that other parts of the work own (they are listed so they stay
- * visible; each entry names the route and the axe rule). Empty once those screens are fixed.
- */
-const KNOWN_ELSEWHERE: Readonly<Record<string, readonly string[]>> = {
-  // Mantine's Menu puts a focus sentinel (<div role="presentation" tabindex="-1" data-autofocus>) inside
-  // every role="menu"; axe counts it as a child a menu may not have. The items themselves are menuitems.
-  'the open user menu': ['aria-required-children'],
-};
-
-/** The page's serious or critical axe violations, less those known above for this route. */
+/** The page's serious or critical axe violations, described for the failure message. */
 async function unexpectedViolations(page: Page, path: string): Promise<string> {
-  const known = KNOWN_ELSEWHERE[path] ?? [];
-  const violations = (await seriousA11yViolations(page)).filter((violation) => !known.includes(violation.id));
+  const violations = await seriousA11yViolations(page);
   return violations.length ? `${path}\n${describeViolations(violations)}` : '';
 }
 

@@ -33,7 +33,14 @@ export function UserMenu({
       .slice(0, 2)
       .toUpperCase() || '?';
   return (
-    <Menu position="bottom-end" width={240} withinPortal closeDelay={DROPDOWN_CLOSE_MS}>
+    // No focus placeholder: Mantine's sits inside role="menu", which may hold only menu items (axe).
+    <Menu
+      position="bottom-end"
+      width={240}
+      withinPortal
+      closeDelay={DROPDOWN_CLOSE_MS}
+      withInitialFocusPlaceholder={false}
+    >
       <Menu.Target>
         <UnstyledButton style={{ borderRadius: 999 }}>
           {/* The name comes from the hidden text, so the visible initials and name need no aria-label. */}

@@ -1,4 +1,4 @@
-import { Menu, Text } from '@mantine/core';
+import { Menu, Portal, Text, VisuallyHidden } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
@@ -17,6 +17,13 @@ export function SupportMenuItems({ actor }: { actor: SupportLogActor }) {
   const busy = useSelector(actor, (state) => state.hasTag('busy'));
   const sentId = useSelector(actor, (state) => (state.matches('sent') ? state.context.sentId : null));
   const problem = useSelector(actor, (state) => (state.matches('failed') ? state.context.problem : null));
+  const message = busy
+    ? { text: t('support.sending'), color: undefined }
+    : sentId !== null
+      ? { text: t('support.sent', { id: sentId }), color: 'teal.9' }
+      : problem
+        ? { text: t('support.failed', { message: problem.message }), color: 'red.9' }
+        : null;
   return (
     <>
       <Menu.Label>{t('support.label')}</Menu.Label>
@@ -24,23 +31,15 @@ export function SupportMenuItems({ actor }: { actor: SupportLogActor }) {
       <Menu.Item closeMenuOnClick={false} disabled={busy} onClick={() => actor.send({ type: 'log.send' })}>
         {t('support.send')}
       </Menu.Item>
-      <div role="status" aria-live="polite">
-        {busy && (
-          <Text size="xs" px="sm" pb={4}>
-            {t('support.sending')}
-          </Text>
-        )}
-        {sentId !== null && (
-          <Text size="xs" px="sm" pb={4} c="teal">
-            {t('support.sent', { id: sentId })}
-          </Text>
-        )}
-        {problem && (
-          <Text size="xs" px="sm" pb={4} c="red">
-            {t('support.failed', { message: problem.message })}
-          </Text>
-        )}
-      </div>
+      {message && (
+        <Text size="xs" px="sm" pb={4} c={message.color}>
+          {message.text}
+        </Text>
+      )}
+      {/* The announcement lives outside the menu: role="menu" may hold only items and plain text (axe). */}
+      <Portal>
+        <VisuallyHidden aria-live="polite">{message?.text ?? ''}</VisuallyHidden>
+      </Portal>
     </>
   );
 }
