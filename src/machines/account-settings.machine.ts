@@ -3,7 +3,6 @@ import {
   type DoneActorEvent,
   emit,
   type ErrorActorEvent,
-  fromPromise,
   setup,
   spawnChild,
   stopChild,
@@ -17,6 +16,7 @@ import {
   type ApiProblem,
   type FieldErrors,
 } from './support/api-problem.js';
+import { placeholder } from './support/placeholder.js';
 
 // Server calls are started with spawnChild on entry and stopped on exit: what `invoke` does, in the
 // form @xstate/graph's createTestModel accepts (it refuses `invoke` and `after`), as the auth machine does.
@@ -99,17 +99,11 @@ export const accountSettingsMachine = setup({
   },
   actors: {
     /** `GET /api/accounts/settings/`. */
-    loadSettings: fromPromise<AccountSettings>(() => {
-      throw new Error('provided by src/app');
-    }),
+    loadSettings: placeholder<AccountSettings>(),
     /** `PUT /api/accounts/settings/`, answering the stored settings. */
-    saveSettings: fromPromise<AccountSettings, AccountSettings>(() => {
-      throw new Error('provided by src/app');
-    }),
+    saveSettings: placeholder<AccountSettings, AccountSettings>(),
     /** Switches the interface language and remembers it. */
-    applyLanguage: fromPromise<void, Language>(() => {
-      throw new Error('provided by src/app');
-    }),
+    applyLanguage: placeholder<void, Language>(),
   },
   guards: {
     draftIsValid: ({ context }) => AccountSettingsSchema.safeParse(context.draft).success,

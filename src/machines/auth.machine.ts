@@ -3,7 +3,6 @@ import {
   type DoneActorEvent,
   enqueueActions,
   type ErrorActorEvent,
-  fromPromise,
   setup,
   spawnChild,
   stopChild,
@@ -23,6 +22,7 @@ import {
   type TokenReceipt,
   type TokenRenewedEvent,
 } from './token-expiry.machine.js';
+import { placeholder } from './support/placeholder.js';
 
 // Invoked work is started with spawnChild on entry and stopped on exit (what `invoke` does), in a form
 // @xstate/graph's createTestModel accepts, so the model tests walk this very machine.
@@ -171,10 +171,6 @@ export interface EndProviderSessionInput {
   language: Language;
 }
 
-function providedBySrcApp(): never {
-  throw new Error('provided by src/app');
-}
-
 /** The context before anything is known, keeping the interface language. */
 function initialContext(language: Language): AuthContext {
   return {
@@ -218,29 +214,29 @@ export const authMachine = setup({
   },
   actors: {
     /** `GET /api/auth/config/`. */
-    loadConfig: fromPromise<AuthConfig, void>(providedBySrcApp),
+    loadConfig: placeholder<AuthConfig, void>(),
     /** Reads storage, the callback query and the clock. */
-    restoreSession: fromPromise<RestoredSession, void>(providedBySrcApp),
+    restoreSession: placeholder<RestoredSession, void>(),
     /** Stores a fresh PKCE record and sends the browser to the authorization endpoint; never resolves. */
-    redirectToProvider: fromPromise<void, RedirectInput>(providedBySrcApp),
+    redirectToProvider: placeholder<void, RedirectInput>(),
     /** Posts the code to the token endpoint; null token set unless the status was 200 or 201. */
-    exchangeCode: fromPromise<TokenReceipt, ExchangeInput>(providedBySrcApp),
+    exchangeCode: placeholder<TokenReceipt, ExchangeInput>(),
     /** Stores tokenData and expires_at locally and removes the used verifier. */
-    saveToken: fromPromise<void, SaveTokenInput>(providedBySrcApp),
+    saveToken: placeholder<void, SaveTokenInput>(),
     /** `GET /api/accounts/verify/` with the stored token. */
-    verify: fromPromise<VerifiedUser, void>(providedBySrcApp),
+    verify: placeholder<VerifiedUser, void>(),
     /** Keeps the staff member's own token in session storage (staffTokenData). */
-    keepStaffToken: fromPromise<{ now: number }, { staffToken: StaffToken | null }>(providedBySrcApp),
+    keepStaffToken: placeholder<{ now: number }, { staffToken: StaffToken | null }>(),
     /** `POST /api/accounts/hijack/release/`, then takes the staff token back out of session storage. */
-    endImpersonation: fromPromise<{ staffToken: StaffToken | null; now: number }, void>(providedBySrcApp),
+    endImpersonation: placeholder<{ staffToken: StaffToken | null; now: number }, void>(),
     /** `PUT /api/accounts/settings/` with the new language. */
-    saveLanguage: fromPromise<void, { settings: AccountSettings }>(providedBySrcApp),
+    saveLanguage: placeholder<void, { settings: AccountSettings }>(),
     /** `GET /api/accounts/logout/`. */
-    logout: fromPromise<void, void>(providedBySrcApp),
+    logout: placeholder<void, void>(),
     /** Removes the token data, expires_at, staff token, selected location and segment id. */
-    clearSession: fromPromise<void, void>(providedBySrcApp),
+    clearSession: placeholder<void, void>(),
     /** Sends the browser to the provider's end-session endpoint; resolves when there is none. */
-    endProviderSession: fromPromise<void, EndProviderSessionInput>(providedBySrcApp),
+    endProviderSession: placeholder<void, EndProviderSessionInput>(),
     /** Renews the token before it expires. */
     tokenExpiry: tokenExpiryMachine,
   },

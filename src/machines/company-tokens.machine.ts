@@ -1,12 +1,4 @@
-import {
-  assign,
-  type DoneActorEvent,
-  type ErrorActorEvent,
-  fromPromise,
-  setup,
-  spawnChild,
-  stopChild,
-} from 'xstate';
+import { assign, type DoneActorEvent, type ErrorActorEvent, setup, spawnChild, stopChild } from 'xstate';
 import {
   CompanyTokenCreateSchema,
   type CompanyToken,
@@ -19,6 +11,7 @@ import {
   type ApiProblem,
   type FieldErrors,
 } from './support/api-problem.js';
+import { placeholder } from './support/placeholder.js';
 
 // Server calls are started with spawnChild on entry and stopped on exit: what `invoke` does, in the
 // form @xstate/graph's createTestModel accepts (it refuses `invoke`), as the auth machine does.
@@ -74,17 +67,11 @@ export const companyTokensMachine = setup({
   },
   actors: {
     /** `GET /api/accounts/company-tokens/`. */
-    listTokens: fromPromise<CompanyToken[]>(() => {
-      throw new Error('provided by src/app');
-    }),
+    listTokens: placeholder<CompanyToken[]>(),
     /** `POST /api/accounts/company-tokens/`, answering the token with its key. */
-    createToken: fromPromise<CompanyTokenCreated, TokenCreateRequest>(() => {
-      throw new Error('provided by src/app');
-    }),
+    createToken: placeholder<CompanyTokenCreated, TokenCreateRequest>(),
     /** `DELETE /api/accounts/delete-company-token/{id}/`. */
-    revokeToken: fromPromise<unknown, number>(() => {
-      throw new Error('provided by src/app');
-    }),
+    revokeToken: placeholder<unknown, number>(),
   },
   guards: {
     formIsValid: ({ context }) => CompanyTokenCreateSchema.safeParse(context.form).success,

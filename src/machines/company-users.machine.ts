@@ -3,7 +3,6 @@ import {
   cancel,
   type DoneActorEvent,
   type ErrorActorEvent,
-  fromPromise,
   raise,
   setup,
   spawnChild,
@@ -25,6 +24,7 @@ import {
   type ApiProblem,
   type FieldErrors,
 } from './support/api-problem.js';
+import { placeholder } from './support/placeholder.js';
 
 // Server calls are started with spawnChild on entry and stopped on exit, and the search pause is a delayed
 // raise cancelled on exit: what `invoke` and `after` do, in the form @xstate/graph's createTestModel
@@ -130,21 +130,13 @@ export const companyUsersMachine = setup({
   },
   actors: {
     /** `GET /api/accounts/user/`. */
-    listUsers: fromPromise<Page<CompanyUser>, UserListQuery>(() => {
-      throw new Error('provided by src/app');
-    }),
+    listUsers: placeholder<Page<CompanyUser>, UserListQuery>(),
     /** `POST /api/accounts/user/`. */
-    createUser: fromPromise<CompanyUser, CompanyUserCreate>(() => {
-      throw new Error('provided by src/app');
-    }),
+    createUser: placeholder<CompanyUser, CompanyUserCreate>(),
     /** `PUT /api/accounts/user/{id}/`. */
-    updateUser: fromPromise<CompanyUser, UserUpdateRequest>(() => {
-      throw new Error('provided by src/app');
-    }),
+    updateUser: placeholder<CompanyUser, UserUpdateRequest>(),
     /** `DELETE /api/accounts/user/{id}/`. */
-    deleteUser: fromPromise<unknown, number>(() => {
-      throw new Error('provided by src/app');
-    }),
+    deleteUser: placeholder<unknown, number>(),
   },
   delays: {
     /** How long typing pauses before the list is searched. */

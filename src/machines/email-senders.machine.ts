@@ -1,12 +1,4 @@
-import {
-  assign,
-  type DoneActorEvent,
-  type ErrorActorEvent,
-  fromPromise,
-  setup,
-  spawnChild,
-  stopChild,
-} from 'xstate';
+import { assign, type DoneActorEvent, type ErrorActorEvent, setup, spawnChild, stopChild } from 'xstate';
 import { EmailSenderInputSchema, type EmailSender, type EmailSenderInput } from '../schemas/accounts.js';
 import {
   fieldErrorsOf,
@@ -15,6 +7,7 @@ import {
   type ApiProblem,
   type FieldErrors,
 } from './support/api-problem.js';
+import { placeholder } from './support/placeholder.js';
 
 // Server calls are started with spawnChild on entry and stopped on exit: what `invoke` does, in the
 // form @xstate/graph's createTestModel accepts (it refuses `invoke`), as the auth machine does.
@@ -87,21 +80,13 @@ export const emailSendersMachine = setup({
   },
   actors: {
     /** `GET /api/campaigns/email-sender/`. */
-    listSenders: fromPromise<EmailSender[]>(() => {
-      throw new Error('provided by src/app');
-    }),
+    listSenders: placeholder<EmailSender[]>(),
     /** `POST /api/campaigns/email-sender/`. */
-    createSender: fromPromise<EmailSender, EmailSenderInput>(() => {
-      throw new Error('provided by src/app');
-    }),
+    createSender: placeholder<EmailSender, EmailSenderInput>(),
     /** `PUT /api/campaigns/email-sender/{id}/`. */
-    updateSender: fromPromise<EmailSender, SenderUpdateRequest>(() => {
-      throw new Error('provided by src/app');
-    }),
+    updateSender: placeholder<EmailSender, SenderUpdateRequest>(),
     /** `DELETE /api/campaigns/email-sender/{id}/`. */
-    deleteSender: fromPromise<unknown, number>(() => {
-      throw new Error('provided by src/app');
-    }),
+    deleteSender: placeholder<unknown, number>(),
   },
   guards: {
     formIsValid: ({ context }) => EmailSenderInputSchema.safeParse(context.form).success,

@@ -4,7 +4,6 @@ import {
   type DoneActorEvent,
   emit,
   type ErrorActorEvent,
-  fromPromise,
   raise,
   setup,
   spawnChild,
@@ -12,6 +11,7 @@ import {
 } from 'xstate';
 import type { HijackCandidate, HijackStarted } from '../schemas/accounts.js';
 import { problemOf, type ApiProblem } from './support/api-problem.js';
+import { placeholder } from './support/placeholder.js';
 
 // Server calls are started with spawnChild on entry and stopped on exit, and the search pause is a delayed
 // raise cancelled on exit: what `invoke` and `after` do, in the form @xstate/graph's createTestModel
@@ -68,13 +68,9 @@ export const hijackMachine = setup({
   },
   actors: {
     /** `GET /api/accounts/hijack/users/?q=`; a blank query lists the first users. */
-    searchUsers: fromPromise<HijackCandidate[], string>(() => {
-      throw new Error('provided by src/app');
-    }),
+    searchUsers: placeholder<HijackCandidate[], string>(),
     /** `POST /api/accounts/hijack/` with `{user_id}`. */
-    startImpersonation: fromPromise<HijackStarted, number>(() => {
-      throw new Error('provided by src/app');
-    }),
+    startImpersonation: placeholder<HijackStarted, number>(),
   },
   delays: {
     /** How long typing pauses before the server is asked. */

@@ -4,7 +4,6 @@ import {
   type DoneActorEvent,
   emit,
   type ErrorActorEvent,
-  fromPromise,
   setup,
   spawnChild,
   stopChild,
@@ -21,6 +20,7 @@ import {
   type ApiProblem,
   type FieldErrors,
 } from './support/api-problem.js';
+import { placeholder } from './support/placeholder.js';
 
 // The save call starts with spawnChild on entry and stops on exit: what `invoke` does, in the form
 // @xstate/graph's createTestModel accepts (see ARCHITECTURE.md).
@@ -84,13 +84,9 @@ export const locationGroupCreateMachine = setup({
   },
   actors: {
     /** `POST /api/customers/groups/`. */
-    createGroup: fromPromise<LocationGroup, LocationGroupCreate>(() => {
-      throw new Error('provided by src/app');
-    }),
+    createGroup: placeholder<LocationGroup, LocationGroupCreate>(),
     /** `PUT /api/customers/groups/{id}/`. */
-    updateGroup: fromPromise<LocationGroup, GroupUpdateRequest>(() => {
-      throw new Error('provided by src/app');
-    }),
+    updateGroup: placeholder<LocationGroup, GroupUpdateRequest>(),
   },
   guards: {
     formIsValid: ({ context }) => LocationGroupCreateSchema.safeParse(context.form).success,

@@ -1,15 +1,8 @@
-import {
-  assign,
-  type DoneActorEvent,
-  type ErrorActorEvent,
-  fromPromise,
-  setup,
-  spawnChild,
-  stopChild,
-} from 'xstate';
+import { assign, type DoneActorEvent, type ErrorActorEvent, setup, spawnChild, stopChild } from 'xstate';
 import { z } from 'zod';
 import { displayLocationName, type Location, type LocationGroup } from '../schemas/locations.js';
 import { problemOf, type ApiProblem } from './support/api-problem.js';
+import { placeholder } from './support/placeholder.js';
 
 // Server calls and the storage read start with spawnChild on entry and stop on exit: what `invoke` does,
 // in the form @xstate/graph's createTestModel accepts (see ARCHITECTURE.md).
@@ -108,13 +101,9 @@ export const locationSelectionMachine = setup({
   },
   actors: {
     /** The selection stored in session storage, as stored (checked here). */
-    readStoredSelection: fromPromise<unknown>(() => {
-      throw new Error('provided by src/app');
-    }),
+    readStoredSelection: placeholder<unknown>(),
     /** `GET /api/customers/locations/` and `GET /api/customers/groups/`. */
-    loadChoices: fromPromise<LocationChoices>(() => {
-      throw new Error('provided by src/app');
-    }),
+    loadChoices: placeholder<LocationChoices>(),
   },
   guards: {
     selectionIsStale: ({ context }, choices: LocationChoices) =>

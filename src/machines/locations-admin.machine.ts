@@ -1,13 +1,4 @@
-import {
-  and,
-  assign,
-  type DoneActorEvent,
-  type ErrorActorEvent,
-  fromPromise,
-  setup,
-  spawnChild,
-  stopChild,
-} from 'xstate';
+import { and, assign, type DoneActorEvent, type ErrorActorEvent, setup, spawnChild, stopChild } from 'xstate';
 import {
   LocationCreateSchema,
   type Location,
@@ -22,6 +13,7 @@ import {
   type ApiProblem,
   type FieldErrors,
 } from './support/api-problem.js';
+import { placeholder } from './support/placeholder.js';
 
 // Server calls start with spawnChild on entry and stop on exit: what `invoke` does, in the form
 // @xstate/graph's createTestModel accepts (see ARCHITECTURE.md).
@@ -213,25 +205,15 @@ export const locationsAdminMachine = setup({
   },
   actors: {
     /** `GET /api/customers/locations/`, `/customers/groups/` and `/customers/locations/roi/`. */
-    loadOverview: fromPromise<LocationsOverview, DateRange>(() => {
-      throw new Error('provided by src/app');
-    }),
+    loadOverview: placeholder<LocationsOverview, DateRange>(),
     /** `POST /api/customers/locations/`. */
-    createLocation: fromPromise<Location, LocationCreate>(() => {
-      throw new Error('provided by src/app');
-    }),
+    createLocation: placeholder<Location, LocationCreate>(),
     /** `PATCH /api/customers/locations/{id}/`. */
-    updateLocation: fromPromise<Location, LocationUpdateRequest>(() => {
-      throw new Error('provided by src/app');
-    }),
+    updateLocation: placeholder<Location, LocationUpdateRequest>(),
     /** `DELETE /api/customers/locations/{id}/`. */
-    deleteLocation: fromPromise<unknown, number>(() => {
-      throw new Error('provided by src/app');
-    }),
+    deleteLocation: placeholder<unknown, number>(),
     /** `DELETE /api/customers/groups/{id}/`. */
-    deleteGroup: fromPromise<unknown, number>(() => {
-      throw new Error('provided by src/app');
-    }),
+    deleteGroup: placeholder<unknown, number>(),
   },
   guards: {
     formIsValid: ({ context }) => locationRequestOf(context.form).ok,

@@ -3,7 +3,6 @@ import {
   type DoneActorEvent,
   emit,
   type ErrorActorEvent,
-  fromPromise,
   setup,
   spawnChild,
   stopChild,
@@ -16,6 +15,7 @@ import {
   type ApiProblem,
   type FieldErrors,
 } from './support/api-problem.js';
+import { placeholder } from './support/placeholder.js';
 
 // The server call is started with spawnChild on entry and stopped on exit: what `invoke` does, in the
 // form @xstate/graph's createTestModel accepts.
@@ -75,9 +75,7 @@ export const passwordChangeMachine = setup({
   },
   actors: {
     /** `PUT /api/accounts/password/`, answering the new token. */
-    changePassword: fromPromise<TokenResponse, PasswordChange>(() => {
-      throw new Error('provided by src/app');
-    }),
+    changePassword: placeholder<TokenResponse, PasswordChange>(),
   },
   guards: {
     draftIsValid: ({ context }) => PasswordChangeSchema.safeParse(context.draft).success,

@@ -1,14 +1,7 @@
-import {
-  assign,
-  type DoneActorEvent,
-  type ErrorActorEvent,
-  fromPromise,
-  setup,
-  spawnChild,
-  stopChild,
-} from 'xstate';
+import { assign, type DoneActorEvent, type ErrorActorEvent, setup, spawnChild, stopChild } from 'xstate';
 import type { SupportEventLogCreated } from '../schemas/support.js';
 import { problemOf, type ApiProblem } from './support/api-problem.js';
+import { placeholder } from './support/placeholder.js';
 
 // The upload starts with spawnChild on entry and stops on exit: what `invoke` does, in the form
 // @xstate/graph's createTestModel accepts (see ARCHITECTURE.md).
@@ -38,9 +31,7 @@ export const supportLogMachine = setup({
   },
   actors: {
     /** `POST /api/support/event-logs/` with the page's event log, answering the stored log's id. */
-    sendLog: fromPromise<SupportEventLogCreated, void>(() => {
-      throw new Error('provided by src/app');
-    }),
+    sendLog: placeholder<SupportEventLogCreated, void>(),
   },
   actions: {
     /** Saves the page's event log as a `.jsonl` file (provided by src/app). */

@@ -1,16 +1,9 @@
-import {
-  assign,
-  type DoneActorEvent,
-  type ErrorActorEvent,
-  fromPromise,
-  setup,
-  spawnChild,
-  stopChild,
-} from 'xstate';
+import { assign, type DoneActorEvent, type ErrorActorEvent, setup, spawnChild, stopChild } from 'xstate';
 import { LogParseError } from '../replay/replay.js';
 import { ReplayTimeline, visibleIndices } from '../replay/steps.js';
 import type { SupportEventLog } from '../schemas/support.js';
 import { problemOf, type ApiProblem } from './support/api-problem.js';
+import { placeholder } from './support/placeholder.js';
 
 // The list and the replay start with spawnChild on entry and stop on exit: what `invoke` does, in the form
 // @xstate/graph's createTestModel accepts (see ARCHITECTURE.md). Reading and replaying a log happens in the
@@ -95,13 +88,9 @@ export const supportReplayMachine = setup({
   },
   actors: {
     /** `GET /api/support/event-logs/`: the captured logs, newest first. */
-    listLogs: fromPromise<SupportEventLog[], void>(() => {
-      throw new Error('provided by src/app');
-    }),
+    listLogs: placeholder<SupportEventLog[], void>(),
     /** Reads the source's JSON Lines and replays them (src/replay): every step with its snapshot. */
-    loadReplay: fromPromise<ReplayTimeline, ReplaySource>(() => {
-      throw new Error('provided by src/app');
-    }),
+    loadReplay: placeholder<ReplayTimeline, ReplaySource>(),
   },
   guards: {
     // A replayed log of this screen holds `[object]` where the timeline was (the event log does not copy it).

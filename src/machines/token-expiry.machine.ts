@@ -4,7 +4,6 @@ import {
   cancel,
   type DoneActorEvent,
   type ErrorActorEvent,
-  fromPromise,
   raise,
   sendTo,
   setup,
@@ -13,6 +12,7 @@ import {
   stopChild,
 } from 'xstate';
 import type { AuthConfig } from '../schemas/accounts.js';
+import { placeholder } from './support/placeholder.js';
 
 // Invoked work is started with spawnChild on entry and stopChild on exit, and timers are delayed raises
 // cancelled on exit: exactly what `invoke` and `after` do, in a form @xstate/graph's createTestModel
@@ -155,10 +155,6 @@ export interface SaveTokenInput {
   expiresAt: number | null;
 }
 
-function providedBySrcApp(): never {
-  throw new Error('provided by src/app');
-}
-
 /**
  * Keeps the access token fresh while signed in: waits until `expiresAt` (a delay computed from the
  * context, so a simulated clock replays it), then re-authenticates silently through a hidden iframe
@@ -175,11 +171,11 @@ export const tokenExpiryMachine = setup({
   },
   actors: {
     /** Opens the hidden iframe at the authorization endpoint and waits for the callback it hands over. */
-    authorizeSilently: fromPromise<SilentAuthorization, { config: AuthConfig }>(providedBySrcApp),
+    authorizeSilently: placeholder<SilentAuthorization, { config: AuthConfig }>(),
     /** Posts the code to the token endpoint; the token set is null unless the status was 200 or 201. */
-    exchangeCode: fromPromise<TokenReceipt, ExchangeInput>(providedBySrcApp),
+    exchangeCode: placeholder<TokenReceipt, ExchangeInput>(),
     /** Stores tokenData and expires_at locally and removes the used verifier. */
-    saveToken: fromPromise<void, SaveTokenInput>(providedBySrcApp),
+    saveToken: placeholder<void, SaveTokenInput>(),
   },
   delays: {
     /** Until the renewal time, never less than the floor (tokens shorter than the margin). */
