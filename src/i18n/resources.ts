@@ -1,44 +1,32 @@
 import { LANGUAGES, type Language } from '../schemas/constants.js';
-import { account } from './areas/account.js';
-import { auth } from './areas/auth.js';
-import { common } from './areas/common.js';
-import { errors } from './areas/errors.js';
-import { hijack } from './areas/hijack.js';
-import { locations } from './areas/locations.js';
-import { pages } from './areas/pages.js';
-import { replay } from './areas/replay.js';
-import { shell } from './areas/shell.js';
-import { signin } from './areas/signin.js';
-import { support } from './areas/support.js';
-import { visualiser } from './areas/visualiser.js';
-import type { MessageTree } from './catalog.js';
+import ch from './locales/ch.json';
+import de from './locales/de.json';
+import en from './locales/en.json';
+import es from './locales/es.json';
+import fr from './locales/fr.json';
+import jp from './locales/jp.json';
 
-/**
- * Every area of the interface, by the key its strings live under (`auth.titles.signIn`). An area added
- * under src/i18n/areas is listed here once.
- */
-export const AREAS = {
-  signin,
-  account,
-  hijack,
-  auth,
-  shell,
-  errors,
-  pages,
-  locations,
-  support,
-  replay,
-  visualiser,
-} as const;
+/** A tree of message strings: nested objects whose leaves are the text shown. */
+export interface MessageTree {
+  [key: string]: string | MessageTree;
+}
 
-/** Every language's full message tree: the common words at the top, each area under its key. */
-export function messagesFor(language: Language): MessageTree {
-  const tree: MessageTree = { ...common[language] };
-  for (const [key, area] of Object.entries(AREAS)) tree[key] = area[language];
-  return tree;
+/** The same keys as `Tree`, every leaf a string: what each language must provide. */
+export type SameKeys<Tree> = { [Key in keyof Tree]: Tree[Key] extends string ? string : SameKeys<Tree[Key]> };
+
+/** Every interface string, shaped as the English file (`src/i18n/locales/en.json`). */
+export type Messages = SameKeys<typeof en>;
+
+// English is the reference: a language file that lacks one of its keys fails to compile here, and
+// tests/unit/i18n.test.ts also catches extra keys and lost {{placeholders}}.
+const TRANSLATIONS: Record<Exclude<Language, 'en'>, Messages> = { ch, es, jp, de, fr };
+
+/** Every language's full message tree, one JSON file per language under src/i18n/locales. */
+export function messagesFor(language: Language): Messages {
+  return language === 'en' ? en : TRANSLATIONS[language];
 }
 
 /** i18next resources for every interface language. */
 export const resources = Object.fromEntries(
   LANGUAGES.map((language) => [language, { translation: messagesFor(language) }]),
-) as Record<Language, { translation: MessageTree }>;
+) as Record<Language, { translation: Messages }>;

@@ -21,3 +21,13 @@ export const LANGUAGES = ['en', 'ch', 'es', 'jp', 'de', 'fr'] as const;
 
 /** One of the interface languages. */
 export type Language = (typeof LANGUAGES)[number];
+
+/** The BCP 47 tag each interface language is written in, for `<html lang>` (the codes ch and jp are not tags). */
+export const HTML_LANG: Record<Language, string> = {
+  en: 'en',
+  ch: 'zh-Hans',
+  es: 'es',
+  jp: 'ja',
+  de: 'de',
+  fr: 'fr',
+};

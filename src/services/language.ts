@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import { LANGUAGES, type Language } from '../schemas/constants.js';
+import { HTML_LANG, LANGUAGES, type Language } from '../schemas/constants.js';
 import { STORAGE_KEYS, readText, writeText } from './storage.js';
 
 /** True for one of the interface language codes. */
@@ -12,16 +12,6 @@ export function storedLanguage(): Language {
   const stored = readText('local', STORAGE_KEYS.language);
   return isLanguage(stored) ? stored : 'en';
 }
-
-/** The BCP 47 tag of each interface language, for `<html lang>` (the product's codes ch and jp are not tags). */
-export const HTML_LANG: Record<Language, string> = {
-  en: 'en',
-  ch: 'zh',
-  es: 'es',
-  jp: 'ja',
-  de: 'de',
-  fr: 'fr',
-};
 
 /** Switches the interface to the language and remembers it for the next visit. */
 export async function applyLanguage(language: Language): Promise<void> {

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/app/routes.js';
-import type { MessageTree } from '../../src/i18n/catalog.js';
+import type { MessageTree } from '../../src/i18n/resources.js';
 import { messagesFor } from '../../src/i18n/resources.js';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
 import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';

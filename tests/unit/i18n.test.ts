@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MessageTree } from '../../src/i18n/catalog.js';
+import type { MessageTree } from '../../src/i18n/resources.js';
 import { messagesFor } from '../../src/i18n/resources.js';
 import { LANGUAGES } from '../../src/schemas/constants.js';
 

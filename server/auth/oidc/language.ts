@@ -1,22 +1,11 @@
-import type { SameKeys } from '../../../src/i18n/catalog.js';
-import { signin } from '../../../src/i18n/areas/signin.js';
+import { messagesFor, type Messages } from '../../../src/i18n/resources.js';
 import { LANGUAGES, type Language } from '../../../src/schemas/constants.js';
 
 /** The sign-in pages' strings in one language. */
-export type SigninMessages = SameKeys<typeof signin.en>;
+export type SigninMessages = Messages['signin'];
 
 // The app's language codes are its own ('ch', 'jp'); browsers and clients send BCP 47 tags ('zh', 'ja').
 const TAG_ALIASES: Record<string, Language> = { zh: 'ch', ja: 'jp' };
-
-/** The BCP 47 tag each interface language is written in, for `<html lang>`. */
-export const HTML_LANG: Record<Language, string> = {
-  en: 'en',
-  ch: 'zh-Hans',
-  es: 'es',
-  jp: 'ja',
-  de: 'de',
-  fr: 'fr',
-};
 
 function asLanguage(tag: string): Language | null {
   const lower = tag.trim().toLowerCase();
@@ -64,7 +53,7 @@ export function pageLanguage(uiLocales: unknown, acceptLanguage: string | undefi
 
 /** The sign-in strings of a language. */
 export function signinMessages(language: Language): SigninMessages {
-  return signin[language];
+  return messagesFor(language).signin;
 }
 
 /** Fills `{{name}}` placeholders (the i18next syntax the catalogue uses). */

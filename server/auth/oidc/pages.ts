@@ -1,6 +1,7 @@
 import type { Language } from '../../../src/schemas/constants.js';
 import { LIMITS } from '../../../src/schemas/constants.js';
-import { fill, HTML_LANG, signinMessages, type SigninMessages } from './language.js';
+import { HTML_LANG } from '../../../src/schemas/constants.js';
+import { fill, signinMessages, type SigninMessages } from './language.js';
 
 /** Replaces the characters that could end an HTML text or attribute value. */
 export function escapeHtml(value: string | number | null | undefined): string {
