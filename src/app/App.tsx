@@ -1,11 +1,8 @@
 import { type CSSVariablesResolver, localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
 import { useSelector } from '@xstate/react';
-import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
 import { type Access, roleAllowed } from '../machines/navigation.machine.js';
-import { LANGUAGES } from '../schemas/constants.js';
-import { apiRequest } from '../services/api-client.js';
 import { currentLocation } from '../services/history.js';
 import { LocationPickerButton } from '../views/locations/LocationPickerButton.js';
 import { AppFrameView } from '../views/shell/AppFrameView.js';
@@ -56,37 +53,13 @@ function sidebarSections(access: Access | null): NavSection[] {
   })).filter((section) => section.items.length > 0);
 }
 
-/** `GET /api/brand/`: the installation's product name (server env BRAND_NAME). */
-const BrandSchema = z.object({ name: z.string().min(1) });
-
-/**
- * The product name: 'Regulars' (the `brand` string) until the server answers its BRAND_NAME, which then
- * replaces `brand` in every language. Answers the name once known, so titles are set again.
- */
-function useBrand(): string | null {
-  const { i18n } = useTranslation();
-  const [brand, setBrand] = useState<string | null>(null);
-  useEffect(() => {
-    const subscription = apiRequest({ method: 'GET', path: '/brand/', schema: BrandSchema }).subscribe({
-      next: ({ name }) => {
-        for (const language of LANGUAGES) i18n.addResource(language, 'translation', 'brand', name);
-        setBrand(name);
-      },
-      // Unreachable server: the default name stays; the pages themselves report the outage.
-      error: () => undefined,
-    });
-    return () => subscription.unsubscribe();
-  }, [i18n]);
-  return brand;
-}
-
 /** Sets the page title to '{page} | {brand}' (spec section 2) in the current language. */
-function useDocumentTitle(titleKey: string | null, brandName: string | null) {
-  const { t, i18n } = useTranslation();
+function useDocumentTitle(titleKey: string | null) {
+  const { t } = useTranslation();
   useEffect(() => {
-    const brand = brandName ?? t('brand');
+    const brand = t('brand');
     document.title = titleKey ? `${t(titleKey)} | ${brand}` : brand;
-  }, [t, i18n.language, titleKey, brandName]);
+  }, [t, titleKey]);
 }
 
 /** The header's location picker, on the app-wide location selection. */
@@ -105,7 +78,6 @@ function Pages() {
   const ready = useSelector(navigation, (state) => state.hasTag('ready'));
   const access = useSelector(navigation, (state) => state.context.access);
   const sections = useMemo(() => sidebarSections(access), [access]);
-  const brand = useBrand();
 
   // A screen that failed to load or render: its custom error page, remembering where Retry goes.
   const onFailure = useCallback(
@@ -116,7 +88,7 @@ function Pages() {
 
   const signInRoute = path === '/authenticate' ? AUTHENTICATE_ROUTE : LOGIN_ROUTE;
   const route = authenticated ? (ready ? routeAt(path) : null) : signInRoute;
-  useDocumentTitle(route?.titleKey ?? null, brand);
+  useDocumentTitle(route?.titleKey ?? null);
 
   if (!route) return <PageLoader fullScreen />;
   const Screen = route.screen;

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initI18n } from '../i18n/index.js';
 import { HTML_LANG } from '../schemas/constants.js';
+import { applyServerBrand } from '../services/brand.js';
 import { storedLanguage } from '../services/language.js';
 import { handOverSilentCallback, isSilentCallbackFrame } from '../services/oidc.js';
 import { App } from './App.js';
@@ -18,6 +19,8 @@ async function start(): Promise<void> {
   const language = storedLanguage();
   await initI18n(language);
   document.documentElement.lang = HTML_LANG[language];
+  // The brand arrives while the app renders; titles and texts follow once it does.
+  void applyServerBrand();
   const root = document.getElementById('root');
   if (!root) throw new Error('The page has no #root element');
   const session = startSession(language);
