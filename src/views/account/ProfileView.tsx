@@ -20,6 +20,7 @@ import type {
 } from '../../machines/account-settings.machine.js';
 import { LANGUAGES } from '../../schemas/constants.js';
 import { fieldMessage, hasFieldMessages, problemMessage } from './messages.js';
+import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 
 const CHANNELS: readonly CommunicationChannel[] = ['email', 'sms', 'phone'];
 
@@ -44,14 +45,12 @@ export function ProfileView({
   if (loading) return <Loader aria-label={t('account.loading')} />;
   if (failed) {
     return (
-      <Alert color="red" title={t('account.profile.loadFailed')}>
-        <Stack gap="sm" align="flex-start">
-          <Text size="sm">{problemMessage(t, 'account', problem)}</Text>
-          <Button variant="light" onClick={() => actor.send({ type: 'settings.retry' })}>
-            {t('account.actions.retry')}
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadFailedAlert
+        title={t('account.profile.loadFailed')}
+        message={problemMessage(t, 'account', problem)}
+        retryLabel={t('account.actions.retry')}
+        onRetry={() => actor.send({ type: 'settings.retry' })}
+      />
     );
   }
 

@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { emailSendersMachine, SenderTextField } from '../../machines/email-senders.machine.js';
 import { fieldMessage, hasFieldMessages, problemMessage } from './messages.js';
+import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 
 type SendersActor = ActorRefFrom<typeof emailSendersMachine>;
 
@@ -51,14 +52,12 @@ export function SendersView({ actor, canManage }: { actor: SendersActor; canMana
         </Text>
       )}
       {failed && (
-        <Alert color="red" title={t('account.senders.loadFailed')}>
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{problemMessage(t, 'account', problem)}</Text>
-            <Button variant="light" onClick={() => actor.send({ type: 'list.retry' })}>
-              {t('account.actions.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailedAlert
+          title={t('account.senders.loadFailed')}
+          message={problemMessage(t, 'account', problem)}
+          retryLabel={t('account.actions.retry')}
+          onRetry={() => actor.send({ type: 'list.retry' })}
+        />
       )}
       <Box pos="relative" mih={80}>
         <LoadingOverlay visible={loading} />

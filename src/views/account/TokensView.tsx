@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { companyTokensMachine } from '../../machines/company-tokens.machine.js';
 import { fieldMessage, formatMoment, hasFieldMessages, problemMessage } from './messages.js';
+import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 
 type TokensActor = ActorRefFrom<typeof companyTokensMachine>;
 
@@ -48,14 +49,12 @@ export function TokensView({ actor, timeZone }: { actor: TokensActor; timeZone?:
         </Button>
       </Group>
       {failed && (
-        <Alert color="red" title={t('account.tokens.loadFailed')}>
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{problemMessage(t, 'account', problem)}</Text>
-            <Button variant="light" onClick={() => actor.send({ type: 'list.retry' })}>
-              {t('account.actions.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailedAlert
+          title={t('account.tokens.loadFailed')}
+          message={problemMessage(t, 'account', problem)}
+          retryLabel={t('account.actions.retry')}
+          onRetry={() => actor.send({ type: 'list.retry' })}
+        />
       )}
       <Box pos="relative" mih={80}>
         <LoadingOverlay visible={loading} />

@@ -18,6 +18,7 @@ import type { companyUsersMachine } from '../../machines/company-users.machine.j
 import { displayName, formatMoment, problemMessage } from './messages.js';
 import { RoleBadge } from './RoleBadge.js';
 import { UserDialogs } from './UserDialogs.js';
+import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 
 /** The Users tab (admins and owners): search, a paged table with roles, and the dialogs that change users. */
 export function UsersView({
@@ -68,14 +69,12 @@ export function UsersView({
         </Button>
       </Group>
       {failed && (
-        <Alert color="red" title={t('account.users.loadFailed')}>
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{problemMessage(t, 'account', problem)}</Text>
-            <Button variant="light" onClick={() => actor.send({ type: 'list.retry' })}>
-              {t('account.actions.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailedAlert
+          title={t('account.users.loadFailed')}
+          message={problemMessage(t, 'account', problem)}
+          retryLabel={t('account.actions.retry')}
+          onRetry={() => actor.send({ type: 'list.retry' })}
+        />
       )}
       <Box pos="relative" mih={80}>
         <LoadingOverlay visible={busy} />

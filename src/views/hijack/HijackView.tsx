@@ -18,6 +18,7 @@ import type { ActorRefFrom } from 'xstate';
 import type { hijackMachine } from '../../machines/hijack.machine.js';
 import { problemMessage } from '../account/messages.js';
 import { RoleBadge } from '../account/RoleBadge.js';
+import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 
 type HijackActor = ActorRefFrom<typeof hijackMachine>;
 
@@ -55,14 +56,12 @@ export function HijackView({ actor }: { actor: HijackActor }) {
           w={360}
         />
         {failed && (
-          <Alert color="red" title={t('hijack.loadFailed')}>
-            <Stack gap="sm" align="flex-start">
-              <Text size="sm">{problemMessage(t, 'hijack', problem)}</Text>
-              <Button variant="light" onClick={() => actor.send({ type: 'search.retry' })}>
-                {t('hijack.retry')}
-              </Button>
-            </Stack>
-          </Alert>
+          <LoadFailedAlert
+            title={t('hijack.loadFailed')}
+            message={problemMessage(t, 'hijack', problem)}
+            retryLabel={t('hijack.retry')}
+            onRetry={() => actor.send({ type: 'search.retry' })}
+          />
         )}
         <Box pos="relative" mih={80}>
           <LoadingOverlay visible={searching} />

@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Loader,
-  Modal,
-  NavLink,
-  ScrollArea,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Badge, Loader, Modal, NavLink, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
@@ -20,6 +9,7 @@ import {
 } from '../../machines/location-selection.machine.js';
 import { displayLocationName } from '../../schemas/locations.js';
 import { problemMessage } from './messages.js';
+import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 
 function sameChoice(a: LocationSelection, b: LocationSelection): boolean {
   if (a.kind === 'all' || b.kind === 'all') return a.kind === b.kind;
@@ -60,14 +50,12 @@ export function LocationSelectModal({ actor }: { actor: ActorRefFrom<typeof loca
           data-autofocus
         />
         {failed && (
-          <Alert color="red" title={t('locations.picker.loadFailed')}>
-            <Stack gap="sm" align="flex-start">
-              <Text size="sm">{problemMessage(t, problem)}</Text>
-              <Button variant="light" onClick={() => actor.send({ type: 'list.retry' })}>
-                {t('locations.actions.retry')}
-              </Button>
-            </Stack>
-          </Alert>
+          <LoadFailedAlert
+            title={t('locations.picker.loadFailed')}
+            message={problemMessage(t, problem)}
+            retryLabel={t('locations.actions.retry')}
+            onRetry={() => actor.send({ type: 'list.retry' })}
+          />
         )}
         <ScrollArea.Autosize mah="60vh" type="auto">
           <NavLink

@@ -20,6 +20,7 @@ import type { locationsAdminMachine } from '../../machines/locations-admin.machi
 import { displayLocationName, type Location, type LocationRoi } from '../../schemas/locations.js';
 import { LocationDialogs } from './LocationDialogs.js';
 import { problemMessage } from './messages.js';
+import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 
 /** One thing a location needs before its data and campaigns work fully. */
 export type SetupItem = 'address' | 'zip' | 'coordinates' | 'timeZone' | 'group' | 'checks';
@@ -79,14 +80,12 @@ export function LocationsSetupView({
         </Alert>
       )}
       {failed && (
-        <Alert color="red" title={t('locations.page.loadFailed')}>
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{problemMessage(t, problem)}</Text>
-            <Button variant="light" onClick={() => actor.send({ type: 'list.retry' })}>
-              {t('locations.actions.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailedAlert
+          title={t('locations.page.loadFailed')}
+          message={problemMessage(t, problem)}
+          retryLabel={t('locations.actions.retry')}
+          onRetry={() => actor.send({ type: 'list.retry' })}
+        />
       )}
       <Box pos="relative" mih={80}>
         <LoadingOverlay visible={busy} />

@@ -20,6 +20,7 @@ import { displayLocationName, type LocationRoi } from '../../schemas/locations.j
 import { GroupDialog } from './GroupDialog.js';
 import { LocationDialogs } from './LocationDialogs.js';
 import { formatCount, formatMoney, problemMessage } from './messages.js';
+import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 
 type AdminActor = ActorRefFrom<typeof locationsAdminMachine>;
 type GroupActor = ActorRefFrom<typeof locationGroupCreateMachine>;
@@ -101,14 +102,12 @@ export function LocationsView({
         />
       </Group>
       {failed && (
-        <Alert color="red" title={t('locations.page.loadFailed')}>
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{problemMessage(t, problem)}</Text>
-            <Button variant="light" onClick={() => actor.send({ type: 'list.retry' })}>
-              {t('locations.actions.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailedAlert
+          title={t('locations.page.loadFailed')}
+          message={problemMessage(t, problem)}
+          retryLabel={t('locations.actions.retry')}
+          onRetry={() => actor.send({ type: 'list.retry' })}
+        />
       )}
 
       <Stack gap="sm">
