@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../db/database.js';
+import { pingDatabase } from '../repositories/health.repository.js';
 
 /** `GET /api/health`: the process is up and the database answers. */
 export function healthRoutes(db: Database): FastifyPluginAsyncZod {
@@ -21,7 +22,7 @@ export function healthRoutes(db: Database): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         try {
-          await db.platform((sql) => sql.query('SELECT 1'));
+          await pingDatabase(db);
           return { status: 'ok' as const, database: db.kind };
         } catch (error) {
           request.log.error({ err: error }, 'health check failed');
