@@ -14,6 +14,18 @@ export const LIMITS = {
   passwordMinLength: 8,
   /** Length of a US zip code. */
   zipLength: 5,
+  /** Longest note about a guest or subscriber. */
+  noteMaxLength: 2000,
+  /** Rows in one file of the file-URLs call (the file-paging machine's default fileEndCount). */
+  fileRowsPerFile: 100,
+  /** File URLs in one page of the file-URLs call. */
+  fileUrlsPerPage: 10,
+  /** Largest CSV upload, in bytes (a million subscriber rows take about 60 MB). */
+  uploadMaxBytes: 256 * 1024 * 1024,
+  /** Row errors returned with an import job; all of them are in the rejected-rows download. */
+  importErrorPreview: 100,
+  /** How long an upload call waits for a small import to finish before answering 202 to be followed. */
+  uploadWaitMs: 5000,
 } as const;
 
 /** The interface languages, default first. */

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { pageOf, PagingQuerySchema, repeated } from './common.js';
+import { CustomerActivitySchema } from './customers.js';
+
+/** A guest as the POS knows them, with running totals. */
+export const GuestSchema = z.object({
+  id: z.number().int(),
+  hashid: z.string(),
+  pos_id: z.string(),
+  customer_name: z.string(),
+  last_four_digits: z.string(),
+  first_location_id: z.number().int().nullable(),
+  visit_count: z.number().int(),
+  /** Dollars. */
+  total_spend: z.number(),
+  first_visit_at: z.string().nullable(),
+  last_visit_at: z.string().nullable(),
+  /** True when a subscriber is linked to this guest. */
+  is_subscriber: z.boolean(),
+  created_at: z.string(),
+});
+/** A guest. */
+export type Guest = z.infer<typeof GuestSchema>;
+
+/** A page of guests. */
+export const GuestPageSchema = pageOf(GuestSchema);
+
+/** `GET /pos/guests/{id}?hashid&pos_id`: the guest, their visits and their subscription state. */
+export const GuestProfileSchema = z.object({
+  kind: z.literal('guest'),
+  guest: GuestSchema,
+  activity: CustomerActivitySchema,
+  /** The linked subscriber, when there is one. */
+  subscription: z
+    .object({
+      subscriber_id: z.number().int(),
+      hashid: z.string(),
+      subscribed: z.boolean(),
+      email: z.string(),
+    })
+    .nullable(),
+});
+/** A guest's profile. */
+export type GuestProfile = z.infer<typeof GuestProfileSchema>;
+
+/** `GET /pos/guests-bigdata/?page&is_subscriber&location_id`: a lean, stable-ordered page of guests. */
+export const GuestsBigdataQuerySchema = PagingQuerySchema.extend({
+  is_subscriber: z.enum(['true', 'false'], { error: 'is_subscriber is not valid' }).optional(),
+  location_id: repeated(z.coerce.number().int().positive('location_id is not valid')),
+});
+
+/** One row of the big-data guest list. */
+export const GuestsBigdataRowSchema = z.object({
+  id: z.number().int(),
+  hashid: z.string(),
+  pos_id: z.string(),
+  customer_name: z.string(),
+  last_four_digits: z.string(),
+  is_subscriber: z.boolean(),
+});
+/** A page of the big-data guest list. */
+export const GuestsBigdataPageSchema = pageOf(GuestsBigdataRowSchema);

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { CustomerKindSchema } from './customers.js';
+
+/**
+ * Where an import job is: `receiving` while the file streams in, `queued` and `running` while rows are
+ * merged, then `done` or `failed`.
+ */
+export const ImportStatusSchema = z.enum(['receiving', 'queued', 'running', 'done', 'failed']);
+/** An import job's status. */
+export type ImportStatus = z.infer<typeof ImportStatusSchema>;
+
+/** One rejected row: its line in the file (the header is line 1), the field at fault and why. */
+export const ImportRowErrorSchema = z.object({
+  line: z.number().int(),
+  field: z.string().nullable(),
+  message: z.string(),
+});
+/** A rejected row. */
+export type ImportRowError = z.infer<typeof ImportRowErrorSchema>;
+
+/**
+ * A CSV import. `read` = imported + updated + duplicates + invalid once done. Duplicates are rows repeating
+ * an earlier row of the file, or matching an existing record with nothing new.
+ */
+export const ImportJobSchema = z.object({
+  id: z.number().int(),
+  kind: CustomerKindSchema,
+  status: ImportStatusSchema,
+  file_name: z.string(),
+  bytes: z.number().int(),
+  /** Data rows merged so far, for the progress bar; `read` once done. */
+  processed: z.number().int(),
+  read: z.number().int(),
+  imported: z.number().int(),
+  updated: z.number().int(),
+  duplicates: z.number().int(),
+  invalid: z.number().int(),
+  /** The first rejected rows; the rejected-rows download has all of them. */
+  errors: z.array(ImportRowErrorSchema),
+  /** Why the whole import failed, when it did. */
+  failure: z.string().nullable(),
+  /** URL of the rejected rows as CSV (invalid and duplicate rows with the reason). */
+  rejected_url: z.string(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+/** An import job. */
+export type ImportJob = z.infer<typeof ImportJobSchema>;
