@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: prints throughput figures as JSON lines, one figure per line. Figures only, never
  * pass/fail. PGlite always; PostgreSQL as well when BENCH_DATABASE_URL is set (a temporary database is
- * created on that server and dropped at the end). BENCH_ITERATIONS and BENCH_WARMUP change the loop sizes.
+ * created on that server and dropped at the end). BENCH_ITERATIONS and BENCH_WARMUP change the loop sizes;
+ * BENCH_IMPORT_ROWS the CSV import's size (bench/imports.ts); BENCH_GUEST_SCALE, BENCH_GUEST_ITERATIONS and
+ * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts).
  */
 import { buildApp } from '../server/app.js';
 import { generateCompanyKey } from '../server/auth/company-token.js';
@@ -9,6 +11,8 @@ import type { Database } from '../server/db/database.js';
 import { createCompany } from '../server/repositories/companies.repository.js';
 import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
 import { createLocation } from '../server/repositories/locations.repository.js';
+import { benchGuestList } from './guest-list.js';
+import { benchImports } from './imports.js';
 import { benchReplay } from './replay.js';
 import {
   benchDrivers,
@@ -70,7 +74,13 @@ async function seedCompany(db: Database): Promise<{ companyId: number; key: stri
 /** `GET /api/customers/locations/` through the whole HTTP stack in-process, beside its SQL alone. */
 async function benchLocationsList(driver: BenchDriver, loop: LoopOptions): Promise<void> {
   const bench = await openBenchDatabase(driver);
-  const app = await buildApp({ db: bench.db, logLevel: 'silent', clientDir: null });
+  // No uploads here: the import runner's polling would only add noise to the timings.
+  const app = await buildApp({
+    db: bench.db,
+    logLevel: 'silent',
+    clientDir: null,
+    imports: { runJobs: false },
+  });
   try {
     const { companyId, key } = await seedCompany(bench.db);
     await app.ready();
@@ -131,4 +141,6 @@ const loop: LoopOptions = {
 benchReplay({ entries: envInt('BENCH_REPLAY_ENTRIES', 2000), runs: envInt('BENCH_REPLAY_RUNS', 5) });
 for (const driver of benchDrivers()) {
   await benchLocationsList(driver, loop);
+  await benchImports(driver);
+  await benchGuestList(driver);
 }

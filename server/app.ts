@@ -27,7 +27,17 @@ import { brandRoutes, DEFAULT_BRAND_NAME } from './routes/brand.routes.js';
 import { companyUsersRoutes } from './routes/company-users.routes.js';
 import { emailSendersRoutes } from './routes/email-senders.routes.js';
 import { hijackRoutes } from './routes/hijack.routes.js';
+import { importsRoutes } from './routes/imports.routes.js';
+import {
+  DEFAULT_IMPORT_RUNNER_SETTINGS,
+  importRunner,
+  type ImportRunnerSettings,
+} from './jobs/import-runner.js';
 import { locationsRoutes } from './routes/locations.routes.js';
+import { bigdataRoutes } from './routes/bigdata.routes.js';
+import { guestsRoutes } from './routes/guests.routes.js';
+import { subscriberListsRoutes } from './routes/subscriber-lists.routes.js';
+import { subscribersRoutes } from './routes/subscribers.routes.js';
 import { supportRoutes } from './routes/support.routes.js';
 import { accountsService } from './services/accounts.service.js';
 import { authConfigService } from './services/auth-config.service.js';
@@ -35,7 +45,13 @@ import { companyTokensService } from './services/company-tokens.service.js';
 import { companyUsersService } from './services/company-users.service.js';
 import { emailSendersService } from './services/email-senders.service.js';
 import { hijackService } from './services/hijack.service.js';
+import { DEFAULT_UPLOAD_SETTINGS, importsService, type UploadSettings } from './services/imports.service.js';
 import { locationsService } from './services/locations.service.js';
+import { bigdataService } from './services/bigdata.service.js';
+import { customerProfilesService } from './services/customer-profiles.service.js';
+import { guestsService } from './services/guests.service.js';
+import { subscriberListsService } from './services/subscriber-lists.service.js';
+import { subscribersService } from './services/subscribers.service.js';
 import { supportEventLogsService } from './services/support-event-logs.service.js';
 
 /** What the app is built from. */
@@ -55,6 +71,11 @@ export interface AppOptions {
    * socket's address. Sign-in throttling counts failures per client address.
    */
   trustProxyHops?: number;
+  /**
+   * CSV upload limits (UPLOAD_MAX_BYTES) and how the import job runner works; production values when omitted.
+   * `runJobs: false` leaves uploads queued for another process to merge.
+   */
+  imports?: Partial<UploadSettings & ImportRunnerSettings & { runJobs: boolean }>;
 }
 
 /** The app, and the services built with it that scripts and tests also use. */
@@ -117,6 +138,15 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
+  // The import job runner lives as long as the app: started here, stopped (between batches) on close.
+  const importSettings = {
+    ...DEFAULT_UPLOAD_SETTINGS,
+    ...DEFAULT_IMPORT_RUNNER_SETTINGS,
+    ...options.imports,
+  };
+  const runner = importRunner(options.db, app.log, importSettings);
+  app.addHook('onClose', () => runner.stop());
+
   registerAuthentication(app, options.db, auth, tokens);
   registerAccessControl(app);
   await app.register(
@@ -131,6 +161,14 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       await api.register(emailSendersRoutes(emailSendersService(options.db)));
       await api.register(hijackRoutes(hijackService(options.db, tokens)));
       await api.register(supportRoutes(supportEventLogsService(options.db)));
+      const profiles = customerProfilesService(options.db);
+      await api.register(subscribersRoutes(subscribersService(options.db, profiles)));
+      await api.register(subscriberListsRoutes(subscriberListsService(options.db)));
+      await api.register(guestsRoutes(guestsService(options.db, profiles)));
+      await api.register(bigdataRoutes(bigdataService(options.db)));
+      await api.register(
+        importsRoutes(importsService(options.db, runner, importSettings), importSettings.maxBytes),
+      );
     },
     { prefix: '/api' },
   );
@@ -147,5 +185,6 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     // Every other path belongs to the single-page app, which routes it (unknown ones to /404).
     return reply.type('text/html').sendFile('index.html');
   });
+  if (options.imports?.runJobs !== false) runner.start();
   return { app, auth, tokens, routes };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '../src/schemas/constants.js';
 
 /** Every environment variable the server reads, with its default; the README's table mirrors this. */
 const EnvironmentSchema = z.object({
@@ -24,6 +25,11 @@ const EnvironmentSchema = z.object({
   OIDC_REDIRECT_URIS: z.string().min(1).optional(),
   TRUST_PROXY: z.coerce.number().int().min(0, 'TRUST_PROXY must be 0 or more').max(10).default(0),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(121).max(86400).optional(),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024, 'UPLOAD_MAX_BYTES must be at least 1024')
+    .default(LIMITS.uploadMaxBytes),
 });
 
 /** The server's settings, read once at start. */

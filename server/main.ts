@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     auth: authSettingsFrom(config),
     brandName: config.BRAND_NAME,
     trustProxyHops: config.TRUST_PROXY,
+    imports: { maxBytes: config.UPLOAD_MAX_BYTES },
   });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 

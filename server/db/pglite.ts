@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import {
   PLATFORM_PREAMBLE,
   tenantPreamble,
@@ -46,7 +47,8 @@ function wrap(tx: Transaction | PGlite): Sql {
  */
 export async function openPglite(dataDir: string): Promise<Database> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir, { parsers });
+  // pg_trgm backs the search indexes (migration 0006), as Debian's PostgreSQL packages provide it.
+  const db = await PGlite.create(dataDir, { parsers, extensions: { pg_trgm } });
 
   const scoped =
     (preamble: () => string) =>

@@ -41,13 +41,33 @@ export interface GuestKey {
 /**
  * Filters of the guest list. A guest is at a location when they have a check there or it is their first
  * location; `groupIds` means at any location of those groups. Location and group filters both apply.
+ * Ids of another company's locations or groups match no guest.
  */
 export interface GuestFilter {
   q?: string | undefined;
   locationIds?: number[];
   groupIds?: number[];
+  /** True: only guests a subscriber is linked to; false: only those without; undefined: both. */
+  isSubscriber?: boolean | undefined;
+}
+
+/** A page window of a guest list; `oldestFirst` orders by id ascending (stable for big-data paging). */
+export interface GuestWindow {
   limit: number;
   offset: number;
+  oldestFirst?: boolean;
+}
+
+/** A guest with whether a subscriber is linked to them. */
+export interface GuestListRow extends GuestRow {
+  is_subscriber: boolean;
+}
+
+/** What a guest file of the big-data download holds per guest. */
+export interface GuestFileRow {
+  customer_name: string;
+  last_four_digits: string;
+  pos_id: string;
 }
 
 /** Guests sharing a lower-cased name and card digits: probably one person seen twice by the POS. */
@@ -76,39 +96,166 @@ export async function findGuestsByIds(
   return rows;
 }
 
-/** One page of a company's guests, newest first, searched by name, POS id or card digits. */
+/** True when a subscriber is linked to guest `g` (uses the subscribers_guest index). */
+const IS_SUBSCRIBER = 'EXISTS (SELECT 1 FROM subscribers s WHERE s.company_id = $1 AND s.guest_id = g.id)';
+
+/**
+ * The WHERE clause of a guest list and its first six parameters. Groups are turned into their location ids
+ * first, so both filters are the same flat test (first location, or a check there) instead of nested
+ * EXISTS per guest.
+ */
+async function guestWhere(
+  sql: Sql,
+  companyId: CompanyId,
+  filter: GuestFilter,
+): Promise<{ where: string; params: unknown[] }> {
+  const groupIds = filter.groupIds ?? [];
+  let groupLocationIds: number[] = [];
+  if (groupIds.length > 0) {
+    const { rows } = await sql.query<{ location_id: number }>(
+      `SELECT DISTINCT location_id FROM location_group_members
+       WHERE company_id = $1 AND group_id = ANY($2::bigint[])`,
+      [companyId, groupIds],
+    );
+    groupLocationIds = rows.map((row) => row.location_id);
+  }
+  // guest_locations holds each guest's first location and every location they have a check at.
+  const atLocations = (param: string) => `EXISTS (
+        SELECT 1 FROM guest_locations gl
+        WHERE gl.company_id = $1 AND gl.guest_id = g.id AND gl.location_id = ANY(${param}::bigint[]))`;
+  const where = `g.company_id = $1
+      AND ($2::text IS NULL OR g.customer_name ILIKE $2 OR g.pos_id ILIKE $2 OR g.last_four_digits ILIKE $2)
+      AND (cardinality($3::bigint[]) = 0 OR ${atLocations('$3')})
+      AND (NOT $4::boolean OR ${atLocations('$5')})
+      AND ($6::boolean IS NULL OR ${IS_SUBSCRIBER} = $6::boolean)`;
+  const params = [
+    companyId,
+    filter.q ? likePattern(filter.q) : null,
+    filter.locationIds ?? [],
+    groupIds.length > 0,
+    groupLocationIds,
+    filter.isSubscriber ?? null,
+  ];
+  return { where, params };
+}
+
+/** One page of guests matching a filter, each with `is_subscriber`. */
+async function selectGuestPage(
+  sql: Sql,
+  companyId: CompanyId,
+  filter: GuestFilter,
+  window: GuestWindow,
+): Promise<GuestListRow[]> {
+  const { where, params } = await guestWhere(sql, companyId, filter);
+  const order = window.oldestFirst ? 'ASC' : 'DESC';
+  // The flag is computed for the page's rows only, after the limit, not for every guest that matched.
+  const { rows } = await sql.query<GuestListRow>(
+    `SELECT p.*, EXISTS (SELECT 1 FROM subscribers s WHERE s.company_id = $1 AND s.guest_id = p.id) AS is_subscriber
+     FROM (${SELECT_GUEST} WHERE ${where} ORDER BY g.id ${order} LIMIT $7 OFFSET $8) p
+     ORDER BY p.id ${order}`,
+    [...params, window.limit, window.offset],
+  );
+  return rows;
+}
+
+/** How many guests match a filter. */
+async function countGuestsWhere(sql: Sql, companyId: CompanyId, filter: GuestFilter): Promise<number> {
+  const { where, params } = await guestWhere(sql, companyId, filter);
+  const { rows } = await sql.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM guests g WHERE ${where}`,
+    params,
+  );
+  return rows[0]?.count ?? 0;
+}
+
+/**
+ * One page of a company's guests, newest first (or oldest first), searched by name, POS id or card digits,
+ * with the total count; each row says whether a subscriber is linked.
+ */
 export function listGuests(
   db: Database,
   companyId: CompanyId,
+  filter: GuestFilter & GuestWindow,
+): Promise<{ count: number; rows: GuestListRow[] }> {
+  return db.tenant(companyId, async (sql) => ({
+    count: await countGuestsWhere(sql, companyId, filter),
+    rows: await selectGuestPage(sql, companyId, filter, filter),
+  }));
+}
+
+/** How many of a company's guests match a filter. */
+export function countGuests(db: Database, companyId: CompanyId, filter: GuestFilter): Promise<number> {
+  return db.tenant(companyId, (sql) => countGuestsWhere(sql, companyId, filter));
+}
+
+/**
+ * The next batch of guests matching a filter with an id above `afterId`, oldest first: keyset paging for
+ * exports, so a million guests stream in constant memory and constant time per batch.
+ */
+export function guestsAfter(
+  db: Database,
+  companyId: CompanyId,
   filter: GuestFilter,
-): Promise<{ count: number; rows: GuestRow[] }> {
+  afterId: number,
+  limit: number,
+): Promise<GuestListRow[]> {
   return db.tenant(companyId, async (sql) => {
-    const where = `g.company_id = $1
-      AND ($2::text IS NULL OR g.customer_name ILIKE $2 OR g.pos_id ILIKE $2 OR g.last_four_digits ILIKE $2)
-      AND (cardinality($3::bigint[]) = 0 OR g.first_location_id = ANY($3::bigint[]) OR EXISTS (
-        SELECT 1 FROM pos_checks c
-        WHERE c.company_id = $1 AND c.guest_id = g.id AND c.location_id = ANY($3::bigint[])))
-      AND (cardinality($4::bigint[]) = 0 OR EXISTS (
-        SELECT 1 FROM location_group_members m
-        WHERE m.company_id = $1 AND m.group_id = ANY($4::bigint[])
-          AND (m.location_id = g.first_location_id OR EXISTS (
-            SELECT 1 FROM pos_checks c
-            WHERE c.company_id = $1 AND c.guest_id = g.id AND c.location_id = m.location_id))))`;
-    const params = [
-      companyId,
-      filter.q ? likePattern(filter.q) : null,
-      filter.locationIds ?? [],
-      filter.groupIds ?? [],
-    ];
-    const total = await sql.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM guests g WHERE ${where}`,
-      params,
+    const { where, params } = await guestWhere(sql, companyId, filter);
+    const { rows } = await sql.query<GuestListRow>(
+      `SELECT p.*, EXISTS (SELECT 1 FROM subscribers s WHERE s.company_id = $1 AND s.guest_id = p.id) AS is_subscriber
+       FROM (${SELECT_GUEST} WHERE ${where} AND g.id > $7 ORDER BY g.id LIMIT $8) p
+       ORDER BY p.id`,
+      [...params, afterId, limit],
     );
-    const page = await sql.query<GuestRow>(
-      `${SELECT_GUEST} WHERE ${where} ORDER BY g.id DESC LIMIT $5 OFFSET $6`,
-      [...params, filter.limit, filter.offset],
+    return rows;
+  });
+}
+
+/** The rows of one big-data guest file: guests matching a filter, oldest first, `limit` from `offset`. */
+export function guestFileRows(
+  db: Database,
+  companyId: CompanyId,
+  filter: GuestFilter,
+  window: { limit: number; offset: number },
+): Promise<GuestFileRow[]> {
+  return db.tenant(companyId, async (sql) => {
+    const { where, params } = await guestWhere(sql, companyId, filter);
+    const { rows } = await sql.query<GuestFileRow>(
+      `SELECT g.customer_name, g.last_four_digits, g.pos_id FROM guests g
+       WHERE ${where} ORDER BY g.id LIMIT $7 OFFSET $8`,
+      [...params, window.limit, window.offset],
     );
-    return { count: total.rows[0]?.count ?? 0, rows: page.rows };
+    return rows;
+  });
+}
+
+/** Which of these POS ids already belong to a guest of the company. */
+export function existingGuestPosIds(
+  db: Database,
+  companyId: CompanyId,
+  posIds: readonly string[],
+): Promise<string[]> {
+  return db.tenant(companyId, async (sql) => {
+    const { rows } = await sql.query<{ pos_id: string }>(
+      `SELECT DISTINCT pos_id FROM guests WHERE company_id = $1 AND pos_id = ANY($2::text[]) ORDER BY pos_id`,
+      [companyId, [...new Set(posIds)]],
+    );
+    return rows.map((row) => row.pos_id);
+  });
+}
+
+/** The id of the company's guest with this POS id when exactly one has it; null otherwise. */
+export function findGuestIdByPosId(
+  db: Database,
+  companyId: CompanyId,
+  posId: string,
+): Promise<number | null> {
+  return db.tenant(companyId, async (sql) => {
+    const { rows } = await sql.query<{ id: number }>(
+      'SELECT id FROM guests WHERE company_id = $1 AND pos_id = $2 ORDER BY id LIMIT 2',
+      [companyId, posId],
+    );
+    return rows.length === 1 ? rows[0]!.id : null;
   });
 }
 
@@ -139,6 +286,13 @@ export function createGuest(db: Database, scope: WriteScope, input: NewGuest): P
         input.first_location_id ?? null,
       ],
     );
+    if (input.first_location_id) {
+      await sql.query('INSERT INTO guest_locations (company_id, guest_id, location_id) VALUES ($1, $2, $3)', [
+        scope.companyId,
+        rows[0]!.id,
+        input.first_location_id,
+      ]);
+    }
     const created = (await findGuestsByIds(sql, scope.companyId, [rows[0]!.id]))[0]!;
     await recordAudit(sql, scope, {
       action: 'create',
@@ -214,6 +368,7 @@ export function deleteGuest(db: Database, scope: WriteScope, id: number): Promis
     await sql.query('UPDATE subscribers SET guest_id = NULL WHERE company_id = $1 AND guest_id = $2', params);
     await sql.query('DELETE FROM notes WHERE company_id = $1 AND guest_id = $2', params);
     await sql.query('DELETE FROM profile_cards WHERE company_id = $1 AND guest_id = $2', params);
+    await sql.query('DELETE FROM guest_locations WHERE company_id = $1 AND guest_id = $2', params);
     await sql.query('DELETE FROM guests WHERE company_id = $1 AND id = $2', params);
     await recordDeletedCustomer(sql, scope, { customerType: 'guest', posId: before.pos_id, originalId: id });
     await recordAudit(sql, scope, { action: 'delete', entity: 'guest', entityId: id, before });

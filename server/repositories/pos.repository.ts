@@ -297,7 +297,7 @@ async function assertCheckReferences(
 
 /**
  * Inserts checks with their lines and adds them to their guests' running totals (visits, spend, first and
- * last visit, and the first location when the guest had none), all in one transaction: a bad check leaves
+ * last visit, and the first location when the guest had none) and locations visited, all in one transaction: a bad check leaves
  * nothing behind. Throws UnknownReferenceError when a check names another company's rows.
  */
 export function insertChecks(
@@ -365,6 +365,13 @@ export function insertChecks(
              WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL
              GROUP BY guest_id) n
        WHERE g.company_id = $1 AND g.id = n.guest_id`,
+      [scope.companyId, ids],
+    );
+    await sql.query(
+      `INSERT INTO guest_locations (company_id, guest_id, location_id)
+       SELECT DISTINCT company_id, guest_id, location_id FROM pos_checks
+       WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL
+       ON CONFLICT DO NOTHING`,
       [scope.companyId, ids],
     );
     const created = await findChecksByIds(sql, scope.companyId, ids);

@@ -1,6 +1,7 @@
 import type { CompanyId, Database, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { missingIds, UnknownReferenceError } from './references.js';
+import { findSubscribersByIds, type SubscriberRow } from './subscribers.repository.js';
 import type { WriteScope } from './scope.js';
 
 /** A subscriber list with how many subscribers are on it. */
@@ -191,4 +192,85 @@ export function removeListMembers(
 /** How many subscribers are on a list; null when it does not exist in this company. */
 export function countListMembers(db: Database, companyId: CompanyId, listId: number): Promise<number | null> {
   return db.tenant(companyId, async (sql) => (await findList(sql, companyId, listId))?.member_count ?? null);
+}
+
+/** One page of the company's subscriber lists by name, with member counts and the total count. */
+export function listSubscriberListsPage(
+  db: Database,
+  companyId: CompanyId,
+  window: { limit: number; offset: number },
+): Promise<{ count: number; rows: SubscriberListRow[] }> {
+  return db.tenant(companyId, async (sql) => {
+    const total = await sql.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM subscriber_lists WHERE company_id = $1',
+      [companyId],
+    );
+    const page = await sql.query<{ id: number }>(
+      'SELECT id FROM subscriber_lists WHERE company_id = $1 ORDER BY lower(name), id LIMIT $2 OFFSET $3',
+      [companyId, window.limit, window.offset],
+    );
+    // Member counts are taken for this page's lists only.
+    const rows =
+      page.rows.length > 0
+        ? await selectLists(
+            sql,
+            companyId,
+            page.rows.map((row) => row.id),
+          )
+        : [];
+    return { count: total.rows[0]?.count ?? 0, rows };
+  });
+}
+
+/**
+ * One page of a list's subscribers, newest first, with the total count; null when the list does not exist
+ * in this company.
+ */
+export function listListMembers(
+  db: Database,
+  companyId: CompanyId,
+  listId: number,
+  window: { limit: number; offset: number },
+): Promise<{ count: number; rows: SubscriberRow[] } | null> {
+  return db.tenant(companyId, async (sql) => {
+    const list = await findList(sql, companyId, listId);
+    if (!list) return null;
+    const { rows } = await sql.query<{ subscriber_id: number }>(
+      `SELECT subscriber_id FROM subscriber_list_members WHERE company_id = $1 AND list_id = $2
+       ORDER BY subscriber_id DESC LIMIT $3 OFFSET $4`,
+      [companyId, listId, window.limit, window.offset],
+    );
+    const members = await findSubscribersByIds(
+      sql,
+      companyId,
+      rows.map((row) => row.subscriber_id),
+    );
+    return { count: list.member_count, rows: members.reverse() };
+  });
+}
+
+/**
+ * The next batch of a list's subscribers with an id above `afterId`, oldest first (keyset paging for the
+ * export); empty when the list does not exist in this company.
+ */
+export function listMembersAfter(
+  db: Database,
+  companyId: CompanyId,
+  listId: number,
+  afterId: number,
+  limit: number,
+): Promise<SubscriberRow[]> {
+  return db.tenant(companyId, async (sql) => {
+    const { rows } = await sql.query<{ subscriber_id: number }>(
+      `SELECT subscriber_id FROM subscriber_list_members
+       WHERE company_id = $1 AND list_id = $2 AND subscriber_id > $3
+       ORDER BY subscriber_id LIMIT $4`,
+      [companyId, listId, afterId, limit],
+    );
+    return findSubscribersByIds(
+      sql,
+      companyId,
+      rows.map((row) => row.subscriber_id),
+    );
+  });
 }

@@ -122,6 +122,46 @@ function duplicateOr(error: unknown): unknown {
   return isUniqueViolation(error, 'subscribers_email_unique') ? new DuplicateSubscriberEmailError() : error;
 }
 
+/** What a subscriber file of the big-data download holds per subscriber. */
+export interface SubscriberFileRow {
+  email: string;
+  pos_id: string | null;
+}
+
+/** The subscriber linked to a guest, as a guest's profile shows it. */
+export interface GuestSubscriptionRow {
+  subscriber_id: number;
+  hashid: string;
+  subscribed: boolean;
+  email: string;
+  /** The subscriber's own POS id, for the link to their profile. */
+  pos_id: string | null;
+}
+
+/**
+ * The WHERE clause of a subscriber list and its four parameters. Locations match where the subscriber
+ * signed up; ids of another company's locations or groups match nobody. The search terms are exactly the
+ * expressions of the trigram indexes (migration 0006); the full name covers first and last name alone.
+ */
+function subscriberWhere(
+  companyId: CompanyId,
+  filter: Omit<SubscriberFilter, 'limit' | 'offset'>,
+): { where: string; params: unknown[] } {
+  const where = `s.company_id = $1
+      AND ($2::text IS NULL OR s.email ILIKE $2 OR s.phone ILIKE $2 OR (s.first_name || ' ' || s.last_name) ILIKE $2)
+      AND (cardinality($3::bigint[]) = 0 OR s.source_location_id = ANY($3::bigint[]))
+      AND (cardinality($4::bigint[]) = 0 OR EXISTS (
+        SELECT 1 FROM location_group_members m
+        WHERE m.company_id = $1 AND m.group_id = ANY($4::bigint[]) AND m.location_id = s.source_location_id))`;
+  const params = [
+    companyId,
+    filter.q ? likePattern(filter.q) : null,
+    filter.locationIds ?? [],
+    filter.groupIds ?? [],
+  ];
+  return { where, params };
+}
+
 /** One page of a company's subscribers, newest first, searched by email, name or phone. */
 export function listSubscribers(
   db: Database,
@@ -129,28 +169,107 @@ export function listSubscribers(
   filter: SubscriberFilter,
 ): Promise<{ count: number; rows: SubscriberRow[] }> {
   return db.tenant(companyId, async (sql) => {
-    const where = `s.company_id = $1
-      AND ($2::text IS NULL OR s.email ILIKE $2 OR s.first_name ILIKE $2 OR s.last_name ILIKE $2 OR s.phone ILIKE $2
-           OR (s.first_name || ' ' || s.last_name) ILIKE $2)
-      AND (cardinality($3::bigint[]) = 0 OR s.source_location_id = ANY($3::bigint[]))
-      AND (cardinality($4::bigint[]) = 0 OR EXISTS (
-        SELECT 1 FROM location_group_members m
-        WHERE m.company_id = $1 AND m.group_id = ANY($4::bigint[]) AND m.location_id = s.source_location_id))`;
-    const params = [
-      companyId,
-      filter.q ? likePattern(filter.q) : null,
-      filter.locationIds ?? [],
-      filter.groupIds ?? [],
-    ];
+    const { where, params } = subscriberWhere(companyId, filter);
     const total = await sql.query<{ count: number }>(
       `SELECT count(*)::int AS count FROM subscribers s WHERE ${where}`,
       params,
     );
-    const page = await sql.query<SubscriberRow>(
-      `${SELECT_SUBSCRIBER} WHERE ${where} ORDER BY s.id DESC LIMIT $5 OFFSET $6`,
+    // Ids first, so list memberships are read for this page's rows only, not for every row skipped.
+    const page = await sql.query<{ id: number }>(
+      `SELECT s.id FROM subscribers s WHERE ${where} ORDER BY s.id DESC LIMIT $5 OFFSET $6`,
       [...params, filter.limit, filter.offset],
     );
-    return { count: total.rows[0]?.count ?? 0, rows: page.rows };
+    const rows = await findSubscribersByIds(
+      sql,
+      companyId,
+      page.rows.map((row) => row.id),
+    );
+    return { count: total.rows[0]?.count ?? 0, rows: rows.reverse() };
+  });
+}
+
+/** How many of a company's subscribers match a filter. */
+export function countSubscribers(
+  db: Database,
+  companyId: CompanyId,
+  filter: Omit<SubscriberFilter, 'limit' | 'offset'>,
+): Promise<number> {
+  return db.tenant(companyId, async (sql) => {
+    const { where, params } = subscriberWhere(companyId, filter);
+    const { rows } = await sql.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM subscribers s WHERE ${where}`,
+      params,
+    );
+    return rows[0]?.count ?? 0;
+  });
+}
+
+/**
+ * The next batch of subscribers matching a filter with an id above `afterId`, oldest first: keyset paging
+ * for exports, so a million subscribers stream in constant memory and constant time per batch.
+ */
+export function subscribersAfter(
+  db: Database,
+  companyId: CompanyId,
+  filter: Omit<SubscriberFilter, 'limit' | 'offset'>,
+  afterId: number,
+  limit: number,
+): Promise<SubscriberRow[]> {
+  return db.tenant(companyId, async (sql) => {
+    const { where, params } = subscriberWhere(companyId, filter);
+    const { rows } = await sql.query<SubscriberRow>(
+      `${SELECT_SUBSCRIBER} WHERE ${where} AND s.id > $5 ORDER BY s.id LIMIT $6`,
+      [...params, afterId, limit],
+    );
+    return rows;
+  });
+}
+
+/** The rows of one big-data subscriber file: subscribers matching a filter, oldest first, `limit` from `offset`. */
+export function subscriberFileRows(
+  db: Database,
+  companyId: CompanyId,
+  filter: Omit<SubscriberFilter, 'limit' | 'offset'>,
+  window: { limit: number; offset: number },
+): Promise<SubscriberFileRow[]> {
+  return db.tenant(companyId, async (sql) => {
+    const { where, params } = subscriberWhere(companyId, filter);
+    const { rows } = await sql.query<SubscriberFileRow>(
+      `SELECT s.email, s.pos_id FROM subscribers s WHERE ${where} ORDER BY s.id LIMIT $5 OFFSET $6`,
+      [...params, window.limit, window.offset],
+    );
+    return rows;
+  });
+}
+
+/** Which of these POS ids already belong to a subscriber of the company. */
+export function existingSubscriberPosIds(
+  db: Database,
+  companyId: CompanyId,
+  posIds: readonly string[],
+): Promise<string[]> {
+  return db.tenant(companyId, async (sql) => {
+    const { rows } = await sql.query<{ pos_id: string }>(
+      `SELECT DISTINCT pos_id FROM subscribers WHERE company_id = $1 AND pos_id = ANY($2::text[]) ORDER BY pos_id`,
+      [companyId, [...new Set(posIds)]],
+    );
+    return rows.map((row) => row.pos_id);
+  });
+}
+
+/** The subscriber linked to a guest (the oldest, should there be several); null when none is. */
+export function findSubscriptionOfGuest(
+  db: Database,
+  companyId: CompanyId,
+  guestId: number,
+): Promise<GuestSubscriptionRow | null> {
+  return db.tenant(companyId, async (sql) => {
+    const { rows } = await sql.query<GuestSubscriptionRow>(
+      `SELECT id AS subscriber_id, hashid, subscribed, email, pos_id FROM subscribers
+       WHERE company_id = $1 AND guest_id = $2 ORDER BY id LIMIT 1`,
+      [companyId, guestId],
+    );
+    return rows[0] ?? null;
   });
 }
 

@@ -71,6 +71,7 @@ export const DEMO_TABLES = [
   'guests',
   'pos_checks',
   'pos_check_lines',
+  'guest_locations',
   'subscribers',
   'subscriber_lists',
   'subscriber_list_members',
@@ -348,7 +349,7 @@ async function copyCheckBatch(bulk: BulkWriter, ids: CompanyIds, batch: CheckRec
   );
 }
 
-/** Sets every guest's running totals from their checks in one statement. */
+/** Sets every guest's running totals and locations from their checks, one statement each. */
 async function updateGuestTotals(sql: Sql, companyId: number): Promise<void> {
   // Fresh statistics first: with none, PostgreSQL may join the aggregate to the guests by nested loop.
   await sql.exec('ANALYZE guests, pos_checks');
@@ -364,6 +365,12 @@ async function updateGuestTotals(sql: Sql, companyId: number): Promise<void> {
            WHERE company_id = $1 AND guest_id IS NOT NULL
            GROUP BY guest_id) a
      WHERE g.company_id = $1 AND g.id = a.guest_id`,
+    [companyId],
+  );
+  // Seeded first locations are always a location with a check, so the checks alone fill the table.
+  await sql.query(
+    `INSERT INTO guest_locations (company_id, guest_id, location_id)
+     SELECT DISTINCT company_id, guest_id, location_id FROM pos_checks WHERE company_id = $1 AND guest_id IS NOT NULL`,
     [companyId],
   );
 }

@@ -116,6 +116,8 @@ function bare(pattern: string, screen: LazyExoticComponent<ComponentType>, title
 
 const OWNER_ADMIN: readonly RouteRole[] = ['owner', 'admin'];
 const dashboard = lazyScreen(() => import('./screens/DashboardScreen.js'));
+/** One profile screen for guests and subscribers (spec section 2). */
+const customerProfile = lazyScreen(() => import('./screens/CustomerProfileScreen.js'));
 
 /**
  * The route table: every route of spec section 2. The navigation machine checks each route's feature
@@ -150,15 +152,40 @@ export const ROUTES: readonly AppRoute[] = [
     'insights',
   ),
   // Guests
-  page('/guest/analytics', comingSoon, 'pages.titles.guestAnalytics', 'Subscribers', 'guests'),
+  page(
+    '/guest/analytics',
+    lazyScreen(() => import('./screens/GuestAnalyticsScreen.js')),
+    'pages.titles.guestAnalytics',
+    'Subscribers',
+    'guests',
+  ),
   page('/segments', comingSoon, 'pages.titles.segments', 'Segments List', 'guests'),
-  page('/subscribers', comingSoon, 'pages.titles.subscribers', 'Subscribers', 'guests'),
-  page('/subscriber-list', comingSoon, 'pages.titles.subscriberList', 'Subscribers', 'guests'),
-  page('/subscriber/profile/:pos_id/:hashid/:id', comingSoon, 'pages.titles.profile', 'Subscribers', null, {
-    groupCrumb: 'guests',
-    parent: 'pages.titles.subscribers',
-  }),
-  page('/guest/profile/:pos_id/:hashid/:id', comingSoon, 'pages.titles.profile', 'Subscribers', null, {
+  page(
+    '/subscribers',
+    lazyScreen(() => import('./screens/SubscribersScreen.js')),
+    'pages.titles.subscribers',
+    'Subscribers',
+    'guests',
+  ),
+  page(
+    '/subscriber-list',
+    lazyScreen(() => import('./screens/SubscriberListsScreen.js')),
+    'pages.titles.subscriberList',
+    'Subscribers',
+    'guests',
+  ),
+  page(
+    '/subscriber/profile/:pos_id/:hashid/:id',
+    customerProfile,
+    'pages.titles.profile',
+    'Subscribers',
+    null,
+    {
+      groupCrumb: 'guests',
+      parent: 'pages.titles.subscribers',
+    },
+  ),
+  page('/guest/profile/:pos_id/:hashid/:id', customerProfile, 'pages.titles.profile', 'Subscribers', null, {
     groupCrumb: 'guests',
     parent: 'pages.titles.guestAnalytics',
   }),

@@ -3,13 +3,19 @@ import { accountSettingsMachine } from './account-settings.machine.js';
 import { authMachine } from './auth.machine.js';
 import { companyTokensMachine } from './company-tokens.machine.js';
 import { companyUsersMachine } from './company-users.machine.js';
+import { csvUploadMachine } from './csv-upload.machine.js';
+import { customerProfileMachine } from './customer-profile.machine.js';
 import { emailSendersMachine } from './email-senders.machine.js';
+import { filePagingMachine } from './file-paging.machine.js';
+import { guestListMachine } from './guest-list.machine.js';
 import { hijackMachine } from './hijack.machine.js';
 import { locationGroupCreateMachine } from './location-group-create.machine.js';
 import { locationSelectionMachine } from './location-selection.machine.js';
 import { locationsAdminMachine } from './locations-admin.machine.js';
 import { navigationMachine } from './navigation.machine.js';
 import { passwordChangeMachine } from './password-change.machine.js';
+import { subscriberListsMachine } from './subscriber-lists.machine.js';
+import { subscribersListMachine } from './subscribers-list.machine.js';
 import { supportLogMachine } from './support-log.machine.js';
 import { supportReplayMachine } from './support-replay.machine.js';
 import { tokenExpiryMachine } from './token-expiry.machine.js';
@@ -22,13 +28,19 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   authMachine,
   companyTokensMachine,
   companyUsersMachine,
+  csvUploadMachine,
+  customerProfileMachine,
   emailSendersMachine,
+  filePagingMachine,
+  guestListMachine,
   hijackMachine,
   locationGroupCreateMachine,
   locationSelectionMachine,
   locationsAdminMachine,
   navigationMachine,
   passwordChangeMachine,
+  subscriberListsMachine,
+  subscribersListMachine,
   supportLogMachine,
   supportReplayMachine,
   tokenExpiryMachine,

@@ -37,6 +37,8 @@ export const GuestProfileSchema = z.object({
       hashid: z.string(),
       subscribed: z.boolean(),
       email: z.string(),
+      /** The subscriber's POS id, for the link to their profile (absent: the guest's; null: none). */
+      pos_id: z.string().nullable().optional(),
     })
     .nullable(),
 });

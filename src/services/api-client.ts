@@ -91,6 +91,41 @@ export function apiRequestText(
   return send(request, accept, (response) => response.text());
 }
 
+/** The URL of an API path and query, built as every call builds it (for requests made without `fetch`). */
+export function apiUrl(path: string, query?: ApiRequest<z.ZodTypeAny>['query']): string {
+  return urlOf(path, query);
+}
+
+/**
+ * The headers every call carries for the signed-in user (the Bearer token, when there is one), and the
+ * 401 hook, for requests made without `fetch` (an upload over XMLHttpRequest reports its byte progress).
+ */
+export const apiAuth = {
+  headers(): Record<string, string> {
+    const token = hooks.accessToken();
+    return token ? { authorization: `Bearer ${token}` } : {};
+  },
+  unauthorized(): void {
+    hooks.onUnauthorized();
+  },
+};
+
+/** The error of a failed answer from its status and body text, read as `apiRequest` reads it. */
+export function apiErrorOf(status: number, text: string): ApiRequestError {
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON (a proxy's page): the generic error below.
+  }
+  const parsed = ApiErrorSchema.safeParse(body);
+  if (parsed.success) {
+    const { code, message, fields } = parsed.data.error;
+    return new ApiRequestError(status, code, message, fields);
+  }
+  return new ApiRequestError(status, 'http_error', `The server answered ${status}`);
+}
+
 /** Sends one call with the Bearer token and reads its answer; unsubscribing aborts it. */
 function send<Answer>(
   request: Omit<ApiRequest<z.ZodTypeAny>, 'schema'>,

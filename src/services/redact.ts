@@ -19,6 +19,9 @@ export const IDENTIFYING_KEYS: ReadonlySet<string> = new Set([
   'last_four_digits',
   'name_on_card',
   'customer_name',
+  'author_name',
+  // Notes about a guest are free text that often names or describes the person.
+  'body',
   'to_address',
   'birthday',
   'address',

@@ -4,12 +4,18 @@ import { fingerprint } from '../../server/privacy.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import { listDeletedCustomers } from '../../server/repositories/deleted-customers.repository.js';
 import {
+  countGuests,
   createGuest,
   deleteGuest,
+  existingGuestPosIds,
   findDuplicateGuests,
   findGuestDuplicatesOf,
+  findGuestIdByPosId,
   getGuest,
+  guestFileRows,
+  guestsAfter,
   listGuests,
+  type GuestRow,
 } from '../../server/repositories/guests.repository.js';
 import { HASHID_PATTERN } from '../../server/repositories/hashid.js';
 import { createLocationGroup } from '../../server/repositories/location-groups.repository.js';
@@ -314,6 +320,80 @@ describe('guests repository', () => {
       expect(await findGuestDuplicatesOf(guarded, companyA, theirs.id)).toBeNull();
       expect(await deleteGuest(guarded, systemScope(companyA), theirs.id)).toBe(false);
       expect(await getGuest(guarded, companyB, key)).toMatchObject({ customer_name: 'Their Guest' });
+    }
+  });
+});
+
+describe('guests repository: lists for profiles, exports and big data', () => {
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
+
+  it('flags linked subscribers, filters by them and pages oldest first', async () => {
+    const company = (await makeCompany(db, 'Flags')).id;
+    const north = await makeLocation(db, company, 'North');
+    const linked = await makeGuest(db, company, { first_location_id: north.id });
+    const plain = await makeGuest(db, company);
+    const alsoLinked = await makeGuest(db, company);
+    await makeSubscriber(db, company, { guest_id: linked.id });
+    await makeSubscriber(db, company, { guest_id: alsoLinked.id });
+
+    const newest = await listGuests(db, company, { limit: 10, offset: 0 });
+    expect(newest.rows.map((g) => [g.id, g.is_subscriber])).toEqual([
+      [alsoLinked.id, true],
+      [plain.id, false],
+      [linked.id, true],
+    ]);
+    const oldest = await listGuests(db, company, { limit: 2, offset: 0, oldestFirst: true });
+    expect(oldest.rows.map((g) => g.id)).toEqual([linked.id, plain.id]);
+    const subscribed = await listGuests(db, company, { isSubscriber: true, limit: 10, offset: 0 });
+    expect(subscribed.count).toBe(2);
+    expect(
+      (await listGuests(db, company, { isSubscriber: false, limit: 10, offset: 0 })).rows.map((g) => g.id),
+    ).toEqual([plain.id]);
+    expect(await countGuests(db, company, { isSubscriber: true, locationIds: [north.id] })).toBe(1);
+    expect(await countGuests(db, company, {})).toBe(3);
+  });
+
+  it('reads batches after an id for exports, file rows by offset, existing POS ids and a guest by POS id', async () => {
+    const company = (await makeCompany(db, 'Batches')).id;
+    const guests = [];
+    for (const name of ['One', 'Two', 'Three', 'Four']) {
+      guests.push(
+        await makeGuest(db, company, { customer_name: name, pos_id: `B-${name}`, last_four_digits: '1111' }),
+      );
+    }
+    const [one, two, three, four] = guests as [GuestRow, GuestRow, GuestRow, GuestRow];
+    expect((await guestsAfter(db, company, {}, 0, 2)).map((g) => g.id)).toEqual([one.id, two.id]);
+    expect((await guestsAfter(db, company, {}, two.id, 5)).map((g) => g.id)).toEqual([three.id, four.id]);
+    expect((await guestsAfter(db, company, { q: 'thr' }, 0, 5)).map((g) => g.id)).toEqual([three.id]);
+    expect(await guestFileRows(db, company, {}, { limit: 2, offset: 1 })).toEqual([
+      { customer_name: 'Two', last_four_digits: '1111', pos_id: 'B-Two' },
+      { customer_name: 'Three', last_four_digits: '1111', pos_id: 'B-Three' },
+    ]);
+    expect(await existingGuestPosIds(db, company, ['B-Four', 'B-One', 'B-None', 'B-One'])).toEqual([
+      'B-Four',
+      'B-One',
+    ]);
+    expect(await findGuestIdByPosId(db, company, 'B-Two')).toBe(two.id);
+    expect(await findGuestIdByPosId(db, company, 'B-None')).toBeNull();
+    await makeGuest(db, company, { pos_id: 'B-Two' });
+    // Two guests share the POS id, so neither is picked.
+    expect(await findGuestIdByPosId(db, company, 'B-Two')).toBeNull();
+  });
+
+  it("never reads another company's guests in these lists, even without row-level security", async () => {
+    for (const guarded of [db, withoutRowLevelSecurity(db)]) {
+      const theirs = await makeGuest(guarded, companyB, { pos_id: 'THEIRS-1' });
+      await makeSubscriber(guarded, companyB, { guest_id: theirs.id });
+      expect((await guestsAfter(guarded, companyA, {}, 0, 1000)).map((g) => g.id)).not.toContain(theirs.id);
+      expect(await guestFileRows(guarded, companyA, {}, { limit: 1000, offset: 0 })).not.toContainEqual(
+        expect.objectContaining({ pos_id: 'THEIRS-1' }),
+      );
+      expect(await existingGuestPosIds(guarded, companyA, ['THEIRS-1'])).toEqual([]);
+      expect(await findGuestIdByPosId(guarded, companyA, 'THEIRS-1')).toBeNull();
+      expect(await countGuests(guarded, companyA, { isSubscriber: true })).toBe(0);
     }
   });
 });

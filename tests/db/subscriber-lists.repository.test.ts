@@ -7,14 +7,17 @@ import {
   createSubscriberList,
   deleteSubscriberList,
   getSubscriberList,
+  listListMembers,
+  listMembersAfter,
   listSubscriberLists,
+  listSubscriberListsPage,
   removeListMembers,
   renameSubscriberList,
   UnknownSubscribersError,
 } from '../../server/repositories/subscriber-lists.repository.js';
 import { findSubscribersByIds } from '../../server/repositories/subscribers.repository.js';
 import { withoutRowLevelSecurity } from '../support/database.js';
-import { makeSubscriber, systemScope } from '../support/factories.js';
+import { makeCompany, makeSubscriber, systemScope } from '../support/factories.js';
 import { useTwoCompanies } from '../support/two-companies.js';
 
 describe('subscriber lists repository', () => {
@@ -116,6 +119,59 @@ describe('subscriber lists repository', () => {
         name: 'Their list',
         member_count: 1,
       });
+    }
+  });
+});
+
+describe('subscriber lists repository: pages of lists and members', () => {
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
+
+  it('pages lists by name and members newest first, and reads members after an id', async () => {
+    const company = (await makeCompany(db, 'Pages')).id;
+    const scope = systemScope(company);
+    const zed = await createSubscriberList(db, scope, 'zed');
+    await createSubscriberList(db, scope, 'Alpha');
+    await createSubscriberList(db, scope, 'mid');
+    const page = await listSubscriberListsPage(db, company, { limit: 2, offset: 1 });
+    expect(page.count).toBe(3);
+    expect(page.rows.map((l) => l.name)).toEqual(['mid', 'zed']);
+
+    const members = [];
+    for (let index = 0; index < 3; index += 1) members.push(await makeSubscriber(db, company));
+    await makeSubscriber(db, company);
+    await addListMembers(
+      db,
+      scope,
+      zed.id,
+      members.map((m) => m.id),
+    );
+    const first = await listListMembers(db, company, zed.id, { limit: 2, offset: 0 });
+    expect(first?.count).toBe(3);
+    expect(first?.rows.map((s) => s.id)).toEqual([members[2]!.id, members[1]!.id]);
+    expect(first?.rows[0]?.list_ids).toEqual([zed.id]);
+    expect(
+      (await listListMembers(db, company, zed.id, { limit: 2, offset: 2 }))?.rows.map((s) => s.id),
+    ).toEqual([members[0]!.id]);
+    expect(await listListMembers(db, company, 0, { limit: 2, offset: 0 })).toBeNull();
+    expect((await listMembersAfter(db, company, zed.id, members[0]!.id, 10)).map((s) => s.id)).toEqual([
+      members[1]!.id,
+      members[2]!.id,
+    ]);
+  });
+
+  it("never pages another company's lists or members, even without row-level security", async () => {
+    for (const guarded of [db, withoutRowLevelSecurity(db)]) {
+      const theirs = await createSubscriberList(guarded, systemScope(companyB), 'Theirs');
+      const member = await makeSubscriber(guarded, companyB);
+      await addListMembers(guarded, systemScope(companyB), theirs.id, [member.id]);
+      expect(
+        (await listSubscriberListsPage(guarded, companyA, { limit: 500, offset: 0 })).rows.map((l) => l.id),
+      ).not.toContain(theirs.id);
+      expect(await listListMembers(guarded, companyA, theirs.id, { limit: 10, offset: 0 })).toBeNull();
+      expect(await listMembersAfter(guarded, companyA, theirs.id, 0, 10)).toEqual([]);
     }
   });
 });

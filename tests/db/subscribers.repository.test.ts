@@ -14,11 +14,16 @@ import {
   createSubscriberList,
 } from '../../server/repositories/subscriber-lists.repository.js';
 import {
+  countSubscribers,
   createSubscriber,
   deleteSubscriber,
   DuplicateSubscriberEmailError,
+  existingSubscriberPosIds,
+  findSubscriptionOfGuest,
   getSubscriber,
   listSubscribers,
+  subscriberFileRows,
+  subscribersAfter,
   updateSubscriber,
 } from '../../server/repositories/subscribers.repository.js';
 import { withoutRowLevelSecurity } from '../support/database.js';
@@ -331,6 +336,71 @@ describe('subscribers repository', () => {
       expect(await deleteSubscriber(guarded, systemScope(companyA), theirs.id)).toBe(false);
       expect(await getSubscriber(guarded, companyB, key)).toMatchObject({ first_name: 'Theirs' });
       expect((await message(theirQueued)).status).toBe('queued');
+    }
+  });
+});
+
+describe('subscribers repository: exports, files, existing records and guest links', () => {
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
+
+  it('reads batches after an id, file rows by offset, counts and existing POS ids', async () => {
+    const company = (await makeCompany(db, 'Batches')).id;
+    const north = await makeLocation(db, company, 'North');
+    const one = await makeSubscriber(db, company, {
+      email: 'one@example.com',
+      pos_id: 'S-1',
+      source_location_id: north.id,
+    });
+    const two = await makeSubscriber(db, company, { email: 'two@example.com' });
+    const three = await makeSubscriber(db, company, {
+      email: 'three@example.com',
+      pos_id: 'S-3',
+      source_location_id: north.id,
+    });
+
+    expect((await subscribersAfter(db, company, {}, 0, 2)).map((s) => s.id)).toEqual([one.id, two.id]);
+    expect((await subscribersAfter(db, company, {}, two.id, 2)).map((s) => s.id)).toEqual([three.id]);
+    expect(
+      (await subscribersAfter(db, company, { locationIds: [north.id] }, one.id, 5)).map((s) => s.id),
+    ).toEqual([three.id]);
+    expect(await subscriberFileRows(db, company, {}, { limit: 2, offset: 1 })).toEqual([
+      { email: 'two@example.com', pos_id: null },
+      { email: 'three@example.com', pos_id: 'S-3' },
+    ]);
+    expect(await countSubscribers(db, company, {})).toBe(3);
+    expect(await countSubscribers(db, company, { locationIds: [north.id], q: 'three' })).toBe(1);
+    expect(await existingSubscriberPosIds(db, company, ['S-3', 'S-2', 'S-1'])).toEqual(['S-1', 'S-3']);
+  });
+
+  it("finds the subscriber linked to a guest, and never another company's", async () => {
+    const guest = await makeGuest(db, companyA);
+    expect(await findSubscriptionOfGuest(db, companyA, guest.id)).toBeNull();
+    const linked = await makeSubscriber(db, companyA, {
+      email: 'linked@example.com',
+      guest_id: guest.id,
+      subscribed: false,
+    });
+    expect(await findSubscriptionOfGuest(db, companyA, guest.id)).toEqual({
+      subscriber_id: linked.id,
+      hashid: linked.hashid,
+      subscribed: false,
+      email: 'linked@example.com',
+      pos_id: null,
+    });
+    for (const guarded of [db, withoutRowLevelSecurity(db)]) {
+      const theirGuest = await makeGuest(guarded, companyB);
+      await makeSubscriber(guarded, companyB, { guest_id: theirGuest.id, pos_id: 'THEIRS-S' });
+      expect(await findSubscriptionOfGuest(guarded, companyA, theirGuest.id)).toBeNull();
+      expect(await existingSubscriberPosIds(guarded, companyA, ['THEIRS-S'])).toEqual([]);
+      expect(
+        (await subscribersAfter(guarded, companyA, {}, 0, 1000)).every((s) => s.company_id === companyA),
+      ).toBe(true);
+      expect(await subscriberFileRows(guarded, companyA, {}, { limit: 1000, offset: 0 })).not.toContainEqual(
+        expect.objectContaining({ pos_id: 'THEIRS-S' }),
+      );
     }
   });
 });

@@ -141,4 +141,19 @@ describe('redact', () => {
     }
     expect(redact({ listener: new Ref() })).toEqual({ listener: '[ref listener]' });
   });
+  it('hides profile notes and their authors, and the rows of guest files', () => {
+    const loaded = redact({
+      type: 'xstate.done.actor.profile',
+      output: {
+        notes: [{ id: 1, body: 'Allergic to nuts, ask for Maria', author_name: 'Dana Whitfield' }],
+        rows: [{ customer_name: 'Ana Ortiz', last_four_digits: '4242', pos_id: 'P-1' }],
+      },
+    });
+    const text = JSON.stringify(loaded);
+    for (const personal of ['Allergic', 'Dana Whitfield', 'Ana Ortiz', '4242'])
+      expect(text).not.toContain(personal);
+    expect(text).toContain(fingerprint('Dana Whitfield'));
+    expect(text).toContain('"pos_id":"P-1"');
+    expect(JSON.stringify(redact({ type: 'note.change', body: 'Prefers booth 4' }))).not.toContain('booth');
+  });
 });

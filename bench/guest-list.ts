@@ -1,0 +1,127 @@
+/**
+ * Guest list latency: `GET /api/pos/guests/` through the whole HTTP stack in-process (first page, a page in
+ * the middle, a name search, one location), p50 and p95 over BENCH_GUEST_ITERATIONS calls each, beside the
+ * list's own SQL called directly (the repository's count and page statements in one transaction, no HTTP,
+ * authentication or serialising). The data is the demo data set seeded with the seed module at
+ * BENCH_GUEST_SCALE (default 'small'; 'large' is a million guests and takes about 20 minutes on PostgreSQL).
+ */
+import { buildApp } from '../server/app.js';
+import { generateCompanyKey } from '../server/auth/company-token.js';
+import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
+import { listGuests, type GuestFilter } from '../server/repositories/guests.repository.js';
+import { listLocations } from '../server/repositories/locations.repository.js';
+import { SCALES, type Scale } from '../server/seed/blueprints.js';
+import { LAST_NAMES } from '../server/seed/catalog.js';
+import { loadDemoData } from '../server/seed/load.js';
+import { LIMITS } from '../src/schemas/constants.js';
+import {
+  envInt,
+  openBenchDatabase,
+  printFigure,
+  round,
+  timeLoop,
+  type BenchDriver,
+  type LoopOptions,
+} from './support.js';
+
+/** One list call measured: its query string and the same filter as the repository takes it. */
+interface ListCase {
+  name: string;
+  query: string;
+  filter: GuestFilter;
+  page: number;
+}
+
+/** The seed scale to bench on, from BENCH_GUEST_SCALE. */
+function guestScale(): Scale {
+  const scale = (process.env.BENCH_GUEST_SCALE ?? 'small') as Scale;
+  if (!SCALES.includes(scale)) throw new Error(`BENCH_GUEST_SCALE must be one of ${SCALES.join(', ')}`);
+  return scale;
+}
+
+/** Seeds the demo data set and benches the guest list of its largest company on one driver. */
+export async function benchGuestList(driver: BenchDriver): Promise<void> {
+  const scale = guestScale();
+  const loop: LoopOptions = {
+    warmup: envInt('BENCH_GUEST_WARMUP', 20),
+    iterations: envInt('BENCH_GUEST_ITERATIONS', 200),
+  };
+  const bench = await openBenchDatabase(driver);
+  // No uploads here: the import runner's polling would only add noise to the timings.
+  const app = await buildApp({
+    db: bench.db,
+    logLevel: 'silent',
+    clientDir: null,
+    imports: { runJobs: false },
+  });
+  try {
+    const seeded = performance.now();
+    const summary = await loadDemoData(bench.db, { scale });
+    const seedSeconds = (performance.now() - seeded) / 1000;
+    const company = summary.companies[0]!;
+    const key = generateCompanyKey();
+    await createCompanyToken(bench.db, company.id, {
+      name: 'bench',
+      keyPrefix: key.keyPrefix,
+      keyHash: key.keyHash,
+      createdBy: null,
+    });
+    const location = (await listLocations(bench.db, company.id, { limit: 1, offset: 0 })).rows[0]!;
+    await app.ready();
+
+    const pageSize = LIMITS.guestsPageSize;
+    const headers = { authorization: `Token ${key.key}` };
+    const total = (await listGuests(bench.db, company.id, { limit: 1, offset: 0 })).count;
+    const middle = Math.max(2, Math.floor(total / pageSize / 2));
+    const surname = LAST_NAMES[0];
+    const cases: ListCase[] = [
+      { name: 'first_page', query: 'page=1', filter: {}, page: 1 },
+      { name: 'middle_page', query: `page=${middle}`, filter: {}, page: middle },
+      { name: 'search', query: `page=1&q=${surname}`, filter: { q: surname }, page: 1 },
+      {
+        name: 'location',
+        query: `page=1&location_id=${location.id}`,
+        filter: { locationIds: [location.id] },
+        page: 1,
+      },
+    ];
+
+    for (const listCase of cases) {
+      const url = `/api/pos/guests/?page_size=${pageSize}&${listCase.query}`;
+      // A figure for a failing endpoint would be meaningless, so check the answer once before timing.
+      const probe = await app.inject({ method: 'GET', url, headers });
+      if (probe.statusCode !== 200) throw new Error(`${url} answered ${probe.statusCode}: ${probe.body}`);
+      const count = probe.json<{ count: number }>().count;
+
+      const endpoint = await timeLoop(async () => {
+        const response = await app.inject({ method: 'GET', url, headers });
+        if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}`);
+      }, loop);
+      const window = { limit: pageSize, offset: (listCase.page - 1) * pageSize };
+      const direct = await timeLoop(
+        () => listGuests(bench.db, company.id, { ...listCase.filter, ...window }),
+        loop,
+      );
+
+      printFigure({
+        bench: `guests.list.${listCase.name}`,
+        driver,
+        scale,
+        guests: total,
+        matching: count,
+        page: listCase.page,
+        endpoint_p50_ms: round(endpoint.p50Ms, 3),
+        endpoint_p95_ms: round(endpoint.p95Ms, 3),
+        direct_sql_p50_ms: round(direct.p50Ms, 3),
+        direct_sql_p95_ms: round(direct.p95Ms, 3),
+        p50_ratio: round(endpoint.p50Ms / direct.p50Ms, 3),
+        requests: loop.iterations,
+        warmup: loop.warmup,
+        seed_s: round(seedSeconds, 1),
+      });
+    }
+  } finally {
+    await app.close();
+    await bench.drop();
+  }
+}

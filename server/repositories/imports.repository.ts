@@ -1,0 +1,515 @@
+import type { CustomerKind } from '../../src/schemas/customers.js';
+import type { ImportStatus } from '../../src/schemas/imports.js';
+import type { CompanyId, Database, Sql } from '../db/database.js';
+import { recordAudit } from './audit.repository.js';
+import type { WriteScope } from './scope.js';
+
+/**
+ * All SQL of CSV imports: the job (which is also the runner's queue entry), its staged rows, and the
+ * batch merge into subscribers or guests. A batch's merged rows, its outcomes and the job's progress commit
+ * in one transaction, so a job resumed after a restart never counts a row twice.
+ */
+
+/** An import job as stored. */
+export interface ImportJobRow {
+  id: number;
+  company_id: number;
+  kind: CustomerKind;
+  status: ImportStatus;
+  file_name: string;
+  bytes: number;
+  header: string[];
+  read: number;
+  processed: number;
+  imported: number;
+  updated: number;
+  duplicates: number;
+  invalid: number;
+  failure: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+/** One data row checked and ready to stage; `fields` is null for an invalid row. */
+export interface StagedRow {
+  seq: number;
+  line: number;
+  fields: string[] | null;
+  raw: string[];
+  problems: { field: string | null; message: string }[] | null;
+}
+
+/** One row error as the job shows it. */
+export interface ImportRowErrorRow {
+  line: number;
+  field: string | null;
+  message: string;
+}
+
+/** A rejected row for the download: where it was, why, and its cells as written. */
+export interface RejectedRow {
+  seq: number;
+  line: number;
+  raw: string[];
+  problems: { field: string | null; message: string }[];
+}
+
+/** A job the runner took, to merge as the company's tenant. */
+export interface ClaimedJob {
+  id: number;
+  company_id: number;
+}
+
+/** Raised when rows arrive for a job that is no longer receiving (another process gave up on it). */
+export class ImportJobGoneError extends Error {
+  constructor() {
+    super('The import job is no longer receiving rows');
+    this.name = 'ImportJobGoneError';
+  }
+}
+
+const SELECT_JOB = `
+  SELECT id, company_id, kind, status, file_name, bytes, header, read, processed, imported, updated, duplicates,
+         invalid, failure, created_at, finished_at
+  FROM import_jobs`;
+
+/** What an interrupted upload's job says once it is given up. */
+export const INTERRUPTED_UPLOAD = 'The upload was interrupted';
+
+/** Opens a job in 'receiving' for a file whose header has been read. */
+export function createImportJob(
+  db: Database,
+  scope: WriteScope,
+  job: { kind: CustomerKind; fileName: string; header: readonly string[] },
+): Promise<number> {
+  return db.tenant(scope.companyId, async (sql) => {
+    const { rows } = await sql.query<{ id: number }>(
+      `INSERT INTO import_jobs (company_id, kind, status, file_name, header, user_id, actor_user_id)
+       VALUES ($1, $2, 'receiving', $3, $4, $5, $6) RETURNING id`,
+      [scope.companyId, job.kind, job.fileName, job.header, scope.userId, scope.actorUserId],
+    );
+    return rows[0]!.id;
+  });
+}
+
+/**
+ * Stages a batch of checked rows and moves the job's row count, size and heartbeat in the same
+ * transaction. Throws ImportJobGoneError (nothing staged) when the job is no longer receiving.
+ */
+export function stageImportRows(
+  db: Database,
+  companyId: CompanyId,
+  jobId: number,
+  rows: readonly StagedRow[],
+  bytes: number,
+): Promise<void> {
+  return db.tenant(companyId, async (sql) => {
+    const job = await sql.query<{ kind: CustomerKind }>(
+      `UPDATE import_jobs SET read = read + $3, bytes = $4, heartbeat_at = now()
+       WHERE company_id = $1 AND id = $2 AND status = 'receiving' RETURNING kind`,
+      [companyId, jobId, rows.length, bytes],
+    );
+    const kind = job.rows[0]?.kind;
+    if (!kind) throw new ImportJobGoneError();
+    if (rows.length === 0) return;
+    // The key is made in SQL with lower(), the function the unique and dedupe indexes use.
+    await sql.query(
+      `INSERT INTO import_rows (company_id, job_id, seq, line, key, fields, raw, outcome, problems)
+       SELECT $1, $2, x.seq, x.line,
+              CASE WHEN x.fields IS NULL THEN NULL
+                   WHEN $4 = 'guest' THEN lower(x.fields[1]) || '|' || x.fields[2]
+                   ELSE lower(x.fields[1]) END,
+              x.fields, x.raw, CASE WHEN x.fields IS NULL THEN 'invalid' END, x.problems
+       FROM jsonb_to_recordset($3::jsonb) AS x(seq integer, line integer, fields text[], raw text[], problems jsonb)`,
+      [companyId, jobId, JSON.stringify(rows), kind],
+    );
+  });
+}
+
+/** Hands a fully received job to the runner. */
+export function queueImportJob(
+  db: Database,
+  companyId: CompanyId,
+  jobId: number,
+  bytes: number,
+): Promise<void> {
+  return db.tenant(companyId, async (sql) => {
+    const { rowCount } = await sql.query(
+      `UPDATE import_jobs SET status = 'queued', bytes = $3, heartbeat_at = now()
+       WHERE company_id = $1 AND id = $2 AND status = 'receiving'`,
+      [companyId, jobId, bytes],
+    );
+    if (rowCount === 0) throw new ImportJobGoneError();
+  });
+}
+
+/** Removes a refused upload's job and every row staged for it, as if it never arrived. */
+export function discardImportJob(db: Database, companyId: CompanyId, jobId: number): Promise<void> {
+  return db.tenant(companyId, async (sql) => {
+    await sql.query('DELETE FROM import_rows WHERE company_id = $1 AND job_id = $2', [companyId, jobId]);
+    await sql.query('DELETE FROM import_jobs WHERE company_id = $1 AND id = $2', [companyId, jobId]);
+  });
+}
+
+/** The company's job with this id, or null (also for another company's job). */
+export function findImportJob(db: Database, companyId: CompanyId, id: number): Promise<ImportJobRow | null> {
+  return db.tenant(companyId, async (sql) => {
+    const { rows } = await sql.query<ImportJobRow>(`${SELECT_JOB} WHERE company_id = $1 AND id = $2`, [
+      companyId,
+      id,
+    ]);
+    return rows[0] ?? null;
+  });
+}
+
+/** The first `limit` row errors of a job (invalid and duplicate rows), in file order. */
+export function listImportRowErrors(
+  db: Database,
+  companyId: CompanyId,
+  jobId: number,
+  limit: number,
+): Promise<ImportRowErrorRow[]> {
+  return db.tenant(companyId, async (sql) => {
+    const { rows } = await sql.query<ImportRowErrorRow>(
+      `SELECT r.line, p.problem->>'field' AS field, p.problem->>'message' AS message
+       FROM (SELECT seq, line, problems FROM import_rows
+             WHERE company_id = $1 AND job_id = $2 AND outcome IN ('invalid', 'duplicate')
+             ORDER BY seq LIMIT $3) r
+       CROSS JOIN LATERAL jsonb_array_elements(r.problems) WITH ORDINALITY AS p(problem, position)
+       ORDER BY r.seq, p.position LIMIT $3`,
+      [companyId, jobId, limit],
+    );
+    return rows;
+  });
+}
+
+/** The next `limit` rejected rows of a job after `afterSeq`, in file order (keyset paging for the download). */
+export function rejectedRowsAfter(
+  db: Database,
+  companyId: CompanyId,
+  jobId: number,
+  afterSeq: number,
+  limit: number,
+): Promise<RejectedRow[]> {
+  return db.tenant(companyId, async (sql) => {
+    const { rows } = await sql.query<RejectedRow>(
+      `SELECT seq, line, raw, problems FROM import_rows
+       WHERE company_id = $1 AND job_id = $2 AND outcome IN ('invalid', 'duplicate') AND seq > $3
+       ORDER BY seq LIMIT $4`,
+      [companyId, jobId, afterSeq, limit],
+    );
+    return rows;
+  });
+}
+
+// ───────────────────────────── the runner's side (across companies) ─────────────────────────────
+
+/**
+ * Gives up uploads whose process stopped sending rows (no heartbeat for `staleAfterMs`): their staged rows
+ * are removed and the job fails with 'The upload was interrupted'. `exceptIds` are uploads this process is
+ * still receiving. Returns how many were given up.
+ */
+export function failAbandonedUploads(
+  db: Database,
+  staleAfterMs: number,
+  exceptIds: readonly number[] = [],
+): Promise<number> {
+  return db.platform(async (sql) => {
+    const { rows } = await sql.query<{ id: number; company_id: number }>(
+      `UPDATE import_jobs SET status = 'failed', failure = $2, finished_at = now()
+       WHERE id IN (SELECT id FROM import_jobs
+                    WHERE status = 'receiving' AND heartbeat_at < now() - $1 * interval '1 millisecond'
+                      AND NOT (id = ANY($3::bigint[]))
+                    FOR UPDATE SKIP LOCKED)
+       RETURNING id, company_id`,
+      [staleAfterMs, INTERRUPTED_UPLOAD, exceptIds],
+    );
+    for (const job of rows) {
+      await sql.query('DELETE FROM import_rows WHERE company_id = $1 AND job_id = $2', [
+        job.company_id,
+        job.id,
+      ]);
+    }
+    return rows.length;
+  });
+}
+
+/**
+ * Takes the oldest queued job, or a running one whose runner stopped beating for `staleAfterMs` (a
+ * restart), and marks it running. Null when there is none; other runners skip a job being taken.
+ */
+export function claimImportJob(db: Database, staleAfterMs: number): Promise<ClaimedJob | null> {
+  return db.platform(async (sql) => {
+    const { rows } = await sql.query<ClaimedJob>(
+      `UPDATE import_jobs SET status = 'running', heartbeat_at = now()
+       WHERE id = (SELECT id FROM import_jobs
+                   WHERE status = 'queued'
+                      OR (status = 'running' AND heartbeat_at < now() - $1 * interval '1 millisecond')
+                   ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING id, company_id`,
+      [staleAfterMs],
+    );
+    return rows[0] ?? null;
+  });
+}
+
+/** A job that went wrong while merging: it fails with a reason that holds no row contents. */
+export function failImportJob(
+  db: Database,
+  companyId: CompanyId,
+  jobId: number,
+  reason: string,
+): Promise<void> {
+  return db.tenant(companyId, async (sql) => {
+    await sql.query(
+      `UPDATE import_jobs SET status = 'failed', failure = $3, finished_at = now()
+       WHERE company_id = $1 AND id = $2 AND status IN ('queued', 'running')`,
+      [companyId, jobId, reason],
+    );
+  });
+}
+
+/** Puts a running job back in the queue (the runner is stopping between batches). */
+export function requeueImportJob(db: Database, companyId: CompanyId, jobId: number): Promise<void> {
+  return db.tenant(companyId, async (sql) => {
+    await sql.query(
+      `UPDATE import_jobs SET status = 'queued' WHERE company_id = $1 AND id = $2 AND status = 'running'`,
+      [companyId, jobId],
+    );
+  });
+}
+
+/** Rows of one batch merged into subscribers or guests: inserted, or filling values a record lacked. */
+interface Merged {
+  imported: number;
+  updated: number;
+}
+
+/** Rows of one batch by outcome. */
+interface BatchCounts extends Merged {
+  duplicates: number;
+  invalid: number;
+}
+
+/** Marks rows repeating an earlier row of the same file (same key) as duplicates of that row's line. */
+async function markDuplicatesInFile(sql: Sql, params: unknown[], keyField: string): Promise<void> {
+  await sql.query(
+    `UPDATE import_rows r SET outcome = 'duplicate',
+       problems = jsonb_build_array(jsonb_build_object('field', $5::text, 'message', 'Duplicate of line ' ||
+         (SELECT p.line FROM import_rows p
+          WHERE p.company_id = $1 AND p.job_id = $2 AND p.key = r.key AND p.seq < r.seq ORDER BY p.seq LIMIT 1)))
+     WHERE r.company_id = $1 AND r.job_id = $2 AND r.seq > $3 AND r.seq <= $4 AND r.outcome IS NULL
+       AND EXISTS (SELECT 1 FROM import_rows p
+                   WHERE p.company_id = $1 AND p.job_id = $2 AND p.key = r.key AND p.seq < r.seq)`,
+    [...params, keyField],
+  );
+}
+
+/**
+ * Merges subscriber rows with one upsert on the unique (company, lower(email)) index: a new email is
+ * inserted ('imported'); a known one gets the values it lacked ('updated') or nothing ('duplicate').
+ * `subscribed` is never changed by an import, so nobody is re-subscribed by a file. (A join on lower(email)
+ * could not use the index under row-level security, lower() not being leakproof; the upsert's conflict
+ * check can.)
+ */
+async function mergeSubscribers(sql: Sql, params: unknown[]): Promise<Merged> {
+  await markDuplicatesInFile(sql, params, 'email');
+  // Without statistics the planner takes the batch for one row and would match the upsert's rows back by
+  // a nested loop (batch² comparisons); a hash anti-join reads each side once.
+  await sql.query('SET LOCAL enable_nestloop = off');
+  const { rows } = await sql.query<Merged>(
+    `WITH merged AS (
+       INSERT INTO subscribers AS s (company_id, email, first_name, last_name, phone, zip, birthday, subscribed,
+                                     pos_id, hashid)
+       SELECT $1, r.fields[1], r.fields[2], r.fields[3], r.fields[4], r.fields[5], nullif(r.fields[6], '')::date,
+              r.fields[7]::boolean, nullif(r.fields[8], ''), r.fields[9]
+       FROM import_rows r
+       WHERE r.company_id = $1 AND r.job_id = $2 AND r.seq > $3 AND r.seq <= $4 AND r.outcome IS NULL
+       ORDER BY r.seq
+       ON CONFLICT (company_id, lower(email)) DO UPDATE SET
+         first_name = CASE WHEN s.first_name = '' THEN excluded.first_name ELSE s.first_name END,
+         last_name = CASE WHEN s.last_name = '' THEN excluded.last_name ELSE s.last_name END,
+         phone = CASE WHEN s.phone = '' THEN excluded.phone ELSE s.phone END,
+         zip = CASE WHEN s.zip = '' THEN excluded.zip ELSE s.zip END,
+         birthday = coalesce(s.birthday, excluded.birthday),
+         pos_id = CASE WHEN coalesce(s.pos_id, '') = '' THEN excluded.pos_id ELSE s.pos_id END,
+         updated_at = now()
+       WHERE (s.first_name = '' AND excluded.first_name <> '') OR (s.last_name = '' AND excluded.last_name <> '')
+          OR (s.phone = '' AND excluded.phone <> '') OR (s.zip = '' AND excluded.zip <> '')
+          OR (s.birthday IS NULL AND excluded.birthday IS NOT NULL)
+          OR (coalesce(s.pos_id, '') = '' AND excluded.pos_id IS NOT NULL)
+       -- xmax is 0 on a row this statement inserted and set on one it updated.
+       RETURNING lower(s.email) AS key, s.xmax = 0 AS inserted),
+     -- What the upsert neither inserted nor changed was already there with nothing new.
+     rejected AS (
+       UPDATE import_rows r SET outcome = 'duplicate',
+         problems = '[{"field": "email", "message": "Email already exists"}]'::jsonb
+       WHERE r.company_id = $1 AND r.job_id = $2 AND r.seq > $3 AND r.seq <= $4 AND r.outcome IS NULL
+         AND NOT EXISTS (SELECT 1 FROM merged m WHERE m.key = r.key))
+     SELECT count(*) FILTER (WHERE inserted)::int AS imported, count(*) FILTER (WHERE NOT inserted)::int AS updated
+     FROM merged`,
+    params,
+  );
+  await sql.query('SET LOCAL enable_nestloop = on');
+  return rows[0]!;
+}
+
+/**
+ * Before a guest job's first batch: marks every staged row matching an existing guest (same name in any
+ * case, same card digits) as a duplicate, in one pass. Under row-level security lower() keeps the dedupe
+ * index out of reach, so one hash join over the whole file replaces a scan of the company's guests per row.
+ */
+async function markExistingGuests(sql: Sql, companyId: CompanyId, jobId: number): Promise<void> {
+  // A nested loop here would scan the company's guests once per row; the hash join scans them once.
+  await sql.query('SET LOCAL enable_nestloop = off');
+  await sql.query(
+    `UPDATE import_rows r SET outcome = 'duplicate',
+       problems = '[{"field": "customer_name", "message": "Guest already exists"}]'::jsonb
+     FROM guests g
+     WHERE r.company_id = $1 AND r.job_id = $2 AND r.outcome IS NULL
+       AND g.company_id = $1 AND g.last_four_digits = r.fields[2] AND lower(g.customer_name) = lower(r.fields[1])`,
+    [companyId, jobId],
+  );
+  await sql.query('SET LOCAL enable_nestloop = on');
+}
+
+/**
+ * Merges guest rows: repeats within the file are duplicates of their first line, rows matching an existing
+ * guest were marked before the first batch, the rest are inserted. A guest has no optional values an import
+ * could fill in, so guests are never 'updated'.
+ */
+async function mergeGuests(sql: Sql, params: unknown[]): Promise<Merged> {
+  await markDuplicatesInFile(sql, params, 'customer_name');
+  const { rowCount } = await sql.query(
+    `INSERT INTO guests (company_id, customer_name, last_four_digits, pos_id, hashid)
+     SELECT $1, r.fields[1], r.fields[2], r.fields[3], r.fields[4]
+     FROM import_rows r
+     WHERE r.company_id = $1 AND r.job_id = $2 AND r.seq > $3 AND r.seq <= $4 AND r.outcome IS NULL
+     ORDER BY r.seq`,
+    params,
+  );
+  return { imported: rowCount, updated: 0 };
+}
+
+/**
+ * Merges the job's next `batchRows` staged rows in one transaction: rows into subscribers or guests,
+ * rejected rows' outcomes, counts and the resume point together (a row left without an outcome at or before
+ * `processed` was merged). The last batch marks the job done and audits it
+ * (counts only). Returns true when the job has nothing left (done, or no longer running).
+ */
+export function mergeImportBatch(
+  db: Database,
+  companyId: CompanyId,
+  jobId: number,
+  batchRows: number,
+): Promise<boolean> {
+  return db.tenant(companyId, async (sql) => {
+    // The row lock makes two runners on one job take turns; each starts where the other committed.
+    const { rows } = await sql.query<{
+      kind: CustomerKind;
+      status: ImportStatus;
+      read: number;
+      processed: number;
+      user_id: number | null;
+      actor_user_id: number | null;
+    }>(
+      `SELECT kind, status, read, processed, user_id, actor_user_id FROM import_jobs
+       WHERE company_id = $1 AND id = $2 FOR UPDATE`,
+      [companyId, jobId],
+    );
+    const job = rows[0];
+    if (!job || job.status !== 'running') return true;
+    const upTo = Math.min(job.read, job.processed + batchRows);
+    const params = [companyId, jobId, job.processed, upTo];
+    let merged: Merged;
+    if (job.kind === 'subscriber') {
+      merged = await mergeSubscribers(sql, params);
+    } else {
+      // In the first batch's transaction, so a restart before it commits simply runs it again.
+      if (job.processed === 0) await markExistingGuests(sql, companyId, jobId);
+      merged = await mergeGuests(sql, params);
+    }
+
+    const rejected = await sql.query<Omit<BatchCounts, keyof Merged>>(
+      `SELECT count(*) FILTER (WHERE outcome = 'duplicate')::int AS duplicates,
+              count(*) FILTER (WHERE outcome = 'invalid')::int AS invalid
+       FROM import_rows WHERE company_id = $1 AND job_id = $2 AND seq > $3 AND seq <= $4`,
+      params,
+    );
+    const counts: BatchCounts = { ...merged, ...rejected.rows[0]! };
+    const done = upTo >= job.read;
+    const { rows: after } = await sql.query<BatchCounts & { read: number; kind: CustomerKind }>(
+      `UPDATE import_jobs SET processed = $3, imported = imported + $4, updated = updated + $5,
+         duplicates = duplicates + $6, invalid = invalid + $7, heartbeat_at = now(),
+         status = CASE WHEN $8 THEN 'done' ELSE status END,
+         finished_at = CASE WHEN $8 THEN now() ELSE finished_at END
+       WHERE company_id = $1 AND id = $2
+       RETURNING kind, read, imported, updated, duplicates, invalid`,
+      [companyId, jobId, upTo, counts.imported, counts.updated, counts.duplicates, counts.invalid, done],
+    );
+    if (done) {
+      // Accepted rows are in subscribers or guests now; only rejected ones stay, for the download.
+      await sql.query('DELETE FROM import_rows WHERE company_id = $1 AND job_id = $2 AND outcome IS NULL', [
+        companyId,
+        jobId,
+      ]);
+      const totals = after[0]!;
+      await recordAudit(
+        sql,
+        { companyId, userId: job.user_id, actorUserId: job.actor_user_id },
+        {
+          action: 'create',
+          entity: 'import_job',
+          entityId: jobId,
+          after: {
+            kind: totals.kind,
+            read: totals.read,
+            imported: totals.imported,
+            updated: totals.updated,
+            duplicates: totals.duplicates,
+            invalid: totals.invalid,
+          },
+        },
+      );
+    }
+    return done;
+  });
+}
+
+/** How many rows are staged for a job: all while it runs, the rejected ones once it is done. */
+export function countStagedRows(db: Database, companyId: CompanyId, jobId: number): Promise<number> {
+  return db.tenant(companyId, async (sql) => {
+    const { rows } = await sql.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM import_rows WHERE company_id = $1 AND job_id = $2',
+      [companyId, jobId],
+    );
+    return rows[0]?.count ?? 0;
+  });
+}
+
+/** How many import jobs a company has, in any state. */
+export function countImportJobs(db: Database, companyId: CompanyId): Promise<number> {
+  return db.tenant(companyId, async (sql) => {
+    const { rows } = await sql.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM import_jobs WHERE company_id = $1',
+      [companyId],
+    );
+    return rows[0]?.count ?? 0;
+  });
+}
+
+/**
+ * Removes the staged rows (the rejected rows' contents) of jobs finished more than `retentionDays` ago: the
+ * download has served its purpose, and personal data is not kept longer than needed. Returns rows removed.
+ */
+export function purgeFinishedImportRows(db: Database, retentionDays: number): Promise<number> {
+  return db.platform(async (sql) => {
+    const { rowCount } = await sql.query(
+      `DELETE FROM import_rows r USING import_jobs j
+       WHERE j.company_id = r.company_id AND j.id = r.job_id
+         AND j.status IN ('done', 'failed') AND j.finished_at < now() - $1 * interval '1 day'`,
+      [retentionDays],
+    );
+    return rowCount;
+  });
+}

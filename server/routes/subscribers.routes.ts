@@ -1,0 +1,212 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
+import {
+  CustomerListQuerySchema,
+  NoteCreateSchema,
+  NoteSchema,
+  ProfileCardCreateSchema,
+  ProfileCardSchema,
+  ProfileKeyQuerySchema,
+} from '../../src/schemas/customers.js';
+import {
+  SubscriberCreateSchema,
+  SubscriberPageSchema,
+  SubscriberProfileSchema,
+  SubscriberProfileUpdateSchema,
+  SubscriberSchema,
+} from '../../src/schemas/subscribers.js';
+import { access } from '../http/access.js';
+import { pageWindow, toPage } from '../http/paging.js';
+import { companyOf, writeScopeOf } from '../http/scope.js';
+import { sendCsv } from './csv-download.js';
+import type { SubscribersService } from '../services/subscribers.service.js';
+
+const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema };
+const tags = ['Subscribers'];
+const READ = access('Subscribers', 'analyst');
+const WRITE = access('Subscribers', 'marketer');
+const DELETE = access('Subscribers', 'admin');
+
+/** `…/{id}/cards/{cardId}/`. */
+export const CardParamSchema = IdParamSchema.extend({
+  cardId: z.coerce.number().int().positive('cardId must be a positive integer'),
+});
+
+/** The Subscribers calls of spec section 7 (the CSV upload lives with the imports). */
+export function subscribersRoutes(service: SubscribersService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/subscriptions/subscribers/',
+      {
+        config: READ,
+        schema: {
+          tags,
+          summary: 'List subscribers, searched and filtered by location or group',
+          querystring: CustomerListQuerySchema,
+          response: { 200: SubscriberPageSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const query = request.query;
+        const { count, results } = await service.list(companyOf(request), query, pageWindow(query));
+        return toPage(request, query, count, results);
+      },
+    );
+
+    app.post(
+      '/subscriptions/subscribers/',
+      {
+        config: WRITE,
+        schema: {
+          tags,
+          summary: 'Add a subscriber',
+          body: SubscriberCreateSchema,
+          response: { 201: SubscriberSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await service.create(writeScopeOf(request), request.body)),
+    );
+
+    app.get(
+      '/subscriptions/subscribers/export/',
+      {
+        config: READ,
+        schema: {
+          tags,
+          summary: 'Every subscriber matching the list filters, as CSV',
+          querystring: CustomerListQuerySchema.omit({ page: true, page_size: true }),
+          response: errors,
+        },
+      },
+      async (request, reply) =>
+        sendCsv(reply, 'subscribers.csv', service.exportCsv(companyOf(request), request.query)),
+    );
+
+    app.get(
+      '/subscriptions/subscribers/:id/',
+      {
+        config: READ,
+        schema: {
+          tags,
+          summary: "A subscriber's profile: details, visits of the linked guest and lists",
+          params: IdParamSchema,
+          querystring: ProfileKeyQuerySchema,
+          response: { 200: SubscriberProfileSchema, ...errors },
+        },
+      },
+      async (request) => service.profile(companyOf(request), request.params.id, request.query),
+    );
+
+    app.put(
+      '/subscriptions/subscribers/:id/profile/',
+      {
+        config: WRITE,
+        schema: {
+          tags,
+          summary: "Replace a subscriber's profile fields",
+          params: IdParamSchema,
+          body: SubscriberProfileUpdateSchema,
+          response: { 200: SubscriberSchema, ...errors },
+        },
+      },
+      async (request) => service.updateProfile(writeScopeOf(request), request.params.id, request.body),
+    );
+
+    app.delete(
+      '/subscriptions/subscribers/:id/',
+      {
+        config: DELETE,
+        schema: {
+          tags,
+          summary: 'Delete a subscriber and their personal data everywhere',
+          params: IdParamSchema,
+          querystring: ProfileKeyQuerySchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await service.remove(writeScopeOf(request), request.params.id, request.query);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/subscriptions/subscribers/:id/cards/',
+      {
+        config: READ,
+        schema: {
+          tags,
+          summary: "A subscriber's linked cards",
+          params: IdParamSchema,
+          response: { 200: z.array(ProfileCardSchema), ...errors },
+        },
+      },
+      async (request) => service.listCards(companyOf(request), request.params.id),
+    );
+
+    app.post(
+      '/subscriptions/subscribers/:id/cards/',
+      {
+        config: WRITE,
+        schema: {
+          tags,
+          summary: 'Link a card to a subscriber',
+          params: IdParamSchema,
+          body: ProfileCardCreateSchema,
+          response: { 201: ProfileCardSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await service.addCard(writeScopeOf(request), request.params.id, request.body)),
+    );
+
+    app.delete(
+      '/subscriptions/subscribers/:id/cards/:cardId/',
+      {
+        config: DELETE,
+        schema: {
+          tags,
+          summary: "Unlink one of a subscriber's cards",
+          params: CardParamSchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await service.removeCard(writeScopeOf(request), request.params.id, request.params.cardId);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/subscriptions/subscribers/:id/notes/',
+      {
+        config: READ,
+        schema: {
+          tags,
+          summary: 'Notes about a subscriber, newest first',
+          params: IdParamSchema,
+          response: { 200: z.array(NoteSchema), ...errors },
+        },
+      },
+      async (request) => service.listNotes(companyOf(request), request.params.id),
+    );
+
+    app.post(
+      '/subscriptions/subscribers/:id/notes/',
+      {
+        config: WRITE,
+        schema: {
+          tags,
+          summary: 'Write a note about a subscriber',
+          params: IdParamSchema,
+          body: NoteCreateSchema,
+          response: { 201: NoteSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await service.addNote(writeScopeOf(request), request.params.id, request.body)),
+    );
+  };
+}

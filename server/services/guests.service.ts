@@ -1,0 +1,123 @@
+import type { Readable } from 'node:stream';
+import type { CustomerListQuery, ProfileKeyQuery } from '../../src/schemas/customers.js';
+import type { Guest, GuestProfile } from '../../src/schemas/guests.js';
+import type { Database } from '../db/database.js';
+import { notFound } from '../http/errors.js';
+import {
+  deleteGuest,
+  getGuest,
+  guestsAfter,
+  listGuests,
+  type GuestListRow,
+  type GuestRow,
+} from '../repositories/guests.repository.js';
+import type { CustomerRef } from '../repositories/references.js';
+import type { WriteScope } from '../repositories/scope.js';
+import { findSubscriptionOfGuest } from '../repositories/subscribers.repository.js';
+import { keysetCsv } from './csv-export.service.js';
+import { dollars, isoOrNull, type CustomerProfilesService } from './customer-profiles.service.js';
+
+/** The columns of the guest CSV export, in order. */
+export const GUEST_EXPORT_COLUMNS = [
+  'id',
+  'pos_id',
+  'customer_name',
+  'last_four_digits',
+  'first_location_id',
+  'visit_count',
+  'total_spend',
+  'first_visit_at',
+  'last_visit_at',
+  'is_subscriber',
+] as const;
+
+/** A guest row as the API shows it; money in dollars. */
+export function presentGuest(row: GuestRow, isSubscriber: boolean): Guest {
+  return {
+    id: row.id,
+    hashid: row.hashid,
+    pos_id: row.pos_id,
+    customer_name: row.customer_name,
+    last_four_digits: row.last_four_digits,
+    first_location_id: row.first_location_id,
+    visit_count: row.visit_count,
+    total_spend: dollars(row.total_spend_cents),
+    first_visit_at: isoOrNull(row.first_visit_at),
+    last_visit_at: isoOrNull(row.last_visit_at),
+    is_subscriber: isSubscriber,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** One line of the guest export. */
+export function guestExportCells(row: GuestListRow) {
+  return [
+    row.id,
+    row.pos_id,
+    row.customer_name,
+    row.last_four_digits,
+    row.first_location_id,
+    row.visit_count,
+    dollars(row.total_spend_cents).toFixed(2),
+    isoOrNull(row.first_visit_at),
+    isoOrNull(row.last_visit_at),
+    row.is_subscriber,
+  ];
+}
+
+/** The list filters of a query as the repository takes them. */
+export function guestFilterOf(query: Omit<CustomerListQuery, 'page' | 'page_size'>) {
+  return { q: query.q, locationIds: query.location_id, groupIds: query.location_group_id };
+}
+
+/** Guests: list, profile, delete, cards, notes and export. */
+export function guestsService(db: Database, profiles: CustomerProfilesService) {
+  const ref = (id: number): CustomerRef => ({ type: 'guest', id });
+  const keyOf = (id: number, query: ProfileKeyQuery) => ({ id, hashid: query.hashid, pos_id: query.pos_id });
+  return {
+    async list(companyId: number, query: CustomerListQuery, window: { limit: number; offset: number }) {
+      const { count, rows } = await listGuests(db, companyId, { ...guestFilterOf(query), ...window });
+      return { count, results: rows.map((row) => presentGuest(row, row.is_subscriber)) };
+    },
+    /** The profile; 404 unless id, hashid and POS id all match a guest of the company. */
+    async profile(companyId: number, id: number, query: ProfileKeyQuery): Promise<GuestProfile> {
+      const row = await getGuest(db, companyId, keyOf(id, query));
+      if (!row) throw notFound('Guest');
+      const subscription = await findSubscriptionOfGuest(db, companyId, row.id);
+      return {
+        kind: 'guest',
+        guest: presentGuest(row, subscription !== null),
+        activity: await profiles.activity(companyId, row.id),
+        subscription,
+      };
+    },
+    /**
+     * Deletes the guest named by the link: personal data goes everywhere, their checks stay in the figures
+     * unlinked, and a deleted-customer entry without personal data is kept.
+     */
+    async remove(scope: WriteScope, id: number, query: ProfileKeyQuery): Promise<void> {
+      const row = await getGuest(db, scope.companyId, keyOf(id, query));
+      if (!row || !(await deleteGuest(db, scope, row.id))) throw notFound('Guest');
+    },
+    /** Every guest matching the list's filters as CSV, streamed. */
+    exportCsv(companyId: number, query: Omit<CustomerListQuery, 'page' | 'page_size'>): Readable {
+      const filter = guestFilterOf(query);
+      return keysetCsv(
+        GUEST_EXPORT_COLUMNS,
+        (afterId, limit) => guestsAfter(db, companyId, filter, afterId, limit),
+        guestExportCells,
+      );
+    },
+    listCards: (companyId: number, id: number) => profiles.listCards(companyId, ref(id)),
+    addCard: (scope: WriteScope, id: number, input: Parameters<CustomerProfilesService['addCard']>[2]) =>
+      profiles.addCard(scope, ref(id), input),
+    removeCard: (scope: WriteScope, id: number, cardId: number) =>
+      profiles.removeCard(scope, ref(id), cardId),
+    listNotes: (companyId: number, id: number) => profiles.listNotes(companyId, ref(id)),
+    addNote: (scope: WriteScope, id: number, input: Parameters<CustomerProfilesService['addNote']>[2]) =>
+      profiles.addNote(scope, ref(id), input),
+  };
+}
+
+/** The guests service. */
+export type GuestsService = ReturnType<typeof guestsService>;

@@ -1,0 +1,145 @@
+import { LIMITS } from '../../src/schemas/constants.js';
+import type { CustomerKind } from '../../src/schemas/customers.js';
+import type { ImportJob } from '../../src/schemas/imports.js';
+import type { Database } from '../db/database.js';
+import { csvLine } from '../http/csv-writer.js';
+import { ApiError, invalid, notFound } from '../http/errors.js';
+import { CsvRecordTooLongError } from '../imports/csv-reader.js';
+import { EmptyFileError, MissingColumnsError, receiveFile } from '../imports/pipeline.js';
+import { UploadRefusedError } from '../imports/text-source.js';
+import type { ImportRunner } from '../jobs/import-runner.js';
+import {
+  findImportJob,
+  listImportRowErrors,
+  rejectedRowsAfter,
+  type ImportJobRow,
+  type RejectedRow,
+} from '../repositories/imports.repository.js';
+import type { WriteScope } from '../repositories/scope.js';
+
+/** Limits of uploads; the defaults are `LIMITS.uploadMaxBytes` and `LIMITS.uploadWaitMs`. */
+export interface UploadSettings {
+  maxBytes: number;
+  /** How long the upload call waits for the merge before answering 202 to be followed. */
+  waitMs: number;
+}
+
+/** The upload limits of the product. */
+export const DEFAULT_UPLOAD_SETTINGS: UploadSettings = {
+  maxBytes: LIMITS.uploadMaxBytes,
+  waitMs: LIMITS.uploadWaitMs,
+};
+
+/** One file as the upload route hands it over. */
+export interface Upload {
+  kind: CustomerKind;
+  fileName: string;
+  source: AsyncIterable<Uint8Array | string>;
+}
+
+/** Rejected rows read per query while the download streams. */
+const REJECTED_PAGE_ROWS = 2000;
+
+/** The job as the API shows it, with its first row errors. */
+export async function presentImportJob(db: Database, row: ImportJobRow): Promise<ImportJob> {
+  const errors = await listImportRowErrors(db, row.company_id, row.id, LIMITS.importErrorPreview);
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    file_name: row.file_name,
+    bytes: Number(row.bytes),
+    processed: row.processed,
+    read: row.read,
+    imported: row.imported,
+    updated: row.updated,
+    duplicates: row.duplicates,
+    invalid: row.invalid,
+    errors,
+    failure: row.failure,
+    rejected_url: `/api/imports/${row.id}/rejected/`,
+    created_at: row.created_at.toISOString(),
+    finished_at: row.finished_at ? row.finished_at.toISOString() : null,
+  };
+}
+
+/** A refusal of the file as a whole, as the client sees it. */
+function refusal(error: unknown): unknown {
+  if (error instanceof UploadRefusedError) {
+    return error.reason === 'too_large'
+      ? new ApiError(413, 'file_too_large', error.message)
+      : invalid({ file: error.message }, error.message);
+  }
+  if (error instanceof MissingColumnsError) {
+    const fields = Object.fromEntries(
+      error.columns.map((column) => [column, `The column ${column} is missing`]),
+    );
+    return invalid(fields, `${error.message}; nothing was imported`);
+  }
+  if (error instanceof EmptyFileError || error instanceof CsvRecordTooLongError) {
+    return invalid({ file: error.message }, error.message);
+  }
+  return error;
+}
+
+/** One rejected row of the download: its line, why, then its cells as written. */
+function rejectedLine(row: RejectedRow): string {
+  const reason = row.problems.map((problem) => problem.message).join('; ');
+  return csvLine([row.line, reason, ...row.raw]);
+}
+
+/** CSV uploads of subscribers and guests, their progress and their rejected rows. */
+export interface ImportsService {
+  /** Receives a file and waits a little for its merge; `finished` says whether it ended in time. */
+  upload(scope: WriteScope, upload: Upload): Promise<{ job: ImportJob; finished: boolean }>;
+  get(companyId: number, id: number): Promise<ImportJob>;
+  /** The rejected rows as CSV lines (header first), read from the database page by page. */
+  rejected(companyId: number, id: number): Promise<{ job: ImportJob; lines: AsyncIterable<string> }>;
+}
+
+/** The imports rules over a database and the job runner that merges the files. */
+export function importsService(
+  db: Database,
+  runner: ImportRunner,
+  settings: UploadSettings = DEFAULT_UPLOAD_SETTINGS,
+): ImportsService {
+  const load = async (companyId: number, id: number) => {
+    const row = await findImportJob(db, companyId, id);
+    if (!row) throw notFound('Import');
+    return row;
+  };
+
+  return {
+    async upload(scope, upload) {
+      let received;
+      try {
+        received = await receiveFile(db, scope, { ...upload, maxBytes: settings.maxBytes }, runner.receiving);
+      } catch (error) {
+        throw refusal(error);
+      }
+      // Listen before waking the runner so a quick merge cannot finish unseen.
+      const merged = runner.waitFor(received.jobId, settings.waitMs);
+      runner.wake();
+      await merged;
+      const job = await presentImportJob(db, await load(scope.companyId, received.jobId));
+      return { job, finished: job.status === 'done' || job.status === 'failed' };
+    },
+    async get(companyId, id) {
+      return presentImportJob(db, await load(companyId, id));
+    },
+    async rejected(companyId, id) {
+      const row = await load(companyId, id);
+      async function* lines(): AsyncGenerator<string> {
+        yield csvLine(['line', 'reason', ...row.header]);
+        let after = 0;
+        for (;;) {
+          const page = await rejectedRowsAfter(db, companyId, id, after, REJECTED_PAGE_ROWS);
+          if (page.length === 0) return;
+          yield page.map(rejectedLine).join('');
+          after = page[page.length - 1]!.seq;
+        }
+      }
+      return { job: await presentImportJob(db, row), lines: lines() };
+    },
+  };
+}

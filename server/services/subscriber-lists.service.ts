@@ -1,0 +1,98 @@
+import type { Readable } from 'node:stream';
+import type { SubscriberList } from '../../src/schemas/subscribers.js';
+import type { Database } from '../db/database.js';
+import { invalid, notFound } from '../http/errors.js';
+import type { WriteScope } from '../repositories/scope.js';
+import {
+  addListMembers,
+  createSubscriberList,
+  deleteSubscriberList,
+  getSubscriberList,
+  listListMembers,
+  listMembersAfter,
+  listSubscriberListsPage,
+  removeListMembers,
+  renameSubscriberList,
+  UnknownSubscribersError,
+  type SubscriberListRow,
+} from '../repositories/subscriber-lists.repository.js';
+import { keysetCsv } from './csv-export.service.js';
+import {
+  presentSubscriber,
+  SUBSCRIBER_EXPORT_COLUMNS,
+  subscriberExportCells,
+} from './subscribers.service.js';
+
+/** A list row as the API shows it. */
+export function presentSubscriberList(row: SubscriberListRow): SubscriberList {
+  return {
+    id: row.id,
+    name: row.name,
+    member_count: row.member_count,
+    created: row.created.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** Turns ids that are not the company's subscribers into a 400 naming the field. */
+function rejectUnknownSubscribers(error: unknown): never {
+  if (error instanceof UnknownSubscribersError) {
+    throw invalid({ subscriber_ids: `Unknown subscriber ids: ${error.ids.join(', ')}` });
+  }
+  throw error;
+}
+
+/** Subscriber lists: list, create, rename, delete, members and their export. */
+export function subscriberListsService(db: Database) {
+  /** The list after a change, or 404 when it is not the company's. */
+  const reread = async (companyId: number, id: number): Promise<SubscriberList> => {
+    const row = await getSubscriberList(db, companyId, id);
+    if (!row) throw notFound('Subscriber list');
+    return presentSubscriberList(row);
+  };
+  return {
+    async list(companyId: number, window: { limit: number; offset: number }) {
+      const { count, rows } = await listSubscriberListsPage(db, companyId, window);
+      return { count, results: rows.map(presentSubscriberList) };
+    },
+    async create(scope: WriteScope, name: string): Promise<SubscriberList> {
+      return presentSubscriberList(await createSubscriberList(db, scope, name));
+    },
+    async rename(scope: WriteScope, id: number, name: string): Promise<SubscriberList> {
+      const row = await renameSubscriberList(db, scope, id, name);
+      if (!row) throw notFound('Subscriber list');
+      return presentSubscriberList(row);
+    },
+    async remove(scope: WriteScope, id: number): Promise<void> {
+      if (!(await deleteSubscriberList(db, scope, id))) throw notFound('Subscriber list');
+    },
+    async members(companyId: number, id: number, window: { limit: number; offset: number }) {
+      const page = await listListMembers(db, companyId, id, window);
+      if (!page) throw notFound('Subscriber list');
+      return { count: page.count, results: page.rows.map(presentSubscriber) };
+    },
+    /** Adds subscribers (all or none) and answers the list with its new member count. */
+    async addMembers(scope: WriteScope, id: number, subscriberIds: number[]): Promise<SubscriberList> {
+      const added = await addListMembers(db, scope, id, subscriberIds).catch(rejectUnknownSubscribers);
+      if (added === null) throw notFound('Subscriber list');
+      return reread(scope.companyId, id);
+    },
+    /** Takes subscribers off the list and answers the list with its new member count. */
+    async removeMembers(scope: WriteScope, id: number, subscriberIds: number[]): Promise<SubscriberList> {
+      if ((await removeListMembers(db, scope, id, subscriberIds)) === null) throw notFound('Subscriber list');
+      return reread(scope.companyId, id);
+    },
+    /** The list's members as CSV, streamed; 404 before anything is sent when the list is not the company's. */
+    async exportCsv(companyId: number, id: number): Promise<Readable> {
+      if (!(await getSubscriberList(db, companyId, id))) throw notFound('Subscriber list');
+      return keysetCsv(
+        SUBSCRIBER_EXPORT_COLUMNS,
+        (afterId, limit) => listMembersAfter(db, companyId, id, afterId, limit),
+        subscriberExportCells,
+      );
+    },
+  };
+}
+
+/** The subscriber-lists service. */
+export type SubscriberListsService = ReturnType<typeof subscriberListsService>;

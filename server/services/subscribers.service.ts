@@ -1,0 +1,179 @@
+import type { Readable } from 'node:stream';
+import type { CustomerListQuery, ProfileKeyQuery } from '../../src/schemas/customers.js';
+import type {
+  Subscriber,
+  SubscriberCreate,
+  SubscriberProfile,
+  SubscriberProfileUpdate,
+} from '../../src/schemas/subscribers.js';
+import type { Database } from '../db/database.js';
+import { invalid, notFound } from '../http/errors.js';
+import { findGuestIdByPosId } from '../repositories/guests.repository.js';
+import { UnknownReferenceError, type CustomerRef } from '../repositories/references.js';
+import type { WriteScope } from '../repositories/scope.js';
+import { listSubscriberLists } from '../repositories/subscriber-lists.repository.js';
+import {
+  createSubscriber,
+  deleteSubscriber,
+  DuplicateSubscriberEmailError,
+  getSubscriber,
+  listSubscribers,
+  subscribersAfter,
+  updateSubscriber,
+  type SubscriberKey,
+  type SubscriberRow,
+} from '../repositories/subscribers.repository.js';
+import { keysetCsv } from './csv-export.service.js';
+import { isoOrNull, type CustomerProfilesService } from './customer-profiles.service.js';
+
+/** The columns of the subscriber CSV export, in order. */
+export const SUBSCRIBER_EXPORT_COLUMNS = [
+  'id',
+  'email',
+  'first_name',
+  'last_name',
+  'phone',
+  'zip',
+  'birthday',
+  'subscribed',
+  'pos_id',
+  'source_location_id',
+  'created_at',
+] as const;
+
+/** A subscriber row as the API shows it; `SUBSCRIBED` is the spec's string form of `subscribed`. */
+export function presentSubscriber(row: SubscriberRow): Subscriber {
+  return {
+    id: row.id,
+    hashid: row.hashid,
+    pos_id: row.pos_id,
+    email: row.email,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    phone: row.phone,
+    zip: row.zip,
+    birthday: row.birthday,
+    subscribed: row.subscribed,
+    SUBSCRIBED: row.subscribed ? 'True' : 'False',
+    guest_id: row.guest_id,
+    source_location_id: row.source_location_id,
+    list_ids: row.list_ids,
+    unsubscribed_at: isoOrNull(row.unsubscribed_at),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** One line of the subscriber export. */
+export function subscriberExportCells(row: SubscriberRow) {
+  return [
+    row.id,
+    row.email,
+    row.first_name,
+    row.last_name,
+    row.phone,
+    row.zip,
+    row.birthday,
+    row.subscribed,
+    row.pos_id,
+    row.source_location_id,
+    row.created_at.toISOString(),
+  ];
+}
+
+/** The list filters of a query as the repository takes them. */
+export function subscriberFilterOf(query: Omit<CustomerListQuery, 'page' | 'page_size'>) {
+  return { q: query.q, locationIds: query.location_id, groupIds: query.location_group_id };
+}
+
+/** The key of a profile link; an empty POS id names a subscriber the POS does not know. */
+function keyOf(id: number, query: ProfileKeyQuery): SubscriberKey {
+  return { id, hashid: query.hashid, pos_id: query.pos_id === '' ? null : query.pos_id };
+}
+
+/** Turns repository errors about the input into 400s naming the field. */
+function rejectBadInput(error: unknown): never {
+  if (error instanceof DuplicateSubscriberEmailError) throw invalid({ email: 'Email already exists' });
+  if (error instanceof UnknownReferenceError && error.field === 'source_location_id') {
+    throw invalid({ source_location_id: 'Location is not valid' });
+  }
+  throw error;
+}
+
+/** Subscribers: list, add, profile, update, delete, cards, notes and export. */
+export function subscribersService(db: Database, profiles: CustomerProfilesService) {
+  const ref = (id: number): CustomerRef => ({ type: 'subscriber', id });
+  return {
+    async list(companyId: number, query: CustomerListQuery, window: { limit: number; offset: number }) {
+      const { count, rows } = await listSubscribers(db, companyId, {
+        ...subscriberFilterOf(query),
+        ...window,
+      });
+      return { count, results: rows.map(presentSubscriber) };
+    },
+    /** Adds a subscriber; one whose POS id names exactly one guest is linked to that guest. */
+    async create(scope: WriteScope, input: SubscriberCreate): Promise<Subscriber> {
+      const posId = input.pos_id === '' ? null : input.pos_id;
+      const guestId = posId === null ? null : await findGuestIdByPosId(db, scope.companyId, posId);
+      const row = await createSubscriber(db, scope, {
+        email: input.email,
+        first_name: input.first_name,
+        last_name: input.last_name,
+        phone: input.phone,
+        zip: input.zip,
+        birthday: input.birthday,
+        subscribed: input.subscribed,
+        pos_id: posId,
+        guest_id: guestId,
+        source_location_id: input.source_location_id,
+        consent_at: input.subscribed ? new Date() : null,
+      }).catch(rejectBadInput);
+      return presentSubscriber(row);
+    },
+    /** The profile; 404 unless id, hashid and POS id all match a subscriber of the company. */
+    async profile(companyId: number, id: number, query: ProfileKeyQuery): Promise<SubscriberProfile> {
+      const row = await getSubscriber(db, companyId, keyOf(id, query));
+      if (!row) throw notFound('Subscriber');
+      const onLists = new Set(row.list_ids);
+      const lists = (await listSubscriberLists(db, companyId))
+        .filter((list) => onLists.has(list.id))
+        .map((list) => ({ id: list.id, name: list.name }));
+      return {
+        kind: 'subscriber',
+        subscriber: presentSubscriber(row),
+        activity: await profiles.activity(companyId, row.guest_id),
+        lists,
+      };
+    },
+    async updateProfile(scope: WriteScope, id: number, input: SubscriberProfileUpdate): Promise<Subscriber> {
+      const row = await updateSubscriber(db, scope, id, input).catch(rejectBadInput);
+      if (!row) throw notFound('Subscriber');
+      return presentSubscriber(row);
+    },
+    /** Deletes the subscriber named by the link and everything personal about them. */
+    async remove(scope: WriteScope, id: number, query: ProfileKeyQuery): Promise<void> {
+      const row = await getSubscriber(db, scope.companyId, keyOf(id, query));
+      if (!row || !(await deleteSubscriber(db, scope, row.id))) throw notFound('Subscriber');
+    },
+    /** Every subscriber matching the list's filters as CSV, streamed. */
+    exportCsv(companyId: number, query: Omit<CustomerListQuery, 'page' | 'page_size'>): Readable {
+      const filter = subscriberFilterOf(query);
+      return keysetCsv(
+        SUBSCRIBER_EXPORT_COLUMNS,
+        (afterId, limit) => subscribersAfter(db, companyId, filter, afterId, limit),
+        subscriberExportCells,
+      );
+    },
+    listCards: (companyId: number, id: number) => profiles.listCards(companyId, ref(id)),
+    addCard: (scope: WriteScope, id: number, input: Parameters<CustomerProfilesService['addCard']>[2]) =>
+      profiles.addCard(scope, ref(id), input),
+    removeCard: (scope: WriteScope, id: number, cardId: number) =>
+      profiles.removeCard(scope, ref(id), cardId),
+    listNotes: (companyId: number, id: number) => profiles.listNotes(companyId, ref(id)),
+    addNote: (scope: WriteScope, id: number, input: Parameters<CustomerProfilesService['addNote']>[2]) =>
+      profiles.addNote(scope, ref(id), input),
+  };
+}
+
+/** The subscribers service. */
+export type SubscribersService = ReturnType<typeof subscribersService>;

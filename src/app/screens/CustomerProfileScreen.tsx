@@ -1,0 +1,51 @@
+import { useSelector } from '@xstate/react';
+import { useEffect } from 'react';
+import type { ProfileRoute } from '../../machines/customer-profile.machine.js';
+import { matchPattern } from '../../machines/navigation.machine.js';
+import { ProfileView } from '../../views/profile/ProfileView.js';
+import { useAppActor } from '../actors.js';
+import { useAuthActor, useNavigationActor } from '../session-context.js';
+import { customerProfileLogic } from '../wiring/customer-profile.js';
+
+/** The profile a path names, or null: /{guest|subscriber}/profile/{pos_id or '-'}/{hashid}/{id}. */
+export function profileRouteOf(path: string): ProfileRoute | null {
+  for (const kind of ['guest', 'subscriber'] as const) {
+    const params = matchPattern(`/${kind}/profile/:pos_id/:hashid/:id`, path);
+    if (!params) continue;
+    const id = Number(params.id);
+    if (!Number.isInteger(id) || id <= 0) return null;
+    // '-' stands for "no POS id" (a path needs a segment).
+    return {
+      kind,
+      id,
+      hashid: params.hashid ?? '',
+      pos_id: params.pos_id === '-' ? '' : (params.pos_id ?? ''),
+    };
+  }
+  return null;
+}
+
+/** One profile's actor; a new path (another person) makes a new one. */
+function ProfilePanel({ route }: { route: ProfileRoute }) {
+  const navigation = useNavigationActor();
+  const auth = useAuthActor();
+  const timeZone = useSelector(auth, (state) => state.context.user?.settings.time_zone);
+  const role = useSelector(auth, (state) => state.context.user?.role);
+  const actor = useAppActor(customerProfileLogic, { input: route });
+  useEffect(() => {
+    const subscription = actor.on('route.open', (event) =>
+      navigation.send({ type: 'route.navigate', path: event.path }),
+    );
+    return () => subscription.unsubscribe();
+  }, [actor, navigation]);
+  return <ProfileView actor={actor} canDelete={role === 'owner' || role === 'admin'} timeZone={timeZone} />;
+}
+
+/** /guest/profile/… and /subscriber/profile/…: the same screen, loading the kind stored in local storage. */
+export default function CustomerProfileScreen() {
+  const navigation = useNavigationActor();
+  const path = useSelector(navigation, (state) => state.context.path);
+  const route = profileRouteOf(path);
+  if (!route) return null;
+  return <ProfilePanel key={path} route={route} />;
+}

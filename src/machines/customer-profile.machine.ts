@@ -1,0 +1,503 @@
+import {
+  assign,
+  type DoneActorEvent,
+  emit,
+  type ErrorActorEvent,
+  setup,
+  spawnChild,
+  stopChild,
+} from 'xstate';
+import {
+  CustomerKindSchema,
+  NoteCreateSchema,
+  ProfileCardCreateSchema,
+  type CustomerKind,
+  type Note,
+  type NoteCreate,
+  type ProfileCard,
+  type ProfileCardCreate,
+} from '../schemas/customers.js';
+import type { GuestProfile } from '../schemas/guests.js';
+import type { SubscriberProfile } from '../schemas/subscribers.js';
+import { profilePath } from './guest-list.machine.js';
+import {
+  fieldErrorsOf,
+  problemOf,
+  withoutField,
+  type ApiProblem,
+  type FieldErrors,
+} from './support/api-problem.js';
+import { placeholder } from './support/placeholder.js';
+
+// Server calls and storage start with spawnChild on entry and stop on exit: what `invoke` does, in the
+// form @xstate/graph's createTestModel accepts (see ARCHITECTURE.md).
+
+/** The profile a path names: /{guest|subscriber}/profile/{pos_id}/{hashid}/{id} ('-' for no POS id). */
+export interface ProfileRoute {
+  /** The kind the path starts with, used when storage holds none. */
+  kind: CustomerKind;
+  id: number;
+  hashid: string;
+  pos_id: string;
+}
+
+/** Which profile to load or delete, and as which kind. */
+export interface ProfileRequest {
+  kind: CustomerKind;
+  id: number;
+  hashid: string;
+  pos_id: string;
+}
+
+/** A guest's or a subscriber's profile. */
+export type AnyProfile = GuestProfile | SubscriberProfile;
+
+/** What loading a profile answers: the profile with its cards and notes. */
+export interface LoadedProfile {
+  profile: AnyProfile;
+  cards: ProfileCard[];
+  notes: Note[];
+}
+
+/** `POST …/{id}/cards/`. */
+export interface CardAddRequest {
+  kind: CustomerKind;
+  id: number;
+  card: ProfileCardCreate;
+}
+
+/** `DELETE …/{id}/cards/{cardId}/`. */
+export interface CardRemoveRequest {
+  kind: CustomerKind;
+  id: number;
+  cardId: number;
+}
+
+/** `POST …/{id}/notes/`. */
+export interface NoteAddRequest {
+  kind: CustomerKind;
+  id: number;
+  note: NoteCreate;
+}
+
+/** The fields of the add-card dialog. */
+export type CardField = 'last_four_digits' | 'card_brand' | 'name_on_card';
+
+/** The add-card dialog as typed. */
+export type CardForm = Record<CardField, string>;
+
+/** The add-card dialog's starting values. */
+export const EMPTY_CARD_FORM: CardForm = { last_four_digits: '', card_brand: '', name_on_card: '' };
+
+/** What the profile's view sends. */
+export type CustomerProfileCommand =
+  | { type: 'profile.retry' }
+  | { type: 'profile.back' }
+  | { type: 'profile.delete' }
+  | { type: 'delete.confirm' }
+  | { type: 'dialog.close' }
+  | { type: 'card.add' }
+  | { type: 'card.change'; field: CardField; value: string }
+  | { type: 'dialog.submit' }
+  | { type: 'card.remove'; card: ProfileCard }
+  | { type: 'note.change'; body: string }
+  | { type: 'note.submit' }
+  | { type: 'subscription.open' }
+  | { type: 'notice.dismiss' };
+
+/** Everything the profile handles: commands and the calls' results. */
+export type CustomerProfileEvent =
+  | CustomerProfileCommand
+  | DoneActorEvent<string | null, 'readProfileKind'>
+  | ErrorActorEvent<unknown, 'readProfileKind'>
+  | DoneActorEvent<LoadedProfile, 'loadProfile'>
+  | ErrorActorEvent<unknown, 'loadProfile'>
+  | DoneActorEvent<ProfileCard, 'addCard'>
+  | ErrorActorEvent<unknown, 'addCard'>
+  | DoneActorEvent<unknown, 'removeCard'>
+  | ErrorActorEvent<unknown, 'removeCard'>
+  | DoneActorEvent<Note, 'addNote'>
+  | ErrorActorEvent<unknown, 'addNote'>
+  | DoneActorEvent<unknown, 'deleteProfile'>
+  | ErrorActorEvent<unknown, 'deleteProfile'>
+  | DoneActorEvent<unknown, 'rememberProfileKind'>
+  | ErrorActorEvent<unknown, 'rememberProfileKind'>;
+
+/** What the profile tells the screen: go to another page. */
+export type CustomerProfileEmitted = { type: 'route.open'; path: string };
+
+/** A change the profile confirms with a short notice. */
+export type ProfileNotice = 'cardAdded' | 'cardRemoved' | 'noteAdded';
+
+/** What the profile knows. */
+export interface CustomerProfileContext {
+  route: ProfileRoute;
+  /** The kind being loaded: from storage, else the path's. */
+  kind: CustomerKind;
+  profile: AnyProfile | null;
+  cards: ProfileCard[];
+  notes: Note[];
+  cardForm: CardForm;
+  cardErrors: FieldErrors;
+  /** The card being removed. */
+  removing: ProfileCard | null;
+  noteDraft: string;
+  noteErrors: FieldErrors;
+  problem: ApiProblem | null;
+  notice: ProfileNotice | null;
+}
+
+/** The list a kind's profile belongs to: where "back" and a deletion lead. */
+export function listPathOf(kind: CustomerKind): string {
+  return kind === 'guest' ? '/guest/analytics' : '/subscribers';
+}
+
+/** The kind storage holds, or the path's when it holds none (or something else). */
+export function resolvedKind(stored: unknown, fallback: CustomerKind): CustomerKind {
+  const parsed = CustomerKindSchema.safeParse(stored);
+  return parsed.success ? parsed.data : fallback;
+}
+
+/** True for a failed load the server answered 404: no such profile in this company. */
+function isNotFoundEvent(event: CustomerProfileEvent): boolean {
+  return event.type === 'xstate.error.actor.loadProfile' && problemOf(event.error).status === 404;
+}
+
+function requestOf(context: CustomerProfileContext): ProfileRequest {
+  return {
+    kind: context.kind,
+    id: context.route.id,
+    hashid: context.route.hashid,
+    pos_id: context.route.pos_id,
+  };
+}
+
+/**
+ * One profile screen for /guest/profile/… and /subscriber/profile/… (spec sections 2 and 4): the kind
+ * comes from local storage ('guest' or 'subscriber'), or from the path when storage has none; a stored
+ * kind that finds nothing is tried once more as the path's kind. Shows the person's visits with their
+ * cards and notes; cards are added (validated) and removed, notes added; the person is deleted after a
+ * confirmation and the screen goes back to the list. A profile that is not there (404) is a not-found
+ * state with a way back.
+ */
+export const customerProfileMachine = setup({
+  types: {
+    context: {} as CustomerProfileContext,
+    events: {} as CustomerProfileEvent,
+    emitted: {} as CustomerProfileEmitted,
+    input: {} as ProfileRoute,
+  },
+  actors: {
+    /** Reads the stored profile kind (local storage). */
+    readProfileKind: placeholder<string | null>(),
+    /** Stores the profile kind before opening the linked subscriber. */
+    rememberProfileKind: placeholder<unknown, CustomerKind>(),
+    /** `GET …/{id}/?hashid&pos_id` with `…/cards/` and `…/notes/`. */
+    loadProfile: placeholder<LoadedProfile, ProfileRequest>(),
+    /** `POST …/{id}/cards/`. */
+    addCard: placeholder<ProfileCard, CardAddRequest>(),
+    /** `DELETE …/{id}/cards/{cardId}/`. */
+    removeCard: placeholder<unknown, CardRemoveRequest>(),
+    /** `POST …/{id}/notes/`. */
+    addNote: placeholder<Note, NoteAddRequest>(),
+    /** `DELETE …/{id}/?hashid&pos_id`. */
+    deleteProfile: placeholder<unknown, ProfileRequest>(),
+  },
+  guards: {
+    isNotFound: ({ event }) => isNotFoundEvent(event),
+    // A stale stored kind (another profile was opened last) finds nothing: try the path's kind once.
+    mayTryPathKind: ({ context, event }) => isNotFoundEvent(event) && context.kind !== context.route.kind,
+    cardIsValid: ({ context }) => ProfileCardCreateSchema.safeParse(context.cardForm).success,
+    noteIsValid: ({ context }) => NoteCreateSchema.safeParse({ body: context.noteDraft }).success,
+    hasLinkedSubscriber: ({ context }) =>
+      context.profile?.kind === 'guest' && context.profile.subscription !== null,
+  },
+  actions: {
+    keepKind: assign(({ context }, stored: string | null) => ({
+      kind: resolvedKind(stored, context.route.kind),
+    })),
+    usePathKind: assign(({ context }) => ({ kind: context.route.kind })),
+    keepLoaded: assign((_, loaded: LoadedProfile) => ({
+      // The answer says what it is: cards, notes and deletion then use the kind that loaded.
+      kind: loaded.profile.kind,
+      profile: loaded.profile,
+      cards: loaded.cards,
+      notes: loaded.notes,
+      problem: null,
+    })),
+    keepProblem: assign((_, failure: { error: unknown }) => ({ problem: problemOf(failure.error) })),
+    clearProblem: assign({ problem: null }),
+    openCardForm: assign({ cardForm: EMPTY_CARD_FORM, cardErrors: {}, problem: null, notice: null }),
+    closeCardForm: assign({ cardForm: EMPTY_CARD_FORM, cardErrors: {}, problem: null }),
+    changeCard: assign(({ context }, change: { field: CardField; value: string }) => ({
+      cardForm: { ...context.cardForm, [change.field]: change.value },
+      cardErrors: withoutField(context.cardErrors, change.field),
+    })),
+    showCardErrors: assign(({ context }) => {
+      const result = ProfileCardCreateSchema.safeParse(context.cardForm);
+      return { cardErrors: result.success ? {} : fieldErrorsOf(result.error), problem: null };
+    }),
+    keepCardServerErrors: assign((_, failure: { error: unknown }) => {
+      const problem = problemOf(failure.error);
+      return { problem, cardErrors: problem.fields };
+    }),
+    addCardToList: assign(({ context }, card: ProfileCard) => ({
+      // An answer repeated (a retried call) replaces its card rather than listing it twice.
+      cards: [...context.cards.filter((kept) => kept.id !== card.id), card],
+      cardForm: EMPTY_CARD_FORM,
+      cardErrors: {},
+      notice: 'cardAdded' as const,
+    })),
+    markRemoving: assign((_, card: ProfileCard) => ({ removing: card, problem: null, notice: null })),
+    dropRemovedCard: assign(({ context }) => ({
+      cards: context.cards.filter((card) => card.id !== context.removing?.id),
+      removing: null,
+      notice: 'cardRemoved' as const,
+    })),
+    forgetRemoving: assign({ removing: null }),
+    changeNote: assign((_, body: string) => ({ noteDraft: body, noteErrors: {} })),
+    showNoteErrors: assign(({ context }) => {
+      const result = NoteCreateSchema.safeParse({ body: context.noteDraft });
+      return { noteErrors: result.success ? {} : fieldErrorsOf(result.error), notice: null };
+    }),
+    keepNoteServerErrors: assign((_, failure: { error: unknown }) => {
+      const problem = problemOf(failure.error);
+      return { problem, noteErrors: problem.fields };
+    }),
+    addNoteToList: assign(({ context }, note: Note) => ({
+      notes: [note, ...context.notes.filter((kept) => kept.id !== note.id)],
+      noteDraft: '',
+      noteErrors: {},
+      notice: 'noteAdded' as const,
+    })),
+    startChange: assign({ problem: null, notice: null }),
+    dismissNotice: assign({ notice: null, problem: null }),
+    goBack: emit(({ context }) => ({ type: 'route.open' as const, path: listPathOf(context.kind) })),
+    goBackToPathList: emit(({ context }) => ({
+      type: 'route.open' as const,
+      path: listPathOf(context.route.kind),
+    })),
+    openLinkedSubscriber: emit(({ context }) => {
+      const linked = context.profile?.kind === 'guest' ? context.profile.subscription : null;
+      const path = linked
+        ? profilePath('subscriber', {
+            id: linked.subscriber_id,
+            hashid: linked.hashid,
+            // Older answers do not name the subscriber's POS id: a linked subscriber shares the guest's.
+            pos_id:
+              linked.pos_id !== undefined
+                ? linked.pos_id
+                : context.profile?.kind === 'guest'
+                  ? context.profile.guest.pos_id
+                  : null,
+          })
+        : listPathOf('subscriber');
+      return { type: 'route.open' as const, path };
+    }),
+  },
+}).createMachine({
+  id: 'customerProfile',
+  context: ({ input }) => ({
+    route: input,
+    kind: input.kind,
+    profile: null,
+    cards: [],
+    notes: [],
+    cardForm: EMPTY_CARD_FORM,
+    cardErrors: {},
+    removing: null,
+    noteDraft: '',
+    noteErrors: {},
+    problem: null,
+    notice: null,
+  }),
+  initial: 'resolving',
+  states: {
+    resolving: {
+      tags: ['busy'],
+      entry: spawnChild('readProfileKind', { id: 'readProfileKind' }),
+      exit: stopChild('readProfileKind'),
+      on: {
+        'xstate.done.actor.readProfileKind': {
+          target: 'loading',
+          actions: { type: 'keepKind', params: ({ event }) => event.output },
+        },
+        // Storage unavailable: the path says which kind.
+        'xstate.error.actor.readProfileKind': { target: 'loading', actions: 'usePathKind' },
+      },
+    },
+    loading: {
+      tags: ['busy'],
+      entry: spawnChild('loadProfile', { id: 'loadProfile', input: ({ context }) => requestOf(context) }),
+      exit: stopChild('loadProfile'),
+      on: {
+        'xstate.done.actor.loadProfile': {
+          target: 'viewing',
+          actions: { type: 'keepLoaded', params: ({ event }) => event.output },
+        },
+        'xstate.error.actor.loadProfile': [
+          {
+            guard: 'mayTryPathKind',
+            target: 'loading',
+            reenter: true,
+            actions: 'usePathKind',
+          },
+          {
+            guard: 'isNotFound',
+            target: 'notFound',
+            actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
+          },
+          {
+            target: 'failed',
+            actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
+          },
+        ],
+      },
+    },
+    failed: {
+      on: { 'profile.retry': { target: 'loading', actions: 'clearProblem' } },
+    },
+    notFound: {
+      on: { 'profile.back': { actions: 'goBackToPathList' } },
+    },
+    viewing: {
+      initial: 'idle',
+      on: { 'notice.dismiss': { actions: 'dismissNotice' } },
+      states: {
+        idle: {
+          on: {
+            'profile.back': { actions: 'goBack' },
+            'card.add': { target: 'addingCard', actions: 'openCardForm' },
+            'card.remove': {
+              target: 'removingCard',
+              actions: { type: 'markRemoving', params: ({ event }) => event.card },
+            },
+            'note.change': { actions: { type: 'changeNote', params: ({ event }) => event.body } },
+            'note.submit': [
+              { guard: 'noteIsValid', target: 'savingNote', actions: 'startChange' },
+              { actions: 'showNoteErrors' },
+            ],
+            'profile.delete': { target: 'confirmingDelete', actions: 'startChange' },
+            'subscription.open': { guard: 'hasLinkedSubscriber', target: 'openingSubscriber' },
+          },
+        },
+        addingCard: {
+          initial: 'editing',
+          states: {
+            editing: {
+              on: {
+                'card.change': { actions: { type: 'changeCard', params: ({ event }) => event } },
+                'dialog.submit': [
+                  { guard: 'cardIsValid', target: 'saving', actions: 'clearProblem' },
+                  { actions: 'showCardErrors' },
+                ],
+                'dialog.close': { target: '#customerProfile.viewing.idle', actions: 'closeCardForm' },
+              },
+            },
+            saving: {
+              tags: ['busy'],
+              entry: spawnChild('addCard', {
+                id: 'addCard',
+                input: ({ context }) => ({
+                  kind: context.kind,
+                  id: context.route.id,
+                  card: ProfileCardCreateSchema.parse(context.cardForm),
+                }),
+              }),
+              exit: stopChild('addCard'),
+              on: {
+                'xstate.done.actor.addCard': {
+                  target: '#customerProfile.viewing.idle',
+                  actions: { type: 'addCardToList', params: ({ event }) => event.output },
+                },
+                'xstate.error.actor.addCard': {
+                  target: 'editing',
+                  actions: { type: 'keepCardServerErrors', params: ({ event }) => ({ error: event.error }) },
+                },
+              },
+            },
+          },
+        },
+        removingCard: {
+          tags: ['busy'],
+          entry: spawnChild('removeCard', {
+            id: 'removeCard',
+            input: ({ context }) => ({
+              kind: context.kind,
+              id: context.route.id,
+              cardId: context.removing?.id ?? 0,
+            }),
+          }),
+          exit: stopChild('removeCard'),
+          on: {
+            'xstate.done.actor.removeCard': { target: 'idle', actions: 'dropRemovedCard' },
+            'xstate.error.actor.removeCard': {
+              target: 'idle',
+              actions: [
+                { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
+                'forgetRemoving',
+              ],
+            },
+          },
+        },
+        savingNote: {
+          tags: ['busy'],
+          entry: spawnChild('addNote', {
+            id: 'addNote',
+            input: ({ context }) => ({
+              kind: context.kind,
+              id: context.route.id,
+              note: NoteCreateSchema.parse({ body: context.noteDraft }),
+            }),
+          }),
+          exit: stopChild('addNote'),
+          on: {
+            'xstate.done.actor.addNote': {
+              target: 'idle',
+              actions: { type: 'addNoteToList', params: ({ event }) => event.output },
+            },
+            'xstate.error.actor.addNote': {
+              target: 'idle',
+              actions: { type: 'keepNoteServerErrors', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        confirmingDelete: {
+          on: {
+            'delete.confirm': { target: 'deleting', actions: 'clearProblem' },
+            'dialog.close': { target: 'idle', actions: 'clearProblem' },
+          },
+        },
+        deleting: {
+          tags: ['busy'],
+          entry: spawnChild('deleteProfile', {
+            id: 'deleteProfile',
+            input: ({ context }) => requestOf(context),
+          }),
+          exit: stopChild('deleteProfile'),
+          on: {
+            'xstate.done.actor.deleteProfile': { target: '#customerProfile.deleted', actions: 'goBack' },
+            'xstate.error.actor.deleteProfile': {
+              target: 'confirmingDelete',
+              actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        openingSubscriber: {
+          tags: ['busy'],
+          entry: spawnChild('rememberProfileKind', {
+            id: 'rememberProfileKind',
+            input: 'subscriber' as const,
+          }),
+          exit: stopChild('rememberProfileKind'),
+          on: {
+            'xstate.done.actor.rememberProfileKind': { target: 'idle', actions: 'openLinkedSubscriber' },
+            // Without storage the subscriber path's own kind still loads the right profile.
+            'xstate.error.actor.rememberProfileKind': { target: 'idle', actions: 'openLinkedSubscriber' },
+          },
+        },
+      },
+    },
+    deleted: {},
+  },
+});

@@ -1,0 +1,46 @@
+import { Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { ActorRefFrom } from 'xstate';
+import type { filePagingMachine } from '../../machines/file-paging.machine.js';
+import type { guestListMachine } from '../../machines/guest-list.machine.js';
+import type { CsvUploadActor } from '../subscribers/CsvUploadDialog.js';
+import { GuestListView } from './GuestListView.js';
+import { GuestsToInvitePanel } from './GuestsToInvitePanel.js';
+
+/** /guest/analytics: the guest list, and the guests not yet subscribed (the invite list). */
+export function GuestAnalyticsView({
+  listActor,
+  inviteActor,
+  uploadActor,
+  canUpload,
+  canDelete,
+  timeZone,
+}: {
+  listActor: ActorRefFrom<typeof guestListMachine>;
+  inviteActor: ActorRefFrom<typeof filePagingMachine>;
+  uploadActor: CsvUploadActor;
+  /** Marketers and above upload guests. */
+  canUpload: boolean;
+  /** Admins and owners delete guests. */
+  canDelete: boolean;
+  /** The time zone dates are shown in. */
+  timeZone?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="lg">
+      <Stack gap={4}>
+        <Title order={2}>{t('guests.page.title')}</Title>
+        <Text c="dimmed">{t('guests.page.intro')}</Text>
+      </Stack>
+      <GuestListView
+        actor={listActor}
+        uploadActor={uploadActor}
+        canUpload={canUpload}
+        canDelete={canDelete}
+        timeZone={timeZone}
+      />
+      <GuestsToInvitePanel actor={inviteActor} />
+    </Stack>
+  );
+}

@@ -1,0 +1,118 @@
+import { Badge, Button, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import type { ActorRefFrom } from 'xstate';
+import type { filePagingMachine } from '../../machines/file-paging.machine.js';
+import type { GuestFileRow } from '../../machines/support/csv-rows.js';
+import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import { FOCUSABLE_SCROLL, formatCount, languageOf, maskedCard, problemMessage } from './messages.js';
+
+type FilePagingActor = ActorRefFrom<typeof filePagingMachine>;
+
+/** Guest rows only: the panel's machine reads guest files. */
+function guestRows(rows: readonly unknown[]): GuestFileRow[] {
+  return rows.filter(
+    (row): row is GuestFileRow => typeof row === 'object' && row !== null && 'customer_name' in row,
+  );
+}
+
+/**
+ * "Guests not yet subscribed": the guests read from the POS files, without those who already have a
+ * subscriber record — a marketer's invite list — with "load more", counts and a retry after a failure.
+ */
+export function GuestsToInvitePanel({ actor }: { actor: FilePagingActor }) {
+  const { t, i18n } = useTranslation();
+  const language = languageOf(i18n.language);
+  const busy = useSelector(actor, (state) => state.hasTag('busy'));
+  const ready = useSelector(actor, (state) => state.matches('ready'));
+  const complete = useSelector(actor, (state) => state.matches('complete'));
+  const failed = useSelector(actor, (state) => state.matches('failed'));
+  const rows = useSelector(actor, (state) => state.context.rows);
+  const rowsRead = useSelector(actor, (state) => state.context.rowsRead);
+  const total = useSelector(actor, (state) => state.context.totalRowsCount);
+  const countKnown = useSelector(actor, (state) => state.context.countKnown);
+  const problem = useSelector(actor, (state) => state.context.problem);
+  const guests = guestRows(rows);
+  const started = rowsRead > 0 || complete;
+
+  const checkedText = t(countKnown ? 'filePaging.checked' : 'filePaging.checkedEstimate', {
+    read: formatCount(Math.min(rowsRead, countKnown ? total : rowsRead), language),
+    total: formatCount(Math.max(total, rowsRead), language),
+  });
+
+  return (
+    <Paper withBorder radius="md" p="lg">
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-start" wrap="wrap">
+          <Stack gap={4}>
+            <Title order={3}>{t('filePaging.title')}</Title>
+            <Text size="sm" c="dimmed">
+              {t('filePaging.intro')}
+            </Text>
+          </Stack>
+          <Badge size="lg" variant="light" color="grape">
+            {t('filePaging.shown', { count: formatCount(guests.length, language) })}
+          </Badge>
+        </Group>
+        {failed && (
+          <LoadFailedAlert
+            title={t('filePaging.failed')}
+            message={problemMessage(t, 'guests', problem)}
+            retryLabel={t('filePaging.retry')}
+            onRetry={() => actor.send({ type: 'page.retry' })}
+          />
+        )}
+        {guests.length > 0 && (
+          <Table.ScrollContainer minWidth={480} maxHeight={420} scrollAreaProps={FOCUSABLE_SCROLL}>
+            <Table striped stickyHeader verticalSpacing="xs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('filePaging.name')}</Table.Th>
+                  <Table.Th>{t('filePaging.card')}</Table.Th>
+                  <Table.Th>{t('filePaging.posId')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {guests.map((guest) => (
+                  <Table.Tr key={`${guest.pos_id}|${guest.customer_name}|${guest.last_four_digits}`}>
+                    <Table.Td>{guest.customer_name || '—'}</Table.Td>
+                    <Table.Td ff="monospace">{maskedCard(guest.last_four_digits)}</Table.Td>
+                    <Table.Td>{guest.pos_id}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+        {guests.length === 0 && busy && !started && (
+          <Stack gap="xs">
+            {Array.from({ length: 4 }, (_, index) => (
+              <Skeleton key={index} height={18} radius="sm" />
+            ))}
+          </Stack>
+        )}
+        {guests.length === 0 && started && !busy && (
+          <Text c="dimmed" ta="center" py="md">
+            {complete ? t('filePaging.emptyComplete') : t('filePaging.empty')}
+          </Text>
+        )}
+        <Group justify="space-between" wrap="wrap">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {started ? checkedText : failed ? '' : t('filePaging.loading')}
+            {complete && ` · ${t('filePaging.allChecked')}`}
+          </Text>
+          {!complete && (
+            <Button
+              variant="light"
+              loading={busy && started}
+              disabled={!ready}
+              onClick={() => actor.send({ type: 'page.loadMore' })}
+            >
+              {t('filePaging.loadMore')}
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

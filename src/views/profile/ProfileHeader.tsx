@@ -1,0 +1,129 @@
+import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { AnyProfile } from '../../machines/customer-profile.machine.js';
+import { formatCurrency, formatDate } from '../../format/index.js';
+import { formatCount, languageOf, maskedCard } from '../guests/messages.js';
+
+/** Who the profile is about: the name (or email), the kind, POS id, card and subscription state. */
+export function ProfileHeader({
+  profile,
+  onDelete,
+  deleteDisabled,
+  timeZone,
+}: {
+  profile: AnyProfile;
+  /** Absent for roles that may not delete (only admins and owners may). */
+  onDelete?: () => void;
+  deleteDisabled: boolean;
+  timeZone?: string;
+}) {
+  const { t, i18n } = useTranslation();
+  const language = languageOf(i18n.language);
+  const identity = identityOf(profile);
+  const title = identity.name || identity.email || t('profile.header.unnamed');
+  return (
+    <Paper withBorder radius="md" p="lg">
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
+        <Stack gap={6}>
+          <Group gap="sm" wrap="wrap">
+            <Title order={2}>{title}</Title>
+            <Badge variant="light" color={profile.kind === 'guest' ? 'blue' : 'grape'}>
+              {t(`profile.kind.${profile.kind}`)}
+            </Badge>
+            <Badge variant="dot" color={identity.subscribed ? 'teal' : 'gray'}>
+              {identity.subscribed
+                ? t('profile.subscription.subscribed')
+                : t('profile.subscription.notSubscribed')}
+            </Badge>
+          </Group>
+          <Group gap="lg" wrap="wrap">
+            {identity.name && identity.email && <Text c="dimmed">{identity.email}</Text>}
+            <Text c="dimmed">
+              {identity.posId
+                ? t('profile.header.posId', { id: identity.posId })
+                : t('profile.header.noPosId')}
+            </Text>
+            {identity.lastFour && (
+              <Text c="dimmed" ff="monospace">
+                {t('profile.header.card', { card: maskedCard(identity.lastFour) })}
+              </Text>
+            )}
+            {identity.since && (
+              <Text c="dimmed">
+                {t('profile.header.since', { date: formatDate(identity.since, language, timeZone) })}
+              </Text>
+            )}
+          </Group>
+        </Stack>
+        {onDelete && (
+          <Button color="red.9" onClick={onDelete} disabled={deleteDisabled}>
+            {t(`profile.delete.button.${profile.kind}`)}
+          </Button>
+        )}
+      </Group>
+    </Paper>
+  );
+}
+
+/** The four key figures: visits, total spend, average check and last visit. */
+export function ProfileStats({ profile, timeZone }: { profile: AnyProfile; timeZone?: string }) {
+  const { t, i18n } = useTranslation();
+  const language = languageOf(i18n.language);
+  const { activity } = profile;
+  const stats = [
+    { label: t('profile.stats.visits'), value: formatCount(activity.visits, language) },
+    { label: t('profile.stats.totalSpend'), value: formatCurrency(activity.total_spend) },
+    { label: t('profile.stats.averageCheck'), value: formatCurrency(activity.average_check) },
+    {
+      label: t('profile.stats.lastVisit'),
+      value: activity.last_visit_at
+        ? formatDate(activity.last_visit_at, language, timeZone)
+        : t('profile.stats.never'),
+    },
+  ];
+  return (
+    <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
+      {stats.map((stat) => (
+        <Paper key={stat.label} withBorder radius="md" p="md">
+          <Text size="sm" c="dimmed">
+            {stat.label}
+          </Text>
+          <Text fw={700} fz={26} lh={1.3}>
+            {stat.value}
+          </Text>
+        </Paper>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** What the header shows of either kind of profile. */
+export function identityOf(profile: AnyProfile): {
+  name: string;
+  email: string;
+  posId: string;
+  lastFour: string;
+  subscribed: boolean;
+  since: string | null;
+} {
+  if (profile.kind === 'guest') {
+    return {
+      name: profile.guest.customer_name.trim(),
+      email: profile.subscription?.email ?? '',
+      posId: profile.guest.pos_id,
+      lastFour: profile.guest.last_four_digits,
+      subscribed: profile.subscription?.subscribed ?? false,
+      since: profile.guest.first_visit_at ?? profile.guest.created_at,
+    };
+  }
+  const { subscriber } = profile;
+  return {
+    name: `${subscriber.first_name} ${subscriber.last_name}`.trim(),
+    email: subscriber.email,
+    posId: subscriber.pos_id ?? '',
+    lastFour: '',
+    subscribed: subscriber.subscribed,
+    // The first visit when the POS knows them; otherwise when they subscribed.
+    since: profile.activity.first_visit_at ?? subscriber.created_at,
+  };
+}

@@ -1,0 +1,93 @@
+import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import type { AnyProfile } from '../../machines/customer-profile.machine.js';
+import { formatDate } from '../../format/index.js';
+import { languageOf } from '../guests/messages.js';
+import type { ProfileActor } from './types.js';
+
+/**
+ * The subscription state: a subscriber's subscribed flag and lists, or a guest's linked subscriber (with a
+ * way to open their profile) or none.
+ */
+export function SubscriptionPanel({
+  actor,
+  profile,
+  timeZone,
+}: {
+  actor: ProfileActor;
+  profile: AnyProfile;
+  timeZone?: string;
+}) {
+  const { t, i18n } = useTranslation();
+  const language = languageOf(i18n.language);
+  const idle = useSelector(actor, (state) => state.matches({ viewing: 'idle' }));
+  const opening = useSelector(actor, (state) => state.matches({ viewing: 'openingSubscriber' }));
+  const state = (subscribed: boolean) => (
+    <Badge variant="dot" color={subscribed ? 'teal' : 'gray'}>
+      {subscribed ? t('profile.subscription.subscribed') : t('profile.subscription.notSubscribed')}
+    </Badge>
+  );
+  return (
+    <Paper withBorder radius="md" p="lg">
+      <Stack gap="sm">
+        <Title order={3} size="h4">
+          {t('profile.subscription.title')}
+        </Title>
+        {profile.kind === 'subscriber' ? (
+          <Stack gap="xs">
+            <Group gap="sm">
+              {state(profile.subscriber.subscribed)}
+              {!profile.subscriber.subscribed && profile.subscriber.unsubscribed_at && (
+                <Text size="sm" c="dimmed">
+                  {t('profile.subscription.unsubscribedAt', {
+                    date: formatDate(profile.subscriber.unsubscribed_at, language, timeZone),
+                  })}
+                </Text>
+              )}
+            </Group>
+            <Text size="sm" fw={500}>
+              {t('profile.subscription.lists')}
+            </Text>
+            {profile.lists.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t('profile.subscription.noLists')}
+              </Text>
+            ) : (
+              <Group gap="xs">
+                {profile.lists.map((list) => (
+                  <Badge key={list.id} variant="outline">
+                    {list.name}
+                  </Badge>
+                ))}
+              </Group>
+            )}
+          </Stack>
+        ) : profile.subscription ? (
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm" c="dimmed">
+              {t('profile.subscription.linked')}
+            </Text>
+            <Group gap="sm">
+              <Text>{profile.subscription.email}</Text>
+              {state(profile.subscription.subscribed)}
+            </Group>
+            <Button
+              size="xs"
+              variant="light"
+              disabled={!idle}
+              loading={opening}
+              onClick={() => actor.send({ type: 'subscription.open' })}
+            >
+              {t('profile.subscription.openSubscriber')}
+            </Button>
+          </Stack>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('profile.subscription.noSubscriber')}
+          </Text>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,592 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAppWithServices, type AppOptions, type BuiltApp } from '../../server/app.js';
+import { generateCompanyKey } from '../../server/auth/company-token.js';
+import { authSettingsFrom } from '../../server/auth/settings.js';
+import type { Database } from '../../server/db/database.js';
+import { receiveFile } from '../../server/imports/pipeline.js';
+import { listAudit } from '../../server/repositories/audit.repository.js';
+import { setCompanyFeatures } from '../../server/repositories/company-features.repository.js';
+import { createCompanyToken } from '../../server/repositories/company-tokens.repository.js';
+import {
+  claimImportJob,
+  countImportJobs,
+  countStagedRows,
+  createImportJob,
+  mergeImportBatch,
+  stageImportRows,
+} from '../../server/repositories/imports.repository.js';
+import { listSubscribers } from '../../server/repositories/subscribers.repository.js';
+import { ALL_FEATURES } from '../../src/schemas/features.js';
+import type { ImportJob } from '../../src/schemas/imports.js';
+import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { makeCompany, makeGuest, makeSubscriber, makeUser, systemScope } from '../support/factories.js';
+
+/**
+ * CSV uploads of subscribers and guests through the real app on the real database: every CSV case of the
+ * issue, refusals that change nothing, the job's progress and rejected rows, isolation between companies,
+ * and a job resumed by a second app on the same database.
+ */
+
+type Headers = { authorization: string };
+interface Caller {
+  companyId: number;
+  headers: Headers;
+}
+
+/** The app over a database with the given import settings; log lines go to `logs` when given. */
+async function buildApp(
+  db: Database,
+  imports: AppOptions['imports'] = {},
+  logs?: string[],
+): Promise<BuiltApp> {
+  const logStream = logs
+    ? new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          logs.push(chunk.toString('utf8'));
+          callback();
+        },
+      })
+    : undefined;
+  const built = await buildAppWithServices({
+    db,
+    logLevel: logs ? 'info' : 'silent',
+    clientDir: null,
+    auth: authSettingsFrom({ PUBLIC_URL: 'http://localhost:3000' }),
+    imports,
+    ...(logStream ? { logStream } : {}),
+  });
+  await built.app.ready();
+  return built;
+}
+
+/** A new company with every feature, calling with a company API token (which acts as admin). */
+async function newCaller(db: Database, name = 'Importer Co'): Promise<Caller> {
+  const company = await makeCompany(db, name);
+  await setCompanyFeatures(db, systemScope(company.id), [...ALL_FEATURES]);
+  const key = generateCompanyKey();
+  await createCompanyToken(db, company.id, {
+    name: 'tests',
+    keyPrefix: key.keyPrefix,
+    keyHash: key.keyHash,
+    createdBy: null,
+  });
+  return { companyId: company.id, headers: { authorization: `Token ${key.key}` } };
+}
+
+/** A multipart/form-data body holding one file part. */
+function multipart(content: string | Buffer, field = 'file', type = 'text/csv') {
+  const boundary = '----regulars-test-boundary';
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="people.csv"\r\n` +
+        `Content-Type: ${type}\r\n\r\n`,
+    ),
+    Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8'),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+const SUBSCRIBERS_URL = '/api/subscriptions/subscribers/upload/';
+const GUESTS_URL = '/api/pos/guests/upload/';
+
+describe('CSV imports API', () => {
+  let database: TestDatabase;
+  let db: Database;
+  let built: BuiltApp;
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    db = database.db;
+    built = await buildApp(db, { maxBytes: 4096 }, logs);
+  });
+  afterAll(async () => {
+    await built.app.close();
+    await database.drop();
+  });
+
+  const upload = (
+    caller: Caller,
+    body: string | Buffer,
+    options: { url?: string; type?: string; query?: string; headers?: Record<string, string> } = {},
+  ) =>
+    built.app.inject({
+      method: 'POST',
+      url: `${options.url ?? SUBSCRIBERS_URL}${options.query ?? ''}`,
+      payload: body,
+      headers: { ...caller.headers, 'content-type': options.type ?? 'text/csv', ...options.headers },
+    });
+
+  const uploadOk = async (caller: Caller, body: string | Buffer, url = SUBSCRIBERS_URL) => {
+    const response = await upload(caller, body, { url });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<ImportJob>();
+  };
+
+  const subscribers = async (caller: Caller, q?: string) =>
+    (await listSubscribers(db, caller.companyId, { q, limit: 100, offset: 0 })).rows;
+
+  describe('subscribers', () => {
+    it('reads a BOM, CRLF, quoted commas and line breaks, blank lines, extra columns and any header case', async () => {
+      const caller = await newCaller(db);
+      const file =
+        '\uFEFF Email ,FIRST_NAME,Last_Name,Favourite Dish,zip,Subscribed\r\n' +
+        'ann@example.com,Ann,"Lee, Jr.","Soup,\r\nthen pie",12345,yes\r\n' +
+        '\r\n' +
+        ',,,,,\r\n' +
+        'bo@example.com,Bo,,,,no\r\n';
+      const job = await uploadOk(caller, file);
+      expect(job).toMatchObject({
+        kind: 'subscriber',
+        status: 'done',
+        file_name: 'upload.csv',
+        read: 2,
+        processed: 2,
+        imported: 2,
+        updated: 0,
+        duplicates: 0,
+        invalid: 0,
+        errors: [],
+        failure: null,
+        rejected_url: `/api/imports/${job.id}/rejected/`,
+      });
+      expect(job.bytes).toBe(Buffer.byteLength(file, 'utf8'));
+      const rows = await subscribers(caller);
+      const ann = rows.find((row) => row.email === 'ann@example.com')!;
+      expect(ann).toMatchObject({ first_name: 'Ann', last_name: 'Lee, Jr.', zip: '12345', subscribed: true });
+      expect(ann.hashid).toMatch(/^[0-9A-Za-z]{10}$/);
+      expect(rows.find((row) => row.email === 'bo@example.com')).toMatchObject({ subscribed: false });
+    });
+
+    it('reports invalid rows with their line (where a quoted row starts) and field, importing the rest', async () => {
+      const caller = await newCaller(db);
+      const file = [
+        'email,first_name,phone,zip,birthday',
+        'good@example.com,"Multi',
+        'line",555-123-4567,12345,1990-01-31',
+        'not-an-email,Bad,12,1234,1990-02-30',
+        ',NoEmail,,,',
+        '"spaced@example.com",Ok,,,',
+      ].join('\n');
+      const job = await uploadOk(caller, file);
+      expect(job).toMatchObject({ read: 4, imported: 2, invalid: 2, duplicates: 0 });
+      expect(job.errors).toEqual([
+        { line: 4, field: 'email', message: 'Email is not valid' },
+        { line: 4, field: 'phone', message: 'Phone is not valid' },
+        { line: 4, field: 'zip', message: 'Zip code is not valid' },
+        { line: 4, field: 'birthday', message: 'Birthday is not valid' },
+        { line: 5, field: 'email', message: 'Email is required' },
+      ]);
+      expect((await subscribers(caller)).map((row) => row.email).sort()).toEqual([
+        'good@example.com',
+        'spaced@example.com',
+      ]);
+    });
+
+    it('dedupes within the file on the trimmed email in any case, naming the first line', async () => {
+      const caller = await newCaller(db);
+      const job = await uploadOk(
+        caller,
+        'email,first_name\nann@example.com,Ann\n  ANN@Example.COM ,Other\nbo@example.com,Bo\nann@example.com,\n',
+      );
+      expect(job).toMatchObject({ read: 4, imported: 2, duplicates: 2, updated: 0 });
+      expect(job.errors).toEqual([
+        { line: 3, field: 'email', message: 'Duplicate of line 2' },
+        { line: 5, field: 'email', message: 'Duplicate of line 2' },
+      ]);
+      expect((await subscribers(caller, 'ann@')).map((row) => row.first_name)).toEqual(['Ann']);
+    });
+
+    it('matches existing subscribers by email (case and spaces ignored): fills what they lacked, else duplicate', async () => {
+      const caller = await newCaller(db);
+      await makeSubscriber(db, caller.companyId, { email: 'Lacks@Example.com' });
+      await makeSubscriber(db, caller.companyId, {
+        email: 'full@example.com',
+        first_name: 'Full',
+        zip: '11111',
+      });
+      const job = await uploadOk(
+        caller,
+        'email,first_name,zip,subscribed\n  lacks@EXAMPLE.com ,Newname,22222,no\nFULL@example.com,Other,33333,\n',
+      );
+      expect(job).toMatchObject({ read: 2, imported: 0, updated: 1, duplicates: 1 });
+      expect(job.errors).toEqual([{ line: 3, field: 'email', message: 'Email already exists' }]);
+      const lacks = (await subscribers(caller, 'lacks@'))[0]!;
+      // Values it lacked are filled; its email keeps its spelling and it is not unsubscribed by the file.
+      expect(lacks).toMatchObject({
+        email: 'Lacks@Example.com',
+        first_name: 'Newname',
+        zip: '22222',
+        subscribed: true,
+      });
+      expect((await subscribers(caller, 'full@'))[0]).toMatchObject({ first_name: 'Full', zip: '11111' });
+    });
+
+    it('imports nothing new when the same file is uploaded twice', async () => {
+      const caller = await newCaller(db);
+      const file = 'email,first_name\na@example.com,A\nb@example.com,B\nc@example.com,C\n';
+      expect(await uploadOk(caller, file)).toMatchObject({ imported: 3, duplicates: 0 });
+      expect(await uploadOk(caller, file)).toMatchObject({ read: 3, imported: 0, updated: 0, duplicates: 3 });
+      expect(await subscribers(caller)).toHaveLength(3);
+    });
+
+    it('takes a multipart form with the file field, and its file name', async () => {
+      const caller = await newCaller(db);
+      const form = multipart('email\nform@example.com\n');
+      const response = await upload(caller, form.payload, { type: form.headers['content-type'] });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json<ImportJob>()).toMatchObject({ file_name: 'people.csv', imported: 1 });
+      const named = await upload(caller, 'email\nraw@example.com\n', { query: '?file_name=%20list.csv' });
+      expect(named.json<ImportJob>()).toMatchObject({ file_name: 'list.csv', imported: 1 });
+      const disposed = await upload(caller, 'email\ncd@example.com\n', {
+        headers: { 'content-disposition': 'attachment; filename="from-header.csv"' },
+      });
+      expect(disposed.json<ImportJob>().file_name).toBe('from-header.csv');
+    });
+
+    it('names a missing required column and changes nothing', async () => {
+      const caller = await newCaller(db);
+      const response = await upload(caller, 'first_name,zip\nAnn,12345\n');
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatchObject({
+        code: 'validation_failed',
+        fields: { email: 'The column email is missing' },
+      });
+      expect(await countImportJobs(db, caller.companyId)).toBe(0);
+      expect(await subscribers(caller)).toEqual([]);
+    });
+
+    it('refuses a file over the size limit with 413, raw or in a form, leaving no job and no rows', async () => {
+      const caller = await newCaller(db);
+      // Valid rows first, so rows were staged before the limit was passed.
+      const big = `email\n${Array.from({ length: 400 }, (_, i) => `person${i}@example.com`).join('\n')}\n`;
+      expect(Buffer.byteLength(big)).toBeGreaterThan(4096);
+      const raw = await upload(caller, big);
+      expect(raw.statusCode).toBe(413);
+      expect(raw.json().error.code).toBe('file_too_large');
+      const form = multipart(big);
+      const inForm = await upload(caller, form.payload, { type: form.headers['content-type'] });
+      expect(inForm.statusCode).toBe(413);
+      expect(await countImportJobs(db, caller.companyId)).toBe(0);
+      expect(await subscribers(caller)).toEqual([]);
+    });
+
+    it('refuses what is not CSV: 415 for other content types, 400 for binary, non-UTF-8 or empty files', async () => {
+      const caller = await newCaller(db);
+      const json = await upload(caller, '{"email":"a@example.com"}', { type: 'application/json' });
+      expect(json.statusCode).toBe(415);
+      expect(json.json().error.code).toBe('unsupported_media_type');
+      expect((await upload(caller, Buffer.from([1, 2, 3]), { type: 'image/png' })).statusCode).toBe(415);
+      const pngForm = multipart(Buffer.from([0x89, 0x50, 0x4e, 0x47]), 'file', 'image/png');
+      expect(
+        (await upload(caller, pngForm.payload, { type: pngForm.headers['content-type'] })).statusCode,
+      ).toBe(415);
+
+      const nul = await upload(caller, Buffer.from('email\na@example.com\n\u0000\u0001', 'utf8'));
+      expect(nul.statusCode).toBe(400);
+      expect(nul.json().error.fields.file).toMatch(/binary/);
+      const latin1 = await upload(
+        caller,
+        Buffer.from('email,first_name\nzoe@example.com,Zo\xeb\n', 'latin1'),
+      );
+      expect(latin1.statusCode).toBe(400);
+      expect(latin1.json().error.fields.file).toMatch(/UTF-8/);
+      for (const blank of ['\r\n\r\n', '']) {
+        const empty = await upload(caller, blank);
+        expect(empty.statusCode).toBe(400);
+        expect(empty.json().error.fields.file).toMatch(/empty/);
+      }
+      const wrongField = multipart('email\na@example.com\n', 'attachment');
+      const noFile = await upload(caller, wrongField.payload, { type: wrongField.headers['content-type'] });
+      expect(noFile.statusCode).toBe(400);
+      expect(noFile.json().error.fields.file).toMatch(/field named file/);
+
+      expect(await countImportJobs(db, caller.companyId)).toBe(0);
+      expect(await subscribers(caller)).toEqual([]);
+    });
+
+    it('lets an analyst follow a job but not upload', async () => {
+      const caller = await newCaller(db);
+      const job = await uploadOk(caller, 'email\nq@example.com\n');
+      const analyst = await makeUser(db, caller.companyId, { role: 'analyst' });
+      const headers = {
+        authorization: `Bearer ${(await built.tokens.issue({ userId: analyst.id })).access_token}`,
+      };
+      const read = await built.app.inject({ method: 'GET', url: `/api/imports/${job.id}/`, headers });
+      expect(read.statusCode).toBe(200);
+      expect(read.json<ImportJob>()).toMatchObject({ id: job.id, status: 'done', imported: 1 });
+      expect((await upload({ ...caller, headers }, 'email\nr@example.com\n')).statusCode).toBe(403);
+    });
+  });
+
+  describe('guests', () => {
+    it('imports guests, deduping on name (any case) plus card digits within the file and against existing guests', async () => {
+      const caller = await newCaller(db);
+      await makeGuest(db, caller.companyId, { customer_name: 'Known Person', last_four_digits: '1111' });
+      const file = [
+        'Customer_Name,LAST_FOUR_DIGITS,pos_id,ignored',
+        'Jo Smith,4242,P-1,x',
+        'jo smith,4242,P-2,x',
+        'Jo Smith,9999,P-3,x',
+        'KNOWN person,1111,P-4,x',
+        'Bad Digits,42,P-5,x',
+        'No Pos,1234,,x',
+      ].join('\r\n');
+      const job = await uploadOk(caller, file, GUESTS_URL);
+      expect(job).toMatchObject({
+        kind: 'guest',
+        read: 6,
+        imported: 2,
+        duplicates: 2,
+        invalid: 2,
+        updated: 0,
+      });
+      expect(job.errors).toEqual([
+        { line: 3, field: 'customer_name', message: 'Duplicate of line 2' },
+        { line: 5, field: 'customer_name', message: 'Guest already exists' },
+        { line: 6, field: 'last_four_digits', message: 'Last four digits is not valid' },
+        { line: 7, field: 'pos_id', message: 'POS id is required' },
+      ]);
+      // The guests are stored: the same file again finds every valid row already there.
+      expect(await uploadOk(caller, file, GUESTS_URL)).toMatchObject({
+        imported: 0,
+        duplicates: 4,
+        invalid: 2,
+      });
+    });
+
+    it('treats the missing fields of a short row as empty, and finishes a file with only a header', async () => {
+      const caller = await newCaller(db);
+      const job = await uploadOk(caller, 'customer_name,last_four_digits,pos_id\nJo Short\n', GUESTS_URL);
+      expect(job).toMatchObject({ read: 1, invalid: 1, imported: 0 });
+      expect(job.errors).toEqual([
+        { line: 2, field: 'last_four_digits', message: 'Last four digits is required' },
+        { line: 2, field: 'pos_id', message: 'POS id is required' },
+      ]);
+      const empty = await uploadOk(caller, 'customer_name,last_four_digits,pos_id\r\n', GUESTS_URL);
+      expect(empty).toMatchObject({ status: 'done', read: 0, processed: 0, imported: 0, errors: [] });
+    });
+
+    it('needs all three guest columns', async () => {
+      const caller = await newCaller(db);
+      const response = await upload(caller, 'customer_name\nJo\n', { url: GUESTS_URL });
+      expect(response.statusCode).toBe(400);
+      expect(Object.keys(response.json().error.fields).sort()).toEqual(['last_four_digits', 'pos_id']);
+    });
+  });
+
+  describe('jobs', () => {
+    it('downloads rejected rows as CSV with line, reason and the original columns, formulas neutralised', async () => {
+      const caller = await newCaller(db);
+      const job = await uploadOk(
+        caller,
+        'email,first_name,Notes\n=cmd|calc,Eve,"a, b"\nok@example.com,Ok,\nOK@example.com,Again,@x\n',
+      );
+      const response = await built.app.inject({
+        method: 'GET',
+        url: `/api/imports/${job.id}/rejected/`,
+        headers: caller.headers,
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/csv/);
+      expect(response.headers['content-disposition']).toBe(
+        `attachment; filename="import-${job.id}-rejected.csv"`,
+      );
+      expect(response.body).toBe(
+        'line,reason,email,first_name,Notes\r\n' +
+          '2,Email is not valid,\'=cmd|calc,Eve,"a, b"\r\n' +
+          "4,Duplicate of line 3,OK@example.com,Again,'@x\r\n",
+      );
+    });
+
+    it("answers 404 for another company's job, on the job and its rejected rows", async () => {
+      const owner = await newCaller(db, 'Owner Co');
+      const other = await newCaller(db, 'Other Co');
+      const job = await uploadOk(owner, 'email\nmine@example.com\n');
+      for (const url of [`/api/imports/${job.id}/`, `/api/imports/${job.id}/rejected/`]) {
+        const response = await built.app.inject({ method: 'GET', url, headers: other.headers });
+        expect(response.statusCode).toBe(404);
+        expect(response.json().error.code).toBe('not_found');
+      }
+    });
+
+    it('audits each import once with counts only, and keeps personal data out of the logs', async () => {
+      const caller = await newCaller(db);
+      const job = await uploadOk(caller, 'email,first_name\nsecret.person@example.com,Zebulon\nbad,\n');
+      const audit = await listAudit(db, caller.companyId, { entity: 'import_job' });
+      expect(audit).toHaveLength(1);
+      expect(audit[0]).toMatchObject({ action: 'create', entity_id: String(job.id) });
+      expect(audit[0]!.after).toEqual({
+        kind: 'subscriber',
+        read: 2,
+        imported: 1,
+        updated: 0,
+        duplicates: 0,
+        invalid: 1,
+      });
+      const logged = logs.join('');
+      expect(logged).toContain('/api/subscriptions/subscribers/upload/');
+      expect(logged).not.toContain('secret.person');
+      expect(logged).not.toContain('Zebulon');
+    });
+  });
+});
+
+describe('CSV import jobs across restarts', () => {
+  let database: TestDatabase;
+  let db: Database;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    db = database.db;
+  });
+  afterAll(() => database.drop());
+
+  /** Polls the job until it leaves queued and running. */
+  async function followed(app: BuiltApp['app'], caller: Caller, id: number): Promise<ImportJob> {
+    for (;;) {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/api/imports/${id}/`,
+        headers: caller.headers,
+      });
+      expect(response.statusCode).toBe(200);
+      const job = response.json<ImportJob>();
+      if (job.status === 'done' || job.status === 'failed') return job;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('answers 202 when the merge outlasts the wait, and the job is followed to the end', async () => {
+    const caller = await newCaller(db);
+    const file = `email\n${Array.from({ length: 9 }, (_, i) => `p${i}@example.com`).join('\n')}\n`;
+    // No runner in this process, so the merge cannot finish within the wait.
+    const receiver = await buildApp(db, { runJobs: false, waitMs: 0 });
+    const response = await receiver.app.inject({
+      method: 'POST',
+      url: SUBSCRIBERS_URL,
+      payload: file,
+      headers: { ...caller.headers, 'content-type': 'text/csv' },
+    });
+    await receiver.app.close();
+    expect(response.statusCode).toBe(202);
+    expect(response.json<ImportJob>()).toMatchObject({
+      status: 'queued',
+      read: 9,
+      processed: 0,
+      imported: 0,
+    });
+    const worker = await buildApp(db, { batchRows: 2 });
+    try {
+      const job = await followed(worker.app, caller, response.json<ImportJob>().id);
+      expect(job).toMatchObject({ status: 'done', read: 9, processed: 9, imported: 9 });
+      expect(job.finished_at).not.toBeNull();
+    } finally {
+      await worker.app.close();
+    }
+  });
+
+  it('resumes a job left running from its last committed batch, counting nothing twice', async () => {
+    const caller = await newCaller(db, 'Resume Co');
+    await makeSubscriber(db, caller.companyId, { email: 'existing@example.com' });
+    const rows = Array.from({ length: 10 }, (_, i) => `r${i}@example.com`);
+    rows.splice(4, 0, 'existing@example.com', 'R1@example.com', 'broken');
+    // The first process: receives the file but merges nothing itself.
+    const first = await buildApp(db, { runJobs: false, waitMs: 0 });
+    const response = await first.app.inject({
+      method: 'POST',
+      url: SUBSCRIBERS_URL,
+      payload: `email\n${rows.join('\n')}\n`,
+      headers: { ...caller.headers, 'content-type': 'text/csv' },
+    });
+    expect(response.statusCode).toBe(202);
+    const id = response.json<ImportJob>().id;
+    // A runner takes the job, commits one batch of five rows, and its process dies.
+    expect(await claimImportJob(db, 60_000)).toEqual({ id, company_id: caller.companyId });
+    expect(await mergeImportBatch(db, caller.companyId, id, 5)).toBe(false);
+    const midway = await first.app.inject({
+      method: 'GET',
+      url: `/api/imports/${id}/`,
+      headers: caller.headers,
+    });
+    expect(midway.json<ImportJob>()).toMatchObject({
+      status: 'running',
+      read: 13,
+      processed: 5,
+      imported: 4,
+      duplicates: 1,
+    });
+    await first.app.close();
+
+    // The second process starts on the same database and takes the abandoned job over.
+    const second = await buildApp(db, { staleAfterMs: 0, batchRows: 3 });
+    try {
+      const job = await followed(second.app, caller, id);
+      expect(job).toMatchObject({
+        status: 'done',
+        read: 13,
+        processed: 13,
+        imported: 10,
+        updated: 0,
+        duplicates: 2,
+        invalid: 1,
+      });
+      expect((await listSubscribers(db, caller.companyId, { limit: 100, offset: 0 })).count).toBe(11);
+      expect(await listAudit(db, caller.companyId, { entity: 'import_job' })).toHaveLength(1);
+    } finally {
+      await second.app.close();
+    }
+  });
+
+  it('fails an upload left receiving by a stopped process and removes its staged rows', async () => {
+    const caller = await newCaller(db, 'Interrupted Co');
+    const scope = systemScope(caller.companyId);
+    const id = await createImportJob(db, scope, {
+      kind: 'subscriber',
+      fileName: 'cut.csv',
+      header: ['email'],
+    });
+    await stageImportRows(
+      db,
+      caller.companyId,
+      id,
+      [
+        {
+          seq: 1,
+          line: 2,
+          fields: ['a@example.com', '', '', '', '', '', 'true', '', 'AAAAAAAAAA'],
+          raw: ['a@example.com'],
+          problems: null,
+        },
+      ],
+      20,
+    );
+    expect(await countStagedRows(db, caller.companyId, id)).toBe(1);
+    const built = await buildApp(db, { staleAfterMs: 0 });
+    try {
+      const job = await followed(built.app, caller, id);
+      expect(job).toMatchObject({ status: 'failed', failure: 'The upload was interrupted', imported: 0 });
+      expect(await countStagedRows(db, caller.companyId, id)).toBe(0);
+      expect((await listSubscribers(db, caller.companyId, { limit: 10, offset: 0 })).count).toBe(0);
+    } finally {
+      await built.app.close();
+    }
+  });
+
+  it('stages a file without the HTTP layer through the same pipeline (used by the benchmark)', async () => {
+    const caller = await newCaller(db, 'Pipeline Co');
+    async function* source() {
+      yield Buffer.from('email\nx@example.com\n');
+    }
+    const received = await receiveFile(
+      db,
+      systemScope(caller.companyId),
+      { kind: 'subscriber', fileName: 'x.csv', source: source(), maxBytes: 1000 },
+      new Set(),
+    );
+    expect(received).toMatchObject({ read: 1, bytes: 20 });
+    expect(await countStagedRows(db, caller.companyId, received.jobId)).toBe(1);
+  });
+});
