@@ -4,8 +4,14 @@
  * list's own SQL called directly (the repository's count and page statements in one transaction, no HTTP,
  * authentication or serialising). The data is the demo data set seeded with the seed module at
  * BENCH_GUEST_SCALE (default 'small'; 'large' is a million guests and takes about 20 minutes on PostgreSQL).
+ * BENCH_GUEST_DATABASE_URL names a PostgreSQL database already seeded with `npm run seed` instead: it is
+ * migrated, measured as it is and left in place (so the large set is seeded once, not on every run).
  */
 import { buildApp } from '../server/app.js';
+import type { Database } from '../server/db/database.js';
+import { migrate } from '../server/db/migrate.js';
+import { openPostgres } from '../server/db/postgres.js';
+import { listCompanies } from '../server/repositories/companies.repository.js';
 import { generateCompanyKey } from '../server/auth/company-token.js';
 import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
 import { listGuests, type GuestFilter } from '../server/repositories/guests.repository.js';
@@ -39,14 +45,44 @@ function guestScale(): Scale {
   return scale;
 }
 
-/** Seeds the demo data set and benches the guest list of its largest company on one driver. */
-export async function benchGuestList(driver: BenchDriver): Promise<void> {
+/** The database to bench on: a scratch one seeded at BENCH_GUEST_SCALE, or the given pre-seeded one. */
+async function benchData(driver: BenchDriver): Promise<{
+  db: Database;
+  companyId: number;
+  scale: string;
+  seedSeconds: number;
+  drop: () => Promise<void>;
+}> {
+  const seededUrl = driver === 'postgres' ? process.env.BENCH_GUEST_DATABASE_URL : undefined;
+  if (seededUrl) {
+    const db = await openPostgres({ connectionString: seededUrl });
+    await migrate(db);
+    // The demo's first company is the largest (Harbor & Vine).
+    const company = (await listCompanies(db)).find((row) => row.slug === 'harbor-vine');
+    if (!company) throw new Error('BENCH_GUEST_DATABASE_URL has no demo data: run npm run seed first');
+    return { db, companyId: company.id, scale: 'pre-seeded', seedSeconds: 0, drop: () => db.close() };
+  }
   const scale = guestScale();
+  const bench = await openBenchDatabase(driver);
+  const seeded = performance.now();
+  const summary = await loadDemoData(bench.db, { scale });
+  return {
+    db: bench.db,
+    companyId: summary.companies[0]!.id,
+    scale,
+    seedSeconds: (performance.now() - seeded) / 1000,
+    drop: () => bench.drop(),
+  };
+}
+
+/** Benches the guest list of the demo's largest company on one driver. */
+export async function benchGuestList(driver: BenchDriver): Promise<void> {
   const loop: LoopOptions = {
     warmup: envInt('BENCH_GUEST_WARMUP', 20),
     iterations: envInt('BENCH_GUEST_ITERATIONS', 200),
   };
-  const bench = await openBenchDatabase(driver);
+  const bench = await benchData(driver);
+  const { scale, seedSeconds } = bench;
   // No uploads here: the import runner's polling would only add noise to the timings.
   const app = await buildApp({
     db: bench.db,
@@ -55,10 +91,7 @@ export async function benchGuestList(driver: BenchDriver): Promise<void> {
     imports: { runJobs: false },
   });
   try {
-    const seeded = performance.now();
-    const summary = await loadDemoData(bench.db, { scale });
-    const seedSeconds = (performance.now() - seeded) / 1000;
-    const company = summary.companies[0]!;
+    const company = { id: bench.companyId };
     const key = generateCompanyKey();
     await createCompanyToken(bench.db, company.id, {
       name: 'bench',

@@ -3,7 +3,8 @@
  * pass/fail. PGlite always; PostgreSQL as well when BENCH_DATABASE_URL is set (a temporary database is
  * created on that server and dropped at the end). BENCH_ITERATIONS and BENCH_WARMUP change the loop sizes;
  * BENCH_IMPORT_ROWS the CSV import's size (bench/imports.ts); BENCH_GUEST_SCALE, BENCH_GUEST_ITERATIONS and
- * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts).
+ * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts), BENCH_GUEST_DATABASE_URL a pre-seeded database for
+ * it; BENCH_ONLY a comma-separated subset (replay, locations, imports, guests).
  */
 import { buildApp } from '../server/app.js';
 import { generateCompanyKey } from '../server/auth/company-token.js';
@@ -138,9 +139,13 @@ const loop: LoopOptions = {
   warmup: envInt('BENCH_WARMUP', 200),
   iterations: envInt('BENCH_ITERATIONS', 1000),
 };
-benchReplay({ entries: envInt('BENCH_REPLAY_ENTRIES', 2000), runs: envInt('BENCH_REPLAY_RUNS', 5) });
+// BENCH_ONLY=guests,imports runs a subset (replay, locations, imports, guests); all of them by default.
+const only = new Set((process.env.BENCH_ONLY ?? 'replay,locations,imports,guests').split(','));
+if (only.has('replay')) {
+  benchReplay({ entries: envInt('BENCH_REPLAY_ENTRIES', 2000), runs: envInt('BENCH_REPLAY_RUNS', 5) });
+}
 for (const driver of benchDrivers()) {
-  await benchLocationsList(driver, loop);
-  await benchImports(driver);
-  await benchGuestList(driver);
+  if (only.has('locations')) await benchLocationsList(driver, loop);
+  if (only.has('imports')) await benchImports(driver);
+  if (only.has('guests')) await benchGuestList(driver);
 }

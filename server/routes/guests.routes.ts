@@ -1,27 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
-import {
-  CustomerListQuerySchema,
-  NoteCreateSchema,
-  NoteSchema,
-  ProfileCardCreateSchema,
-  ProfileCardSchema,
-  ProfileKeyQuerySchema,
-} from '../../src/schemas/customers.js';
+import { CustomerListQuerySchema, ProfileKeyQuerySchema } from '../../src/schemas/customers.js';
 import { GuestPageSchema, GuestProfileSchema } from '../../src/schemas/guests.js';
 import { access } from '../http/access.js';
 import { pageWindow, toPage } from '../http/paging.js';
 import { companyOf, writeScopeOf } from '../http/scope.js';
 import type { GuestsService } from '../services/guests.service.js';
 import { sendCsv } from './csv-download.js';
-import { CardParamSchema } from './subscribers.routes.js';
+import { profileExtrasRoutes } from './profile-extras.routes.js';
 
 const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema };
 const tags = ['Guests'];
 // Guest pages belong to the Subscribers feature (spec section 6 has no separate guest feature).
 const READ = access('Subscribers', 'analyst');
-const WRITE = access('Subscribers', 'marketer');
 const DELETE = access('Subscribers', 'admin');
 
 /** The Guests calls of spec section 7 (the big-data calls and the CSV upload live elsewhere). */
@@ -93,81 +85,6 @@ export function guestsRoutes(service: GuestsService): FastifyPluginAsyncZod {
       },
     );
 
-    app.get(
-      '/pos/guests/:id/cards/',
-      {
-        config: READ,
-        schema: {
-          tags,
-          summary: "A guest's linked cards",
-          params: IdParamSchema,
-          response: { 200: z.array(ProfileCardSchema), ...errors },
-        },
-      },
-      async (request) => service.listCards(companyOf(request), request.params.id),
-    );
-
-    app.post(
-      '/pos/guests/:id/cards/',
-      {
-        config: WRITE,
-        schema: {
-          tags,
-          summary: 'Link a card to a guest',
-          params: IdParamSchema,
-          body: ProfileCardCreateSchema,
-          response: { 201: ProfileCardSchema, ...errors },
-        },
-      },
-      async (request, reply) =>
-        reply.status(201).send(await service.addCard(writeScopeOf(request), request.params.id, request.body)),
-    );
-
-    app.delete(
-      '/pos/guests/:id/cards/:cardId/',
-      {
-        config: DELETE,
-        schema: {
-          tags,
-          summary: "Unlink one of a guest's cards",
-          params: CardParamSchema,
-          response: { 204: z.null(), ...errors },
-        },
-      },
-      async (request, reply) => {
-        await service.removeCard(writeScopeOf(request), request.params.id, request.params.cardId);
-        return reply.status(204).send(null);
-      },
-    );
-
-    app.get(
-      '/pos/guests/:id/notes/',
-      {
-        config: READ,
-        schema: {
-          tags,
-          summary: 'Notes about a guest, newest first',
-          params: IdParamSchema,
-          response: { 200: z.array(NoteSchema), ...errors },
-        },
-      },
-      async (request) => service.listNotes(companyOf(request), request.params.id),
-    );
-
-    app.post(
-      '/pos/guests/:id/notes/',
-      {
-        config: WRITE,
-        schema: {
-          tags,
-          summary: 'Write a note about a guest',
-          params: IdParamSchema,
-          body: NoteCreateSchema,
-          response: { 201: NoteSchema, ...errors },
-        },
-      },
-      async (request, reply) =>
-        reply.status(201).send(await service.addNote(writeScopeOf(request), request.params.id, request.body)),
-    );
+    await app.register(profileExtrasRoutes(service, { base: '/pos/guests', tag: 'Guests', noun: 'guest' }));
   };
 }

@@ -1,14 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
-import {
-  CustomerListQuerySchema,
-  NoteCreateSchema,
-  NoteSchema,
-  ProfileCardCreateSchema,
-  ProfileCardSchema,
-  ProfileKeyQuerySchema,
-} from '../../src/schemas/customers.js';
+import { CustomerListQuerySchema, ProfileKeyQuerySchema } from '../../src/schemas/customers.js';
 import {
   SubscriberCreateSchema,
   SubscriberPageSchema,
@@ -20,6 +13,7 @@ import { access } from '../http/access.js';
 import { pageWindow, toPage } from '../http/paging.js';
 import { companyOf, writeScopeOf } from '../http/scope.js';
 import { sendCsv } from './csv-download.js';
+import { profileExtrasRoutes } from './profile-extras.routes.js';
 import type { SubscribersService } from '../services/subscribers.service.js';
 
 const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema };
@@ -27,11 +21,6 @@ const tags = ['Subscribers'];
 const READ = access('Subscribers', 'analyst');
 const WRITE = access('Subscribers', 'marketer');
 const DELETE = access('Subscribers', 'admin');
-
-/** `…/{id}/cards/{cardId}/`. */
-export const CardParamSchema = IdParamSchema.extend({
-  cardId: z.coerce.number().int().positive('cardId must be a positive integer'),
-});
 
 /** The Subscribers calls of spec section 7 (the CSV upload lives with the imports). */
 export function subscribersRoutes(service: SubscribersService): FastifyPluginAsyncZod {
@@ -132,81 +121,12 @@ export function subscribersRoutes(service: SubscribersService): FastifyPluginAsy
       },
     );
 
-    app.get(
-      '/subscriptions/subscribers/:id/cards/',
-      {
-        config: READ,
-        schema: {
-          tags,
-          summary: "A subscriber's linked cards",
-          params: IdParamSchema,
-          response: { 200: z.array(ProfileCardSchema), ...errors },
-        },
-      },
-      async (request) => service.listCards(companyOf(request), request.params.id),
-    );
-
-    app.post(
-      '/subscriptions/subscribers/:id/cards/',
-      {
-        config: WRITE,
-        schema: {
-          tags,
-          summary: 'Link a card to a subscriber',
-          params: IdParamSchema,
-          body: ProfileCardCreateSchema,
-          response: { 201: ProfileCardSchema, ...errors },
-        },
-      },
-      async (request, reply) =>
-        reply.status(201).send(await service.addCard(writeScopeOf(request), request.params.id, request.body)),
-    );
-
-    app.delete(
-      '/subscriptions/subscribers/:id/cards/:cardId/',
-      {
-        config: DELETE,
-        schema: {
-          tags,
-          summary: "Unlink one of a subscriber's cards",
-          params: CardParamSchema,
-          response: { 204: z.null(), ...errors },
-        },
-      },
-      async (request, reply) => {
-        await service.removeCard(writeScopeOf(request), request.params.id, request.params.cardId);
-        return reply.status(204).send(null);
-      },
-    );
-
-    app.get(
-      '/subscriptions/subscribers/:id/notes/',
-      {
-        config: READ,
-        schema: {
-          tags,
-          summary: 'Notes about a subscriber, newest first',
-          params: IdParamSchema,
-          response: { 200: z.array(NoteSchema), ...errors },
-        },
-      },
-      async (request) => service.listNotes(companyOf(request), request.params.id),
-    );
-
-    app.post(
-      '/subscriptions/subscribers/:id/notes/',
-      {
-        config: WRITE,
-        schema: {
-          tags,
-          summary: 'Write a note about a subscriber',
-          params: IdParamSchema,
-          body: NoteCreateSchema,
-          response: { 201: NoteSchema, ...errors },
-        },
-      },
-      async (request, reply) =>
-        reply.status(201).send(await service.addNote(writeScopeOf(request), request.params.id, request.body)),
+    await app.register(
+      profileExtrasRoutes(service, {
+        base: '/subscriptions/subscribers',
+        tag: 'Subscribers',
+        noun: 'subscriber',
+      }),
     );
   };
 }

@@ -93,11 +93,20 @@ export function presentNote(row: NoteRow): Note {
   };
 }
 
+/** The cards and notes calls of one kind of profile, by its id; each throws 404 for a missing profile. */
+export interface ProfileExtrasService {
+  listCards(companyId: number, id: number): Promise<ProfileCard[]>;
+  addCard(scope: WriteScope, id: number, input: ProfileCardCreate): Promise<ProfileCard>;
+  removeCard(scope: WriteScope, id: number, cardId: number): Promise<void>;
+  listNotes(companyId: number, id: number): Promise<Note[]>;
+  addNote(scope: WriteScope, id: number, input: NoteCreate): Promise<Note>;
+}
+
 /** The profile parts guests and subscribers share: activity, linked cards and notes. */
 export function customerProfilesService(db: Database) {
   /** 404 naming the kind of profile, for an id that is not the company's. */
   const missing = (owner: CustomerRef) => notFound(owner.type === 'guest' ? 'Guest' : 'Subscriber');
-  return {
+  const shared = {
     /** The activity of a guest; none for a subscriber without a linked guest. */
     async activity(companyId: number, guestId: number | null): Promise<CustomerActivity> {
       if (guestId === null) return NO_ACTIVITY;
@@ -125,6 +134,20 @@ export function customerProfilesService(db: Database) {
       const row = await createNote(db, scope, owner, input.body);
       if (!row) throw missing(owner);
       return presentNote(row);
+    },
+  };
+  return {
+    ...shared,
+    /** The cards and notes calls bound to one kind of profile. */
+    extrasOf(type: CustomerRef['type']): ProfileExtrasService {
+      const ref = (id: number): CustomerRef => ({ type, id });
+      return {
+        listCards: (companyId, id) => shared.listCards(companyId, ref(id)),
+        addCard: (scope, id, input) => shared.addCard(scope, ref(id), input),
+        removeCard: (scope, id, cardId) => shared.removeCard(scope, ref(id), cardId),
+        listNotes: (companyId, id) => shared.listNotes(companyId, ref(id)),
+        addNote: (scope, id, input) => shared.addNote(scope, ref(id), input),
+      };
     },
   };
 }

@@ -11,7 +11,6 @@ import {
   type GuestListRow,
   type GuestRow,
 } from '../repositories/guests.repository.js';
-import type { CustomerRef } from '../repositories/references.js';
 import type { WriteScope } from '../repositories/scope.js';
 import { findSubscriptionOfGuest } from '../repositories/subscribers.repository.js';
 import { keysetCsv } from './csv-export.service.js';
@@ -72,7 +71,6 @@ export function guestFilterOf(query: Omit<CustomerListQuery, 'page' | 'page_size
 
 /** Guests: list, profile, delete, cards, notes and export. */
 export function guestsService(db: Database, profiles: CustomerProfilesService) {
-  const ref = (id: number): CustomerRef => ({ type: 'guest', id });
   const keyOf = (id: number, query: ProfileKeyQuery) => ({ id, hashid: query.hashid, pos_id: query.pos_id });
   return {
     async list(companyId: number, query: CustomerListQuery, window: { limit: number; offset: number }) {
@@ -108,14 +106,7 @@ export function guestsService(db: Database, profiles: CustomerProfilesService) {
         guestExportCells,
       );
     },
-    listCards: (companyId: number, id: number) => profiles.listCards(companyId, ref(id)),
-    addCard: (scope: WriteScope, id: number, input: Parameters<CustomerProfilesService['addCard']>[2]) =>
-      profiles.addCard(scope, ref(id), input),
-    removeCard: (scope: WriteScope, id: number, cardId: number) =>
-      profiles.removeCard(scope, ref(id), cardId),
-    listNotes: (companyId: number, id: number) => profiles.listNotes(companyId, ref(id)),
-    addNote: (scope: WriteScope, id: number, input: Parameters<CustomerProfilesService['addNote']>[2]) =>
-      profiles.addNote(scope, ref(id), input),
+    ...profiles.extrasOf('guest'),
   };
 }
 

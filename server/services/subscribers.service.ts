@@ -9,7 +9,7 @@ import type {
 import type { Database } from '../db/database.js';
 import { invalid, notFound } from '../http/errors.js';
 import { findGuestIdByPosId } from '../repositories/guests.repository.js';
-import { UnknownReferenceError, type CustomerRef } from '../repositories/references.js';
+import { UnknownReferenceError } from '../repositories/references.js';
 import type { WriteScope } from '../repositories/scope.js';
 import { listSubscriberLists } from '../repositories/subscriber-lists.repository.js';
 import {
@@ -102,7 +102,6 @@ function rejectBadInput(error: unknown): never {
 
 /** Subscribers: list, add, profile, update, delete, cards, notes and export. */
 export function subscribersService(db: Database, profiles: CustomerProfilesService) {
-  const ref = (id: number): CustomerRef => ({ type: 'subscriber', id });
   return {
     async list(companyId: number, query: CustomerListQuery, window: { limit: number; offset: number }) {
       const { count, rows } = await listSubscribers(db, companyId, {
@@ -164,14 +163,7 @@ export function subscribersService(db: Database, profiles: CustomerProfilesServi
         subscriberExportCells,
       );
     },
-    listCards: (companyId: number, id: number) => profiles.listCards(companyId, ref(id)),
-    addCard: (scope: WriteScope, id: number, input: Parameters<CustomerProfilesService['addCard']>[2]) =>
-      profiles.addCard(scope, ref(id), input),
-    removeCard: (scope: WriteScope, id: number, cardId: number) =>
-      profiles.removeCard(scope, ref(id), cardId),
-    listNotes: (companyId: number, id: number) => profiles.listNotes(companyId, ref(id)),
-    addNote: (scope: WriteScope, id: number, input: Parameters<CustomerProfilesService['addNote']>[2]) =>
-      profiles.addNote(scope, ref(id), input),
+    ...profiles.extrasOf('subscriber'),
   };
 }
 

@@ -16,6 +16,15 @@ async function bulkGuests(db: Database, companyId: number, count: number, locati
       [companyId, randomBytes(4).toString('hex'), locationId, count],
     ),
   );
+  // What createGuest does for a first location: the location filters read guest_locations.
+  await db.owner((sql) =>
+    sql.query(
+      `INSERT INTO guest_locations (company_id, guest_id, location_id)
+       SELECT company_id, id, first_location_id FROM guests
+       WHERE company_id = $1 AND first_location_id IS NOT NULL ON CONFLICT DO NOTHING`,
+      [companyId],
+    ),
+  );
 }
 
 describe('Big-data API', () => {

@@ -81,7 +81,7 @@ describe('guests and subscribers in a browser', () => {
     // The rejected-rows file has all 60, each with its line and reason; the first invalid one is line 992.
     const download = page.waitForEvent('download');
     await dialog.getByRole('button', { name: 'Download 60 rejected rows' }).click();
-    const rejected = await readFile((await (await download).path())!, 'utf8');
+    const rejected = await readFile(await (await download).path(), 'utf8');
     const rejectedLines = rejected.trim().split(/\r?\n/);
     expect(rejectedLines).toHaveLength(1 + DUPLICATES + INVALID);
     expect(rejectedLines.find((line) => line.startsWith('992,'))).toMatch(

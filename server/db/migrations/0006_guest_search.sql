@@ -33,14 +33,16 @@ CREATE INDEX subscribers_name_trgm ON subscribers USING gin ((first_name || ' ' 
 CREATE INDEX subscribers_phone_trgm ON subscribers USING gin (phone gin_trgm_ops);
 
 -- Row-level security applies its policy before any condition whose function is not LEAKPROOF, which keeps
--- ILIKE from using the indexes above (a million-row scan instead of an index probe). ILIKE can only fail
--- on its pattern (the caller's own input, escaped by the repositories), never on a row's value, so it
--- reveals nothing about rows the policy hides. Marking it needs a superuser; elsewhere searches still work,
--- only without the indexes.
+-- ILIKE and lower() from using indexes: a search or an email lookup (`lower(email) = lower($2)`, the
+-- subscribers_email_unique and guests_dedupe indexes) reads every row of the company instead. Neither
+-- function can fail on a stored value (ILIKE only on its pattern, the caller's own escaped input), so
+-- neither reveals anything about rows the policy hides. Marking them needs a superuser; elsewhere
+-- everything still works, only without these indexes.
 DO $$
 BEGIN
   ALTER FUNCTION texticlike(text, text) LEAKPROOF;
+  ALTER FUNCTION lower(text) LEAKPROOF;
 EXCEPTION WHEN insufficient_privilege THEN
-  RAISE NOTICE 'ILIKE not marked LEAKPROOF (needs a superuser): searches will not use the trigram indexes';
+  RAISE NOTICE 'ILIKE and lower() not marked LEAKPROOF (needs a superuser): searches and email lookups scan';
 END
 $$;
