@@ -112,7 +112,12 @@ describe('guests repository', () => {
     });
     const nowhere = await makeGuest(db, company, { customer_name: 'Di Moss', last_four_digits: '1234' });
     const visitedEast = await makeGuest(db, company, { customer_name: 'Ed Pine' });
-    await insertChecks(db, scope, [check(south.id, visitedSouth.id, 3), check(east.id, visitedEast.id, 4)]);
+    // Ann is at two of the places asked for below (first location North, a check at East): counted once.
+    await insertChecks(db, scope, [
+      check(south.id, visitedSouth.id, 3),
+      check(east.id, visitedEast.id, 4),
+      check(east.id, firstAtNorth.id, 5),
+    ]);
 
     const all = await listGuests(db, company, { limit: 2, offset: 0 });
     expect(all.count).toBe(5);
@@ -131,16 +136,20 @@ describe('guests repository', () => {
 
     const atSouth = await listGuests(db, company, { locationIds: [south.id], limit: 10, offset: 0 });
     expect(atSouth.rows.map((g) => g.id)).toEqual([firstAtSouth.id, visitedSouth.id]);
+    expect(atSouth.count).toBe(2);
     const atNorthOrEast = await listGuests(db, company, {
       locationIds: [north.id, east.id],
       limit: 10,
       offset: 0,
     });
     expect(atNorthOrEast.rows.map((g) => g.id)).toEqual([visitedEast.id, firstAtNorth.id]);
+    expect(atNorthOrEast.count).toBe(2);
     const inGroup = await listGuests(db, company, { groupIds: [group.id], limit: 10, offset: 0 });
     expect(inGroup.rows.map((g) => g.id)).toEqual([firstAtSouth.id, visitedSouth.id]);
+    expect(inGroup.count).toBe(2);
     const both = await listGuests(db, company, { groupIds: [group.id], q: 'cy', limit: 10, offset: 0 });
     expect(both.rows.map((g) => g.id)).toEqual([firstAtSouth.id]);
+    expect(both.count).toBe(1);
     expect(
       (await listGuests(db, company, { locationIds: [east.id], groupIds: [group.id], limit: 10, offset: 0 }))
         .count,
