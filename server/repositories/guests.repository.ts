@@ -2,6 +2,7 @@ import type { CompanyId, Database, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { recordDeletedCustomer } from './deleted-customers.repository.js';
 import { newHashid } from './hashid.js';
+import { forgetStagedPerson } from './imports.repository.js';
 import { likePattern } from './locations.repository.js';
 import { assertOwned } from './references.js';
 import type { WriteScope } from './scope.js';
@@ -162,10 +163,8 @@ async function selectGuestPage(
 async function countGuestsWhere(sql: Sql, companyId: CompanyId, filter: GuestFilter): Promise<number> {
   const { where, params, groupLocationIds } = await guestWhere(sql, companyId, filter);
   const locationIds = filter.locationIds ?? [];
-  const byLocationOnly =
-    !filter.q &&
-    (filter.isSubscriber ?? null) === null &&
-    locationIds.length > 0 !== (filter.groupIds ?? []).length > 0;
+  const exactlyOneOfLocationOrGroup = locationIds.length > 0 !== (filter.groupIds ?? []).length > 0;
+  const byLocationOnly = !filter.q && (filter.isSubscriber ?? null) === null && exactlyOneOfLocationOrGroup;
   if (byLocationOnly) {
     // Only places asked for: count guest_locations itself, not every guest probing it (5x faster at 1M).
     const ids = locationIds.length > 0 ? locationIds : groupLocationIds;
@@ -370,7 +369,7 @@ export function findGuestDuplicatesOf(
 }
 
 /**
- * Deletes a guest: their checks stay for the figures but lose the link, their notes and cards go, a
+ * Deletes a guest: their checks stay for the figures but lose the link, their notes, cards and imported rows go, a
  * matching subscriber forgets them, and a deleted-customer record without personal data is written — all
  * in one transaction. False when the guest does not exist in this company.
  */
@@ -385,6 +384,11 @@ export function deleteGuest(db: Database, scope: WriteScope, id: number): Promis
     await sql.query('DELETE FROM notes WHERE company_id = $1 AND guest_id = $2', params);
     await sql.query('DELETE FROM profile_cards WHERE company_id = $1 AND guest_id = $2', params);
     await sql.query('DELETE FROM guest_locations WHERE company_id = $1 AND guest_id = $2', params);
+    await forgetStagedPerson(sql, scope.companyId, {
+      kind: 'guest',
+      customer_name: before.customer_name,
+      last_four_digits: before.last_four_digits,
+    });
     await sql.query('DELETE FROM guests WHERE company_id = $1 AND id = $2', params);
     await recordDeletedCustomer(sql, scope, { customerType: 'guest', posId: before.pos_id, originalId: id });
     await recordAudit(sql, scope, { action: 'delete', entity: 'guest', entityId: id, before });

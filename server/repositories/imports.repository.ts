@@ -513,3 +513,37 @@ export function purgeFinishedImportRows(db: Database, retentionDays: number): Pr
     return rowCount;
   });
 }
+
+/** Who a deleted guest or subscriber was, as imports would have staged them. */
+export type StagedPerson =
+  { kind: 'subscriber'; email: string } | { kind: 'guest'; customer_name: string; last_four_digits: string };
+
+/**
+ * Inside a delete's transaction: removes the rows finished imports still keep of this person (accepted or
+ * rejected, matched by dedupe key or by the cells as written), so the rejected-rows download cannot give
+ * their personal data back. Rows of a job still merging are left alone; it finishes as uploaded.
+ */
+export async function forgetStagedPerson(
+  sql: Sql,
+  companyId: CompanyId,
+  person: StagedPerson,
+): Promise<void> {
+  const finishedJobOfKind = `r.company_id = $1 AND j.company_id = $1 AND j.id = r.job_id AND j.kind = $2
+      AND j.status IN ('done', 'failed')`;
+  const hasCell = (param: string) =>
+    `EXISTS (SELECT 1 FROM unnest(r.raw) AS cell WHERE lower(btrim(cell)) = lower(btrim(${param})))`;
+  if (person.kind === 'subscriber') {
+    await sql.query(
+      `DELETE FROM import_rows r USING import_jobs j
+       WHERE ${finishedJobOfKind} AND (r.key = lower(btrim($3)) OR ${hasCell('$3')})`,
+      [companyId, person.kind, person.email],
+    );
+    return;
+  }
+  await sql.query(
+    `DELETE FROM import_rows r USING import_jobs j
+     WHERE ${finishedJobOfKind}
+       AND (r.key = lower(btrim($3)) || '|' || btrim($4) OR (${hasCell('$3')} AND ${hasCell('$4')}))`,
+    [companyId, person.kind, person.customer_name, person.last_four_digits],
+  );
+}

@@ -49,6 +49,22 @@ async function assertSubscribers(sql: Sql, companyId: CompanyId, ids: readonly n
   if (missing.length > 0) throw new UnknownSubscribersError(missing);
 }
 
+/** The ids and names of these lists, by name (for a profile: no member counts to compute). */
+export function subscriberListNames(
+  db: Database,
+  companyId: CompanyId,
+  ids: readonly number[],
+): Promise<{ id: number; name: string }[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.tenant(companyId, async (sql) => {
+    const { rows } = await sql.query<{ id: number; name: string }>(
+      `SELECT id, name FROM subscriber_lists WHERE company_id = $1 AND id = ANY($2::bigint[]) ORDER BY lower(name), id`,
+      [companyId, ids],
+    );
+    return rows;
+  });
+}
+
 /** The company's subscriber lists by name, with member counts. */
 export function listSubscriberLists(db: Database, companyId: CompanyId): Promise<SubscriberListRow[]> {
   return db.tenant(companyId, (sql) => selectLists(sql, companyId, null));

@@ -1,7 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
-import { CustomerListQuerySchema, ProfileKeyQuerySchema } from '../../src/schemas/customers.js';
+import {
+  CustomerListQuerySchema,
+  GuestListQuerySchema,
+  ProfileKeyQuerySchema,
+} from '../../src/schemas/customers.js';
 import { GuestPageSchema, GuestProfileSchema } from '../../src/schemas/guests.js';
 import { access } from '../http/access.js';
 import { pageWindow, toPage } from '../http/paging.js';
@@ -26,7 +30,7 @@ export function guestsRoutes(service: GuestsService): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'List guests, searched and filtered by location or group',
-          querystring: CustomerListQuerySchema,
+          querystring: GuestListQuerySchema,
           response: { 200: GuestPageSchema, ...errors },
         },
       },

@@ -185,6 +185,8 @@ export function importsRoutes(service: ImportsService, maxBytes: number): Fastif
           reply
             .type('text/csv; charset=utf-8')
             .header('content-disposition', `attachment; filename="import-${job.id}-rejected.csv"`)
+            // Personal data: no browser or proxy may keep a copy.
+            .header('cache-control', 'no-store')
             // A stream goes out as it comes; the string schema only documents the body.
             .send(Readable.from(lines) as unknown as string)
         );

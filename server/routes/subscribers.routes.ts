@@ -1,7 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
-import { CustomerListQuerySchema, ProfileKeyQuerySchema } from '../../src/schemas/customers.js';
+import {
+  CustomerListQuerySchema,
+  SubscriberListQuerySchema,
+  ProfileKeyQuerySchema,
+} from '../../src/schemas/customers.js';
 import {
   SubscriberCreateSchema,
   SubscriberPageSchema,
@@ -32,7 +36,7 @@ export function subscribersRoutes(service: SubscribersService): FastifyPluginAsy
         schema: {
           tags,
           summary: 'List subscribers, searched and filtered by location or group',
-          querystring: CustomerListQuerySchema,
+          querystring: SubscriberListQuerySchema,
           response: { 200: SubscriberPageSchema, ...errors },
         },
       },

@@ -11,7 +11,7 @@ import { invalid, notFound } from '../http/errors.js';
 import { findGuestIdByPosId } from '../repositories/guests.repository.js';
 import { UnknownReferenceError } from '../repositories/references.js';
 import type { WriteScope } from '../repositories/scope.js';
-import { listSubscriberLists } from '../repositories/subscriber-lists.repository.js';
+import { subscriberListNames } from '../repositories/subscriber-lists.repository.js';
 import {
   createSubscriber,
   deleteSubscriber,
@@ -133,10 +133,7 @@ export function subscribersService(db: Database, profiles: CustomerProfilesServi
     async profile(companyId: number, id: number, query: ProfileKeyQuery): Promise<SubscriberProfile> {
       const row = await getSubscriber(db, companyId, keyOf(id, query));
       if (!row) throw notFound('Subscriber');
-      const onLists = new Set(row.list_ids);
-      const lists = (await listSubscriberLists(db, companyId))
-        .filter((list) => onLists.has(list.id))
-        .map((list) => ({ id: list.id, name: list.name }));
+      const lists = await subscriberListNames(db, companyId, row.list_ids);
       return {
         kind: 'subscriber',
         subscriber: presentSubscriber(row),

@@ -21,11 +21,12 @@ import { placeholder } from './support/placeholder.js';
 // cancelled on exit: what `invoke` and `after` do, in the form createTestModel accepts (ARCHITECTURE.md).
 
 /**
- * The file the user chose: its name and size (which the event log keeps, so replay validates the same way)
- * and the browser's File itself as `blob` (which serializes to nothing in the log).
+ * The file the user chose: its name and size (which the event log keeps, so replay validates the same way;
+ * `file_name`, not `name`, which the log would fingerprint as a person's) and the browser's File itself as
+ * `blob` (which serializes to nothing in the log).
  */
 export interface ChosenFile {
-  readonly name: string;
+  readonly file_name: string;
   readonly size: number;
   readonly blob?: Blob;
 }
@@ -89,7 +90,7 @@ export interface CsvUploadContext {
 
 /** The refusal of a chosen file, or null when it may be sent. */
 export function fileProblemOf(file: ChosenFile): FileProblem | null {
-  if (!/\.csv$/i.test(file.name)) return 'notCsv';
+  if (!/\.csv$/i.test(file.file_name)) return 'notCsv';
   if (file.size <= 0) return 'empty';
   if (file.size > LIMITS.uploadMaxBytes) return 'tooLarge';
   return null;

@@ -355,18 +355,21 @@ export const customerProfileMachine = setup({
       },
     },
     failed: {
-      on: { 'profile.retry': { target: 'loading', actions: 'clearProblem' } },
+      on: {
+        'profile.retry': { target: 'loading', actions: 'clearProblem' },
+        'profile.back': { actions: 'goBackToPathList' },
+      },
     },
     notFound: {
       on: { 'profile.back': { actions: 'goBackToPathList' } },
     },
     viewing: {
       initial: 'idle',
-      on: { 'notice.dismiss': { actions: 'dismissNotice' } },
+      // Back leaves the screen from anywhere in the profile, a dialog or a call under way included.
+      on: { 'notice.dismiss': { actions: 'dismissNotice' }, 'profile.back': { actions: 'goBack' } },
       states: {
         idle: {
           on: {
-            'profile.back': { actions: 'goBack' },
             'card.add': { target: 'addingCard', actions: 'openCardForm' },
             'card.remove': {
               target: 'removingCard',

@@ -95,6 +95,10 @@ export interface GuestListContext {
   /** Why the export failed, shown above the list. */
   exportProblem: ApiProblem | null;
   notice: 'deleted' | 'exported' | null;
+  /** An export download is under way; it runs beside the list, whatever the list does meanwhile. */
+  exporting: boolean;
+  /** A refresh fell due while a dialog was open: the list reloads when the dialog closes. */
+  refreshPending: boolean;
 }
 
 function queryOf(context: GuestListContext): GuestListQuery {
@@ -125,6 +129,10 @@ export const guestListMachine = setup({
     /** `GET /api/pos/guests/export/`, saved as a file. */
     exportGuests: placeholder<unknown, GuestListQuery>(),
   },
+  guards: {
+    notExporting: ({ context }) => !context.exporting,
+    refreshPending: ({ context }) => context.refreshPending,
+  },
   delays: {
     /** How long typing pauses before the list is searched. */
     searchDelay: 300,
@@ -152,6 +160,11 @@ export const guestListMachine = setup({
     clearProblem: assign({ problem: null, exportProblem: null }),
     noticeDeleted: assign({ notice: 'deleted' as const }),
     noticeExported: assign({ notice: 'exported' as const, exportProblem: null }),
+    markExporting: assign({ exporting: true }),
+    exportFinished: assign({ exporting: false }),
+    markRefreshPending: assign({ refreshPending: true }),
+    clearRefreshPending: assign({ refreshPending: false }),
+    startExport: spawnChild('exportGuests', { id: 'exportGuests', input: ({ context }) => queryOf(context) }),
     dismissNotice: assign({ notice: null, exportProblem: null }),
     // Deleting the only row of a later page would leave an empty page: show the one before.
     stepBackFromEmptyPage: assign(({ context }) => ({
@@ -174,6 +187,8 @@ export const guestListMachine = setup({
     problem: null,
     exportProblem: null,
     notice: null,
+    exporting: false,
+    refreshPending: false,
   }),
   initial: 'listing',
   on: {
@@ -182,6 +197,16 @@ export const guestListMachine = setup({
       actions: [
         cancel('refreshTimer'),
         raise({ type: 'refresh.due' }, { delay: 'refreshDelay', id: 'refreshTimer' }),
+      ],
+    },
+    // Outside the list (a dialog open, a profile opening) a due refresh waits for the dialog to close.
+    'refresh.due': { actions: 'markRefreshPending' },
+    // The export's child is spawned at the root, so searching or paging meanwhile does not cancel it.
+    'xstate.done.actor.exportGuests': { actions: ['exportFinished', 'noticeExported'] },
+    'xstate.error.actor.exportGuests': {
+      actions: [
+        'exportFinished',
+        { type: 'keepExportProblem', params: ({ event }) => ({ error: event.error }) },
       ],
     },
     // Another location or group: its first page (a dialog open for the old list closes).
@@ -207,7 +232,10 @@ export const guestListMachine = setup({
       states: {
         loading: {
           tags: ['busy'],
-          entry: spawnChild('listGuests', { id: 'listGuests', input: ({ context }) => queryOf(context) }),
+          entry: [
+            'clearRefreshPending',
+            spawnChild('listGuests', { id: 'listGuests', input: ({ context }) => queryOf(context) }),
+          ],
           exit: stopChild('listGuests'),
           on: {
             'xstate.done.actor.listGuests': {
@@ -237,18 +265,9 @@ export const guestListMachine = setup({
               target: '#guestList.deleting',
               actions: { type: 'select', params: ({ event }) => event.guest },
             },
-            'export.start': { target: 'exporting', actions: 'clearProblem' },
-          },
-        },
-        exporting: {
-          tags: ['exporting'],
-          entry: spawnChild('exportGuests', { id: 'exportGuests', input: ({ context }) => queryOf(context) }),
-          exit: stopChild('exportGuests'),
-          on: {
-            'xstate.done.actor.exportGuests': { target: 'browsing', actions: 'noticeExported' },
-            'xstate.error.actor.exportGuests': {
-              target: 'browsing',
-              actions: { type: 'keepExportProblem', params: ({ event }) => ({ error: event.error }) },
+            'export.start': {
+              guard: 'notExporting',
+              actions: ['clearProblem', 'markExporting', 'startExport'],
             },
           },
         },
@@ -281,7 +300,11 @@ export const guestListMachine = setup({
         confirming: {
           on: {
             'delete.confirm': { target: 'removing', actions: 'clearProblem' },
-            'dialog.close': { target: '#guestList.listing.browsing', actions: 'unselect' },
+            'dialog.close': [
+              // A refresh that fell due while the dialog was open happens now.
+              { guard: 'refreshPending', target: '#guestList.listing.loading', actions: 'unselect' },
+              { target: '#guestList.listing.browsing', actions: 'unselect' },
+            ],
           },
         },
         removing: {

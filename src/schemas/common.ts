@@ -12,15 +12,20 @@ export const ApiErrorSchema = z.object({
 /** The error body of every failed API call. */
 export type ApiErrorBody = z.infer<typeof ApiErrorSchema>;
 
-/** `?page=&page_size=` of every list call. */
-export const PagingQuerySchema = z.object({
-  page: z.coerce.number().int().min(1, 'page must be 1 or more').default(1),
-  page_size: z.coerce
+/** `?page_size=`, defaulting to `defaultSize` (lists with a page size of their own, e.g. guests 10). */
+export function pageSizeField(defaultSize: number) {
+  return z.coerce
     .number()
     .int()
     .min(1, 'page_size must be 1 or more')
     .max(LIMITS.maxPageSize, `page_size must be at most ${LIMITS.maxPageSize}`)
-    .default(LIMITS.defaultPageSize),
+    .default(defaultSize);
+}
+
+/** `?page=&page_size=` of every list call. */
+export const PagingQuerySchema = z.object({
+  page: z.coerce.number().int().min(1, 'page must be 1 or more').default(1),
+  page_size: pageSizeField(LIMITS.defaultPageSize),
 });
 /** `?page=&page_size=` of every list call. */
 export type PagingQuery = z.infer<typeof PagingQuerySchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateSchema, pageOf, PagingQuerySchema, repeated } from './common.js';
+import { pageOf, pageSizeField, PagingQuerySchema, repeated } from './common.js';
 import { LIMITS } from './constants.js';
 
 // Shapes shared by guests and subscribers: the profile key in links, cards, notes and the activity block
@@ -34,6 +34,15 @@ export const CustomerListQuerySchema = PagingQuerySchema.extend({
 });
 /** Filters of a guest or subscriber list. */
 export type CustomerListQuery = z.infer<typeof CustomerListQuerySchema>;
+
+/** `GET /subscriptions/subscribers/`: 8 a page unless asked otherwise (spec section 9). */
+export const SubscriberListQuerySchema = CustomerListQuerySchema.extend({
+  page_size: pageSizeField(LIMITS.subscribersPageSize),
+});
+/** `GET /pos/guests/`: 10 a page unless asked otherwise (spec section 9). */
+export const GuestListQuerySchema = CustomerListQuerySchema.extend({
+  page_size: pageSizeField(LIMITS.guestsPageSize),
+});
 
 /** A payment card linked to a profile; only the last four digits are ever kept. */
 export const ProfileCardSchema = z.object({
@@ -174,5 +183,19 @@ export const ExistingRecordsSchema = z.object({ kind: CustomerKindSchema, pos_id
 /** The existing-records answer. */
 export type ExistingRecords = z.infer<typeof ExistingRecordsSchema>;
 
-/** A calendar date or nothing, for birthdays. */
-export const OptionalDateSchema = z.union([IsoDateSchema, z.literal('').transform(() => null), z.null()]);
+/** The earliest birthday accepted: older dates are typing mistakes (and year 0 is no PostgreSQL date). */
+const EARLIEST_BIRTHDAY = '1900-01-01';
+
+/** A birthday written YYYY-MM-DD, from 1900 up to today, or nothing ('' counts as nothing). */
+export const OptionalDateSchema = z.preprocess(
+  (value) => (value === '' ? null : value),
+  z
+    .string({ error: 'Birthday is not valid' })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Birthday is not valid')
+    .pipe(z.iso.date('Birthday is not valid'))
+    .refine(
+      (value) => value >= EARLIEST_BIRTHDAY && value <= new Date().toISOString().slice(0, 10),
+      'Birthday is not valid',
+    )
+    .nullable(),
+);

@@ -151,7 +151,17 @@ function redactValue(value: unknown, depth: number, seen: WeakSet<object>): unkn
   seen.add(value);
   if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1, seen));
   if (value instanceof Date) return value.toISOString();
-  if (value instanceof Error) return { name: value.name, message: withoutEmails(value.message) };
+  if (value instanceof Error) {
+    // An API error's status, code and field messages steer machines (404 → not found), so replay needs them.
+    const { status, code, fields } = value as Error & { status?: unknown; code?: unknown; fields?: unknown };
+    return {
+      name: value.name,
+      message: withoutEmails(value.message),
+      ...(typeof status === 'number' ? { status } : {}),
+      ...(typeof code === 'string' ? { code } : {}),
+      ...(isPlainRecord(fields) ? { fields: redactValue(fields, depth + 1, seen) } : {}),
+    };
+  }
   if (!isPlainRecord(value)) {
     // Actor references and other live objects: their id is all a log can use.
     const id = (value as { id?: unknown }).id;

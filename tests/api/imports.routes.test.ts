@@ -16,7 +16,7 @@ import {
   mergeImportBatch,
   stageImportRows,
 } from '../../server/repositories/imports.repository.js';
-import { listSubscribers } from '../../server/repositories/subscribers.repository.js';
+import { deleteSubscriber, listSubscribers } from '../../server/repositories/subscribers.repository.js';
 import { ALL_FEATURES } from '../../src/schemas/features.js';
 import type { ImportJob } from '../../src/schemas/imports.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
@@ -399,6 +399,37 @@ describe('CSV imports API', () => {
           '2,Email is not valid,\'=cmd|calc,Eve,"a, b"\r\n' +
           "4,Duplicate of line 3,OK@example.com,Again,'@x\r\n",
       );
+    });
+
+    it('forgets what imports kept of a deleted subscriber: the rejected-rows download no longer has them', async () => {
+      const caller = await newCaller(db);
+      const job = await uploadOk(
+        caller,
+        'email,zip\nkeep@example.com,97201\nGone@Example.com,97201\n gone@example.com ,1\nother@example.com,2\n',
+      );
+      const rejected = async () =>
+        (
+          await built.app.inject({
+            method: 'GET',
+            url: `/api/imports/${job.id}/rejected/`,
+            headers: caller.headers,
+          })
+        ).body;
+      expect(await rejected()).toContain('gone@example.com');
+      const gone = (await subscribers(caller, 'gone@')).at(0)!;
+      const scope = { companyId: caller.companyId, userId: null, actorUserId: null };
+      expect(await deleteSubscriber(db, scope, gone.id)).toBe(true);
+      const after = await rejected();
+      expect(after.toLowerCase()).not.toContain('gone@example.com');
+      expect(after).toContain('other@example.com');
+      const staged = await db.owner((sql) =>
+        sql.query<{ count: number }>(
+          `SELECT count(*)::int AS count FROM import_rows
+           WHERE job_id = $1 AND EXISTS (SELECT 1 FROM unnest(raw) c WHERE lower(c) LIKE '%gone@%')`,
+          [job.id],
+        ),
+      );
+      expect(staged.rows[0]!.count).toBe(0);
     });
 
     it("answers 404 for another company's job, on the job and its rejected rows", async () => {

@@ -13,6 +13,7 @@ import {
   listSubscriberListsPage,
   removeListMembers,
   renameSubscriberList,
+  subscriberListNames,
   UnknownSubscribersError,
 } from '../../server/repositories/subscriber-lists.repository.js';
 import { findSubscribersByIds } from '../../server/repositories/subscribers.repository.js';
@@ -128,6 +129,20 @@ describe('subscriber lists repository: pages of lists and members', () => {
   let companyA: number;
   let companyB: number;
   useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
+
+  it("names only the company's own lists asked for, by name, even without row-level security", async () => {
+    const wine = await createSubscriberList(db, systemScope(companyA), 'Wine club');
+    const brunch = await createSubscriberList(db, systemScope(companyA), 'brunch');
+    await createSubscriberList(db, systemScope(companyA), 'Not asked');
+    const theirs = await createSubscriberList(db, systemScope(companyB), 'Theirs');
+    for (const handle of [db, withoutRowLevelSecurity(db)]) {
+      expect(await subscriberListNames(handle, companyA, [wine.id, theirs.id, brunch.id])).toEqual([
+        { id: brunch.id, name: 'brunch' },
+        { id: wine.id, name: 'Wine club' },
+      ]);
+    }
+    expect(await subscriberListNames(db, companyA, [])).toEqual([]);
+  });
 
   it('pages lists by name and members newest first, and reads members after an id', async () => {
     const company = (await makeCompany(db, 'Pages')).id;

@@ -42,8 +42,8 @@ function job(status: ImportJob['status'], changes: Partial<ImportJob> = {}): Imp
   };
 }
 
-const FILE = { name: 'march.csv', size: 2048 };
-const NOT_CSV = { name: 'march.xlsx', size: 2048 };
+const FILE = { file_name: 'march.csv', size: 2048 };
+const NOT_CSV = { file_name: 'march.xlsx', size: 2048 };
 const RUNNING = job('running', { processed: 120 });
 const DONE = job('done', {
   processed: 300,
@@ -195,10 +195,10 @@ describe('csv upload machine (model)', () => {
   });
 
   it('refuses files that are not CSV, empty or too large before sending anything', () => {
-    expect(fileProblemOf({ name: 'a.CSV', size: 10 })).toBeNull();
-    expect(fileProblemOf({ name: 'a.txt', size: 10 })).toBe('notCsv');
-    expect(fileProblemOf({ name: 'a.csv', size: 0 })).toBe('empty');
-    expect(fileProblemOf({ name: 'a.csv', size: LIMITS.uploadMaxBytes + 1 })).toBe('tooLarge');
+    expect(fileProblemOf({ file_name: 'a.CSV', size: 10 })).toBeNull();
+    expect(fileProblemOf({ file_name: 'a.txt', size: 10 })).toBe('notCsv');
+    expect(fileProblemOf({ file_name: 'a.csv', size: 0 })).toBe('empty');
+    expect(fileProblemOf({ file_name: 'a.csv', size: LIMITS.uploadMaxBytes + 1 })).toBe('tooLarge');
     const next = paths.filter((path) =>
       path.steps.some((step, index) => step.event.type === 'upload.start' && index > 0),
     );

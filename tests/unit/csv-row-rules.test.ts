@@ -73,6 +73,11 @@ describe('checkRow', () => {
       { field: 'birthday', message: 'Birthday is not valid' },
       { field: 'subscribed', message: 'Subscribed is not valid' },
     ]);
+    // Dates zod calls valid but PostgreSQL refuses (year 0) or no one is born on (the future).
+    for (const birthday of ['0000-01-01', '1899-12-31', '2999-01-01']) {
+      const odd = checkRow('subscriber', subscribers, { line: 9, fields: ['a@b.co', '', '', '', birthday] });
+      expect(odd.problems, birthday).toEqual([{ field: 'birthday', message: 'Birthday is not valid' }]);
+    }
     const short = checkRow('subscriber', subscribers, { line: 8, fields: [] });
     expect(short.problems).toEqual([{ field: 'email', message: 'Email is required' }]);
   });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { ApiRequestError } from '../../src/services/api-client.js';
 import { fingerprint as serverFingerprint } from '../../server/privacy.js';
 import { fingerprint, REDACTED, redact, sha256Hex } from '../../src/services/redact.js';
 
@@ -141,6 +142,23 @@ describe('redact', () => {
     }
     expect(redact({ listener: new Ref() })).toEqual({ listener: '[ref listener]' });
   });
+  it('keeps what an API error tells a machine (status, code, fields) so replay takes the same branch', () => {
+    const error = new ApiRequestError(404, 'not_found', 'No subscriber ana@example.com', {
+      email: 'Email is not valid',
+    });
+    expect(redact({ type: 'xstate.error.actor.loadProfile', error })).toEqual({
+      type: 'xstate.error.actor.loadProfile',
+      error: {
+        name: 'ApiRequestError',
+        message: `No subscriber ${fingerprint('ana@example.com')}`,
+        status: 404,
+        code: 'not_found',
+        // The field names stay (a machine shows the message by field); text under personal keys does not.
+        fields: { email: fingerprint('Email is not valid') },
+      },
+    });
+  });
+
   it('hides profile notes and their authors, and the rows of guest files', () => {
     const loaded = redact({
       type: 'xstate.done.actor.profile',

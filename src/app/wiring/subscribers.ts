@@ -88,7 +88,7 @@ const UPLOAD_PATHS = {
 export const csvUploadLogic = csvUploadMachine.provide({
   actors: {
     uploadFile: fromCallback<EventObject, UploadRequest>(({ input, sendBack }) => {
-      const { blob, name } = input.file;
+      const { blob, file_name: name } = input.file;
       // A replayed or restored event carries no file: nothing can be sent.
       if (!(blob instanceof Blob)) {
         sendBack({ type: 'upload.failed', error: new Error('No file to send') });

@@ -68,7 +68,7 @@ export function GuestListView({
   const loading = useSelector(actor, (state) => state.matches({ listing: 'loading' }));
   const failed = useSelector(actor, (state) => state.matches({ listing: 'failed' }));
   const browsing = useSelector(actor, (state) => state.matches({ listing: 'browsing' }));
-  const exporting = useSelector(actor, (state) => state.hasTag('exporting'));
+  const exporting = useSelector(actor, (state) => state.context.exporting);
   const list = useSelector(actor, (state) => state.context.list);
   const query = useSelector(actor, (state) => state.context.query);
   const page = useSelector(actor, (state) => state.context.page);
@@ -98,7 +98,7 @@ export function GuestListView({
             <Button
               variant="light"
               loading={exporting}
-              disabled={!browsing && !exporting}
+              disabled={!browsing}
               onClick={() => actor.send({ type: 'export.start' })}
             >
               {t('guests.list.export')}

@@ -29,6 +29,8 @@ export function problemMessage(
   problem: ApiProblem | null,
 ): string | null {
   if (!problem) return null;
+  // Without an answer (offline) the server said nothing worth showing.
+  if (problem.status === null || problem.status === 0) return t(`${area}.errors.unreachable`);
   return t(`${area}.errors.${problem.code}`, {
     defaultValue: problem.message || t(`${area}.errors.unexpected`),
   });

@@ -97,7 +97,7 @@ function Choosing({ actor }: { actor: CsvUploadActor }) {
           chosen &&
           actor.send({
             type: 'upload.fileChosen',
-            file: { name: chosen.name, size: chosen.size, blob: chosen },
+            file: { file_name: chosen.name, size: chosen.size, blob: chosen },
           })
         }
         description={t('csvUpload.limit', { size: formatBytes(LIMITS.uploadMaxBytes) })}
@@ -132,7 +132,7 @@ function Progressing({ actor, processing }: { actor: CsvUploadActor; processing:
         <Text size="sm" fw={600}>
           {label}
         </Text>
-        <Text size="sm">{file?.name}</Text>
+        <Text size="sm">{file?.file_name}</Text>
       </Group>
       <Stack gap={6}>
         <Progress
