@@ -320,9 +320,13 @@ async function mergeSubscribers(sql: Sql, params: unknown[]): Promise<Merged> {
   const { rows } = await sql.query<Merged>(
     `WITH merged AS (
        INSERT INTO subscribers AS s (company_id, email, first_name, last_name, phone, zip, birthday, subscribed,
-                                     pos_id, hashid)
+                                     pos_id, hashid, guest_id, consent_at)
        SELECT $1, r.fields[1], r.fields[2], r.fields[3], r.fields[4], r.fields[5], nullif(r.fields[6], '')::date,
-              r.fields[7]::boolean, nullif(r.fields[8], ''), r.fields[9]
+              r.fields[7]::boolean, nullif(r.fields[8], ''), r.fields[9],
+              -- Linked to the POS guest with this POS id when exactly one has it, as an added subscriber is.
+              (SELECT min(g.id) FROM guests g WHERE g.company_id = $1 AND g.pos_id = nullif(r.fields[8], '')
+               HAVING count(*) = 1),
+              CASE WHEN r.fields[7]::boolean THEN now() END
        FROM import_rows r
        WHERE r.company_id = $1 AND r.job_id = $2 AND r.seq > $3 AND r.seq <= $4 AND r.outcome IS NULL
        ORDER BY r.seq
@@ -333,6 +337,8 @@ async function mergeSubscribers(sql: Sql, params: unknown[]): Promise<Merged> {
          zip = CASE WHEN s.zip = '' THEN excluded.zip ELSE s.zip END,
          birthday = coalesce(s.birthday, excluded.birthday),
          pos_id = CASE WHEN coalesce(s.pos_id, '') = '' THEN excluded.pos_id ELSE s.pos_id END,
+         guest_id = CASE WHEN coalesce(s.pos_id, '') = '' AND s.guest_id IS NULL THEN excluded.guest_id
+                         ELSE s.guest_id END,
          updated_at = now()
        WHERE (s.first_name = '' AND excluded.first_name <> '') OR (s.last_name = '' AND excluded.last_name <> '')
           OR (s.phone = '' AND excluded.phone <> '') OR (s.zip = '' AND excluded.zip <> '')

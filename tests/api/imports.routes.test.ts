@@ -224,6 +224,20 @@ describe('CSV imports API', () => {
       expect((await subscribers(caller, 'full@'))[0]).toMatchObject({ first_name: 'Full', zip: '11111' });
     });
 
+    it('links an imported subscriber to the one POS guest with its POS id, and records consent', async () => {
+      const caller = await newCaller(db);
+      const guest = await makeGuest(db, caller.companyId, { pos_id: 'P-1', customer_name: 'Ana' });
+      await makeGuest(db, caller.companyId, { pos_id: 'P-2' });
+      await makeGuest(db, caller.companyId, { pos_id: 'P-2' });
+      await uploadOk(caller, 'email,pos_id,subscribed\nana@example.com,P-1,yes\ntwo@example.com,P-2,no\n');
+      const [ana] = await subscribers(caller, 'ana@');
+      expect(ana).toMatchObject({ guest_id: guest.id, pos_id: 'P-1' });
+      expect(ana!.consent_at).not.toBeNull();
+      // Two guests share P-2: which one is meant is unknown, so none is linked; no consent without subscribing.
+      const [two] = await subscribers(caller, 'two@');
+      expect(two).toMatchObject({ guest_id: null, consent_at: null });
+    });
+
     it('imports nothing new when the same file is uploaded twice', async () => {
       const caller = await newCaller(db);
       const file = 'email,first_name\na@example.com,A\nb@example.com,B\nc@example.com,C\n';
