@@ -190,6 +190,7 @@ export function GuestListView({
                               variant="light"
                               disabled={!browsing}
                               onClick={() => actor.send({ type: 'guest.open', guest })}
+                              aria-label={t('guests.list.openLabel', { name: nameOf(guest) })}
                             >
                               {t('guests.list.open')}
                             </Button>

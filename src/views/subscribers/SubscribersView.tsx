@@ -193,6 +193,9 @@ export function SubscribersView({
                             variant="subtle"
                             disabled={!browsing}
                             onClick={() => actor.send({ type: 'profile.open', subscriber })}
+                            aria-label={t('subscribers.actions.viewProfileOf', {
+                              name: name ?? subscriber.email,
+                            })}
                           >
                             {t('subscribers.actions.viewProfile')}
                           </Button>
