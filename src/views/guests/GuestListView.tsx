@@ -7,7 +7,6 @@ import {
   Group,
   LoadingOverlay,
   Modal,
-  Pagination,
   Paper,
   Skeleton,
   Stack,
@@ -24,6 +23,7 @@ import type { guestListMachine } from '../../machines/guest-list.machine.js';
 import { formatCurrency, formatDate } from '../../format/index.js';
 import type { Guest } from '../../schemas/guests.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import { PagedFooter } from '../shared/PagedFooter.js';
 import { CsvUploadDialog, type CsvUploadActor } from '../subscribers/CsvUploadDialog.js';
 import { FOCUSABLE_SCROLL, formatCount, languageOf, maskedCard, problemMessage } from './messages.js';
 
@@ -219,21 +219,17 @@ export function GuestListView({
           )}
         </Box>
         {list && (
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">
-              {t('guests.list.total', { count: formatCount(list.count, language) })}
-            </Text>
-            {pages > 1 && (
-              <Pagination
-                total={pages}
-                value={page}
-                disabled={!browsing}
-                onChange={(next) => actor.send({ type: 'page.change', page: next })}
-                aria-label={t('guests.list.pagination')}
-                getControlProps={(control) => ({ 'aria-label': t(`guests.list.pageControls.${control}`) })}
-              />
-            )}
-          </Group>
+          <PagedFooter
+            summary={t('guests.list.total', { count: formatCount(list.count, language) })}
+            page={page}
+            pages={pages}
+            disabled={!browsing}
+            onPage={(next) => actor.send({ type: 'page.change', page: next })}
+            labels={{
+              pager: t('guests.list.pagination'),
+              control: (control) => t(`guests.list.pageControls.${control}`),
+            }}
+          />
         )}
       </Stack>
       <DeleteGuestDialog actor={actor} />

@@ -3,7 +3,6 @@ import {
   Button,
   Group,
   LoadingOverlay,
-  Pagination,
   Paper,
   Skeleton,
   Stack,
@@ -16,6 +15,8 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '../../schemas/constants.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import { PagedFooter } from '../shared/PagedFooter.js';
+import { listPagerLabels } from './pager-labels.js';
 import { formatCount, languageOf, personName, problemMessage } from '../subscribers/messages.js';
 import { SubscribedBadge } from '../subscribers/SubscribedBadge.js';
 import type { SubscriberListsActor } from './SubscriberListsView.js';
@@ -149,23 +150,14 @@ export function MembersPanel({ actor, canWrite }: { actor: SubscriberListsActor;
         )}
       </Paper>
       {members && members.count > 0 && (
-        <Group justify="space-between" wrap="wrap">
-          <Text size="sm" c="dimmed">
-            {t('subscriberLists.members.total', { total: formatCount(members.count, language) })}
-          </Text>
-          {pages > 1 && (
-            <Pagination
-              total={pages}
-              value={page}
-              disabled={!browsing}
-              onChange={(next) => actor.send({ type: 'members.page', page: next })}
-              getControlProps={(control) => ({ 'aria-label': t(`subscriberLists.pagination.${control}`) })}
-              getItemProps={(item) => ({
-                'aria-label': t('subscriberLists.pagination.page', { page: item }),
-              })}
-            />
-          )}
-        </Group>
+        <PagedFooter
+          summary={t('subscriberLists.members.total', { total: formatCount(members.count, language) })}
+          page={page}
+          pages={pages}
+          disabled={!browsing}
+          onPage={(next) => actor.send({ type: 'members.page', page: next })}
+          labels={listPagerLabels(t)}
+        />
       )}
     </Stack>
   );

@@ -3,7 +3,6 @@ import {
   Button,
   Group,
   LoadingOverlay,
-  Pagination,
   Paper,
   Skeleton,
   Stack,
@@ -18,6 +17,8 @@ import type { ActorRefFrom } from 'xstate';
 import type { subscriberListsMachine } from '../../machines/subscriber-lists.machine.js';
 import { formatDateTime } from '../../format/index.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import { PagedFooter } from '../shared/PagedFooter.js';
+import { listPagerLabels } from './pager-labels.js';
 import { formatCount, languageOf, problemMessage } from '../subscribers/messages.js';
 import { ListDialogs } from './ListDialogs.js';
 import { MembersPanel } from './MembersPanel.js';
@@ -191,23 +192,14 @@ function ListsPanel({
         )}
       </Paper>
       {lists && lists.count > 0 && (
-        <Group justify="space-between" wrap="wrap">
-          <Text size="sm" c="dimmed">
-            {t('subscriberLists.total', { total: formatCount(lists.count, language) })}
-          </Text>
-          {pages > 1 && (
-            <Pagination
-              total={pages}
-              value={page}
-              disabled={!browsing}
-              onChange={(next) => actor.send({ type: 'page.change', page: next })}
-              getControlProps={(control) => ({ 'aria-label': t(`subscriberLists.pagination.${control}`) })}
-              getItemProps={(item) => ({
-                'aria-label': t('subscriberLists.pagination.page', { page: item }),
-              })}
-            />
-          )}
-        </Group>
+        <PagedFooter
+          summary={t('subscriberLists.total', { total: formatCount(lists.count, language) })}
+          page={page}
+          pages={pages}
+          disabled={!browsing}
+          onPage={(next) => actor.send({ type: 'page.change', page: next })}
+          labels={listPagerLabels(t)}
+        />
       )}
     </Stack>
   );

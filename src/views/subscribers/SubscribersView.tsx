@@ -4,7 +4,6 @@ import {
   Button,
   Group,
   LoadingOverlay,
-  Pagination,
   Paper,
   Skeleton,
   Stack,
@@ -20,6 +19,7 @@ import type { ActorRefFrom } from 'xstate';
 import type { subscribersListMachine } from '../../machines/subscribers-list.machine.js';
 import { formatDate } from '../../format/index.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import { PagedFooter } from '../shared/PagedFooter.js';
 import { CsvUploadDialog, type CsvUploadActor } from './CsvUploadDialog.js';
 import { formatCount, languageOf, personName, problemMessage } from './messages.js';
 import { SubscribedBadge } from './SubscribedBadge.js';
@@ -221,25 +221,21 @@ export function SubscribersView({
         )}
       </Paper>
       {list && list.count > 0 && (
-        <Group justify="space-between" wrap="wrap">
-          <Text size="sm" c="dimmed">
-            {t('subscribers.total', {
-              from: formatCount((page - 1) * pageSize + 1, language),
-              to: formatCount(Math.min(page * pageSize, list.count), language),
-              total: formatCount(list.count, language),
-            })}
-          </Text>
-          {pages > 1 && (
-            <Pagination
-              total={pages}
-              value={page}
-              disabled={!browsing}
-              onChange={(next) => actor.send({ type: 'page.change', page: next })}
-              getControlProps={(control) => ({ 'aria-label': t(`subscribers.pagination.${control}`) })}
-              getItemProps={(item) => ({ 'aria-label': t('subscribers.pagination.page', { page: item }) })}
-            />
-          )}
-        </Group>
+        <PagedFooter
+          summary={t('subscribers.total', {
+            from: formatCount((page - 1) * pageSize + 1, language),
+            to: formatCount(Math.min(page * pageSize, list.count), language),
+            total: formatCount(list.count, language),
+          })}
+          page={page}
+          pages={pages}
+          disabled={!browsing}
+          onPage={(next) => actor.send({ type: 'page.change', page: next })}
+          labels={{
+            control: (control) => t(`subscribers.pagination.${control}`),
+            page: (item) => t('subscribers.pagination.page', { page: item }),
+          }}
+        />
       )}
       <SubscriberDialog actor={actor} />
       <CsvUploadDialog actor={uploadActor} />
