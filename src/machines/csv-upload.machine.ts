@@ -50,7 +50,7 @@ export type CsvUploadCommand =
   | { type: 'upload.again' }
   | { type: 'rejected.download' };
 
-/** What the upload actor (a callback over the XMLHttpRequest) sends back while it works. */
+/** What the upload actor (a callback actor wired to the upload service) sends back while it works. */
 export type CsvUploadReport =
   | { type: 'upload.progress'; loaded: number; total: number }
   | { type: 'upload.answered'; job: ImportJob }
