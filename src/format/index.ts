@@ -22,7 +22,7 @@ import 'dayjs/locale/zh-cn.js';
 import localizedFormat from 'dayjs/plugin/localizedFormat.js';
 import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
-import type { Language } from '../schemas/constants.js';
+import { LANGUAGES, type Language } from '../schemas/constants.js';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -127,4 +127,24 @@ export function unixToIsoDate(seconds: MaybeNumber, timeZone?: string): string {
   if (number === null) return '';
   const instant = dayjs.unix(number);
   return (timeZone ? instant.tz(timeZone) : instant.utc()).format(DATE_FORMATS.isoDate);
+}
+
+/** The locale numbers are written in for each interface language (the codes ch and jp are not locales). */
+const NUMBER_LOCALES: Readonly<Record<Language, string>> = {
+  en: 'en-US',
+  ch: 'zh-CN',
+  es: 'es-ES',
+  jp: 'ja-JP',
+  de: 'de-DE',
+  fr: 'fr-FR',
+};
+
+/** i18next's current language as one of the app's languages (English for anything else). */
+export function languageOf(language: string): Language {
+  return (LANGUAGES as readonly string[]).includes(language) ? (language as Language) : 'en';
+}
+
+/** A whole number with the language's separators (`1,234` in English, `1.234` in German). */
+export function formatCount(value: number, language: string): string {
+  return new Intl.NumberFormat(NUMBER_LOCALES[languageOf(language)]).format(value);
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatCount,
+  languageOf,
   formatCurrency,
   formatDate,
   formatDateTime,
@@ -78,5 +80,15 @@ describe('dates', () => {
     expect(unixToIsoDate('0')).toBe('1970-01-01');
     expect(unixToIsoDate(1772676000, 'America/Los_Angeles')).toBe('2026-03-04');
     expect(unixToIsoDate(null)).toBe('');
+  });
+});
+
+describe('counts', () => {
+  it("writes whole numbers with each language's separators, English for an unknown language", () => {
+    expect(formatCount(1234567, 'en')).toBe('1,234,567');
+    expect(formatCount(1234567, 'de')).toBe('1.234.567');
+    expect(formatCount(1234, 'xx')).toBe('1,234');
+    expect(languageOf('jp')).toBe('jp');
+    expect(languageOf('en-GB')).toBe('en');
   });
 });

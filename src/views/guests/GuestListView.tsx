@@ -20,12 +20,13 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { guestListMachine } from '../../machines/guest-list.machine.js';
-import { formatCurrency, formatDate } from '../../format/index.js';
+import { formatCount, formatCurrency, formatDate, languageOf } from '../../format/index.js';
 import type { Guest } from '../../schemas/guests.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import { problemMessage } from '../shared/problem-message.js';
 import { PagedFooter } from '../shared/PagedFooter.js';
 import { CsvUploadDialog, type CsvUploadActor } from '../subscribers/CsvUploadDialog.js';
-import { FOCUSABLE_SCROLL, formatCount, languageOf, maskedCard, problemMessage } from './messages.js';
+import { FOCUSABLE_SCROLL, maskedCard } from './messages.js';
 
 type GuestListActor = ActorRefFrom<typeof guestListMachine>;
 

@@ -5,7 +5,9 @@ import type { ActorRefFrom } from 'xstate';
 import type { filePagingMachine } from '../../machines/file-paging.machine.js';
 import type { GuestFileRow } from '../../machines/support/csv-rows.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
-import { FOCUSABLE_SCROLL, formatCount, languageOf, maskedCard, problemMessage } from './messages.js';
+import { problemMessage } from '../shared/problem-message.js';
+import { FOCUSABLE_SCROLL, maskedCard } from './messages.js';
+import { formatCount, languageOf } from '../../format/index.js';
 
 type FilePagingActor = ActorRefFrom<typeof filePagingMachine>;
 

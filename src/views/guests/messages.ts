@@ -1,39 +1,8 @@
 import type { TFunction } from 'i18next';
-import type { ApiProblem } from '../../machines/support/api-problem.js';
-import { LANGUAGES, type Language } from '../../schemas/constants.js';
-
-/** The interface language as one of ours (English for anything else), for src/format. */
-export function languageOf(language: string): Language {
-  return (LANGUAGES as readonly string[]).includes(language) ? (language as Language) : 'en';
-}
 
 /** Card digits as shown everywhere: `•••• 1234`, or a dash when none are known. */
 export function maskedCard(lastFour: string | null | undefined): string {
   return lastFour ? `•••• ${lastFour}` : '—';
-}
-
-/** A whole number in the interface language (`1,234`). */
-export function formatCount(value: number, language: string): string {
-  return new Intl.NumberFormat(language === 'jp' ? 'ja' : language === 'ch' ? 'zh-CN' : language).format(
-    value,
-  );
-}
-
-/**
- * A failed call in the interface language: the area's text for the server's error code, else the server's
- * own message, else a generic one. Null when nothing failed.
- */
-export function problemMessage(
-  t: TFunction,
-  area: 'guests' | 'profile',
-  problem: ApiProblem | null,
-): string | null {
-  if (!problem) return null;
-  // Without an answer (offline) the server said nothing worth showing.
-  if (problem.status === null || problem.status === 0) return t(`${area}.errors.unreachable`);
-  return t(`${area}.errors.${problem.code}`, {
-    defaultValue: problem.message || t(`${area}.errors.unexpected`),
-  });
 }
 
 const MAX_LENGTH = /\bmust be at most (\d+) characters$/;

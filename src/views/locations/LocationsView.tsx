@@ -19,8 +19,9 @@ import type { locationsAdminMachine } from '../../machines/locations-admin.machi
 import { displayLocationName, type LocationRoi } from '../../schemas/locations.js';
 import { GroupDialog } from './GroupDialog.js';
 import { LocationDialogs } from './LocationDialogs.js';
-import { formatCount, formatMoney, problemMessage } from './messages.js';
+import { formatMoney, problemMessage } from './messages.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import { formatCount } from '../../format/index.js';
 
 type AdminActor = ActorRefFrom<typeof locationsAdminMachine>;
 type GroupActor = ActorRefFrom<typeof locationGroupCreateMachine>;

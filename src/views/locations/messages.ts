@@ -54,8 +54,3 @@ export function formatMoney(amount: number, language: string): string {
     maximumFractionDigits: 2,
   }).format(amount);
 }
-
-/** A count with thousands separators. */
-export function formatCount(count: number, language: string): string {
-  return new Intl.NumberFormat(localeOf(language)).format(count);
-}

@@ -1,9 +1,9 @@
 import { Paper, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCurrency, formatDate, formatDateTime } from '../../format/index.js';
+import { formatCount, formatCurrency, formatDate, formatDateTime, languageOf } from '../../format/index.js';
 import type { CustomerActivity } from '../../schemas/customers.js';
-import { FOCUSABLE_SCROLL, formatCount, languageOf } from '../guests/messages.js';
+import { FOCUSABLE_SCROLL } from '../guests/messages.js';
 
 /** A titled panel holding a table, or its empty text when there are no rows. */
 function TablePanel({

@@ -14,9 +14,10 @@ import {
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { CardField } from '../../machines/customer-profile.machine.js';
-import { formatDate } from '../../format/index.js';
-import { ERROR_STYLES, fieldMessage, languageOf, maskedCard, problemMessage } from '../guests/messages.js';
+import { formatDate, languageOf } from '../../format/index.js';
+import { ERROR_STYLES, fieldMessage, maskedCard } from '../guests/messages.js';
 import type { ProfileActor } from './types.js';
+import { problemMessage } from '../shared/problem-message.js';
 
 /** The cards linked to the person: remove one, or link another in a dialog. */
 export function CardsPanel({ actor, timeZone }: { actor: ProfileActor; timeZone?: string }) {

@@ -1,8 +1,8 @@
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { AnyProfile } from '../../machines/customer-profile.machine.js';
-import { formatCurrency, formatDate } from '../../format/index.js';
-import { formatCount, languageOf, maskedCard } from '../guests/messages.js';
+import { formatCount, formatCurrency, formatDate, languageOf } from '../../format/index.js';
+import { maskedCard } from '../guests/messages.js';
 
 /** Who the profile is about: the name (or email), the kind, POS id, card and subscription state. */
 export function ProfileHeader({

@@ -2,8 +2,7 @@ import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { AnyProfile } from '../../machines/customer-profile.machine.js';
-import { formatDate } from '../../format/index.js';
-import { languageOf } from '../guests/messages.js';
+import { formatDate, languageOf } from '../../format/index.js';
 import type { ProfileActor } from './types.js';
 
 /**

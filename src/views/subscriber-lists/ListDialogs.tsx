@@ -17,7 +17,8 @@ import { useTranslation } from 'react-i18next';
 import { READABLE_ERRORS } from '../subscribers/readable-errors.js';
 import { LIMITS } from '../../schemas/constants.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
-import { fieldMessage, hasFieldMessages, personName, problemMessage } from '../subscribers/messages.js';
+import { problemMessage } from '../shared/problem-message.js';
+import { fieldMessage, hasFieldMessages, personName } from '../subscribers/messages.js';
 import type { SubscriberListsActor } from './SubscriberListsView.js';
 
 /** The name dialog (create, rename), the delete confirmation and the add-members picker. */

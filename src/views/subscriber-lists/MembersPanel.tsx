@@ -15,11 +15,13 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '../../schemas/constants.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import { problemMessage } from '../shared/problem-message.js';
 import { PagedFooter } from '../shared/PagedFooter.js';
 import { listPagerLabels } from './pager-labels.js';
-import { formatCount, languageOf, personName, problemMessage } from '../subscribers/messages.js';
+import { personName } from '../subscribers/messages.js';
 import { SubscribedBadge } from '../subscribers/SubscribedBadge.js';
 import type { SubscriberListsActor } from './SubscriberListsView.js';
+import { formatCount, languageOf } from '../../format/index.js';
 
 /** One list's members, 8 to a page: back to the lists, add members, take one off. */
 export function MembersPanel({ actor, canWrite }: { actor: SubscriberListsActor; canWrite: boolean }) {

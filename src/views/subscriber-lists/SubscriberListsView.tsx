@@ -15,11 +15,11 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { subscriberListsMachine } from '../../machines/subscriber-lists.machine.js';
-import { formatDateTime } from '../../format/index.js';
+import { formatCount, formatDateTime, languageOf } from '../../format/index.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import { problemMessage } from '../shared/problem-message.js';
 import { PagedFooter } from '../shared/PagedFooter.js';
 import { listPagerLabels } from './pager-labels.js';
-import { formatCount, languageOf, problemMessage } from '../subscribers/messages.js';
 import { ListDialogs } from './ListDialogs.js';
 import { MembersPanel } from './MembersPanel.js';
 

@@ -18,7 +18,8 @@ import { uploadPercent, type csvUploadMachine } from '../../machines/csv-upload.
 import { LIMITS } from '../../schemas/constants.js';
 import type { ImportJob } from '../../schemas/imports.js';
 import { MUTED_TEXT } from '../shell/contrast.js';
-import { formatCount, languageOf, problemMessage } from './messages.js';
+import { problemMessage } from '../shared/problem-message.js';
+import { formatCount, languageOf } from '../../format/index.js';
 
 /** The upload actor of subscribers or guests. */
 export type CsvUploadActor = ActorRefFrom<typeof csvUploadMachine>;

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { READABLE_ERRORS } from './readable-errors.js';
 import type { ActorRefFrom } from 'xstate';
 import type { subscribersListMachine, SubscriberTextField } from '../../machines/subscribers-list.machine.js';
-import { fieldMessage, hasFieldMessages, problemMessage } from './messages.js';
+import { fieldMessage, hasFieldMessages } from './messages.js';
+import { problemMessage } from '../shared/problem-message.js';
 
 type SubscribersActor = ActorRefFrom<typeof subscribersListMachine>;
 

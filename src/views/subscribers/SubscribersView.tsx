@@ -17,11 +17,12 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { subscribersListMachine } from '../../machines/subscribers-list.machine.js';
-import { formatDate } from '../../format/index.js';
+import { formatCount, formatDate, languageOf } from '../../format/index.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import { problemMessage } from '../shared/problem-message.js';
 import { PagedFooter } from '../shared/PagedFooter.js';
 import { CsvUploadDialog, type CsvUploadActor } from './CsvUploadDialog.js';
-import { formatCount, languageOf, personName, problemMessage } from './messages.js';
+import { personName } from './messages.js';
 import { SubscribedBadge } from './SubscribedBadge.js';
 import { SubscriberDialog } from './SubscriberDialog.js';
 

@@ -1,6 +1,5 @@
 import type { TFunction } from 'i18next';
 import type { ApiProblem } from '../../machines/support/api-problem.js';
-import { LANGUAGES, type Language } from '../../schemas/constants.js';
 
 /** The i18n namespaces of the subscriber screens that carry `validation` and `errors` messages. */
 export type SubscriberArea = 'subscribers' | 'subscriberLists' | 'csvUpload';
@@ -26,44 +25,12 @@ export function fieldMessage(
   return known ? t(`${area}.validation.${known.key}`, { name: label }) : message;
 }
 
-/** A failed call in the interface language (the server's message when there is no translation), or null. */
-export function problemMessage(
-  t: TFunction,
-  area: SubscriberArea,
-  problem: ApiProblem | null,
-): string | null {
-  if (!problem) return null;
-  // Without an answer (offline) the server said nothing worth showing.
-  if (problem.status === null || problem.status === 0) return t(`${area}.errors.unreachable`);
-  return t(`${area}.errors.${problem.code}`, {
-    defaultValue: problem.message || t(`${area}.errors.unexpected`),
-  });
-}
-
 /** True when the problem is told next to fields rather than above the form. */
 export function hasFieldMessages(problem: ApiProblem | null): boolean {
   return problem !== null && Object.keys(problem.fields).length > 0;
 }
 
-/** The interface language of i18next as one of the app's languages (English when unknown). */
-export function languageOf(language: string): Language {
-  return (LANGUAGES as readonly string[]).includes(language) ? (language as Language) : 'en';
-}
-
 /** A person's name as shown: first and last name, or null when neither is known. */
 export function personName(person: { first_name: string; last_name: string }): string | null {
   return `${person.first_name} ${person.last_name}`.trim() || null;
-}
-
-/** A whole number with the language's separators. */
-export function formatCount(value: number, language: Language): string {
-  const locales: Record<Language, string> = {
-    en: 'en-US',
-    ch: 'zh-CN',
-    es: 'es-ES',
-    jp: 'ja-JP',
-    de: 'de-DE',
-    fr: 'fr-FR',
-  };
-  return new Intl.NumberFormat(locales[language]).format(value);
 }
