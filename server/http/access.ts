@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../../src/schemas/features.js';
+import { roleAtLeast, type UserRole } from '../../src/schemas/roles.js';
 import { principalOf } from '../auth/principal.js';
-import { USER_ROLES, type UserRole } from '../repositories/users.repository.js';
 import { ApiError } from './errors.js';
 
 /**
@@ -19,11 +19,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
   }
-}
-
-/** True when `role` is at least as powerful as `least` (owner > admin > marketer > analyst). */
-export function roleAtLeast(role: UserRole, least: UserRole): boolean {
-  return USER_ROLES.indexOf(role) <= USER_ROLES.indexOf(least);
 }
 
 /** Route config for a call that belongs to a feature and needs at least a role. */

@@ -1,4 +1,5 @@
 import type { CompanyUser, CompanyUserCreate, CompanyUserUpdate } from '../../src/schemas/accounts.js';
+import { roleAtLeast } from '../../src/schemas/roles.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { Principal } from '../auth/principal.js';
 import type { Database } from '../db/database.js';
@@ -58,7 +59,7 @@ export function companyUsersService(db: Database) {
     },
 
     async create(principal: Principal, scope: WriteScope, input: CompanyUserCreate): Promise<CompanyUser> {
-      if (input.role === 'owner' && principal.role !== 'owner') {
+      if (input.role === 'owner' && !roleAtLeast(principal.role, 'owner')) {
         throw ownerRequired('Only an owner may add another owner');
       }
       try {
@@ -87,7 +88,7 @@ export function companyUsersService(db: Database) {
       changes: CompanyUserUpdate,
     ): Promise<CompanyUser> {
       const before = await target(principal.companyId, id);
-      if (principal.role !== 'owner') {
+      if (!roleAtLeast(principal.role, 'owner')) {
         if (before.role === 'owner') throw ownerRequired('Only an owner may change an owner');
         if (changes.role === 'owner') throw ownerRequired('Only an owner may make someone an owner');
       }
@@ -111,7 +112,7 @@ export function companyUsersService(db: Database) {
       if (id === principal.userId) {
         throw new ApiError(400, 'own_account', 'You cannot delete your own account');
       }
-      if (before.role === 'owner' && principal.role !== 'owner') {
+      if (before.role === 'owner' && !roleAtLeast(principal.role, 'owner')) {
         throw ownerRequired('Only an owner may delete an owner');
       }
       try {

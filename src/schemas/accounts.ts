@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isTimeZone, pageOf, PagingQuerySchema } from './common.js';
 import { LANGUAGES, LIMITS } from './constants.js';
+import { USER_ROLES } from './roles.js';
 
 // The validation messages follow product spec section 5: '{name} is required', '{name} is not valid',
 // '{name} minimum length is {min}', 'Accepting terms & conditions are required'.
@@ -8,12 +9,10 @@ import { LANGUAGES, LIMITS } from './constants.js';
 /** The message every failed sign-in gets, whichever part was wrong (spec section 8). */
 export const LOGIN_FAILED_MESSAGE = 'The login detail is incorrect';
 
-/** The roles a user may hold in a company, most powerful first. */
-export const USER_ROLES = ['owner', 'admin', 'marketer', 'analyst'] as const;
-/** A user's role: owner (everything), admin (users, tokens, locations), marketer (marketing), analyst (read). */
+// The ranking itself lives in ./roles.ts; these re-exports keep the account schemas' imports in one place.
+export { USER_ROLES, type UserRole } from './roles.js';
+/** A user's role, validated: one of USER_ROLES (./roles.ts). */
 export const UserRoleSchema = z.enum(USER_ROLES, { error: 'Role is not valid' });
-/** A user's role. */
-export type UserRole = z.infer<typeof UserRoleSchema>;
 
 /** An interface language. */
 export const LanguageSchema = z.enum(LANGUAGES, { error: 'Language is not valid' });

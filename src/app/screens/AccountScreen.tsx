@@ -8,6 +8,7 @@ import { ProfileView } from '../../views/account/ProfileView.js';
 import { SendersView } from '../../views/account/SendersView.js';
 import { TokensView } from '../../views/account/TokensView.js';
 import { UsersView } from '../../views/account/UsersView.js';
+import { roleAtLeast } from '../../schemas/roles.js';
 import { useAppActor } from '../actors.js';
 import { useAuthActor } from '../session-context.js';
 import {
@@ -90,7 +91,7 @@ export default function AccountScreen() {
   const account: AccountUser = {
     id: user.id,
     timeZone: user.settings.time_zone,
-    canManage: user.role === 'owner' || user.role === 'admin',
+    canManage: roleAtLeast(user.role, 'admin'),
   };
   const panels: Record<AccountTab, ReactNode> = {
     profile: <ProfilePanel onSaved={sendSettingsSaved} />,

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import type { ProfileRoute } from '../../machines/customer-profile.machine.js';
 import { matchPattern } from '../../machines/navigation.machine.js';
 import { ProfileView } from '../../views/profile/ProfileView.js';
+import { roleAtLeast } from '../../schemas/roles.js';
 import { useAppActor } from '../actors.js';
 import { useAuthActor, useNavigationActor } from '../session-context.js';
 import { customerProfileLogic } from '../wiring/customer-profile.js';
@@ -38,7 +39,7 @@ function ProfilePanel({ route }: { route: ProfileRoute }) {
     );
     return () => subscription.unsubscribe();
   }, [actor, navigation]);
-  return <ProfileView actor={actor} canDelete={role === 'owner' || role === 'admin'} timeZone={timeZone} />;
+  return <ProfileView actor={actor} canDelete={roleAtLeast(role, 'admin')} timeZone={timeZone} />;
 }
 
 /** /guest/profile/… and /subscriber/profile/…: the same screen, loading the kind stored in local storage. */

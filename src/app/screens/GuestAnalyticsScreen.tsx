@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { LocationFilter } from '../../machines/file-paging.machine.js';
 import type { LocationSelection } from '../../machines/location-selection.machine.js';
 import { GuestAnalyticsView } from '../../views/guests/GuestAnalyticsView.js';
+import { roleAtLeast } from '../../schemas/roles.js';
 import { useAppActor } from '../actors.js';
 import { useLocationSelectionActor } from '../location-selection-context.js';
 import { useAuthActor, useNavigationActor } from '../session-context.js';
@@ -45,7 +46,7 @@ export default function GuestAnalyticsScreen() {
   const uploadActor = useAppActor(csvUploadLogic, { input: { kind: 'guest' } });
   const canUpload = useCanWriteSubscribers();
   const role = useSelector(auth, (state) => state.context.user?.role);
-  const canDelete = role === 'owner' || role === 'admin';
+  const canDelete = roleAtLeast(role, 'admin');
 
   // A finished upload refreshes the list 3 seconds later (the list machine's timer).
   useEffect(() => {

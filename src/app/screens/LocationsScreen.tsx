@@ -9,6 +9,7 @@ import type {
 } from '../../machines/locations-admin.machine.js';
 import { now } from '../../services/clock.js';
 import { LocationsView } from '../../views/locations/LocationsView.js';
+import { roleAtLeast } from '../../schemas/roles.js';
 import { type LocationSelectionActor, useLocationSelectionActor } from '../location-selection-context.js';
 import { useAuthActor } from '../session-context.js';
 import { locationGroupCreateLogic, locationsAdminLogic } from '../wiring/locations.js';
@@ -30,7 +31,7 @@ export function lastDays(days: number, at: number = now()): DateRange {
 export function useCanManageLocations(): boolean {
   const auth = useAuthActor();
   const role = useSelector(auth, (state) => state.context.user?.role);
-  return role === 'owner' || role === 'admin';
+  return roleAtLeast(role, 'admin');
 }
 
 /** /locations: locations with their groups and ROI for the last 30 days by default, and groups. */

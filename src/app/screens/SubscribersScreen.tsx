@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import { ALL_LOCATIONS } from '../../machines/location-selection.machine.js';
 import { SubscribersView } from '../../views/subscribers/SubscribersView.js';
+import { roleAtLeast } from '../../schemas/roles.js';
 import { useAppActor } from '../actors.js';
 import { useLocationSelectionActor } from '../location-selection-context.js';
 import { useAuthActor, useNavigationActor } from '../session-context.js';
@@ -11,7 +12,7 @@ import { csvUploadLogic, subscribersListLogic } from '../wiring/subscribers.js';
 export function useCanWriteSubscribers(): boolean {
   const auth = useAuthActor();
   const role = useSelector(auth, (state) => state.context.user?.role);
-  return role === 'owner' || role === 'admin' || role === 'marketer';
+  return roleAtLeast(role, 'marketer');
 }
 
 /** /subscribers: the subscribers of the selected location or group, their dialogs, upload and export. */

@@ -1,7 +1,7 @@
 import { Container, Tabs, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { UserRole } from '../../schemas/accounts.js';
+import { roleAtLeast, type UserRole } from '../../schemas/roles.js';
 
 /** The tabs of the account screen, in the order shown. */
 export const ACCOUNT_TABS = ['profile', 'password', 'users', 'tokens', 'senders'] as const;
@@ -23,7 +23,7 @@ export interface AccountAccess {
  * for them; users and API tokens need admin or owner; email senders need the Campaigns feature.
  */
 export function accountTabsFor(access: AccountAccess): AccountTab[] {
-  const manager = access.role === 'owner' || access.role === 'admin';
+  const manager = roleAtLeast(access.role, 'admin');
   return ACCOUNT_TABS.filter((tab) => {
     if (tab === 'password') return !access.impersonated;
     if (tab === 'users' || tab === 'tokens') return manager;
