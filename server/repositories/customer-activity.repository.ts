@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 
 /** A guest's visit totals from their checks; money in cents. */
 export interface ActivityTotalsRow {
@@ -109,15 +109,15 @@ async function recentVisits(sql: Sql, companyId: CompanyId, guestId: number): Pr
  * One guest's activity from their POS checks: totals, the five items bought most (by quantity), each
  * location visited and the ten latest visits. A guest of another company, or one without checks, has none.
  */
-export function customerActivity(
-  db: Database,
+export async function customerActivity(
+  sql: Sql,
   companyId: CompanyId,
   guestId: number,
 ): Promise<CustomerActivityRows> {
-  return db.tenant(companyId, async (sql) => ({
+  return {
     totals: await totals(sql, companyId, guestId),
     favourite_items: await favouriteItems(sql, companyId, guestId),
     locations_visited: await locationsVisited(sql, companyId, guestId),
     recent_visits: await recentVisits(sql, companyId, guestId),
-  }));
+  };
 }

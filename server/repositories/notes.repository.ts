@@ -1,4 +1,4 @@
-import type { CompanyId, Database } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { customerColumn, customerExists, type CustomerRef } from './references.js';
 import type { WriteScope } from './scope.js';
@@ -16,48 +16,48 @@ export interface NoteRow {
 }
 
 /** The notes of a subscriber or guest, newest first; null when that profile is not in this company. */
-export function listNotes(db: Database, companyId: CompanyId, owner: CustomerRef): Promise<NoteRow[] | null> {
-  return db.tenant(companyId, async (sql) => {
-    if (!(await customerExists(sql, companyId, owner))) return null;
-    // The column name comes from customerColumn (a closed choice), never from input.
-    const { rows } = await sql.query<NoteRow>(
-      `SELECT n.id, n.company_id, n.subscriber_id, n.guest_id, n.body, n.author_id, n.created_at,
-              nullif(btrim(u.first_name || ' ' || u.last_name), '') AS author_name
-       FROM notes n
-       LEFT JOIN users u ON u.company_id = $1 AND u.id = n.author_id
-       WHERE n.company_id = $1 AND n.${customerColumn(owner)} = $2
-       ORDER BY n.created_at DESC, n.id DESC`,
-      [companyId, owner.id],
-    );
-    return rows;
-  });
+export async function listNotes(
+  sql: Sql,
+  companyId: CompanyId,
+  owner: CustomerRef,
+): Promise<NoteRow[] | null> {
+  if (!(await customerExists(sql, companyId, owner))) return null;
+  // The column name comes from customerColumn (a closed choice), never from input.
+  const { rows } = await sql.query<NoteRow>(
+    `SELECT n.id, n.company_id, n.subscriber_id, n.guest_id, n.body, n.author_id, n.created_at,
+            nullif(btrim(u.first_name || ' ' || u.last_name), '') AS author_name
+     FROM notes n
+     LEFT JOIN users u ON u.company_id = $1 AND u.id = n.author_id
+     WHERE n.company_id = $1 AND n.${customerColumn(owner)} = $2
+     ORDER BY n.created_at DESC, n.id DESC`,
+    [companyId, owner.id],
+  );
+  return rows;
 }
 
 /** Writes a note about a subscriber or guest as the scope's user; null when that profile is not in this company. */
-export function createNote(
-  db: Database,
+export async function createNote(
+  sql: Sql,
   scope: WriteScope,
   owner: CustomerRef,
   body: string,
 ): Promise<NoteRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    if (!(await customerExists(sql, scope.companyId, owner))) return null;
-    const { rows } = await sql.query<NoteRow>(
-      `INSERT INTO notes (company_id, ${customerColumn(owner)}, body, author_id) VALUES ($1, $2, $3, $4)
-       RETURNING id, company_id, subscriber_id, guest_id, body, author_id, created_at,
-                 (SELECT nullif(btrim(u.first_name || ' ' || u.last_name), '') FROM users u
-                  WHERE u.company_id = $1 AND u.id = $4) AS author_name`,
-      [scope.companyId, owner.id, body, scope.userId],
-    );
-    const created = rows[0]!;
-    // The author's name is a user's personal data and is already known from the scope, so it is left out.
-    const { author_name: _authorName, ...recorded } = created;
-    await recordAudit(sql, scope, {
-      action: 'create',
-      entity: 'note',
-      entityId: created.id,
-      after: recorded,
-    });
-    return created;
+  if (!(await customerExists(sql, scope.companyId, owner))) return null;
+  const { rows } = await sql.query<NoteRow>(
+    `INSERT INTO notes (company_id, ${customerColumn(owner)}, body, author_id) VALUES ($1, $2, $3, $4)
+     RETURNING id, company_id, subscriber_id, guest_id, body, author_id, created_at,
+               (SELECT nullif(btrim(u.first_name || ' ' || u.last_name), '') FROM users u
+                WHERE u.company_id = $1 AND u.id = $4) AS author_name`,
+    [scope.companyId, owner.id, body, scope.userId],
+  );
+  const created = rows[0]!;
+  // The author's name is a user's personal data and is already known from the scope, so it is left out.
+  const { author_name: _authorName, ...recorded } = created;
+  await recordAudit(sql, scope, {
+    action: 'create',
+    entity: 'note',
+    entityId: created.id,
+    after: recorded,
   });
+  return created;
 }

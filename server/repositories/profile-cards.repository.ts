@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { customerColumn, customerExists, type CustomerRef } from './references.js';
 import type { WriteScope } from './scope.js';
@@ -36,65 +36,59 @@ async function selectCards(sql: Sql, companyId: CompanyId, owner: CustomerRef): 
 }
 
 /** The cards of a subscriber or guest, oldest first; null when that profile is not in this company. */
-export function listProfileCards(
-  db: Database,
+export async function listProfileCards(
+  sql: Sql,
   companyId: CompanyId,
   owner: CustomerRef,
 ): Promise<ProfileCardRow[] | null> {
-  return db.tenant(companyId, async (sql) =>
-    (await customerExists(sql, companyId, owner)) ? selectCards(sql, companyId, owner) : null,
-  );
+  return (await customerExists(sql, companyId, owner)) ? selectCards(sql, companyId, owner) : null;
 }
 
 /** Links a card to a subscriber or guest; null when that profile is not in this company. */
-export function createProfileCard(
-  db: Database,
+export async function createProfileCard(
+  sql: Sql,
   scope: WriteScope,
   owner: CustomerRef,
   input: NewProfileCard,
 ): Promise<ProfileCardRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    if (!(await customerExists(sql, scope.companyId, owner))) return null;
-    const { rows } = await sql.query<ProfileCardRow>(
-      `INSERT INTO profile_cards (company_id, ${customerColumn(owner)}, card_brand, name_on_card, last_four_digits,
-                                  created_by)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-      [
-        scope.companyId,
-        owner.id,
-        input.card_brand ?? '',
-        input.name_on_card ?? '',
-        input.last_four_digits,
-        scope.userId,
-      ],
-    );
-    const created = rows[0]!;
-    await recordAudit(sql, scope, {
-      action: 'create',
-      entity: 'profile_card',
-      entityId: created.id,
-      after: created,
-    });
-    return created;
+  if (!(await customerExists(sql, scope.companyId, owner))) return null;
+  const { rows } = await sql.query<ProfileCardRow>(
+    `INSERT INTO profile_cards (company_id, ${customerColumn(owner)}, card_brand, name_on_card, last_four_digits,
+                                created_by)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+    [
+      scope.companyId,
+      owner.id,
+      input.card_brand ?? '',
+      input.name_on_card ?? '',
+      input.last_four_digits,
+      scope.userId,
+    ],
+  );
+  const created = rows[0]!;
+  await recordAudit(sql, scope, {
+    action: 'create',
+    entity: 'profile_card',
+    entityId: created.id,
+    after: created,
   });
+  return created;
 }
 
 /** Unlinks one card of this subscriber or guest; false when no such card is theirs in this company. */
-export function deleteProfileCard(
-  db: Database,
+export async function deleteProfileCard(
+  sql: Sql,
   scope: WriteScope,
   owner: CustomerRef,
   cardId: number,
 ): Promise<boolean> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const { rows } = await sql.query<ProfileCardRow>(
-      `DELETE FROM profile_cards WHERE company_id = $1 AND ${customerColumn(owner)} = $2 AND id = $3
-       RETURNING ${COLUMNS}`,
-      [scope.companyId, owner.id, cardId],
-    );
-    const before = rows[0];
-    if (!before) return false;
-    await recordAudit(sql, scope, { action: 'delete', entity: 'profile_card', entityId: cardId, before });
-    return true;
-  });
+  const { rows } = await sql.query<ProfileCardRow>(
+    `DELETE FROM profile_cards WHERE company_id = $1 AND ${customerColumn(owner)} = $2 AND id = $3
+     RETURNING ${COLUMNS}`,
+    [scope.companyId, owner.id, cardId],
+  );
+  const before = rows[0];
+  if (!before) return false;
+  await recordAudit(sql, scope, { action: 'delete', entity: 'profile_card', entityId: cardId, before });
+  return true;
 }

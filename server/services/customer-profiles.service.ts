@@ -110,28 +110,29 @@ export function customerProfilesService(db: Database) {
     /** The activity of a guest; none for a subscriber without a linked guest. */
     async activity(companyId: number, guestId: number | null): Promise<CustomerActivity> {
       if (guestId === null) return NO_ACTIVITY;
-      return presentActivity(await customerActivity(db, companyId, guestId));
+      return presentActivity(await db.tenant(companyId, (sql) => customerActivity(sql, companyId, guestId)));
     },
     async listCards(companyId: number, owner: CustomerRef): Promise<ProfileCard[]> {
-      const rows = await listProfileCards(db, companyId, owner);
+      const rows = await db.tenant(companyId, (sql) => listProfileCards(sql, companyId, owner));
       if (!rows) throw missing(owner);
       return rows.map(presentProfileCard);
     },
     async addCard(scope: WriteScope, owner: CustomerRef, input: ProfileCardCreate): Promise<ProfileCard> {
-      const row = await createProfileCard(db, scope, owner, input);
+      const row = await db.tenant(scope.companyId, (sql) => createProfileCard(sql, scope, owner, input));
       if (!row) throw missing(owner);
       return presentProfileCard(row);
     },
     async removeCard(scope: WriteScope, owner: CustomerRef, cardId: number): Promise<void> {
-      if (!(await deleteProfileCard(db, scope, owner, cardId))) throw notFound('Card');
+      if (!(await db.tenant(scope.companyId, (sql) => deleteProfileCard(sql, scope, owner, cardId))))
+        throw notFound('Card');
     },
     async listNotes(companyId: number, owner: CustomerRef): Promise<Note[]> {
-      const rows = await listNotes(db, companyId, owner);
+      const rows = await db.tenant(companyId, (sql) => listNotes(sql, companyId, owner));
       if (!rows) throw missing(owner);
       return rows.map(presentNote);
     },
     async addNote(scope: WriteScope, owner: CustomerRef, input: NoteCreate): Promise<Note> {
-      const row = await createNote(db, scope, owner, input.body);
+      const row = await db.tenant(scope.companyId, (sql) => createNote(sql, scope, owner, input.body));
       if (!row) throw missing(owner);
       return presentNote(row);
     },

@@ -41,7 +41,7 @@ describe('customer activity repository', () => {
     await recordVisits(db, companyA, guest.id, visits);
     await recordVisits(db, companyA, other.id, [{ locationId: north.id, day: 5, lines: [line('Tea', 9)] }]);
 
-    const activity = await customerActivity(db, companyA, guest.id);
+    const activity = await db.tenant(companyA, (sql) => customerActivity(sql, companyA, guest.id));
     const spend = 11 * 400 + 3 * 1200 + 2 * 600 + 2 * 700 + 500 + 300 + 600 + 500;
     expect(activity.totals).toEqual({
       visits: 12,
@@ -82,7 +82,7 @@ describe('customer activity repository', () => {
 
   it('is empty for a guest without checks and for another company’s guest, even without row-level security', async () => {
     const quiet = await makeGuest(db, companyA);
-    const empty = await customerActivity(db, companyA, quiet.id);
+    const empty = await db.tenant(companyA, (sql) => customerActivity(sql, companyA, quiet.id));
     expect(empty).toEqual({
       totals: { visits: 0, total_spend_cents: 0, first_visit_at: null, last_visit_at: null },
       favourite_items: [],
@@ -101,8 +101,12 @@ describe('customer activity repository', () => {
       },
     ]);
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
-      expect((await customerActivity(guarded, companyA, theirs.id)).totals.visits).toBe(0);
+      expect(
+        (await guarded.tenant(companyA, (sql) => customerActivity(sql, companyA, theirs.id))).totals.visits,
+      ).toBe(0);
     }
-    expect((await customerActivity(db, companyB, theirs.id)).totals.visits).toBe(1);
+    expect(
+      (await db.tenant(companyB, (sql) => customerActivity(sql, companyB, theirs.id))).totals.visits,
+    ).toBe(1);
   });
 });

@@ -221,9 +221,15 @@ describe('guests repository', () => {
       },
       check(location.id, keeper.id, 6),
     ]);
-    await createNote(db, scope, { type: 'guest', id: guest.id }, 'Likes window seats');
-    await createNote(db, scope, { type: 'guest', id: keeper.id }, 'Regular');
-    await createProfileCard(db, scope, { type: 'guest', id: guest.id }, { last_four_digits: '4444' });
+    await db.tenant(scope.companyId, (sql) =>
+      createNote(sql, scope, { type: 'guest', id: guest.id }, 'Likes window seats'),
+    );
+    await db.tenant(scope.companyId, (sql) =>
+      createNote(sql, scope, { type: 'guest', id: keeper.id }, 'Regular'),
+    );
+    await db.tenant(scope.companyId, (sql) =>
+      createProfileCard(sql, scope, { type: 'guest', id: guest.id }, { last_four_digits: '4444' }),
+    );
 
     expect(await deleteGuest(db, scope, guest.id)).toBe(true);
     expect(await getGuest(db, companyA, { id: guest.id, hashid: guest.hashid, pos_id: 'GONE-1' })).toBeNull();
@@ -253,10 +259,14 @@ describe('guests repository', () => {
         ).rows[0],
     );
     expect(leftovers).toEqual({ notes: 0, cards: 0 });
-    expect((await listNotes(db, companyA, { type: 'guest', id: keeper.id }))?.map((n) => n.body)).toEqual([
-      'Regular',
-    ]);
-    expect(await listProfileCards(db, companyA, { type: 'guest', id: guest.id })).toBeNull();
+    expect(
+      (await db.tenant(companyA, (sql) => listNotes(sql, companyA, { type: 'guest', id: keeper.id })))?.map(
+        (n) => n.body,
+      ),
+    ).toEqual(['Regular']);
+    expect(
+      await db.tenant(companyA, (sql) => listProfileCards(sql, companyA, { type: 'guest', id: guest.id })),
+    ).toBeNull();
     expect(
       (await getSubscriber(db, companyA, { id: subscriber.id, hashid: subscriber.hashid, pos_id: 'S-1' }))
         ?.guest_id,
@@ -283,14 +293,18 @@ describe('guests repository', () => {
 
   it('rolls a failed delete back completely', async () => {
     const guest = await makeGuest(db, companyA, { customer_name: 'Sticky' });
-    await createNote(db, systemScope(companyA), { type: 'guest', id: guest.id }, 'Keep me');
+    await db.tenant(companyA, (sql) =>
+      createNote(sql, systemScope(companyA), { type: 'guest', id: guest.id }, 'Keep me'),
+    );
     // A scope naming a user that does not exist makes the deleted-customer insert fail at the end.
     await expect(
       deleteGuest(db, { companyId: companyA, userId: 987654321, actorUserId: null }, guest.id),
     ).rejects.toThrow();
-    expect((await listNotes(db, companyA, { type: 'guest', id: guest.id }))?.map((n) => n.body)).toEqual([
-      'Keep me',
-    ]);
+    expect(
+      (await db.tenant(companyA, (sql) => listNotes(sql, companyA, { type: 'guest', id: guest.id })))?.map(
+        (n) => n.body,
+      ),
+    ).toEqual(['Keep me']);
     expect(
       (await listDeletedCustomers(db, companyA, { posId: guest.pos_id, limit: 10, offset: 0 })).count,
     ).toBe(0);

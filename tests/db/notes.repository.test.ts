@@ -19,7 +19,9 @@ describe('notes repository', () => {
     const subscriber = { type: 'subscriber', id: (await makeSubscriber(db, companyA)).id } as const;
     const guest = { type: 'guest', id: (await makeGuest(db, companyA)).id } as const;
 
-    const first = await createNote(db, scope, subscriber, 'Prefers the patio');
+    const first = await db.tenant(scope.companyId, (sql) =>
+      createNote(sql, scope, subscriber, 'Prefers the patio'),
+    );
     expect(first).toMatchObject({
       subscriber_id: subscriber.id,
       guest_id: null,
@@ -27,16 +29,20 @@ describe('notes repository', () => {
       author_id: author.id,
       author_name: 'Rae Quinn',
     });
-    const second = await createNote(db, systemScope(companyA), subscriber, 'Birthday in May');
+    const second = await db.tenant(companyA, (sql) =>
+      createNote(sql, systemScope(companyA), subscriber, 'Birthday in May'),
+    );
     expect(second?.author_name).toBeNull();
-    await createNote(db, scope, guest, 'Guest note');
+    await db.tenant(scope.companyId, (sql) => createNote(sql, scope, guest, 'Guest note'));
 
-    const notes = await listNotes(db, companyA, subscriber);
+    const notes = await db.tenant(companyA, (sql) => listNotes(sql, companyA, subscriber));
     expect(notes?.map((n) => [n.body, n.author_name])).toEqual([
       ['Birthday in May', null],
       ['Prefers the patio', 'Rae Quinn'],
     ]);
-    expect((await listNotes(db, companyA, guest))?.map((n) => n.body)).toEqual(['Guest note']);
+    expect((await db.tenant(companyA, (sql) => listNotes(sql, companyA, guest)))?.map((n) => n.body)).toEqual(
+      ['Guest note'],
+    );
 
     const [entry] = await listAudit(db, companyA, { entity: 'note', entityId: first!.id });
     const after = entry!.after as Record<string, unknown>;
@@ -46,11 +52,15 @@ describe('notes repository', () => {
 
   it('answers null for a profile that does not exist and rejects a blank note', async () => {
     const scope = systemScope(companyA);
-    expect(await listNotes(db, companyA, { type: 'subscriber', id: 0 })).toBeNull();
-    expect(await createNote(db, scope, { type: 'guest', id: 0 }, 'Hello')).toBeNull();
+    expect(
+      await db.tenant(companyA, (sql) => listNotes(sql, companyA, { type: 'subscriber', id: 0 })),
+    ).toBeNull();
+    expect(
+      await db.tenant(scope.companyId, (sql) => createNote(sql, scope, { type: 'guest', id: 0 }, 'Hello')),
+    ).toBeNull();
     const guest = { type: 'guest', id: (await makeGuest(db, companyA)).id } as const;
-    await expect(createNote(db, scope, guest, '   ')).rejects.toThrow();
-    expect(await listNotes(db, companyA, guest)).toEqual([]);
+    await expect(db.tenant(scope.companyId, (sql) => createNote(sql, scope, guest, '   '))).rejects.toThrow();
+    expect(await db.tenant(companyA, (sql) => listNotes(sql, companyA, guest))).toEqual([]);
   });
 
   it("never returns or adds to another company's notes, even without row-level security", async () => {
@@ -60,15 +70,23 @@ describe('notes repository', () => {
         id: (await makeSubscriber(guarded, companyB)).id,
       } as const;
       const theirGuest = { type: 'guest', id: (await makeGuest(guarded, companyB)).id } as const;
-      await createNote(guarded, systemScope(companyB), theirSubscriber, 'Their secret');
-      await createNote(guarded, systemScope(companyB), theirGuest, 'Their guest secret');
+      await guarded.tenant(companyB, (sql) =>
+        createNote(sql, systemScope(companyB), theirSubscriber, 'Their secret'),
+      );
+      await guarded.tenant(companyB, (sql) =>
+        createNote(sql, systemScope(companyB), theirGuest, 'Their guest secret'),
+      );
       for (const owner of [theirSubscriber, theirGuest]) {
-        expect(await listNotes(guarded, companyA, owner)).toBeNull();
-        expect(await createNote(guarded, systemScope(companyA), owner, 'Intrusion')).toBeNull();
+        expect(await guarded.tenant(companyA, (sql) => listNotes(sql, companyA, owner))).toBeNull();
+        expect(
+          await guarded.tenant(companyA, (sql) => createNote(sql, systemScope(companyA), owner, 'Intrusion')),
+        ).toBeNull();
       }
-      expect((await listNotes(guarded, companyB, theirSubscriber))?.map((n) => n.body)).toEqual([
-        'Their secret',
-      ]);
+      expect(
+        (await guarded.tenant(companyB, (sql) => listNotes(sql, companyB, theirSubscriber)))?.map(
+          (n) => n.body,
+        ),
+      ).toEqual(['Their secret']);
     }
   });
 });

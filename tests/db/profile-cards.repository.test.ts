@@ -23,31 +23,46 @@ describe('profile cards repository', () => {
     const subscriber = { type: 'subscriber', id: (await makeSubscriber(db, companyA)).id } as const;
     const guest = { type: 'guest', id: (await makeGuest(db, companyA)).id } as const;
 
-    const visa = await createProfileCard(db, scope, subscriber, {
-      card_brand: 'Visa',
-      name_on_card: 'Jo Park',
-      last_four_digits: '4242',
-    });
+    const visa = await db.tenant(scope.companyId, (sql) =>
+      createProfileCard(sql, scope, subscriber, {
+        card_brand: 'Visa',
+        name_on_card: 'Jo Park',
+        last_four_digits: '4242',
+      }),
+    );
     expect(visa).toMatchObject({
       subscriber_id: subscriber.id,
       guest_id: null,
       card_brand: 'Visa',
       created_by: user.id,
     });
-    const amex = await createProfileCard(db, scope, subscriber, { last_four_digits: '0005' });
-    const guestCard = await createProfileCard(db, scope, guest, { last_four_digits: '1881' });
+    const amex = await db.tenant(scope.companyId, (sql) =>
+      createProfileCard(sql, scope, subscriber, { last_four_digits: '0005' }),
+    );
+    const guestCard = await db.tenant(scope.companyId, (sql) =>
+      createProfileCard(sql, scope, guest, { last_four_digits: '1881' }),
+    );
     expect(guestCard).toMatchObject({ guest_id: guest.id, subscriber_id: null });
 
-    expect((await listProfileCards(db, companyA, subscriber))?.map((c) => c.id)).toEqual([
-      visa!.id,
-      amex!.id,
-    ]);
-    expect((await listProfileCards(db, companyA, guest))?.map((c) => c.id)).toEqual([guestCard!.id]);
+    expect(
+      (await db.tenant(companyA, (sql) => listProfileCards(sql, companyA, subscriber)))?.map((c) => c.id),
+    ).toEqual([visa!.id, amex!.id]);
+    expect(
+      (await db.tenant(companyA, (sql) => listProfileCards(sql, companyA, guest)))?.map((c) => c.id),
+    ).toEqual([guestCard!.id]);
     // A card is only deleted through its own profile.
-    expect(await deleteProfileCard(db, scope, guest, visa!.id)).toBe(false);
-    expect(await deleteProfileCard(db, scope, subscriber, visa!.id)).toBe(true);
-    expect(await deleteProfileCard(db, scope, subscriber, visa!.id)).toBe(false);
-    expect((await listProfileCards(db, companyA, subscriber))?.map((c) => c.id)).toEqual([amex!.id]);
+    expect(await db.tenant(scope.companyId, (sql) => deleteProfileCard(sql, scope, guest, visa!.id))).toBe(
+      false,
+    );
+    expect(
+      await db.tenant(scope.companyId, (sql) => deleteProfileCard(sql, scope, subscriber, visa!.id)),
+    ).toBe(true);
+    expect(
+      await db.tenant(scope.companyId, (sql) => deleteProfileCard(sql, scope, subscriber, visa!.id)),
+    ).toBe(false);
+    expect(
+      (await db.tenant(companyA, (sql) => listProfileCards(sql, companyA, subscriber)))?.map((c) => c.id),
+    ).toEqual([amex!.id]);
 
     const audit = await listAudit(db, companyA, { entity: 'profile_card', entityId: visa!.id });
     expect(audit.map((entry) => entry.action)).toEqual(['delete', 'create']);
@@ -59,13 +74,19 @@ describe('profile cards repository', () => {
 
   it('answers null for a profile that does not exist and rejects malformed digits', async () => {
     const scope = systemScope(companyA);
-    expect(await listProfileCards(db, companyA, { type: 'guest', id: 0 })).toBeNull();
     expect(
-      await createProfileCard(db, scope, { type: 'subscriber', id: 0 }, { last_four_digits: '1111' }),
+      await db.tenant(companyA, (sql) => listProfileCards(sql, companyA, { type: 'guest', id: 0 })),
+    ).toBeNull();
+    expect(
+      await db.tenant(scope.companyId, (sql) =>
+        createProfileCard(sql, scope, { type: 'subscriber', id: 0 }, { last_four_digits: '1111' }),
+      ),
     ).toBeNull();
     const guest = { type: 'guest', id: (await makeGuest(db, companyA)).id } as const;
-    await expect(createProfileCard(db, scope, guest, { last_four_digits: '12a4' })).rejects.toThrow();
-    expect(await listProfileCards(db, companyA, guest)).toEqual([]);
+    await expect(
+      db.tenant(scope.companyId, (sql) => createProfileCard(sql, scope, guest, { last_four_digits: '12a4' })),
+    ).rejects.toThrow();
+    expect(await db.tenant(companyA, (sql) => listProfileCards(sql, companyA, guest))).toEqual([]);
   });
 
   it("never returns or changes another company's cards, even without row-level security", async () => {
@@ -75,21 +96,31 @@ describe('profile cards repository', () => {
         id: (await makeSubscriber(guarded, companyB)).id,
       } as const;
       const theirGuest = { type: 'guest', id: (await makeGuest(guarded, companyB)).id } as const;
-      const theirCard = await createProfileCard(guarded, systemScope(companyB), theirSubscriber, {
-        last_four_digits: '9999',
-      });
-      await createProfileCard(guarded, systemScope(companyB), theirGuest, { last_four_digits: '8888' });
+      const theirCard = await guarded.tenant(companyB, (sql) =>
+        createProfileCard(sql, systemScope(companyB), theirSubscriber, {
+          last_four_digits: '9999',
+        }),
+      );
+      await guarded.tenant(companyB, (sql) =>
+        createProfileCard(sql, systemScope(companyB), theirGuest, { last_four_digits: '8888' }),
+      );
       for (const owner of [theirSubscriber, theirGuest]) {
-        expect(await listProfileCards(guarded, companyA, owner)).toBeNull();
+        expect(await guarded.tenant(companyA, (sql) => listProfileCards(sql, companyA, owner))).toBeNull();
         expect(
-          await createProfileCard(guarded, systemScope(companyA), owner, { last_four_digits: '1111' }),
+          await guarded.tenant(companyA, (sql) =>
+            createProfileCard(sql, systemScope(companyA), owner, { last_four_digits: '1111' }),
+          ),
         ).toBeNull();
       }
-      expect(await deleteProfileCard(guarded, systemScope(companyA), theirSubscriber, theirCard!.id)).toBe(
-        false,
-      );
       expect(
-        (await listProfileCards(guarded, companyB, theirSubscriber))?.map((c) => c.last_four_digits),
+        await guarded.tenant(companyA, (sql) =>
+          deleteProfileCard(sql, systemScope(companyA), theirSubscriber, theirCard!.id),
+        ),
+      ).toBe(false);
+      expect(
+        (await guarded.tenant(companyB, (sql) => listProfileCards(sql, companyB, theirSubscriber)))?.map(
+          (c) => c.last_four_digits,
+        ),
       ).toEqual(['9999']);
     }
   });

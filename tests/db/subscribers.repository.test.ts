@@ -227,12 +227,11 @@ describe('subscribers repository', () => {
     const stays = await makeSubscriber(db, companyA);
     const list = await createSubscriberList(db, scope, 'VIP');
     await addListMembers(db, scope, list.id, [subscriber.id, stays.id]);
-    await createNote(db, scope, { type: 'subscriber', id: subscriber.id }, 'Allergic to nuts');
-    await createProfileCard(
-      db,
-      scope,
-      { type: 'subscriber', id: subscriber.id },
-      { last_four_digits: '1234' },
+    await db.tenant(scope.companyId, (sql) =>
+      createNote(sql, scope, { type: 'subscriber', id: subscriber.id }, 'Allergic to nuts'),
+    );
+    await db.tenant(scope.companyId, (sql) =>
+      createProfileCard(sql, scope, { type: 'subscriber', id: subscriber.id }, { last_four_digits: '1234' }),
     );
     const queued = await queueMessage(companyA, subscriber.id, 'leaving@example.com');
     const sent = await queueMessage(companyA, subscriber.id, 'leaving@example.com', 'sent');
