@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { assertOwnedRows, type Page, type PageWindow } from './marketing-common.js';
 import type { WriteScope } from './scope.js';
@@ -65,108 +65,102 @@ async function checkReferences(
 }
 
 /** One page of a company's email campaigns, newest campaign first, with the total count. */
-export function listEmailCampaigns(
-  db: Database,
+export async function listEmailCampaigns(
+  sql: Sql,
   companyId: CompanyId,
   window: PageWindow,
 ): Promise<Page<EmailCampaignRow>> {
-  return db.tenant(companyId, async (sql) => {
-    const total = await sql.query<{ count: number }>(
-      'SELECT count(*)::int AS count FROM email_campaigns WHERE company_id = $1',
-      [companyId],
-    );
-    const page = await sql.query<EmailCampaignRow>(
-      `SELECT ${COLUMNS} FROM email_campaigns WHERE company_id = $1 ORDER BY campaign_id DESC LIMIT $2 OFFSET $3`,
-      [companyId, window.limit, window.offset],
-    );
-    return { count: total.rows[0]?.count ?? 0, rows: page.rows };
-  });
+  const total = await sql.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM email_campaigns WHERE company_id = $1',
+    [companyId],
+  );
+  const page = await sql.query<EmailCampaignRow>(
+    `SELECT ${COLUMNS} FROM email_campaigns WHERE company_id = $1 ORDER BY campaign_id DESC LIMIT $2 OFFSET $3`,
+    [companyId, window.limit, window.offset],
+  );
+  return { count: total.rows[0]?.count ?? 0, rows: page.rows };
 }
 
 /** The email content of a campaign, or null when it has none or the campaign is not this company's. */
 export function getEmailCampaign(
-  db: Database,
+  sql: Sql,
   companyId: CompanyId,
   campaignId: number,
 ): Promise<EmailCampaignRow | null> {
-  return db.tenant(companyId, (sql) => selectByCampaign(sql, companyId, campaignId));
+  return selectByCampaign(sql, companyId, campaignId);
 }
 
 /**
  * Gives a campaign its email content. Throws UnknownReferenceError when the campaign, template or sender is
  * not this company's, EmailCampaignExistsError when the campaign already has content.
  */
-export function createEmailCampaign(
-  db: Database,
+export async function createEmailCampaign(
+  sql: Sql,
   scope: WriteScope,
   input: EmailCampaignInput,
 ): Promise<EmailCampaignRow> {
-  return db.tenant(scope.companyId, async (sql) => {
-    await assertOwnedRows(sql, scope.companyId, 'campaigns', 'campaign_id', [input.campaign_id]);
-    await checkReferences(sql, scope.companyId, input);
-    if (await selectByCampaign(sql, scope.companyId, input.campaign_id)) {
-      throw new EmailCampaignExistsError(input.campaign_id);
-    }
-    const { rows } = await sql.query<EmailCampaignRow>(
-      `INSERT INTO email_campaigns (company_id, campaign_id, template_id, sender_id, subject, preheader, html_content,
-                                    text_content)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-      [
-        scope.companyId,
-        input.campaign_id,
-        input.template_id ?? null,
-        input.sender_id ?? null,
-        input.subject ?? '',
-        input.preheader ?? '',
-        input.html_content ?? '',
-        input.text_content ?? '',
-      ],
-    );
-    const created = rows[0]!;
-    await recordAudit(sql, scope, {
-      action: 'create',
-      entity: 'email_campaign',
-      entityId: created.id,
-      after: created,
-    });
-    return created;
+  await assertOwnedRows(sql, scope.companyId, 'campaigns', 'campaign_id', [input.campaign_id]);
+  await checkReferences(sql, scope.companyId, input);
+  if (await selectByCampaign(sql, scope.companyId, input.campaign_id)) {
+    throw new EmailCampaignExistsError(input.campaign_id);
+  }
+  const { rows } = await sql.query<EmailCampaignRow>(
+    `INSERT INTO email_campaigns (company_id, campaign_id, template_id, sender_id, subject, preheader, html_content,
+                                  text_content)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+    [
+      scope.companyId,
+      input.campaign_id,
+      input.template_id ?? null,
+      input.sender_id ?? null,
+      input.subject ?? '',
+      input.preheader ?? '',
+      input.html_content ?? '',
+      input.text_content ?? '',
+    ],
+  );
+  const created = rows[0]!;
+  await recordAudit(sql, scope, {
+    action: 'create',
+    entity: 'email_campaign',
+    entityId: created.id,
+    after: created,
   });
+  return created;
 }
 
 /**
  * Changes some fields of a campaign's email content (null clears template or sender); null when the campaign
  * has none in this company. Throws UnknownReferenceError for a template or sender of another company.
  */
-export function updateEmailCampaign(
-  db: Database,
+export async function updateEmailCampaign(
+  sql: Sql,
   scope: WriteScope,
   campaignId: number,
   changes: Partial<EmailCampaignFields>,
 ): Promise<EmailCampaignRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = await selectByCampaign(sql, scope.companyId, campaignId, true);
-    if (!before) return null;
-    await checkReferences(sql, scope.companyId, changes);
-    const keys = (
-      ['template_id', 'sender_id', 'subject', 'preheader', 'html_content', 'text_content'] as const
-    ).filter((key) => changes[key] !== undefined);
-    let after = before;
-    if (keys.length > 0) {
-      const assignments = keys.map((key, index) => `${key} = $${index + 3}`).join(', ');
-      const { rows } = await sql.query<EmailCampaignRow>(
-        `UPDATE email_campaigns SET ${assignments}, updated_at = now()
-         WHERE company_id = $1 AND campaign_id = $2 RETURNING ${COLUMNS}`,
-        [scope.companyId, campaignId, ...keys.map((key) => changes[key])],
-      );
-      after = rows[0]!;
-    }
-    await recordAudit(sql, scope, {
-      action: 'update',
-      entity: 'email_campaign',
-      entityId: before.id,
-      before,
-      after,
-    });
-    return after;
+  const before = await selectByCampaign(sql, scope.companyId, campaignId, true);
+  if (!before) return null;
+  await checkReferences(sql, scope.companyId, changes);
+  const keys = (
+    ['template_id', 'sender_id', 'subject', 'preheader', 'html_content', 'text_content'] as const
+  ).filter((key) => changes[key] !== undefined);
+  let after = before;
+  if (keys.length > 0) {
+    const assignments = keys.map((key, index) => `${key} = $${index + 3}`).join(', ');
+    const { rows } = await sql.query<EmailCampaignRow>(
+      `UPDATE email_campaigns SET ${assignments}, updated_at = now()
+       WHERE company_id = $1 AND campaign_id = $2 RETURNING ${COLUMNS}`,
+      [scope.companyId, campaignId, ...keys.map((key) => changes[key])],
+    );
+    after = rows[0]!;
+  }
+  await recordAudit(sql, scope, {
+    action: 'update',
+    entity: 'email_campaign',
+    entityId: before.id,
+    before,
+    after,
   });
+  return after;
 }

@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { likePattern } from './locations.repository.js';
 import { jsonParam, type Page, type PageWindow } from './marketing-common.js';
@@ -52,98 +52,92 @@ async function selectTemplate(
 }
 
 /** One page of a company's templates by name, optionally searched by name, with the total count. */
-export function listEmailTemplates(
-  db: Database,
+export async function listEmailTemplates(
+  sql: Sql,
   companyId: CompanyId,
   filter: EmailTemplateFilter,
 ): Promise<Page<EmailTemplateRow>> {
-  return db.tenant(companyId, async (sql) => {
-    const where = 't.company_id = $1 AND ($2::text IS NULL OR t.name ILIKE $2)';
-    const params = [companyId, filter.q ? likePattern(filter.q) : null];
-    const total = await sql.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM email_templates t WHERE ${where}`,
-      params,
-    );
-    const page = await sql.query<EmailTemplateRow>(
-      `${SELECT_TEMPLATE} WHERE ${where} ORDER BY lower(t.name), t.id LIMIT $3 OFFSET $4`,
-      [...params, filter.limit, filter.offset],
-    );
-    return { count: total.rows[0]?.count ?? 0, rows: page.rows };
-  });
+  const where = 't.company_id = $1 AND ($2::text IS NULL OR t.name ILIKE $2)';
+  const params = [companyId, filter.q ? likePattern(filter.q) : null];
+  const total = await sql.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM email_templates t WHERE ${where}`,
+    params,
+  );
+  const page = await sql.query<EmailTemplateRow>(
+    `${SELECT_TEMPLATE} WHERE ${where} ORDER BY lower(t.name), t.id LIMIT $3 OFFSET $4`,
+    [...params, filter.limit, filter.offset],
+  );
+  return { count: total.rows[0]?.count ?? 0, rows: page.rows };
 }
 
 /** One template, or null when it does not exist in this company. */
 export function getEmailTemplate(
-  db: Database,
+  sql: Sql,
   companyId: CompanyId,
   id: number,
 ): Promise<EmailTemplateRow | null> {
-  return db.tenant(companyId, (sql) => selectTemplate(sql, companyId, id));
+  return selectTemplate(sql, companyId, id);
 }
 
 /** Creates a template and records it in the audit log. */
-export function createEmailTemplate(
-  db: Database,
+export async function createEmailTemplate(
+  sql: Sql,
   scope: WriteScope,
   input: EmailTemplateInput,
 ): Promise<EmailTemplateRow> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const { rows } = await sql.query<{ id: number }>(
-      `INSERT INTO email_templates (company_id, name, export_html, html_content, text_content, created_by)
-       VALUES ($1, $2, $3::jsonb, $4, $5, $6) RETURNING id`,
-      [
-        scope.companyId,
-        input.name,
-        jsonParam(input.export_html ?? {}),
-        input.html_content ?? '',
-        input.text_content ?? '',
-        scope.userId,
-      ],
-    );
-    const created = (await selectTemplate(sql, scope.companyId, rows[0]!.id))!;
-    await recordAudit(sql, scope, {
-      action: 'create',
-      entity: 'email_template',
-      entityId: created.id,
-      after: created,
-    });
-    return created;
+  const { rows } = await sql.query<{ id: number }>(
+    `INSERT INTO email_templates (company_id, name, export_html, html_content, text_content, created_by)
+     VALUES ($1, $2, $3::jsonb, $4, $5, $6) RETURNING id`,
+    [
+      scope.companyId,
+      input.name,
+      jsonParam(input.export_html ?? {}),
+      input.html_content ?? '',
+      input.text_content ?? '',
+      scope.userId,
+    ],
+  );
+  const created = (await selectTemplate(sql, scope.companyId, rows[0]!.id))!;
+  await recordAudit(sql, scope, {
+    action: 'create',
+    entity: 'email_template',
+    entityId: created.id,
+    after: created,
   });
+  return created;
 }
 
 /** Changes some fields of a template; null when it does not exist in this company. */
-export function updateEmailTemplate(
-  db: Database,
+export async function updateEmailTemplate(
+  sql: Sql,
   scope: WriteScope,
   id: number,
   changes: Partial<EmailTemplateFields>,
 ): Promise<EmailTemplateRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = await selectTemplate(sql, scope.companyId, id, true);
-    if (!before) return null;
-    await sql.query(
-      `UPDATE email_templates SET name = coalesce($3, name), export_html = coalesce($4::jsonb, export_html),
-              html_content = coalesce($5, html_content), text_content = coalesce($6, text_content),
-              updated_at = now()
-       WHERE company_id = $1 AND id = $2`,
-      [
-        scope.companyId,
-        id,
-        changes.name ?? null,
-        // undefined keeps the design; any JSON value given (even null) replaces it.
-        changes.export_html === undefined ? null : jsonParam(changes.export_html),
-        changes.html_content ?? null,
-        changes.text_content ?? null,
-      ],
-    );
-    const after = (await selectTemplate(sql, scope.companyId, id))!;
-    await recordAudit(sql, scope, {
-      action: 'update',
-      entity: 'email_template',
-      entityId: id,
-      before,
-      after,
-    });
-    return after;
+  const before = await selectTemplate(sql, scope.companyId, id, true);
+  if (!before) return null;
+  await sql.query(
+    `UPDATE email_templates SET name = coalesce($3, name), export_html = coalesce($4::jsonb, export_html),
+            html_content = coalesce($5, html_content), text_content = coalesce($6, text_content),
+            updated_at = now()
+     WHERE company_id = $1 AND id = $2`,
+    [
+      scope.companyId,
+      id,
+      changes.name ?? null,
+      // undefined keeps the design; any JSON value given (even null) replaces it.
+      changes.export_html === undefined ? null : jsonParam(changes.export_html),
+      changes.html_content ?? null,
+      changes.text_content ?? null,
+    ],
+  );
+  const after = (await selectTemplate(sql, scope.companyId, id))!;
+  await recordAudit(sql, scope, {
+    action: 'update',
+    entity: 'email_template',
+    entityId: id,
+    before,
+    after,
   });
+  return after;
 }

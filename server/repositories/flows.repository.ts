@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { likePattern } from './locations.repository.js';
 import { jsonParam, type Page, type PageWindow } from './marketing-common.js';
@@ -159,229 +159,209 @@ async function appendItem(
 }
 
 /** One page of a company's flows, newest first, optionally searched by name, with the total count. */
-export function listFlows(db: Database, companyId: CompanyId, filter: FlowFilter): Promise<Page<FlowRow>> {
-  return db.tenant(companyId, async (sql) => {
-    const where = 'company_id = $1 AND ($2::text IS NULL OR name ILIKE $2)';
-    const params = [companyId, filter.q ? likePattern(filter.q) : null];
-    const total = await sql.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM flows WHERE ${where}`,
-      params,
-    );
-    const page = await sql.query<FlowRow>(
-      `SELECT ${FLOW_COLUMNS} FROM flows WHERE ${where} ORDER BY id DESC LIMIT $3 OFFSET $4`,
-      [...params, filter.limit, filter.offset],
-    );
-    return { count: total.rows[0]?.count ?? 0, rows: page.rows };
-  });
+export async function listFlows(sql: Sql, companyId: CompanyId, filter: FlowFilter): Promise<Page<FlowRow>> {
+  const where = 'company_id = $1 AND ($2::text IS NULL OR name ILIKE $2)';
+  const params = [companyId, filter.q ? likePattern(filter.q) : null];
+  const total = await sql.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM flows WHERE ${where}`,
+    params,
+  );
+  const page = await sql.query<FlowRow>(
+    `SELECT ${FLOW_COLUMNS} FROM flows WHERE ${where} ORDER BY id DESC LIMIT $3 OFFSET $4`,
+    [...params, filter.limit, filter.offset],
+  );
+  return { count: total.rows[0]?.count ?? 0, rows: page.rows };
 }
 
 /** One flow with its sequence, or null when it does not exist in this company. */
-export function getFlow(db: Database, companyId: CompanyId, id: number): Promise<FlowWithItems | null> {
-  return db.tenant(companyId, async (sql) => {
-    const flow = await selectFlow(sql, companyId, id);
-    return flow ? { ...flow, items: await selectItems(sql, companyId, { flowId: id }) } : null;
-  });
+export async function getFlow(sql: Sql, companyId: CompanyId, id: number): Promise<FlowWithItems | null> {
+  const flow = await selectFlow(sql, companyId, id);
+  return flow ? { ...flow, items: await selectItems(sql, companyId, { flowId: id }) } : null;
 }
 
 /** The ordered steps of a flow, or null when the flow does not exist in this company. */
-export function getFlowSequence(
-  db: Database,
+export async function getFlowSequence(
+  sql: Sql,
   companyId: CompanyId,
   flowId: number,
 ): Promise<FlowItemRow[] | null> {
-  return db.tenant(companyId, async (sql) =>
-    (await selectFlow(sql, companyId, flowId)) ? selectItems(sql, companyId, { flowId }) : null,
-  );
+  return (await selectFlow(sql, companyId, flowId)) ? selectItems(sql, companyId, { flowId }) : null;
 }
 
 /** Creates an empty flow, a draft unless told otherwise. */
-export function createFlow(
-  db: Database,
+export async function createFlow(
+  sql: Sql,
   scope: WriteScope,
   input: Pick<FlowFields, 'name'> & Partial<FlowFields>,
 ): Promise<FlowRow> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const { rows } = await sql.query<FlowRow>(
-      `INSERT INTO flows (company_id, name, status, created_by) VALUES ($1, $2, $3, $4) RETURNING ${FLOW_COLUMNS}`,
-      [scope.companyId, input.name, input.status ?? 'draft', scope.userId],
-    );
-    const created = rows[0]!;
-    await recordAudit(sql, scope, { action: 'create', entity: 'flow', entityId: created.id, after: created });
-    return created;
-  });
+  const { rows } = await sql.query<FlowRow>(
+    `INSERT INTO flows (company_id, name, status, created_by) VALUES ($1, $2, $3, $4) RETURNING ${FLOW_COLUMNS}`,
+    [scope.companyId, input.name, input.status ?? 'draft', scope.userId],
+  );
+  const created = rows[0]!;
+  await recordAudit(sql, scope, { action: 'create', entity: 'flow', entityId: created.id, after: created });
+  return created;
 }
 
 /** Renames a flow or changes its status; null when it does not exist in this company. */
-export function updateFlow(
-  db: Database,
+export async function updateFlow(
+  sql: Sql,
   scope: WriteScope,
   id: number,
   changes: Partial<FlowFields>,
 ): Promise<FlowRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = await selectFlow(sql, scope.companyId, id, true);
-    if (!before) return null;
-    const { rows } = await sql.query<FlowRow>(
-      `UPDATE flows SET name = coalesce($3, name), status = coalesce($4, status), updated_at = now()
-       WHERE company_id = $1 AND id = $2 RETURNING ${FLOW_COLUMNS}`,
-      [scope.companyId, id, changes.name ?? null, changes.status ?? null],
-    );
-    const after = rows[0]!;
-    await recordAudit(sql, scope, { action: 'update', entity: 'flow', entityId: id, before, after });
-    return after;
-  });
+  const before = await selectFlow(sql, scope.companyId, id, true);
+  if (!before) return null;
+  const { rows } = await sql.query<FlowRow>(
+    `UPDATE flows SET name = coalesce($3, name), status = coalesce($4, status), updated_at = now()
+     WHERE company_id = $1 AND id = $2 RETURNING ${FLOW_COLUMNS}`,
+    [scope.companyId, id, changes.name ?? null, changes.status ?? null],
+  );
+  const after = rows[0]!;
+  await recordAudit(sql, scope, { action: 'update', entity: 'flow', entityId: id, before, after });
+  return after;
 }
 
 /** Deletes a flow with all its steps; false when it does not exist in this company. */
-export function deleteFlow(db: Database, scope: WriteScope, id: number): Promise<boolean> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const flow = await selectFlow(sql, scope.companyId, id, true);
-    if (!flow) return false;
-    const before: FlowWithItems = { ...flow, items: await selectItems(sql, scope.companyId, { flowId: id }) };
-    await sql.query('DELETE FROM flows WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
-    await recordAudit(sql, scope, { action: 'delete', entity: 'flow', entityId: id, before });
-    return true;
-  });
+export async function deleteFlow(sql: Sql, scope: WriteScope, id: number): Promise<boolean> {
+  const flow = await selectFlow(sql, scope.companyId, id, true);
+  if (!flow) return false;
+  const before: FlowWithItems = { ...flow, items: await selectItems(sql, scope.companyId, { flowId: id }) };
+  await sql.query('DELETE FROM flows WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
+  await recordAudit(sql, scope, { action: 'delete', entity: 'flow', entityId: id, before });
+  return true;
 }
 
 async function addStep(
-  db: Database,
+  sql: Sql,
   scope: WriteScope,
   flowId: number,
   step: keyof typeof STEP,
   fields: Pick<FlowStepFields, 'kind'> & Partial<FlowStepFields>,
 ): Promise<FlowItemRow | null> {
   const { table, column } = STEP[step];
-  return db.tenant(scope.companyId, async (sql) => {
-    // Locking the flow serialises appends, so two steps never claim the same position.
-    if (!(await selectFlow(sql, scope.companyId, flowId, true))) return null;
-    const { rows } = await sql.query<{ id: number }>(
-      `INSERT INTO ${table} (company_id, flow_id, kind, config) VALUES ($1, $2, $3, $4::jsonb) RETURNING id`,
-      [scope.companyId, flowId, fields.kind, jsonParam(fields.config ?? {})],
-    );
-    return appendItem(sql, scope, flowId, column, rows[0]!.id);
-  });
+  // Locking the flow serialises appends, so two steps never claim the same position.
+  if (!(await selectFlow(sql, scope.companyId, flowId, true))) return null;
+  const { rows } = await sql.query<{ id: number }>(
+    `INSERT INTO ${table} (company_id, flow_id, kind, config) VALUES ($1, $2, $3, $4::jsonb) RETURNING id`,
+    [scope.companyId, flowId, fields.kind, jsonParam(fields.config ?? {})],
+  );
+  return appendItem(sql, scope, flowId, column, rows[0]!.id);
 }
 
 /** Adds a trigger as the last step of a flow; null when the flow does not exist in this company. */
 export function addFlowTrigger(
-  db: Database,
+  sql: Sql,
   scope: WriteScope,
   flowId: number,
   fields: Pick<FlowStepFields, 'kind'> & Partial<FlowStepFields>,
 ): Promise<FlowItemRow | null> {
-  return addStep(db, scope, flowId, 'trigger', fields);
+  return addStep(sql, scope, flowId, 'trigger', fields);
 }
 
 /** Adds an action as the last step of a flow; null when the flow does not exist in this company. */
 export function addFlowAction(
-  db: Database,
+  sql: Sql,
   scope: WriteScope,
   flowId: number,
   fields: Pick<FlowStepFields, 'kind'> & Partial<FlowStepFields>,
 ): Promise<FlowItemRow | null> {
-  return addStep(db, scope, flowId, 'action', fields);
+  return addStep(sql, scope, flowId, 'action', fields);
 }
 
 /** Adds a delay as the last step of a flow; null when the flow does not exist in this company. */
-export function addFlowDelay(
-  db: Database,
+export async function addFlowDelay(
+  sql: Sql,
   scope: WriteScope,
   flowId: number,
   fields: { duration_seconds: number },
 ): Promise<FlowItemRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    if (!(await selectFlow(sql, scope.companyId, flowId, true))) return null;
-    const { rows } = await sql.query<{ id: number }>(
-      'INSERT INTO flow_delays (company_id, flow_id, duration_seconds) VALUES ($1, $2, $3) RETURNING id',
-      [scope.companyId, flowId, fields.duration_seconds],
-    );
-    return appendItem(sql, scope, flowId, 'delay_id', rows[0]!.id);
-  });
+  if (!(await selectFlow(sql, scope.companyId, flowId, true))) return null;
+  const { rows } = await sql.query<{ id: number }>(
+    'INSERT INTO flow_delays (company_id, flow_id, duration_seconds) VALUES ($1, $2, $3) RETURNING id',
+    [scope.companyId, flowId, fields.duration_seconds],
+  );
+  return appendItem(sql, scope, flowId, 'delay_id', rows[0]!.id);
 }
 
 async function updateStep(
-  db: Database,
+  sql: Sql,
   scope: WriteScope,
   step: keyof typeof STEP,
   id: number,
   changes: Partial<FlowStepFields>,
 ): Promise<FlowTriggerRow | null> {
   const { table, entity } = STEP[step];
-  return db.tenant(scope.companyId, async (sql) => {
-    const found = await sql.query<FlowTriggerRow>(
-      `SELECT id, company_id, flow_id, kind, config FROM ${table} WHERE company_id = $1 AND id = $2 FOR UPDATE`,
-      [scope.companyId, id],
-    );
-    const before = found.rows[0];
-    if (!before) return null;
-    const { rows } = await sql.query<FlowTriggerRow>(
-      `UPDATE ${table} SET kind = coalesce($3, kind), config = coalesce($4::jsonb, config)
-       WHERE company_id = $1 AND id = $2 RETURNING id, company_id, flow_id, kind, config`,
-      [
-        scope.companyId,
-        id,
-        changes.kind ?? null,
-        changes.config === undefined ? null : jsonParam(changes.config),
-      ],
-    );
-    const after = rows[0]!;
-    await sql.query('UPDATE flows SET updated_at = now() WHERE company_id = $1 AND id = $2', [
+  const found = await sql.query<FlowTriggerRow>(
+    `SELECT id, company_id, flow_id, kind, config FROM ${table} WHERE company_id = $1 AND id = $2 FOR UPDATE`,
+    [scope.companyId, id],
+  );
+  const before = found.rows[0];
+  if (!before) return null;
+  const { rows } = await sql.query<FlowTriggerRow>(
+    `UPDATE ${table} SET kind = coalesce($3, kind), config = coalesce($4::jsonb, config)
+     WHERE company_id = $1 AND id = $2 RETURNING id, company_id, flow_id, kind, config`,
+    [
       scope.companyId,
-      after.flow_id,
-    ]);
-    await recordAudit(sql, scope, { action: 'update', entity, entityId: id, before, after });
-    return after;
-  });
+      id,
+      changes.kind ?? null,
+      changes.config === undefined ? null : jsonParam(changes.config),
+    ],
+  );
+  const after = rows[0]!;
+  await sql.query('UPDATE flows SET updated_at = now() WHERE company_id = $1 AND id = $2', [
+    scope.companyId,
+    after.flow_id,
+  ]);
+  await recordAudit(sql, scope, { action: 'update', entity, entityId: id, before, after });
+  return after;
 }
 
 /** Changes a trigger's kind or settings; null when it does not exist in this company. */
 export function updateFlowTrigger(
-  db: Database,
+  sql: Sql,
   scope: WriteScope,
   id: number,
   changes: Partial<FlowStepFields>,
 ): Promise<FlowTriggerRow | null> {
-  return updateStep(db, scope, 'trigger', id, changes);
+  return updateStep(sql, scope, 'trigger', id, changes);
 }
 
 /** Changes an action's kind or settings; null when it does not exist in this company. */
 export function updateFlowAction(
-  db: Database,
+  sql: Sql,
   scope: WriteScope,
   id: number,
   changes: Partial<FlowStepFields>,
 ): Promise<FlowActionRow | null> {
-  return updateStep(db, scope, 'action', id, changes);
+  return updateStep(sql, scope, 'action', id, changes);
 }
 
 /** Changes how long a delay waits; null when it does not exist in this company. */
-export function updateFlowDelay(
-  db: Database,
+export async function updateFlowDelay(
+  sql: Sql,
   scope: WriteScope,
   id: number,
   changes: { duration_seconds: number },
 ): Promise<FlowDelayRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const found = await sql.query<FlowDelayRow>(
-      'SELECT id, company_id, flow_id, duration_seconds FROM flow_delays WHERE company_id = $1 AND id = $2 FOR UPDATE',
-      [scope.companyId, id],
-    );
-    const before = found.rows[0];
-    if (!before) return null;
-    const { rows } = await sql.query<FlowDelayRow>(
-      `UPDATE flow_delays SET duration_seconds = $3 WHERE company_id = $1 AND id = $2
-       RETURNING id, company_id, flow_id, duration_seconds`,
-      [scope.companyId, id, changes.duration_seconds],
-    );
-    const after = rows[0]!;
-    await sql.query('UPDATE flows SET updated_at = now() WHERE company_id = $1 AND id = $2', [
-      scope.companyId,
-      after.flow_id,
-    ]);
-    await recordAudit(sql, scope, { action: 'update', entity: 'flow_delay', entityId: id, before, after });
-    return after;
-  });
+  const found = await sql.query<FlowDelayRow>(
+    'SELECT id, company_id, flow_id, duration_seconds FROM flow_delays WHERE company_id = $1 AND id = $2 FOR UPDATE',
+    [scope.companyId, id],
+  );
+  const before = found.rows[0];
+  if (!before) return null;
+  const { rows } = await sql.query<FlowDelayRow>(
+    `UPDATE flow_delays SET duration_seconds = $3 WHERE company_id = $1 AND id = $2
+     RETURNING id, company_id, flow_id, duration_seconds`,
+    [scope.companyId, id, changes.duration_seconds],
+  );
+  const after = rows[0]!;
+  await sql.query('UPDATE flows SET updated_at = now() WHERE company_id = $1 AND id = $2', [
+    scope.companyId,
+    after.flow_id,
+  ]);
+  await recordAudit(sql, scope, { action: 'update', entity: 'flow_delay', entityId: id, before, after });
+  return after;
 }
 
 /** Finds an item and locks its flow, so reordering and deleting never race with appends. */
@@ -399,78 +379,74 @@ async function lockItem(sql: Sql, companyId: CompanyId, itemId: number): Promise
  * Moves an item to another position (clamped to the sequence), shifting the steps between, all in one
  * transaction. Returns the new sequence, or null when the item does not exist in this company.
  */
-export function updateFlowItem(
-  db: Database,
+export async function updateFlowItem(
+  sql: Sql,
   scope: WriteScope,
   itemId: number,
   changes: { position: number },
 ): Promise<FlowItemRow[] | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = await lockItem(sql, scope.companyId, itemId);
-    if (!before) return null;
-    const sequence = await selectItems(sql, scope.companyId, { flowId: before.flow_id });
-    const others = sequence.filter((item) => item.id !== itemId).map((item) => item.id);
-    const target = Math.min(Math.max(0, Math.trunc(changes.position)), others.length);
-    others.splice(target, 0, itemId);
-    await writeOrder(sql, scope.companyId, before.flow_id, others);
-    await sql.query('UPDATE flows SET updated_at = now() WHERE company_id = $1 AND id = $2', [
-      scope.companyId,
-      before.flow_id,
-    ]);
-    const after = await selectItems(sql, scope.companyId, { flowId: before.flow_id });
-    await recordAudit(sql, scope, {
-      action: 'update',
-      entity: 'flow_item',
-      entityId: itemId,
-      before: { position: before.position },
-      after: { position: target },
-    });
-    return after;
+  const before = await lockItem(sql, scope.companyId, itemId);
+  if (!before) return null;
+  const sequence = await selectItems(sql, scope.companyId, { flowId: before.flow_id });
+  const others = sequence.filter((item) => item.id !== itemId).map((item) => item.id);
+  const target = Math.min(Math.max(0, Math.trunc(changes.position)), others.length);
+  others.splice(target, 0, itemId);
+  await writeOrder(sql, scope.companyId, before.flow_id, others);
+  await sql.query('UPDATE flows SET updated_at = now() WHERE company_id = $1 AND id = $2', [
+    scope.companyId,
+    before.flow_id,
+  ]);
+  const after = await selectItems(sql, scope.companyId, { flowId: before.flow_id });
+  await recordAudit(sql, scope, {
+    action: 'update',
+    entity: 'flow_item',
+    entityId: itemId,
+    before: { position: before.position },
+    after: { position: target },
   });
+  return after;
 }
 
 /**
  * Deletes an item with the trigger, action or delay it points at and renumbers the rest from 0, in one
  * transaction. Returns the remaining sequence, or null when the item does not exist in this company.
  */
-export function deleteFlowItem(
-  db: Database,
+export async function deleteFlowItem(
+  sql: Sql,
   scope: WriteScope,
   itemId: number,
 ): Promise<FlowItemRow[] | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = await lockItem(sql, scope.companyId, itemId);
-    if (!before) return null;
-    await sql.query('DELETE FROM flow_items WHERE company_id = $1 AND id = $2', [scope.companyId, itemId]);
-    // The step belongs to this item alone; leaving it would orphan a trigger, action or delay.
-    if (before.trigger_id !== null) {
-      await sql.query('DELETE FROM flow_triggers WHERE company_id = $1 AND id = $2', [
-        scope.companyId,
-        before.trigger_id,
-      ]);
-    } else if (before.action_id !== null) {
-      await sql.query('DELETE FROM flow_actions WHERE company_id = $1 AND id = $2', [
-        scope.companyId,
-        before.action_id,
-      ]);
-    } else if (before.delay_id !== null) {
-      await sql.query('DELETE FROM flow_delays WHERE company_id = $1 AND id = $2', [
-        scope.companyId,
-        before.delay_id,
-      ]);
-    }
-    const remaining = await selectItems(sql, scope.companyId, { flowId: before.flow_id });
-    await writeOrder(
-      sql,
+  const before = await lockItem(sql, scope.companyId, itemId);
+  if (!before) return null;
+  await sql.query('DELETE FROM flow_items WHERE company_id = $1 AND id = $2', [scope.companyId, itemId]);
+  // The step belongs to this item alone; leaving it would orphan a trigger, action or delay.
+  if (before.trigger_id !== null) {
+    await sql.query('DELETE FROM flow_triggers WHERE company_id = $1 AND id = $2', [
       scope.companyId,
-      before.flow_id,
-      remaining.map((item) => item.id),
-    );
-    await sql.query('UPDATE flows SET updated_at = now() WHERE company_id = $1 AND id = $2', [
-      scope.companyId,
-      before.flow_id,
+      before.trigger_id,
     ]);
-    await recordAudit(sql, scope, { action: 'delete', entity: 'flow_item', entityId: itemId, before });
-    return selectItems(sql, scope.companyId, { flowId: before.flow_id });
-  });
+  } else if (before.action_id !== null) {
+    await sql.query('DELETE FROM flow_actions WHERE company_id = $1 AND id = $2', [
+      scope.companyId,
+      before.action_id,
+    ]);
+  } else if (before.delay_id !== null) {
+    await sql.query('DELETE FROM flow_delays WHERE company_id = $1 AND id = $2', [
+      scope.companyId,
+      before.delay_id,
+    ]);
+  }
+  const remaining = await selectItems(sql, scope.companyId, { flowId: before.flow_id });
+  await writeOrder(
+    sql,
+    scope.companyId,
+    before.flow_id,
+    remaining.map((item) => item.id),
+  );
+  await sql.query('UPDATE flows SET updated_at = now() WHERE company_id = $1 AND id = $2', [
+    scope.companyId,
+    before.flow_id,
+  ]);
+  await recordAudit(sql, scope, { action: 'delete', entity: 'flow_item', entityId: itemId, before });
+  return selectItems(sql, scope.companyId, { flowId: before.flow_id });
 }

@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { assertOwnedRows, distinctIds, jsonParam, type Page, type PageWindow } from './marketing-common.js';
 import type { WriteScope } from './scope.js';
@@ -82,119 +82,111 @@ async function checkReferences(
 }
 
 /** One page of a company's configurations, newest first, with the total count. */
-export function listOtherCampaignConfigurations(
-  db: Database,
+export async function listOtherCampaignConfigurations(
+  sql: Sql,
   companyId: CompanyId,
   window: PageWindow,
 ): Promise<Page<OtherCampaignConfigurationRow>> {
-  return db.tenant(companyId, async (sql) => {
-    const total = await sql.query<{ count: number }>(
-      'SELECT count(*)::int AS count FROM other_campaign_configurations WHERE company_id = $1',
-      [companyId],
-    );
-    const page = await sql.query<OtherCampaignConfigurationRow>(
-      `SELECT ${COLUMNS} FROM other_campaign_configurations WHERE company_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
-      [companyId, window.limit, window.offset],
-    );
-    return { count: total.rows[0]?.count ?? 0, rows: page.rows };
-  });
+  const total = await sql.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM other_campaign_configurations WHERE company_id = $1',
+    [companyId],
+  );
+  const page = await sql.query<OtherCampaignConfigurationRow>(
+    `SELECT ${COLUMNS} FROM other_campaign_configurations WHERE company_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+    [companyId, window.limit, window.offset],
+  );
+  return { count: total.rows[0]?.count ?? 0, rows: page.rows };
 }
 
 /** One configuration, or null when it does not exist in this company. */
 export function getOtherCampaignConfiguration(
-  db: Database,
+  sql: Sql,
   companyId: CompanyId,
   id: number,
 ): Promise<OtherCampaignConfigurationRow | null> {
-  return db.tenant(companyId, (sql) => selectConfiguration(sql, companyId, id));
+  return selectConfiguration(sql, companyId, id);
 }
 
 /**
  * Creates a configuration. Throws UnknownReferenceError when the campaign, a location or a location group is
  * not this company's; nothing is written then.
  */
-export function createOtherCampaignConfiguration(
-  db: Database,
+export async function createOtherCampaignConfiguration(
+  sql: Sql,
   scope: WriteScope,
   input: Partial<OtherCampaignConfigurationFields>,
 ): Promise<OtherCampaignConfigurationRow> {
-  return db.tenant(scope.companyId, async (sql) => {
-    await checkReferences(sql, scope.companyId, input);
-    const { rows } = await sql.query<OtherCampaignConfigurationRow>(
-      `INSERT INTO other_campaign_configurations (company_id, campaign_id, name, locations, location_groups, settings)
-       VALUES ($1, $2, $3, $4::bigint[], $5::bigint[], $6::jsonb) RETURNING ${COLUMNS}`,
-      [
-        scope.companyId,
-        input.campaign_id ?? null,
-        input.name ?? '',
-        distinctIds(input.locations ?? []),
-        distinctIds(input.location_groups ?? []),
-        jsonParam(input.settings ?? {}),
-      ],
-    );
-    const created = rows[0]!;
-    await recordAudit(sql, scope, {
-      action: 'create',
-      entity: 'other_campaign_configuration',
-      entityId: created.id,
-      after: created,
-    });
-    return created;
+  await checkReferences(sql, scope.companyId, input);
+  const { rows } = await sql.query<OtherCampaignConfigurationRow>(
+    `INSERT INTO other_campaign_configurations (company_id, campaign_id, name, locations, location_groups, settings)
+     VALUES ($1, $2, $3, $4::bigint[], $5::bigint[], $6::jsonb) RETURNING ${COLUMNS}`,
+    [
+      scope.companyId,
+      input.campaign_id ?? null,
+      input.name ?? '',
+      distinctIds(input.locations ?? []),
+      distinctIds(input.location_groups ?? []),
+      jsonParam(input.settings ?? {}),
+    ],
+  );
+  const created = rows[0]!;
+  await recordAudit(sql, scope, {
+    action: 'create',
+    entity: 'other_campaign_configuration',
+    entityId: created.id,
+    after: created,
   });
+  return created;
 }
 
 /** Changes some fields of a configuration; null when it does not exist in this company. Throws like create. */
-export function updateOtherCampaignConfiguration(
-  db: Database,
+export async function updateOtherCampaignConfiguration(
+  sql: Sql,
   scope: WriteScope,
   id: number,
   changes: Partial<OtherCampaignConfigurationFields>,
 ): Promise<OtherCampaignConfigurationRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = await selectConfiguration(sql, scope.companyId, id, true);
-    if (!before) return null;
-    await checkReferences(sql, scope.companyId, changes);
-    const { rows } = await sql.query<OtherCampaignConfigurationRow>(
-      `UPDATE other_campaign_configurations
-       SET campaign_id = CASE WHEN $3 THEN $4 ELSE campaign_id END, name = coalesce($5, name),
-           locations = coalesce($6::bigint[], locations), location_groups = coalesce($7::bigint[], location_groups),
-           settings = coalesce($8::jsonb, settings), updated_at = now()
-       WHERE company_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-      [
-        scope.companyId,
-        id,
-        // campaign_id may be cleared with null, so "given" travels apart from the value.
-        changes.campaign_id !== undefined,
-        changes.campaign_id ?? null,
-        changes.name ?? null,
-        changes.locations ? distinctIds(changes.locations) : null,
-        changes.location_groups ? distinctIds(changes.location_groups) : null,
-        changes.settings === undefined ? null : jsonParam(changes.settings),
-      ],
-    );
-    const after = rows[0]!;
-    await recordAudit(sql, scope, {
-      action: 'update',
-      entity: 'other_campaign_configuration',
-      entityId: id,
-      before,
-      after,
-    });
-    return after;
+  const before = await selectConfiguration(sql, scope.companyId, id, true);
+  if (!before) return null;
+  await checkReferences(sql, scope.companyId, changes);
+  const { rows } = await sql.query<OtherCampaignConfigurationRow>(
+    `UPDATE other_campaign_configurations
+     SET campaign_id = CASE WHEN $3 THEN $4 ELSE campaign_id END, name = coalesce($5, name),
+         locations = coalesce($6::bigint[], locations), location_groups = coalesce($7::bigint[], location_groups),
+         settings = coalesce($8::jsonb, settings), updated_at = now()
+     WHERE company_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+    [
+      scope.companyId,
+      id,
+      // campaign_id may be cleared with null, so "given" travels apart from the value.
+      changes.campaign_id !== undefined,
+      changes.campaign_id ?? null,
+      changes.name ?? null,
+      changes.locations ? distinctIds(changes.locations) : null,
+      changes.location_groups ? distinctIds(changes.location_groups) : null,
+      changes.settings === undefined ? null : jsonParam(changes.settings),
+    ],
+  );
+  const after = rows[0]!;
+  await recordAudit(sql, scope, {
+    action: 'update',
+    entity: 'other_campaign_configuration',
+    entityId: id,
+    before,
+    after,
   });
+  return after;
 }
 
 /** The control stores of a configuration by location, or null when it does not exist in this company. */
-export function getControlStores(
-  db: Database,
+export async function getControlStores(
+  sql: Sql,
   companyId: CompanyId,
   configurationId: number,
 ): Promise<ControlStoreRow[] | null> {
-  return db.tenant(companyId, async (sql) =>
-    (await selectConfiguration(sql, companyId, configurationId))
-      ? selectControlStores(sql, companyId, configurationId)
-      : null,
-  );
+  return (await selectConfiguration(sql, companyId, configurationId))
+    ? selectControlStores(sql, companyId, configurationId)
+    : null;
 }
 
 /**
@@ -202,35 +194,33 @@ export function getControlStores(
  * one transaction. Null when the configuration does not exist in this company; UnknownReferenceError for a
  * location of another company, leaving the previous set untouched.
  */
-export function replaceControlStores(
-  db: Database,
+export async function replaceControlStores(
+  sql: Sql,
   scope: WriteScope,
   configurationId: number,
   stores: readonly ControlStoreInput[],
 ): Promise<ControlStoreRow[] | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    if (!(await selectConfiguration(sql, scope.companyId, configurationId, true))) return null;
-    const byLocation = new Map(stores.map((store) => [store.location_id, store.is_control ?? true]));
-    await assertOwnedRows(sql, scope.companyId, 'locations', 'location_id', [...byLocation.keys()]);
-    const before = await selectControlStores(sql, scope.companyId, configurationId);
-    await sql.query(
-      'DELETE FROM other_campaign_control_stores WHERE company_id = $1 AND configuration_id = $2',
-      [scope.companyId, configurationId],
-    );
-    await sql.query(
-      `INSERT INTO other_campaign_control_stores (company_id, configuration_id, location_id, is_control)
-       SELECT $1, $2, u.location_id, u.is_control
-       FROM unnest($3::bigint[], $4::boolean[]) AS u(location_id, is_control)`,
-      [scope.companyId, configurationId, [...byLocation.keys()], [...byLocation.values()]],
-    );
-    const after = await selectControlStores(sql, scope.companyId, configurationId);
-    await recordAudit(sql, scope, {
-      action: 'update',
-      entity: 'other_campaign_control_stores',
-      entityId: configurationId,
-      before,
-      after,
-    });
-    return after;
+  if (!(await selectConfiguration(sql, scope.companyId, configurationId, true))) return null;
+  const byLocation = new Map(stores.map((store) => [store.location_id, store.is_control ?? true]));
+  await assertOwnedRows(sql, scope.companyId, 'locations', 'location_id', [...byLocation.keys()]);
+  const before = await selectControlStores(sql, scope.companyId, configurationId);
+  await sql.query(
+    'DELETE FROM other_campaign_control_stores WHERE company_id = $1 AND configuration_id = $2',
+    [scope.companyId, configurationId],
+  );
+  await sql.query(
+    `INSERT INTO other_campaign_control_stores (company_id, configuration_id, location_id, is_control)
+     SELECT $1, $2, u.location_id, u.is_control
+     FROM unnest($3::bigint[], $4::boolean[]) AS u(location_id, is_control)`,
+    [scope.companyId, configurationId, [...byLocation.keys()], [...byLocation.values()]],
+  );
+  const after = await selectControlStores(sql, scope.companyId, configurationId);
+  await recordAudit(sql, scope, {
+    action: 'update',
+    entity: 'other_campaign_control_stores',
+    entityId: configurationId,
+    before,
+    after,
   });
+  return after;
 }

@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { assertOwnedRows } from './marketing-common.js';
 import type { WriteScope } from './scope.js';
@@ -101,54 +101,52 @@ async function selectCaches(
 }
 
 /** The cached figures of one segment, or null when never computed or the segment is not this company's. */
-export function getSegmentCache(
-  db: Database,
+export async function getSegmentCache(
+  sql: Sql,
   companyId: CompanyId,
   segmentId: number,
 ): Promise<SegmentCacheRow | null> {
-  return db.tenant(companyId, async (sql) => (await selectCaches(sql, companyId, [segmentId]))[0] ?? null);
+  return (await selectCaches(sql, companyId, [segmentId]))[0] ?? null;
 }
 
 /** The cached figures of several segments (a list page), ordered by segment id; missing ones are absent. */
 export function listSegmentCaches(
-  db: Database,
+  sql: Sql,
   companyId: CompanyId,
   segmentIds: readonly number[],
 ): Promise<SegmentCacheRow[]> {
-  return db.tenant(companyId, (sql) => selectCaches(sql, companyId, segmentIds));
+  return selectCaches(sql, companyId, segmentIds);
 }
 
 /**
  * Stores freshly computed figures for a segment, replacing earlier ones. Throws UnknownReferenceError when the
  * segment is not this company's.
  */
-export function upsertSegmentCache(
-  db: Database,
+export async function upsertSegmentCache(
+  sql: Sql,
   scope: WriteScope,
   segmentId: number,
   figures: SegmentCacheFigures,
 ): Promise<SegmentCacheRow> {
-  return db.tenant(scope.companyId, async (sql) => {
-    await assertOwnedRows(sql, scope.companyId, 'segments', 'segment_id', [segmentId]);
-    const before = (await selectCaches(sql, scope.companyId, [segmentId]))[0];
-    const values = FIGURES.map((_, index) => `$${index + 3}`).join(', ');
-    const updates = FIGURES.map((key) => `${key} = EXCLUDED.${key}`).join(', ');
-    await sql.query(
-      `INSERT INTO segment_cache (company_id, segment_id, ${FIGURES.join(', ')}) VALUES ($1, $2, ${values})
-       ON CONFLICT (segment_id) DO UPDATE SET ${updates}, computed_at = now()
-       WHERE segment_cache.company_id = $1`,
-      [scope.companyId, segmentId, ...FIGURES.map((key) => figures[key])],
-    );
-    const after = (await selectCaches(sql, scope.companyId, [segmentId]))[0]!;
-    await recordAudit(sql, scope, {
-      action: before ? 'update' : 'create',
-      entity: 'segment_cache',
-      entityId: after.id,
-      ...(before ? { before } : {}),
-      after,
-    });
-    return after;
+  await assertOwnedRows(sql, scope.companyId, 'segments', 'segment_id', [segmentId]);
+  const before = (await selectCaches(sql, scope.companyId, [segmentId]))[0];
+  const values = FIGURES.map((_, index) => `$${index + 3}`).join(', ');
+  const updates = FIGURES.map((key) => `${key} = EXCLUDED.${key}`).join(', ');
+  await sql.query(
+    `INSERT INTO segment_cache (company_id, segment_id, ${FIGURES.join(', ')}) VALUES ($1, $2, ${values})
+     ON CONFLICT (segment_id) DO UPDATE SET ${updates}, computed_at = now()
+     WHERE segment_cache.company_id = $1`,
+    [scope.companyId, segmentId, ...FIGURES.map((key) => figures[key])],
+  );
+  const after = (await selectCaches(sql, scope.companyId, [segmentId]))[0]!;
+  await recordAudit(sql, scope, {
+    action: before ? 'update' : 'create',
+    entity: 'segment_cache',
+    entityId: after.id,
+    ...(before ? { before } : {}),
+    after,
   });
+  return after;
 }
 
 /** Cents as dollars with two decimals, the unit the segment screens show. */

@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { likePattern } from './locations.repository.js';
 import { assertOwnedRows, distinctIds, jsonParam, type Page, type PageWindow } from './marketing-common.js';
@@ -177,114 +177,106 @@ async function insertSegment(sql: Sql, scope: WriteScope, input: SegmentInput): 
 }
 
 /** One page of a company's segments by name, optionally searched by name, with the total count. */
-export function listSegments(
-  db: Database,
+export async function listSegments(
+  sql: Sql,
   companyId: CompanyId,
   filter: SegmentFilter,
 ): Promise<Page<SegmentRow>> {
-  return db.tenant(companyId, async (sql) => {
-    const where = 's.company_id = $1 AND ($2::text IS NULL OR s.name ILIKE $2)';
-    const params = [companyId, filter.q ? likePattern(filter.q) : null];
-    const total = await sql.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM segments s WHERE ${where}`,
-      params,
-    );
-    const page = await sql.query<SegmentRow>(
-      `${SELECT_SEGMENT} WHERE ${where} ORDER BY lower(s.name), s.id LIMIT $3 OFFSET $4`,
-      [...params, filter.limit, filter.offset],
-    );
-    return { count: total.rows[0]?.count ?? 0, rows: page.rows };
-  });
+  const where = 's.company_id = $1 AND ($2::text IS NULL OR s.name ILIKE $2)';
+  const params = [companyId, filter.q ? likePattern(filter.q) : null];
+  const total = await sql.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM segments s WHERE ${where}`,
+    params,
+  );
+  const page = await sql.query<SegmentRow>(
+    `${SELECT_SEGMENT} WHERE ${where} ORDER BY lower(s.name), s.id LIMIT $3 OFFSET $4`,
+    [...params, filter.limit, filter.offset],
+  );
+  return { count: total.rows[0]?.count ?? 0, rows: page.rows };
 }
 
 /** One segment with its groups, or null when it does not exist in this company. */
-export function getSegment(db: Database, companyId: CompanyId, id: number): Promise<SegmentRow | null> {
-  return db.tenant(companyId, async (sql) => (await selectSegments(sql, companyId, [id]))[0] ?? null);
+export async function getSegment(sql: Sql, companyId: CompanyId, id: number): Promise<SegmentRow | null> {
+  return (await selectSegments(sql, companyId, [id]))[0] ?? null;
 }
 
 /**
  * Creates a segment with its groups in one transaction. Throws UnknownReferenceError for locations or
  * location groups the company does not have, SegmentRulesError for rules that are not an array.
  */
-export function createSegment(db: Database, scope: WriteScope, input: SegmentInput): Promise<SegmentRow> {
-  return db.tenant(scope.companyId, (sql) => insertSegment(sql, scope, input));
+export function createSegment(sql: Sql, scope: WriteScope, input: SegmentInput): Promise<SegmentRow> {
+  return insertSegment(sql, scope, input);
 }
 
 /**
  * Changes some fields of a segment; `segment_groups`, when given, replaces its groups in the same
  * transaction. Null when the segment does not exist in this company.
  */
-export function updateSegment(
-  db: Database,
+export async function updateSegment(
+  sql: Sql,
   scope: WriteScope,
   id: number,
   changes: Partial<SegmentFields>,
 ): Promise<SegmentRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = await lockSegment(sql, scope.companyId, id);
-    if (!before) return null;
-    await checkReferences(sql, scope.companyId, changes);
-    await sql.query(
-      `UPDATE segments SET name = coalesce($3, name), description = coalesce($4, description),
-              segment_type = coalesce($5, segment_type), location_ids = coalesce($6::bigint[], location_ids),
-              group_ids = coalesce($7::bigint[], group_ids), updated_at = now()
-       WHERE company_id = $1 AND id = $2`,
-      [
-        scope.companyId,
-        id,
-        changes.name ?? null,
-        changes.description ?? null,
-        changes.segment_type ?? null,
-        changes.location_ids ? distinctIds(changes.location_ids) : null,
-        changes.group_ids ? distinctIds(changes.group_ids) : null,
-      ],
-    );
-    if (changes.segment_groups) await replaceGroups(sql, scope.companyId, id, changes.segment_groups);
-    const after = (await selectSegments(sql, scope.companyId, [id]))[0]!;
-    await recordAudit(sql, scope, { action: 'update', entity: 'segment', entityId: id, before, after });
-    return after;
-  });
+  const before = await lockSegment(sql, scope.companyId, id);
+  if (!before) return null;
+  await checkReferences(sql, scope.companyId, changes);
+  await sql.query(
+    `UPDATE segments SET name = coalesce($3, name), description = coalesce($4, description),
+            segment_type = coalesce($5, segment_type), location_ids = coalesce($6::bigint[], location_ids),
+            group_ids = coalesce($7::bigint[], group_ids), updated_at = now()
+     WHERE company_id = $1 AND id = $2`,
+    [
+      scope.companyId,
+      id,
+      changes.name ?? null,
+      changes.description ?? null,
+      changes.segment_type ?? null,
+      changes.location_ids ? distinctIds(changes.location_ids) : null,
+      changes.group_ids ? distinctIds(changes.group_ids) : null,
+    ],
+  );
+  if (changes.segment_groups) await replaceGroups(sql, scope.companyId, id, changes.segment_groups);
+  const after = (await selectSegments(sql, scope.companyId, [id]))[0]!;
+  await recordAudit(sql, scope, { action: 'update', entity: 'segment', entityId: id, before, after });
+  return after;
 }
 
 /** Replaces only the groups of a segment, in one transaction; null when it does not exist in this company. */
 export function replaceSegmentGroups(
-  db: Database,
+  sql: Sql,
   scope: WriteScope,
   id: number,
   groups: SegmentGroupInput[],
 ): Promise<SegmentRow | null> {
-  return updateSegment(db, scope, id, { segment_groups: groups });
+  return updateSegment(sql, scope, id, { segment_groups: groups });
 }
 
 /** Copies a segment and its groups (not its cached figures) under a new name; null when not in this company. */
-export function cloneSegment(
-  db: Database,
+export async function cloneSegment(
+  sql: Sql,
   scope: WriteScope,
   id: number,
   name?: string,
 ): Promise<SegmentRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const source = (await selectSegments(sql, scope.companyId, [id]))[0];
-    if (!source) return null;
-    return insertSegment(sql, scope, {
-      name: name ?? `${source.name} (copy)`,
-      description: source.description,
-      segment_type: source.segment_type,
-      location_ids: source.location_ids,
-      group_ids: source.group_ids,
-      // New groups for the copy: keeping the ids would move them away from the original.
-      segment_groups: source.segment_groups.map((group) => ({ segment_rules: group.segment_rules })),
-    });
+  const source = (await selectSegments(sql, scope.companyId, [id]))[0];
+  if (!source) return null;
+  return insertSegment(sql, scope, {
+    name: name ?? `${source.name} (copy)`,
+    description: source.description,
+    segment_type: source.segment_type,
+    location_ids: source.location_ids,
+    group_ids: source.group_ids,
+    // New groups for the copy: keeping the ids would move them away from the original.
+    segment_groups: source.segment_groups.map((group) => ({ segment_rules: group.segment_rules })),
   });
 }
 
 /** Deletes a segment with its groups and cache; false when it does not exist in this company. */
-export function deleteSegment(db: Database, scope: WriteScope, id: number): Promise<boolean> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = await lockSegment(sql, scope.companyId, id);
-    if (!before) return false;
-    await sql.query('DELETE FROM segments WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
-    await recordAudit(sql, scope, { action: 'delete', entity: 'segment', entityId: id, before });
-    return true;
-  });
+export async function deleteSegment(sql: Sql, scope: WriteScope, id: number): Promise<boolean> {
+  const before = await lockSegment(sql, scope.companyId, id);
+  if (!before) return false;
+  await sql.query('DELETE FROM segments WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
+  await recordAudit(sql, scope, { action: 'delete', entity: 'segment', entityId: id, before });
+  return true;
 }

@@ -31,14 +31,22 @@ describe('competitors repository', () => {
     const scope = systemScope(companyA);
     const harbor = await makeTestLocation(db, companyA, 'Harbor');
     const alder = await makeTestLocation(db, companyA, 'Alder');
-    const taco = await createCompetitor(
-      db,
-      scope,
-      competitor(harbor.id, 'Taco Town', { category: 'Mexican', price_level: 2, rating: 4.5 }),
+    const taco = await db.tenant(scope.companyId, (sql) =>
+      createCompetitor(
+        sql,
+        scope,
+        competitor(harbor.id, 'Taco Town', { category: 'Mexican', price_level: 2, rating: 4.5 }),
+      ),
     );
-    await createCompetitor(db, scope, competitor(harbor.id, 'burger barn'));
-    await createCompetitor(db, scope, competitor(alder.id, 'Noodle Nook'));
-    await createCompetitor(db, scope, competitor(null, 'Citywide Chain'));
+    await db.tenant(scope.companyId, (sql) =>
+      createCompetitor(sql, scope, competitor(harbor.id, 'burger barn')),
+    );
+    await db.tenant(scope.companyId, (sql) =>
+      createCompetitor(sql, scope, competitor(alder.id, 'Noodle Nook')),
+    );
+    await db.tenant(scope.companyId, (sql) =>
+      createCompetitor(sql, scope, competitor(null, 'Citywide Chain')),
+    );
 
     expect(taco).toMatchObject({
       company_id: companyA,
@@ -49,16 +57,21 @@ describe('competitors repository', () => {
       price_level: 2,
       rating: 4.5,
     });
-    expect((await listCompetitors(db, companyA, harbor.id)).map((c) => c.name)).toEqual([
-      'burger barn',
-      'Taco Town',
-    ]);
-    expect((await listCompetitors(db, companyA, alder.id)).map((c) => c.name)).toEqual(['Noodle Nook']);
-    expect((await listCompetitors(db, companyA, null)).map((c) => c.name)).toEqual(['Citywide Chain']);
+    expect(
+      (await db.tenant(companyA, (sql) => listCompetitors(sql, companyA, harbor.id))).map((c) => c.name),
+    ).toEqual(['burger barn', 'Taco Town']);
+    expect(
+      (await db.tenant(companyA, (sql) => listCompetitors(sql, companyA, alder.id))).map((c) => c.name),
+    ).toEqual(['Noodle Nook']);
+    expect(
+      (await db.tenant(companyA, (sql) => listCompetitors(sql, companyA, null))).map((c) => c.name),
+    ).toEqual(['Citywide Chain']);
 
-    expect(await deleteCompetitor(db, scope, taco.id)).toBe(true);
-    expect(await deleteCompetitor(db, scope, taco.id)).toBe(false);
-    expect((await listCompetitors(db, companyA, harbor.id)).map((c) => c.name)).toEqual(['burger barn']);
+    expect(await db.tenant(scope.companyId, (sql) => deleteCompetitor(sql, scope, taco.id))).toBe(true);
+    expect(await db.tenant(scope.companyId, (sql) => deleteCompetitor(sql, scope, taco.id))).toBe(false);
+    expect(
+      (await db.tenant(companyA, (sql) => listCompetitors(sql, companyA, harbor.id))).map((c) => c.name),
+    ).toEqual(['burger barn']);
     const audit = await listAudit(db, companyA, { entity: 'competitor', entityId: taco.id });
     expect(audit.map((entry) => entry.action)).toEqual(['delete', 'create']);
   });
@@ -66,27 +79,35 @@ describe('competitors repository', () => {
   it("never reads, deletes or points at another company's rows, even without row-level security", async () => {
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
       const theirLocation = await makeTestLocation(guarded, companyB, 'Theirs');
-      const theirs = await createCompetitor(
-        guarded,
-        systemScope(companyB),
-        competitor(theirLocation.id, 'Their rival'),
+      const theirs = await guarded.tenant(companyB, (sql) =>
+        createCompetitor(sql, systemScope(companyB), competitor(theirLocation.id, 'Their rival')),
       );
-      await createCompetitor(guarded, systemScope(companyB), competitor(null, 'Their citywide'));
+      await guarded.tenant(companyB, (sql) =>
+        createCompetitor(sql, systemScope(companyB), competitor(null, 'Their citywide')),
+      );
 
       const a = systemScope(companyA);
-      expect(await listCompetitors(guarded, companyA, theirLocation.id)).toEqual([]);
-      expect((await listCompetitors(guarded, companyA, null)).every((c) => c.company_id === companyA)).toBe(
-        true,
-      );
-      expect(await deleteCompetitor(guarded, a, theirs.id)).toBe(false);
+      expect(
+        await guarded.tenant(companyA, (sql) => listCompetitors(sql, companyA, theirLocation.id)),
+      ).toEqual([]);
+      expect(
+        (await guarded.tenant(companyA, (sql) => listCompetitors(sql, companyA, null))).every(
+          (c) => c.company_id === companyA,
+        ),
+      ).toBe(true);
+      expect(await guarded.tenant(a.companyId, (sql) => deleteCompetitor(sql, a, theirs.id))).toBe(false);
       const before = await countRows(guarded, 'competitors', companyA);
       await expect(
-        createCompetitor(guarded, a, competitor(theirLocation.id, 'Sneaky')),
+        guarded.tenant(a.companyId, (sql) =>
+          createCompetitor(sql, a, competitor(theirLocation.id, 'Sneaky')),
+        ),
       ).rejects.toBeInstanceOf(UnknownReferenceError);
       expect(await countRows(guarded, 'competitors', companyA)).toBe(before);
-      expect((await listCompetitors(guarded, companyB, theirLocation.id)).map((c) => c.id)).toEqual([
-        theirs.id,
-      ]);
+      expect(
+        (await guarded.tenant(companyB, (sql) => listCompetitors(sql, companyB, theirLocation.id))).map(
+          (c) => c.id,
+        ),
+      ).toEqual([theirs.id]);
     }
   });
 });

@@ -27,7 +27,7 @@ describe('email messages repository', () => {
 
   it('queues a batch in the order given and moves messages out of the queue exactly once', async () => {
     const scope = systemScope(companyA);
-    const campaign = await createCampaign(db, scope, { name: 'Batch' });
+    const campaign = await db.tenant(scope.companyId, (sql) => createCampaign(sql, scope, { name: 'Batch' }));
     const subscriber = await makeTestSubscriber(db, companyA, 'ann@example.com');
     const recipients = [
       'ann@example.com',
@@ -36,20 +36,26 @@ describe('email messages repository', () => {
       'di@example.com',
       'ed@example.com',
     ];
-    const queued = await enqueueCampaignMessages(
-      db,
-      scope,
-      campaign.id,
-      recipients.map((to_address, index) => ({
-        to_address,
-        subject: `Hello ${index}`,
-        subscriber_id: index === 0 ? subscriber : null,
-      })),
+    const queued = await db.tenant(scope.companyId, (sql) =>
+      enqueueCampaignMessages(
+        sql,
+        scope,
+        campaign.id,
+        recipients.map((to_address, index) => ({
+          to_address,
+          subject: `Hello ${index}`,
+          subscriber_id: index === 0 ? subscriber : null,
+        })),
+      ),
     );
     expect(queued).toBe(5);
-    expect(await enqueueCampaignMessages(db, scope, campaign.id, [])).toBe(0);
+    expect(
+      await db.tenant(scope.companyId, (sql) => enqueueCampaignMessages(sql, scope, campaign.id, [])),
+    ).toBe(0);
 
-    const all = await listCampaignMessages(db, companyA, campaign.id, { limit: 100, offset: 0 });
+    const all = await db.tenant(companyA, (sql) =>
+      listCampaignMessages(sql, companyA, campaign.id, { limit: 100, offset: 0 }),
+    );
     expect(all.rows.map((row) => row.to_address)).toEqual(recipients);
     expect(all.rows[0]).toMatchObject({
       subscriber_id: subscriber,
@@ -59,36 +65,58 @@ describe('email messages repository', () => {
     });
     const ids = all.rows.map((row) => row.id);
 
-    expect(await markEmailMessagesSent(db, scope, [ids[0]!, ids[1]!])).toBe(2);
-    expect(await markEmailMessagesCaptured(db, scope, [ids[2]!])).toBe(1);
-    expect(await markEmailMessagesFailed(db, scope, [ids[3]!], 'mailbox unavailable')).toBe(1);
+    expect(
+      await db.tenant(scope.companyId, (sql) => markEmailMessagesSent(sql, scope, [ids[0]!, ids[1]!])),
+    ).toBe(2);
+    expect(await db.tenant(scope.companyId, (sql) => markEmailMessagesCaptured(sql, scope, [ids[2]!]))).toBe(
+      1,
+    );
+    expect(
+      await db.tenant(scope.companyId, (sql) =>
+        markEmailMessagesFailed(sql, scope, [ids[3]!], 'mailbox unavailable'),
+      ),
+    ).toBe(1);
     // Already moved: a retried worker changes nothing.
-    expect(await markEmailMessagesSent(db, scope, [ids[0]!, ids[2]!, ids[3]!])).toBe(0);
-    expect(await markEmailMessagesFailed(db, scope, [ids[0]!], 'late failure')).toBe(0);
-    expect(await markEmailMessagesSent(db, scope, [])).toBe(0);
+    expect(
+      await db.tenant(scope.companyId, (sql) =>
+        markEmailMessagesSent(sql, scope, [ids[0]!, ids[2]!, ids[3]!]),
+      ),
+    ).toBe(0);
+    expect(
+      await db.tenant(scope.companyId, (sql) =>
+        markEmailMessagesFailed(sql, scope, [ids[0]!], 'late failure'),
+      ),
+    ).toBe(0);
+    expect(await db.tenant(scope.companyId, (sql) => markEmailMessagesSent(sql, scope, []))).toBe(0);
 
-    expect(await countCampaignMessagesByStatus(db, companyA, campaign.id)).toEqual({
+    expect(
+      await db.tenant(companyA, (sql) => countCampaignMessagesByStatus(sql, companyA, campaign.id)),
+    ).toEqual({
       ...zero,
       queued: 1,
       sent: 2,
       captured: 1,
       failed: 1,
     });
-    const sent = await listCampaignMessages(db, companyA, campaign.id, {
-      status: 'sent',
-      limit: 1,
-      offset: 1,
-    });
+    const sent = await db.tenant(companyA, (sql) =>
+      listCampaignMessages(sql, companyA, campaign.id, {
+        status: 'sent',
+        limit: 1,
+        offset: 1,
+      }),
+    );
     expect(sent.count).toBe(2);
     expect(sent.rows.map((row) => row.id)).toEqual([ids[1]]);
     expect(sent.rows[0]?.sent_at).toBeInstanceOf(Date);
-    const failed = await listCampaignMessages(db, companyA, campaign.id, {
-      status: 'failed',
-      limit: 10,
-      offset: 0,
-    });
+    const failed = await db.tenant(companyA, (sql) =>
+      listCampaignMessages(sql, companyA, campaign.id, {
+        status: 'failed',
+        limit: 10,
+        offset: 0,
+      }),
+    );
     expect(failed.rows[0]).toMatchObject({ error: 'mailbox unavailable', sent_at: null });
-    expect(await countCampaignMessagesByStatus(db, companyA, 0)).toEqual(zero);
+    expect(await db.tenant(companyA, (sql) => countCampaignMessagesByStatus(sql, companyA, 0))).toEqual(zero);
 
     const batch = await listAudit(db, companyA, { entity: 'campaign_messages', entityId: campaign.id });
     expect(batch).toHaveLength(1);
@@ -109,60 +137,98 @@ describe('email messages repository', () => {
 
   it("queues nothing when a recipient is blank or a referenced row is not the company's", async () => {
     const scope = systemScope(companyA);
-    const campaign = await createCampaign(db, scope, { name: 'Refused' });
+    const campaign = await db.tenant(scope.companyId, (sql) =>
+      createCampaign(sql, scope, { name: 'Refused' }),
+    );
     await expect(
-      enqueueCampaignMessages(db, scope, campaign.id, [
-        { to_address: 'ok@example.com' },
-        { to_address: '  ' },
-      ]),
+      db.tenant(scope.companyId, (sql) =>
+        enqueueCampaignMessages(sql, scope, campaign.id, [
+          { to_address: 'ok@example.com' },
+          { to_address: '  ' },
+        ]),
+      ),
     ).rejects.toMatchObject({ name: 'InvalidRecipientError', index: 1 });
     await expect(
-      enqueueCampaignMessages(db, scope, campaign.id, [{ to_address: '' }]),
+      db.tenant(scope.companyId, (sql) =>
+        enqueueCampaignMessages(sql, scope, campaign.id, [{ to_address: '' }]),
+      ),
     ).rejects.toBeInstanceOf(InvalidRecipientError);
     await expect(
-      enqueueCampaignMessages(db, scope, 0, [{ to_address: 'ok@example.com' }]),
+      db.tenant(scope.companyId, (sql) =>
+        enqueueCampaignMessages(sql, scope, 0, [{ to_address: 'ok@example.com' }]),
+      ),
     ).rejects.toMatchObject({
       field: 'campaign_id',
     });
-    expect((await listCampaignMessages(db, companyA, campaign.id, { limit: 10, offset: 0 })).count).toBe(0);
+    expect(
+      (
+        await db.tenant(companyA, (sql) =>
+          listCampaignMessages(sql, companyA, campaign.id, { limit: 10, offset: 0 }),
+        )
+      ).count,
+    ).toBe(0);
   });
 
   it("never reads, marks or queues against another company's rows, even without row-level security", async () => {
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
       const label = guarded === db ? 'rls' : 'plain';
       const b = systemScope(companyB);
-      const theirCampaign = await createCampaign(guarded, b, { name: 'Theirs' });
+      const theirCampaign = await guarded.tenant(b.companyId, (sql) =>
+        createCampaign(sql, b, { name: 'Theirs' }),
+      );
       const theirSubscriber = await makeTestSubscriber(guarded, companyB, `them-${label}@example.org`);
-      await enqueueCampaignMessages(guarded, b, theirCampaign.id, [
-        { to_address: 'x@example.org' },
-        { to_address: 'y@example.org' },
-      ]);
+      await guarded.tenant(b.companyId, (sql) =>
+        enqueueCampaignMessages(sql, b, theirCampaign.id, [
+          { to_address: 'x@example.org' },
+          { to_address: 'y@example.org' },
+        ]),
+      );
       const theirIds = (
-        await listCampaignMessages(guarded, companyB, theirCampaign.id, { limit: 10, offset: 0 })
+        await guarded.tenant(companyB, (sql) =>
+          listCampaignMessages(sql, companyB, theirCampaign.id, { limit: 10, offset: 0 }),
+        )
       ).rows.map((row) => row.id);
 
       const a = systemScope(companyA);
-      const myCampaign = await createCampaign(guarded, a, { name: 'Mine' });
+      const myCampaign = await guarded.tenant(a.companyId, (sql) => createCampaign(sql, a, { name: 'Mine' }));
       expect(
-        (await listCampaignMessages(guarded, companyA, theirCampaign.id, { limit: 10, offset: 0 })).count,
+        (
+          await guarded.tenant(companyA, (sql) =>
+            listCampaignMessages(sql, companyA, theirCampaign.id, { limit: 10, offset: 0 }),
+          )
+        ).count,
       ).toBe(0);
-      expect(await countCampaignMessagesByStatus(guarded, companyA, theirCampaign.id)).toEqual(zero);
-      expect(await markEmailMessagesSent(guarded, a, theirIds)).toBe(0);
-      expect(await markEmailMessagesFailed(guarded, a, theirIds, 'sabotage')).toBe(0);
+      expect(
+        await guarded.tenant(companyA, (sql) =>
+          countCampaignMessagesByStatus(sql, companyA, theirCampaign.id),
+        ),
+      ).toEqual(zero);
+      expect(await guarded.tenant(a.companyId, (sql) => markEmailMessagesSent(sql, a, theirIds))).toBe(0);
+      expect(
+        await guarded.tenant(a.companyId, (sql) => markEmailMessagesFailed(sql, a, theirIds, 'sabotage')),
+      ).toBe(0);
 
       const before = await countRows(guarded, 'email_messages', companyA);
       await expect(
-        enqueueCampaignMessages(guarded, a, theirCampaign.id, [{ to_address: 'me@example.com' }]),
+        guarded.tenant(a.companyId, (sql) =>
+          enqueueCampaignMessages(sql, a, theirCampaign.id, [{ to_address: 'me@example.com' }]),
+        ),
       ).rejects.toBeInstanceOf(UnknownReferenceError);
       await expect(
-        enqueueCampaignMessages(guarded, a, myCampaign.id, [
-          { to_address: 'me@example.com' },
-          { to_address: 'them@example.org', subscriber_id: theirSubscriber },
-        ]),
+        guarded.tenant(a.companyId, (sql) =>
+          enqueueCampaignMessages(sql, a, myCampaign.id, [
+            { to_address: 'me@example.com' },
+            { to_address: 'them@example.org', subscriber_id: theirSubscriber },
+          ]),
+        ),
       ).rejects.toMatchObject({ field: 'subscriber_id', ids: [theirSubscriber] });
       expect(await countRows(guarded, 'email_messages', companyA)).toBe(before);
 
-      expect(await countCampaignMessagesByStatus(guarded, companyB, theirCampaign.id)).toEqual({
+      expect(
+        await guarded.tenant(companyB, (sql) =>
+          countCampaignMessagesByStatus(sql, companyB, theirCampaign.id),
+        ),
+      ).toEqual({
         ...zero,
         queued: 2,
       });

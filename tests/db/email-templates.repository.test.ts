@@ -30,37 +30,49 @@ describe('email templates repository', () => {
 
   it('creates a template whose design round-trips as JSON, and updates it in part', async () => {
     const scope = systemScope(companyA);
-    const template = await createEmailTemplate(db, scope, {
-      name: 'Welcome',
-      export_html: design,
-      html_content: '<p>Hello</p>',
-      text_content: 'Hello',
-    });
+    const template = await db.tenant(scope.companyId, (sql) =>
+      createEmailTemplate(sql, scope, {
+        name: 'Welcome',
+        export_html: design,
+        html_content: '<p>Hello</p>',
+        text_content: 'Hello',
+      }),
+    );
     expect(template).toMatchObject({
       company_id: companyA,
       name: 'Welcome',
       export_html: design,
       html_content: '<p>Hello</p>',
     });
-    expect(await getEmailTemplate(db, companyA, template.id)).toEqual(template);
+    expect(await db.tenant(companyA, (sql) => getEmailTemplate(sql, companyA, template.id))).toEqual(
+      template,
+    );
 
-    const empty = await createEmailTemplate(db, scope, { name: 'Blank' });
+    const empty = await db.tenant(scope.companyId, (sql) =>
+      createEmailTemplate(sql, scope, { name: 'Blank' }),
+    );
     expect(empty).toMatchObject({ export_html: {}, html_content: '', text_content: '' });
 
     const changedDesign = { ...design, schemaVersion: 17 };
-    const updated = await updateEmailTemplate(db, scope, template.id, {
-      export_html: changedDesign,
-      text_content: 'Hi',
-    });
+    const updated = await db.tenant(scope.companyId, (sql) =>
+      updateEmailTemplate(sql, scope, template.id, {
+        export_html: changedDesign,
+        text_content: 'Hi',
+      }),
+    );
     expect(updated).toMatchObject({
       name: 'Welcome',
       export_html: changedDesign,
       html_content: '<p>Hello</p>',
       text_content: 'Hi',
     });
-    const renamed = await updateEmailTemplate(db, scope, template.id, { name: 'Welcome v2' });
+    const renamed = await db.tenant(scope.companyId, (sql) =>
+      updateEmailTemplate(sql, scope, template.id, { name: 'Welcome v2' }),
+    );
     expect(renamed?.export_html).toEqual(changedDesign);
-    expect(await updateEmailTemplate(db, scope, 0, { name: 'Nothing' })).toBeNull();
+    expect(
+      await db.tenant(scope.companyId, (sql) => updateEmailTemplate(sql, scope, 0, { name: 'Nothing' })),
+    ).toBeNull();
 
     const audit = await listAudit(db, companyA, { entity: 'email_template', entityId: template.id });
     expect(audit.map((entry) => entry.action)).toEqual(['update', 'update', 'create']);
@@ -69,8 +81,10 @@ describe('email templates repository', () => {
   it('pages by name and searches with literal wildcards', async () => {
     const scope = systemScope(companyA);
     for (const name of ['Promo 20%', 'promo_summer', 'Receipt'])
-      await createEmailTemplate(db, scope, { name });
-    const all = await listEmailTemplates(db, companyA, { limit: 100, offset: 0 });
+      await db.tenant(scope.companyId, (sql) => createEmailTemplate(sql, scope, { name }));
+    const all = await db.tenant(companyA, (sql) =>
+      listEmailTemplates(sql, companyA, { limit: 100, offset: 0 }),
+    );
     expect(all.rows.map((row) => row.name)).toEqual([
       'Blank',
       'Promo 20%',
@@ -78,34 +92,62 @@ describe('email templates repository', () => {
       'Receipt',
       'Welcome v2',
     ]);
-    const page = await listEmailTemplates(db, companyA, { limit: 2, offset: 2 });
+    const page = await db.tenant(companyA, (sql) =>
+      listEmailTemplates(sql, companyA, { limit: 2, offset: 2 }),
+    );
     expect(page.count).toBe(5);
     expect(page.rows.map((row) => row.name)).toEqual(['promo_summer', 'Receipt']);
-    expect((await listEmailTemplates(db, companyA, { q: 'promo', limit: 10, offset: 0 })).count).toBe(2);
     expect(
-      (await listEmailTemplates(db, companyA, { q: '20%', limit: 10, offset: 0 })).rows.map((r) => r.name),
+      (
+        await db.tenant(companyA, (sql) =>
+          listEmailTemplates(sql, companyA, { q: 'promo', limit: 10, offset: 0 }),
+        )
+      ).count,
+    ).toBe(2);
+    expect(
+      (
+        await db.tenant(companyA, (sql) =>
+          listEmailTemplates(sql, companyA, { q: '20%', limit: 10, offset: 0 }),
+        )
+      ).rows.map((r) => r.name),
     ).toEqual(['Promo 20%']);
     expect(
-      (await listEmailTemplates(db, companyA, { q: 'o_s', limit: 10, offset: 0 })).rows.map((r) => r.name),
+      (
+        await db.tenant(companyA, (sql) =>
+          listEmailTemplates(sql, companyA, { q: 'o_s', limit: 10, offset: 0 }),
+        )
+      ).rows.map((r) => r.name),
     ).toEqual(['promo_summer']);
   });
 
   it("never returns or changes another company's templates, even without row-level security", async () => {
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
-      const theirs = await createEmailTemplate(guarded, systemScope(companyB), {
-        name: 'Theirs',
-        export_html: design,
-      });
-      const list = await listEmailTemplates(guarded, companyA, { limit: 100, offset: 0 });
-      expect(list.rows.every((row) => row.company_id === companyA)).toBe(true);
-      expect((await listEmailTemplates(guarded, companyA, { q: 'Theirs', limit: 10, offset: 0 })).count).toBe(
-        0,
+      const theirs = await guarded.tenant(companyB, (sql) =>
+        createEmailTemplate(sql, systemScope(companyB), {
+          name: 'Theirs',
+          export_html: design,
+        }),
       );
-      expect(await getEmailTemplate(guarded, companyA, theirs.id)).toBeNull();
+      const list = await guarded.tenant(companyA, (sql) =>
+        listEmailTemplates(sql, companyA, { limit: 100, offset: 0 }),
+      );
+      expect(list.rows.every((row) => row.company_id === companyA)).toBe(true);
       expect(
-        await updateEmailTemplate(guarded, systemScope(companyA), theirs.id, { name: 'Taken' }),
+        (
+          await guarded.tenant(companyA, (sql) =>
+            listEmailTemplates(sql, companyA, { q: 'Theirs', limit: 10, offset: 0 }),
+          )
+        ).count,
+      ).toBe(0);
+      expect(await guarded.tenant(companyA, (sql) => getEmailTemplate(sql, companyA, theirs.id))).toBeNull();
+      expect(
+        await guarded.tenant(companyA, (sql) =>
+          updateEmailTemplate(sql, systemScope(companyA), theirs.id, { name: 'Taken' }),
+        ),
       ).toBeNull();
-      expect(await getEmailTemplate(guarded, companyB, theirs.id)).toEqual(theirs);
+      expect(await guarded.tenant(companyB, (sql) => getEmailTemplate(sql, companyB, theirs.id))).toEqual(
+        theirs,
+      );
     }
   });
 });

@@ -35,20 +35,28 @@ describe('invoices repository', () => {
     const scope = systemScope(companyA);
     const lines = [{ description: 'Regulars Pro', quantity: 3, unit_cents: 4900 }];
     // Issued out of order on purpose: the list follows issued_at, not insertion.
-    const march = await createInvoice(
-      db,
-      scope,
-      invoice('INV-003', 3, { lines, status: 'paid', paid_at: new Date('2025-04-02T00:00:00Z') }),
+    const march = await db.tenant(scope.companyId, (sql) =>
+      createInvoice(
+        sql,
+        scope,
+        invoice('INV-003', 3, { lines, status: 'paid', paid_at: new Date('2025-04-02T00:00:00Z') }),
+      ),
     );
-    const january = await createInvoice(db, scope, invoice('INV-001', 1));
-    const february = await createInvoice(db, scope, invoice('INV-002', 2, { currency: 'EUR' }));
+    const january = await db.tenant(scope.companyId, (sql) =>
+      createInvoice(sql, scope, invoice('INV-001', 1)),
+    );
+    const february = await db.tenant(scope.companyId, (sql) =>
+      createInvoice(sql, scope, invoice('INV-002', 2, { currency: 'EUR' })),
+    );
 
-    const first = await listInvoices(db, companyA, { limit: 2, offset: 0 });
+    const first = await db.tenant(companyA, (sql) => listInvoices(sql, companyA, { limit: 2, offset: 0 }));
     expect(first.count).toBe(3);
     expect(first.rows.map((row) => row.number)).toEqual(['INV-003', 'INV-002']);
-    expect((await listInvoices(db, companyA, { limit: 2, offset: 2 })).rows.map((row) => row.id)).toEqual([
-      january.id,
-    ]);
+    expect(
+      (await db.tenant(companyA, (sql) => listInvoices(sql, companyA, { limit: 2, offset: 2 }))).rows.map(
+        (row) => row.id,
+      ),
+    ).toEqual([january.id]);
 
     expect(march).toMatchObject({
       company_id: companyA,
@@ -61,8 +69,8 @@ describe('invoices repository', () => {
     });
     expect(march.paid_at?.toISOString()).toBe('2025-04-02T00:00:00.000Z');
     expect(february).toMatchObject({ currency: 'EUR', status: 'open', lines: [], paid_at: null });
-    expect(await getInvoice(db, companyA, march.id)).toEqual(march);
-    expect(await getInvoice(db, companyA, 0)).toBeNull();
+    expect(await db.tenant(companyA, (sql) => getInvoice(sql, companyA, march.id))).toEqual(march);
+    expect(await db.tenant(companyA, (sql) => getInvoice(sql, companyA, 0))).toBeNull();
     expect((await listAudit(db, companyA, { entity: 'invoice', entityId: march.id }))[0]?.action).toBe(
       'create',
     );
@@ -71,9 +79,9 @@ describe('invoices repository', () => {
   it('refuses a number already used in the company', async () => {
     const scope = systemScope(companyA);
     const before = await countRows(db, 'invoices', companyA);
-    await expect(createInvoice(db, scope, invoice('INV-001', 5))).rejects.toBeInstanceOf(
-      DuplicateInvoiceNumberError,
-    );
+    await expect(
+      db.tenant(scope.companyId, (sql) => createInvoice(sql, scope, invoice('INV-001', 5))),
+    ).rejects.toBeInstanceOf(DuplicateInvoiceNumberError);
     expect(await countRows(db, 'invoices', companyA)).toBe(before);
   });
 
@@ -81,18 +89,23 @@ describe('invoices repository', () => {
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
       const label = guarded === db ? 'rls' : 'plain';
       // The same number is free in another company.
-      const theirs = await createInvoice(guarded, systemScope(companyB), invoice(`B-${label}`, 6));
-      await createInvoice(
-        guarded,
-        systemScope(companyB),
-        invoice('INV-001', 6, { number: `INV-001-${label}` }),
+      const theirs = await guarded.tenant(companyB, (sql) =>
+        createInvoice(sql, systemScope(companyB), invoice(`B-${label}`, 6)),
       );
-      const mine = await listInvoices(guarded, companyA, { limit: 100, offset: 0 });
+      await guarded.tenant(companyB, (sql) =>
+        createInvoice(sql, systemScope(companyB), invoice('INV-001', 6, { number: `INV-001-${label}` })),
+      );
+      const mine = await guarded.tenant(companyA, (sql) =>
+        listInvoices(sql, companyA, { limit: 100, offset: 0 }),
+      );
       expect(mine.rows.every((row) => row.company_id === companyA)).toBe(true);
       expect(mine.count).toBe(3);
-      expect(await getInvoice(guarded, companyA, theirs.id)).toBeNull();
-      expect(await getInvoice(guarded, companyB, theirs.id)).toEqual(theirs);
+      expect(await guarded.tenant(companyA, (sql) => getInvoice(sql, companyA, theirs.id))).toBeNull();
+      expect(await guarded.tenant(companyB, (sql) => getInvoice(sql, companyB, theirs.id))).toEqual(theirs);
     }
-    expect((await createInvoice(db, systemScope(companyB), invoice('INV-001', 7))).number).toBe('INV-001');
+    expect(
+      (await db.tenant(companyB, (sql) => createInvoice(sql, systemScope(companyB), invoice('INV-001', 7))))
+        .number,
+    ).toBe('INV-001');
   });
 });

@@ -47,16 +47,20 @@ describe('segment cache repository', () => {
 
   it('stores figures, replaces them on recompute and reads them back exactly', async () => {
     const scope = systemScope(companyA);
-    const segment = await createSegment(db, scope, { name: 'Cached' });
-    expect(await getSegmentCache(db, companyA, segment.id)).toBeNull();
+    const segment = await db.tenant(scope.companyId, (sql) => createSegment(sql, scope, { name: 'Cached' }));
+    expect(await db.tenant(companyA, (sql) => getSegmentCache(sql, companyA, segment.id))).toBeNull();
 
-    const first = await upsertSegmentCache(db, scope, segment.id, figures(100));
+    const first = await db.tenant(scope.companyId, (sql) =>
+      upsertSegmentCache(sql, scope, segment.id, figures(100)),
+    );
     expect(first).toMatchObject({ company_id: companyA, segment_id: segment.id, ...figures(100) });
-    const second = await upsertSegmentCache(db, scope, segment.id, figures(250));
+    const second = await db.tenant(scope.companyId, (sql) =>
+      upsertSegmentCache(sql, scope, segment.id, figures(250)),
+    );
     expect(second.id).toBe(first.id);
     expect(second).toMatchObject(figures(250));
     expect(second.computed_at.getTime()).toBeGreaterThanOrEqual(first.computed_at.getTime());
-    expect(await getSegmentCache(db, companyA, segment.id)).toEqual(second);
+    expect(await db.tenant(companyA, (sql) => getSegmentCache(sql, companyA, segment.id))).toEqual(second);
     expect(await countRows(db, 'segment_cache', companyA)).toBe(1);
 
     const audit = await listAudit(db, companyA, { entity: 'segment_cache', entityId: first.id });
@@ -65,17 +69,25 @@ describe('segment cache repository', () => {
 
   it('lists the caches of several segments, leaving out those never computed', async () => {
     const scope = systemScope(companyA);
-    const computed = await createSegment(db, scope, { name: 'Computed' });
-    const pending = await createSegment(db, scope, { name: 'Pending' });
-    await upsertSegmentCache(db, scope, computed.id, figures(7));
-    const caches = await listSegmentCaches(db, companyA, [pending.id, computed.id]);
+    const computed = await db.tenant(scope.companyId, (sql) =>
+      createSegment(sql, scope, { name: 'Computed' }),
+    );
+    const pending = await db.tenant(scope.companyId, (sql) => createSegment(sql, scope, { name: 'Pending' }));
+    await db.tenant(scope.companyId, (sql) => upsertSegmentCache(sql, scope, computed.id, figures(7)));
+    const caches = await db.tenant(companyA, (sql) =>
+      listSegmentCaches(sql, companyA, [pending.id, computed.id]),
+    );
     expect(caches.map((cache) => cache.segment_id)).toEqual([computed.id]);
   });
 
   it('presents stored figures in the spec shape and zeroed defaults with synthetic ids from 10000', async () => {
     const scope = systemScope(companyA);
-    const segment = await createSegment(db, scope, { name: 'Presented' });
-    const stored = await upsertSegmentCache(db, scope, segment.id, figures(100));
+    const segment = await db.tenant(scope.companyId, (sql) =>
+      createSegment(sql, scope, { name: 'Presented' }),
+    );
+    const stored = await db.tenant(scope.companyId, (sql) =>
+      upsertSegmentCache(sql, scope, segment.id, figures(100)),
+    );
     const view = segmentCacheOrDefaults(stored, segment.id);
     expect(view).toMatchObject({
       id: stored.id,
@@ -102,17 +114,27 @@ describe('segment cache repository', () => {
 
   it("never reads or writes another company's cache, even without row-level security", async () => {
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
-      const theirs = await createSegment(guarded, systemScope(companyB), { name: 'Theirs' });
-      const theirCache = await upsertSegmentCache(guarded, systemScope(companyB), theirs.id, figures(5));
+      const theirs = await guarded.tenant(companyB, (sql) =>
+        createSegment(sql, systemScope(companyB), { name: 'Theirs' }),
+      );
+      const theirCache = await guarded.tenant(companyB, (sql) =>
+        upsertSegmentCache(sql, systemScope(companyB), theirs.id, figures(5)),
+      );
 
-      expect(await getSegmentCache(guarded, companyA, theirs.id)).toBeNull();
-      expect(await listSegmentCaches(guarded, companyA, [theirs.id])).toEqual([]);
+      expect(await guarded.tenant(companyA, (sql) => getSegmentCache(sql, companyA, theirs.id))).toBeNull();
+      expect(await guarded.tenant(companyA, (sql) => listSegmentCaches(sql, companyA, [theirs.id]))).toEqual(
+        [],
+      );
       const before = await countRows(guarded, 'segment_cache', companyA);
       await expect(
-        upsertSegmentCache(guarded, systemScope(companyA), theirs.id, figures(999)),
+        guarded.tenant(companyA, (sql) =>
+          upsertSegmentCache(sql, systemScope(companyA), theirs.id, figures(999)),
+        ),
       ).rejects.toBeInstanceOf(UnknownReferenceError);
       expect(await countRows(guarded, 'segment_cache', companyA)).toBe(before);
-      expect(await getSegmentCache(guarded, companyB, theirs.id)).toEqual(theirCache);
+      expect(await guarded.tenant(companyB, (sql) => getSegmentCache(sql, companyB, theirs.id))).toEqual(
+        theirCache,
+      );
     }
   });
 });

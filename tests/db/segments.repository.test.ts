@@ -37,17 +37,19 @@ describe('segments repository', () => {
     const scope = systemScope(companyA);
     const location = await makeTestLocation(db, companyA, 'Harbor');
     const group = await makeTestLocationGroup(db, companyA, 'Downtown', [location.id]);
-    const segment = await createSegment(db, scope, {
-      name: 'Regulars',
-      description: 'Three visits or more',
-      location_ids: [location.id, location.id],
-      group_ids: [group.id],
-      segment_groups: [
-        { segment_rules: visitRules },
-        { segment_rules: [] },
-        { segment_rules: [{ field: 'vip' }] },
-      ],
-    });
+    const segment = await db.tenant(scope.companyId, (sql) =>
+      createSegment(sql, scope, {
+        name: 'Regulars',
+        description: 'Three visits or more',
+        location_ids: [location.id, location.id],
+        group_ids: [group.id],
+        segment_groups: [
+          { segment_rules: visitRules },
+          { segment_rules: [] },
+          { segment_rules: [{ field: 'vip' }] },
+        ],
+      }),
+    );
     expect(segment).toMatchObject({
       company_id: companyA,
       name: 'Regulars',
@@ -57,45 +59,55 @@ describe('segments repository', () => {
     });
     expect(segment.segment_groups.map((g) => g.position)).toEqual([0, 1, 2]);
     expect(segment.segment_groups.map((g) => g.segment_rules)).toEqual([visitRules, [], [{ field: 'vip' }]]);
-    expect(await getSegment(db, companyA, segment.id)).toEqual(segment);
+    expect(await db.tenant(companyA, (sql) => getSegment(sql, companyA, segment.id))).toEqual(segment);
 
     await expect(
-      createSegment(db, scope, { name: 'Bad', segment_groups: [{ segment_rules: {} as unknown[] }] }),
+      db.tenant(scope.companyId, (sql) =>
+        createSegment(sql, scope, { name: 'Bad', segment_groups: [{ segment_rules: {} as unknown[] }] }),
+      ),
     ).rejects.toBeInstanceOf(SegmentRulesError);
   });
 
   it('pages and searches by name with the total count, treating wildcards literally', async () => {
     const scope = systemScope(companyA);
     for (const name of ['Lapsed 50%', 'big_spenders', 'Birthday month', 'bigXspenders']) {
-      await createSegment(db, scope, { name });
+      await db.tenant(scope.companyId, (sql) => createSegment(sql, scope, { name }));
     }
-    const page = await listSegments(db, companyA, { limit: 2, offset: 0 });
+    const page = await db.tenant(companyA, (sql) => listSegments(sql, companyA, { limit: 2, offset: 0 }));
     expect(page.count).toBe(5);
     expect(page.rows.map((row) => row.name)).toEqual(['big_spenders', 'bigXspenders']);
     expect(
-      (await listSegments(db, companyA, { q: 'BIG_', limit: 10, offset: 0 })).rows.map((r) => r.name),
+      (
+        await db.tenant(companyA, (sql) => listSegments(sql, companyA, { q: 'BIG_', limit: 10, offset: 0 }))
+      ).rows.map((r) => r.name),
     ).toEqual(['big_spenders']);
-    const percent = await listSegments(db, companyA, { q: '50%', limit: 10, offset: 0 });
+    const percent = await db.tenant(companyA, (sql) =>
+      listSegments(sql, companyA, { q: '50%', limit: 10, offset: 0 }),
+    );
     expect(percent.count).toBe(1);
     expect(percent.rows[0]?.segment_groups).toEqual([]);
   });
 
   it('replaces groups keeping the ids given, adding new ones and removing the rest, in one transaction', async () => {
     const scope = systemScope(companyA);
-    const segment = await createSegment(db, scope, {
-      name: 'Replace me',
-      segment_groups: [
-        { segment_rules: [{ a: 1 }] },
-        { segment_rules: [{ b: 2 }] },
-        { segment_rules: [{ c: 3 }] },
-      ],
-    });
+    const segment = await db.tenant(scope.companyId, (sql) =>
+      createSegment(sql, scope, {
+        name: 'Replace me',
+        segment_groups: [
+          { segment_rules: [{ a: 1 }] },
+          { segment_rules: [{ b: 2 }] },
+          { segment_rules: [{ c: 3 }] },
+        ],
+      }),
+    );
     const [first, second, third] = segment.segment_groups;
-    const replaced = await replaceSegmentGroups(db, scope, segment.id, [
-      { id: third!.id, segment_rules: [{ c: 33 }] },
-      { segment_rules: [{ d: 4 }] },
-      { id: first!.id, segment_rules: [{ a: 1 }] },
-    ]);
+    const replaced = await db.tenant(scope.companyId, (sql) =>
+      replaceSegmentGroups(sql, scope, segment.id, [
+        { id: third!.id, segment_rules: [{ c: 33 }] },
+        { segment_rules: [{ d: 4 }] },
+        { id: first!.id, segment_rules: [{ a: 1 }] },
+      ]),
+    );
     expect(replaced?.segment_groups.map((g) => g.segment_rules)).toEqual([
       [{ c: 33 }],
       [{ d: 4 }],
@@ -106,41 +118,55 @@ describe('segments repository', () => {
     expect(replaced?.segment_groups.map((g) => g.id)).not.toContain(second!.id);
 
     // An id that is not a group of this segment fails the whole change: the name stays, the groups too.
-    const other = await createSegment(db, scope, { name: 'Other', segment_groups: [{ segment_rules: [] }] });
+    const other = await db.tenant(scope.companyId, (sql) =>
+      createSegment(sql, scope, { name: 'Other', segment_groups: [{ segment_rules: [] }] }),
+    );
     await expect(
-      updateSegment(db, scope, segment.id, {
-        name: 'Renamed',
-        segment_groups: [{ id: other.segment_groups[0]!.id, segment_rules: [] }],
-      }),
+      db.tenant(scope.companyId, (sql) =>
+        updateSegment(sql, scope, segment.id, {
+          name: 'Renamed',
+          segment_groups: [{ id: other.segment_groups[0]!.id, segment_rules: [] }],
+        }),
+      ),
     ).rejects.toBeInstanceOf(UnknownReferenceError);
-    expect(await getSegment(db, companyA, segment.id)).toEqual(replaced);
+    expect(await db.tenant(companyA, (sql) => getSegment(sql, companyA, segment.id))).toEqual(replaced);
 
-    const renamed = await updateSegment(db, scope, segment.id, { name: 'Renamed', description: 'now' });
+    const renamed = await db.tenant(scope.companyId, (sql) =>
+      updateSegment(sql, scope, segment.id, { name: 'Renamed', description: 'now' }),
+    );
     expect(renamed).toMatchObject({ name: 'Renamed', description: 'now' });
     expect(renamed?.segment_groups).toEqual(replaced?.segment_groups);
-    expect(await updateSegment(db, scope, 0, { name: 'Nothing' })).toBeNull();
+    expect(
+      await db.tenant(scope.companyId, (sql) => updateSegment(sql, scope, 0, { name: 'Nothing' })),
+    ).toBeNull();
   });
 
   it('clones a segment with fresh groups and deletes one with its groups, recording the audit trail', async () => {
     const scope = systemScope(companyA);
-    const source = await createSegment(db, scope, {
-      name: 'Weekend diners',
-      segment_type: 'behaviour',
-      segment_groups: [{ segment_rules: [{ day: 'sat' }] }, { segment_rules: [{ day: 'sun' }] }],
-    });
-    const copy = await cloneSegment(db, scope, source.id);
+    const source = await db.tenant(scope.companyId, (sql) =>
+      createSegment(sql, scope, {
+        name: 'Weekend diners',
+        segment_type: 'behaviour',
+        segment_groups: [{ segment_rules: [{ day: 'sat' }] }, { segment_rules: [{ day: 'sun' }] }],
+      }),
+    );
+    const copy = await db.tenant(scope.companyId, (sql) => cloneSegment(sql, scope, source.id));
     expect(copy).toMatchObject({ name: 'Weekend diners (copy)', segment_type: 'behaviour' });
     expect(copy?.segment_groups.map((g) => g.segment_rules)).toEqual([[{ day: 'sat' }], [{ day: 'sun' }]]);
     expect(copy?.segment_groups.map((g) => g.id)).not.toContain(source.segment_groups[0]!.id);
-    expect((await cloneSegment(db, scope, source.id, 'Named copy'))?.name).toBe('Named copy');
-    expect(await cloneSegment(db, scope, 0)).toBeNull();
+    expect(
+      (await db.tenant(scope.companyId, (sql) => cloneSegment(sql, scope, source.id, 'Named copy')))?.name,
+    ).toBe('Named copy');
+    expect(await db.tenant(scope.companyId, (sql) => cloneSegment(sql, scope, 0))).toBeNull();
 
     const groupsBefore = await countRows(db, 'segment_groups', companyA);
-    expect(await deleteSegment(db, scope, copy!.id)).toBe(true);
-    expect(await getSegment(db, companyA, copy!.id)).toBeNull();
-    expect(await deleteSegment(db, scope, copy!.id)).toBe(false);
+    expect(await db.tenant(scope.companyId, (sql) => deleteSegment(sql, scope, copy!.id))).toBe(true);
+    expect(await db.tenant(companyA, (sql) => getSegment(sql, companyA, copy!.id))).toBeNull();
+    expect(await db.tenant(scope.companyId, (sql) => deleteSegment(sql, scope, copy!.id))).toBe(false);
     expect(await countRows(db, 'segment_groups', companyA)).toBe(groupsBefore - 2);
-    expect((await getSegment(db, companyA, source.id))?.segment_groups).toHaveLength(2);
+    expect(
+      (await db.tenant(companyA, (sql) => getSegment(sql, companyA, source.id)))?.segment_groups,
+    ).toHaveLength(2);
 
     const audit = await listAudit(db, companyA, { entity: 'segment', entityId: copy!.id });
     expect(audit.map((entry) => entry.action)).toEqual(['delete', 'create']);
@@ -153,39 +179,65 @@ describe('segments repository', () => {
       const theirGroup = await makeTestLocationGroup(guarded, companyB, `Their group ${label}`, [
         theirLocation.id,
       ]);
-      const theirs = await createSegment(guarded, systemScope(companyB), {
-        name: `Theirs ${label}`,
-        segment_groups: [{ segment_rules: [{ secret: true }] }],
-      });
-      const mine = await createSegment(guarded, systemScope(companyA), { name: `Mine ${label}` });
+      const theirs = await guarded.tenant(companyB, (sql) =>
+        createSegment(sql, systemScope(companyB), {
+          name: `Theirs ${label}`,
+          segment_groups: [{ segment_rules: [{ secret: true }] }],
+        }),
+      );
+      const mine = await guarded.tenant(companyA, (sql) =>
+        createSegment(sql, systemScope(companyA), { name: `Mine ${label}` }),
+      );
       const scope = systemScope(companyA);
 
-      const list = await listSegments(guarded, companyA, { limit: 100, offset: 0 });
+      const list = await guarded.tenant(companyA, (sql) =>
+        listSegments(sql, companyA, { limit: 100, offset: 0 }),
+      );
       expect(list.rows.every((row) => row.company_id === companyA)).toBe(true);
       expect(list.rows.map((row) => row.id)).not.toContain(theirs.id);
-      expect(await getSegment(guarded, companyA, theirs.id)).toBeNull();
-      expect(await updateSegment(guarded, scope, theirs.id, { name: 'Taken' })).toBeNull();
-      expect(await replaceSegmentGroups(guarded, scope, theirs.id, [])).toBeNull();
-      expect(await cloneSegment(guarded, scope, theirs.id)).toBeNull();
-      expect(await deleteSegment(guarded, scope, theirs.id)).toBe(false);
+      expect(await guarded.tenant(companyA, (sql) => getSegment(sql, companyA, theirs.id))).toBeNull();
+      expect(
+        await guarded.tenant(scope.companyId, (sql) =>
+          updateSegment(sql, scope, theirs.id, { name: 'Taken' }),
+        ),
+      ).toBeNull();
+      expect(
+        await guarded.tenant(scope.companyId, (sql) => replaceSegmentGroups(sql, scope, theirs.id, [])),
+      ).toBeNull();
+      expect(await guarded.tenant(scope.companyId, (sql) => cloneSegment(sql, scope, theirs.id))).toBeNull();
+      expect(await guarded.tenant(scope.companyId, (sql) => deleteSegment(sql, scope, theirs.id))).toBe(
+        false,
+      );
 
       // B's ids used as references by A are refused, and nothing of A's is half-written.
-      const countBefore = (await listSegments(guarded, companyA, { limit: 1, offset: 0 })).count;
+      const countBefore = (
+        await guarded.tenant(companyA, (sql) => listSegments(sql, companyA, { limit: 1, offset: 0 }))
+      ).count;
       await expect(
-        createSegment(guarded, scope, { name: 'Sneaky', location_ids: [theirLocation.id] }),
+        guarded.tenant(scope.companyId, (sql) =>
+          createSegment(sql, scope, { name: 'Sneaky', location_ids: [theirLocation.id] }),
+        ),
       ).rejects.toThrow(UnknownReferenceError);
       await expect(
-        createSegment(guarded, scope, { name: 'Sneaky', group_ids: [theirGroup.id] }),
+        guarded.tenant(scope.companyId, (sql) =>
+          createSegment(sql, scope, { name: 'Sneaky', group_ids: [theirGroup.id] }),
+        ),
       ).rejects.toThrow(UnknownReferenceError);
       await expect(
-        updateSegment(guarded, scope, mine.id, {
-          segment_groups: [{ id: theirs.segment_groups[0]!.id, segment_rules: [] }],
-        }),
+        guarded.tenant(scope.companyId, (sql) =>
+          updateSegment(sql, scope, mine.id, {
+            segment_groups: [{ id: theirs.segment_groups[0]!.id, segment_rules: [] }],
+          }),
+        ),
       ).rejects.toThrow(UnknownReferenceError);
-      expect((await listSegments(guarded, companyA, { limit: 1, offset: 0 })).count).toBe(countBefore);
-      expect((await getSegment(guarded, companyA, mine.id))?.segment_groups).toEqual([]);
+      expect(
+        (await guarded.tenant(companyA, (sql) => listSegments(sql, companyA, { limit: 1, offset: 0 }))).count,
+      ).toBe(countBefore);
+      expect(
+        (await guarded.tenant(companyA, (sql) => getSegment(sql, companyA, mine.id)))?.segment_groups,
+      ).toEqual([]);
 
-      expect(await getSegment(guarded, companyB, theirs.id)).toEqual(theirs);
+      expect(await guarded.tenant(companyB, (sql) => getSegment(sql, companyB, theirs.id))).toEqual(theirs);
     }
   });
 });
