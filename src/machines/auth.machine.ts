@@ -73,6 +73,8 @@ export type AuthErrorCode =
 export interface AuthContext {
   /** The interface language (stored preference, then the user's setting). */
   language: Language;
+  /** The language whose messages could not be applied (the interface stays as it was); null once one applies. */
+  languageFailed: Language | null;
   config: AuthConfig | null;
   user: CurrentUser | null;
   tokenData: TokenData | null;
@@ -147,6 +149,8 @@ export type AuthEvent =
   | ErrorActorEvent<unknown, 'saveReplacedToken'>
   | DoneActorEvent<void, 'saveLanguage'>
   | ErrorActorEvent<unknown, 'saveLanguage'>
+  | DoneActorEvent<void, 'applyLanguage'>
+  | ErrorActorEvent<unknown, 'applyLanguage'>
   | DoneActorEvent<void, 'logout'>
   | ErrorActorEvent<unknown, 'logout'>
   | DoneActorEvent<void, 'clearSession'>
@@ -175,6 +179,7 @@ export interface EndProviderSessionInput {
 function initialContext(language: Language): AuthContext {
   return {
     language,
+    languageFailed: null,
     config: null,
     user: null,
     tokenData: null,
@@ -203,6 +208,7 @@ export const LOGIN_PATH = '/login';
 /**
  * The session (spec section 4): PKCE sign-in against the authorization server, the /authenticate code
  * exchange, verify, token renewal (a token-expiry child while signed in), impersonation, and sign-out.
+ * The interface language is applied by an `applyLanguage` child; its failure is kept as `languageFailed`.
  * Tags: `busy` while work is under way, `redirecting`, `authenticated`, `switching` (impersonation
  * starting or ending), `signedOut`, `error`.
  */
@@ -231,6 +237,8 @@ export const authMachine = setup({
     endImpersonation: placeholder<{ staffToken: StaffToken | null; now: number }, void>(),
     /** `PUT /api/accounts/settings/` with the new language. */
     saveLanguage: placeholder<void, { settings: AccountSettings }>(),
+    /** Loads the language's messages, switches the interface to it and stores the preference. */
+    applyLanguage: placeholder<void, { language: Language }>(),
     /** `GET /api/accounts/logout/`. */
     logout: placeholder<void, void>(),
     /** Removes the token data, expires_at, staff token, selected location and segment id. */
@@ -241,8 +249,12 @@ export const authMachine = setup({
     tokenExpiry: tokenExpiryMachine,
   },
   actions: {
-    /** Switches the interface language and stores the preference (provided by src/app). */
-    applyLanguage: (_, _params: { language: Language }) => undefined,
+    /** Starts switching the interface language; a newer choice replaces one still loading. */
+    applyLanguage: enqueueActions(({ enqueue }, params: { language: Language }) => {
+      enqueue.assign({ languageFailed: null });
+      enqueue.stopChild('applyLanguage');
+      enqueue.spawnChild('applyLanguage', { id: 'applyLanguage', input: params });
+    }),
     /** Moves the browser to a path (provided by src/app). */
     navigate: (_, _params: { path: string; replace: boolean }) => undefined,
     fail: assign((_, params: { error: AuthErrorCode }) => ({ error: params.error })),
@@ -289,6 +301,11 @@ export const authMachine = setup({
         })),
         { type: 'applyLanguage', params: ({ event }) => ({ language: event.language }) },
       ],
+    },
+    'xstate.done.actor.applyLanguage': {},
+    // Only the newest choice is being applied (older ones are stopped), and it is the context's language.
+    'xstate.error.actor.applyLanguage': {
+      actions: assign(({ context }) => ({ languageFailed: context.language })),
     },
   },
   initial: 'loadingConfig',

@@ -176,6 +176,9 @@ const EVENTS: AuthEvent[] = [
   { type: 'xstate.error.actor.endImpersonation', error: 'server', actorId: 'endImpersonation' },
   { type: 'xstate.done.actor.saveLanguage', output: undefined, actorId: 'saveLanguage' },
   { type: 'xstate.error.actor.saveLanguage', error: 'server', actorId: 'saveLanguage' },
+  // Applying a language can end in any state: a failure is kept beside whatever the session is doing.
+  { type: 'xstate.done.actor.applyLanguage', output: undefined, actorId: 'applyLanguage' },
+  { type: 'xstate.error.actor.applyLanguage', error: 'chunk failed', actorId: 'applyLanguage' },
   { type: 'xstate.done.actor.logout', output: undefined, actorId: 'logout' },
   { type: 'xstate.error.actor.logout', error: 'server', actorId: 'logout' },
   { type: 'xstate.done.actor.clearSession', output: undefined, actorId: 'clearSession' },
@@ -203,7 +206,7 @@ type AuthSnapshot = SnapshotFrom<typeof authMachine>;
 /** The system under test: the real machine with recording stubs for every actor and effect. */
 function startSut() {
   const started: { src: string; input: unknown }[] = [];
-  const effects: { type: 'navigate' | 'applyLanguage'; params: unknown }[] = [];
+  const effects: { type: 'navigate'; params: unknown }[] = [];
   // Stubs that record their input and never settle: the walk delivers their outcomes as events.
   const pending = <Output, Input>(src: string) =>
     fromPromise<Output, Input>(({ input }) => {
@@ -221,6 +224,7 @@ function startSut() {
       keepStaffToken: pending('keepStaffToken'),
       endImpersonation: pending('endImpersonation'),
       saveLanguage: pending('saveLanguage'),
+      applyLanguage: pending('applyLanguage'),
       logout: pending('logout'),
       clearSession: pending('clearSession'),
       endProviderSession: pending('endProviderSession'),
@@ -234,7 +238,6 @@ function startSut() {
     },
     actions: {
       navigate: (_, params) => void effects.push({ type: 'navigate', params }),
-      applyLanguage: (_, params) => void effects.push({ type: 'applyLanguage', params }),
     },
   });
   // A simulated clock: no timer of the token-expiry child ever fires on its own.
@@ -268,6 +271,8 @@ function assertMeaning(state: AuthSnapshot, sut: Sut): void {
     'verifying',
   ];
   if (!mayKnowUser.includes(state.value)) expect(context.user).toBeNull();
+  // A language that failed to apply is the one last asked for; asking again clears the failure.
+  if (context.languageFailed !== null) expect(context.languageFailed).toBe(context.language);
 
   switch (state.value) {
     case 'loadingConfig':
@@ -378,11 +383,17 @@ function assertTransition(
   after: AuthSnapshot,
   sut: Sut,
   effectsBefore: number,
+  startedBefore: number,
 ) {
   const effects = sut.effects.slice(effectsBefore);
+  const appliedLanguages = sut.started
+    .slice(startedBefore)
+    .filter((start) => start.src === 'applyLanguage')
+    .map((start) => start.input);
   if (event.type === 'xstate.done.actor.verify' || event.type === 'xstate.done.actor.refreshUser') {
     const language = event.output.user.settings.language;
-    expect(effects).toContainEqual({ type: 'applyLanguage', params: { language } });
+    expect(appliedLanguages).toEqual([{ language }]);
+    expect(after.context.languageFailed).toBeNull();
     const navigation = effects.filter((effect) => effect.type === 'navigate');
     if (before.context.landing === null || event.type === 'xstate.done.actor.refreshUser')
       expect(navigation).toEqual([]);
@@ -392,12 +403,22 @@ function assertTransition(
       ]);
   }
   if (event.type === 'language.change') {
-    expect(effects).toContainEqual({ type: 'applyLanguage', params: { language: 'fr' } });
+    expect(appliedLanguages).toEqual([{ language: 'fr' }]);
     expect(after.context.language).toBe('fr');
+    expect(after.context.languageFailed).toBeNull();
     if (after.matches('authenticated')) {
       expect(after.context.user?.settings.language).toBe('fr');
       expect(sut.lastStarted('saveLanguage')?.input).toEqual({ settings: after.context.user?.settings });
     }
+  }
+  if (event.type === 'xstate.error.actor.applyLanguage') {
+    // The failure is kept beside whatever the session was doing, which carries on unchanged.
+    expect(after.value).toEqual(before.value);
+    expect(after.context).toEqual({ ...before.context, languageFailed: before.context.language });
+  }
+  if (event.type === 'xstate.done.actor.applyLanguage') {
+    expect(after.value).toEqual(before.value);
+    expect(after.context).toEqual(before.context);
   }
   if (event.type === 'xstate.done.actor.exchangeCode' && after.matches('storingToken')) {
     // After a sign-in the app lands on the path stored with the verifier, or the dashboard.
@@ -467,8 +488,9 @@ describe('auth machine (model-based)', () => {
             const running = sut;
             if (!running || !previous) throw new Error('The walk sent an event before starting');
             const effectsBefore = running.effects.length;
+            const startedBefore = running.started.length;
             running.actor.send(event);
-            assertTransition(previous, event, state, running, effectsBefore);
+            assertTransition(previous, event, state, running, effectsBefore, startedBefore);
           }
           previous = state;
         };

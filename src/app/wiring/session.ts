@@ -97,9 +97,10 @@ export const authLogic = authMachine.provide({
     clearSession: fromPromise(async () => clearSession()),
     endProviderSession: fromPromise(({ input }) => endProviderSession(input)),
     tokenExpiry: tokenExpiryLogic,
+    // Loading a language's messages can fail (a chunk that never arrives): the machine hears of it.
+    applyLanguage: fromPromise<void, { language: Language }>(({ input }) => applyLanguage(input.language)),
   },
   actions: {
-    applyLanguage: (_, { language }) => void applyLanguage(language),
     navigate: (_, { path, replace }) => (replace ? replacePath(path) : pushPath(path)),
   },
 });
