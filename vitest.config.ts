@@ -9,6 +9,8 @@ export default defineConfig({
           include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx', 'src/**/*.test.ts'],
           exclude: ['tests/e2e/**', 'node_modules/**'],
           environment: 'node',
+          // Migrates one template database per run; each test file's database is a copy of it.
+          globalSetup: ['tests/support/database-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -41,14 +41,21 @@ function wrap(tx: Transaction | PGlite): Sql {
   };
 }
 
+/** A PGlite database, which can also copy its whole data directory (to start others as copies of it). */
+export interface PgliteDatabase extends Database {
+  /** The data directory as an uncompressed tarball, for `openPglite`'s `loadDataDir`. */
+  dumpDataDir(): Promise<Blob>;
+}
+
 /**
- * Opens PGlite: file-backed under `dataDir`, or in memory when `dataDir` is `memory://`.
+ * Opens PGlite: file-backed under `dataDir`, or in memory when `dataDir` is `memory://`. With
+ * `loadDataDir` (a tarball from `dumpDataDir`) it starts as a copy of that database instead of an empty one.
  * PGlite is single-connection, so transactions queue behind one another.
  */
-export async function openPglite(dataDir: string): Promise<Database> {
+export async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<PgliteDatabase> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   // pg_trgm backs the search indexes (migration 0006), as Debian's PostgreSQL packages provide it.
-  const db = await PGlite.create(dataDir, { parsers, extensions: { pg_trgm } });
+  const db = await PGlite.create(dataDir, { parsers, extensions: { pg_trgm }, loadDataDir });
 
   const scoped =
     (preamble: () => string) =>
@@ -65,5 +72,6 @@ export async function openPglite(dataDir: string): Promise<Database> {
     platform: scoped(() => PLATFORM_PREAMBLE),
     owner: <T>(fn: (sql: Sql) => Promise<T>) => db.transaction((tx) => fn(wrap(tx))),
     close: () => db.close(),
+    dumpDataDir: () => db.dumpDataDir('none'),
   };
 }
