@@ -58,7 +58,9 @@ async function benchData(driver: BenchDriver): Promise<{
     const db = await openPostgres({ connectionString: seededUrl });
     await migrate(db);
     // The demo's first company is the largest (Harbor & Vine).
-    const company = (await listCompanies(db)).find((row) => row.slug === 'harbor-vine');
+    const company = (await db.platform((sql) => listCompanies(sql))).find(
+      (row) => row.slug === 'harbor-vine',
+    );
     if (!company) throw new Error('BENCH_GUEST_DATABASE_URL has no demo data: run npm run seed first');
     return { db, companyId: company.id, scale: 'pre-seeded', seedSeconds: 0, drop: () => db.close() };
   }
@@ -93,12 +95,14 @@ export async function benchGuestList(driver: BenchDriver): Promise<void> {
   try {
     const company = { id: bench.companyId };
     const key = generateCompanyKey();
-    await createCompanyToken(bench.db, company.id, {
-      name: 'bench',
-      keyPrefix: key.keyPrefix,
-      keyHash: key.keyHash,
-      createdBy: null,
-    });
+    await bench.db.tenant(company.id, (sql) =>
+      createCompanyToken(sql, company.id, {
+        name: 'bench',
+        keyPrefix: key.keyPrefix,
+        keyHash: key.keyHash,
+        createdBy: null,
+      }),
+    );
     const location = (await listLocations(bench.db, company.id, { limit: 1, offset: 0 })).rows[0]!;
     await app.ready();
 

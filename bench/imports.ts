@@ -112,8 +112,12 @@ export async function benchImports(driver: BenchDriver): Promise<void> {
     const bytes = await writeCsv(path, rows);
     const service = importsService(bench.db, runner, { maxBytes: bytes + 1, waitMs: 24 * 3600 * 1000 });
     runner.start();
-    const pipelineCompany = await createCompany(bench.db, { name: 'Bench Import', slug: 'bench-import' });
-    const baselineCompany = await createCompany(bench.db, { name: 'Bench Copy', slug: 'bench-copy' });
+    const pipelineCompany = await bench.db.platform((sql) =>
+      createCompany(sql, { name: 'Bench Import', slug: 'bench-import' }),
+    );
+    const baselineCompany = await bench.db.platform((sql) =>
+      createCompany(sql, { name: 'Bench Copy', slug: 'bench-copy' }),
+    );
     const rssBeforeMb = process.memoryUsage().rss / 1024 / 1024;
 
     const pipeline = await withPeakRss(() =>

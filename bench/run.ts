@@ -48,7 +48,9 @@ const LOCATIONS_PAGE_SQL = `
 
 /** One company with its locations and an API key, as the endpoint sees a real caller. */
 async function seedCompany(db: Database): Promise<{ companyId: number; key: string }> {
-  const company = await createCompany(db, { name: 'Bench Bistro Group', slug: 'bench-bistro-group' });
+  const company = await db.platform((sql) =>
+    createCompany(sql, { name: 'Bench Bistro Group', slug: 'bench-bistro-group' }),
+  );
   const scope = { companyId: company.id, userId: null, actorUserId: null };
   for (let i = 1; i <= LOCATION_COUNT; i++) {
     await createLocation(db, scope, {
@@ -63,12 +65,14 @@ async function seedCompany(db: Database): Promise<{ companyId: number; key: stri
     });
   }
   const generated = generateCompanyKey();
-  await createCompanyToken(db, company.id, {
-    name: 'bench',
-    keyPrefix: generated.keyPrefix,
-    keyHash: generated.keyHash,
-    createdBy: null,
-  });
+  await db.tenant(company.id, (sql) =>
+    createCompanyToken(sql, company.id, {
+      name: 'bench',
+      keyPrefix: generated.keyPrefix,
+      keyHash: generated.keyHash,
+      createdBy: null,
+    }),
+  );
   return { companyId: company.id, key: generated.key };
 }
 

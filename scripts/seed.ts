@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   });
   try {
     await migrate(db);
-    const existing = await countCompanies(db);
+    const existing = await db.platform((sql) => countCompanies(sql));
     if (existing > 0 && !args.reset) {
       console.error(
         `The database already has ${existing} ${existing === 1 ? 'company' : 'companies'}; ` +

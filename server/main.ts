@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 
-  if (config.SEED_ON_START && (await countCompanies(db)) === 0) {
+  if (config.SEED_ON_START && (await db.platform((sql) => countCompanies(sql))) === 0) {
     app.log.info({ scale: config.SEED_SCALE }, 'empty database: loading the demo data set');
     const summary = await loadDemoData(db, {
       scale: config.SEED_SCALE,

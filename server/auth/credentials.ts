@@ -46,14 +46,14 @@ function timingDummyHash(): Promise<string> {
 export async function verifyCredentials(db: Database, credentials: Credentials): Promise<UserSignInRow> {
   const attempt = { email: credentials.email, address: credentials.address };
   await assertSignInAllowed(db, attempt);
-  const user = await findUserByEmailForSignIn(db, credentials.email);
+  const user = await db.platform((sql) => findUserByEmailForSignIn(sql, credentials.email));
   const hashed = user?.password_hash ? user.password_hash : await timingDummyHash();
   const matches = await verifyPassword(hashed, credentials.password);
   if (!user || !user.password_hash || !matches || !user.is_active) {
     await recordSignInFailure(db, attempt);
     throw new SignInRejectedError();
   }
-  await recordUserLogin(db, user.company_id, user.id);
+  await db.tenant(user.company_id, (sql) => recordUserLogin(sql, user.company_id, user.id));
   await clearAccountFailures(db, credentials.email);
   return { ...user, last_login_at: new Date() };
 }

@@ -67,10 +67,11 @@ async function userFor(
 ): Promise<UserAuthorityRow | null> {
   if (settings.embedded) {
     const id = subjectUserId(token.subject);
-    return id === null ? null : findUserAuthority(db, { id });
+    return id === null ? null : db.platform((sql) => findUserAuthority(sql, { id }));
   }
   // An external issuer's subjects are its own; its accounts match ours by email.
-  return token.email ? findUserAuthority(db, { email: token.email }) : null;
+  const email = token.email;
+  return email ? db.platform((sql) => findUserAuthority(sql, { email })) : null;
 }
 
 async function bearerPrincipal(
@@ -105,19 +106,22 @@ async function bearerPrincipal(
   if (token.actorSubject === null) return principal;
 
   const staffId = subjectUserId(token.actorSubject);
-  const staff = staffId === null ? null : await findUserAuthority(db, { id: staffId });
+  const staff = staffId === null ? null : await db.platform((sql) => findUserAuthority(sql, { id: staffId }));
+  const impersonationId = token.impersonationId;
   const open =
-    token.impersonationId !== null && staff?.is_staff === true && staff.is_active
-      ? await isImpersonationOpen(db, { id: token.impersonationId, staffUserId: staff.id, userId: user.id })
+    impersonationId !== null && staff?.is_staff === true && staff.is_active
+      ? await db.platform((sql) =>
+          isImpersonationOpen(sql, { id: impersonationId, staffUserId: staff.id, userId: user.id }),
+        )
       : false;
   if (!open || !staff) throw unauthenticated('The impersonation behind this token has ended');
   return { ...principal, actorUserId: staff.id, isStaff: true, impersonationId: token.impersonationId };
 }
 
 async function companyTokenPrincipal(db: Database, credential: string): Promise<Principal> {
-  const token = await findActiveCompanyTokenByHash(db, hashCompanyKey(credential));
+  const token = await db.platform((sql) => findActiveCompanyTokenByHash(sql, hashCompanyKey(credential)));
   if (!token) throw unauthenticated('The company token is not valid or was revoked');
-  const features = await listCompanyFeatures(db, token.company_id);
+  const features = await db.tenant(token.company_id, (sql) => listCompanyFeatures(sql, token.company_id));
   return {
     companyId: token.company_id,
     userId: token.created_by,

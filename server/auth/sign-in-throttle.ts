@@ -54,7 +54,9 @@ function keysOf(attempt: SignInAttempt): { keys: string[]; limits: number[] } {
 /** Throws SignInThrottledError when the account or the address has reached its limit in the window. */
 export async function assertSignInAllowed(db: Database, attempt: SignInAttempt): Promise<void> {
   const { keys, limits } = keysOf(attempt);
-  const windows = await countRecentSignInFailures(db, keys, SIGN_IN_WINDOW_SECONDS, limits);
+  const windows = await db.platform((sql) =>
+    countRecentSignInFailures(sql, keys, SIGN_IN_WINDOW_SECONDS, limits),
+  );
   const blocked = windows.filter((window, index) => window.count >= (limits[index] ?? 0));
   if (blocked.length > 0) {
     // At least one second, so a client that honours Retry-After never retries at once.
@@ -65,10 +67,10 @@ export async function assertSignInAllowed(db: Database, attempt: SignInAttempt):
 
 /** Counts a failed attempt against both the account and the address. */
 export function recordSignInFailure(db: Database, attempt: SignInAttempt): Promise<void> {
-  return recordSignInFailures(db, keysOf(attempt).keys, SIGN_IN_WINDOW_SECONDS);
+  return db.platform((sql) => recordSignInFailures(sql, keysOf(attempt).keys, SIGN_IN_WINDOW_SECONDS));
 }
 
 /** Forgets the account's failures after it signed in; the address keeps its count. */
 export function clearAccountFailures(db: Database, email: string): Promise<void> {
-  return clearSignInFailures(db, accountKey(email));
+  return db.platform((sql) => clearSignInFailures(sql, accountKey(email)));
 }

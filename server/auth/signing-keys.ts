@@ -31,10 +31,11 @@ async function makeKey(): Promise<{ kid: string; privateJwk: JWK; publicJwk: JWK
 
 /** Loads the signing keys, generating and storing the first one on first start. */
 export async function loadSigningKeys(db: Database): Promise<SigningKeys> {
-  let rows = await listSigningKeys(db);
+  let rows = await db.platform((sql) => listSigningKeys(sql));
   if (!rows.some((row) => row.retired_at === null)) {
-    await insertFirstSigningKey(db, await makeKey());
-    rows = await listSigningKeys(db);
+    const key = await makeKey();
+    await db.platform((sql) => insertFirstSigningKey(sql, key));
+    rows = await db.platform((sql) => listSigningKeys(sql));
   }
   return {
     privateJwks: rows.map((row) => row.private_jwk as JWK),
@@ -44,5 +45,5 @@ export async function loadSigningKeys(db: Database): Promise<SigningKeys> {
 
 /** The provider's cookie-signing secrets, generated on first start. */
 export function loadCookieSecrets(db: Database): Promise<string[]> {
-  return ensureCookieSecrets(db, () => randomBytes(32).toString('base64url'));
+  return db.platform((sql) => ensureCookieSecrets(sql, () => randomBytes(32).toString('base64url')));
 }

@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import type { WriteScope } from './scope.js';
 import { UserEmailTakenError } from './users.repository.js';
@@ -69,53 +69,51 @@ async function findSettings(
 
 /** A user's settings (the defaults when never saved); null when the user does not exist in this company. */
 export function getAccountSettings(
-  db: Database,
+  sql: Sql,
   companyId: CompanyId,
   userId: number,
 ): Promise<AccountSettingsRow | null> {
-  return db.tenant(companyId, (sql) => findSettings(sql, companyId, userId));
+  return findSettings(sql, companyId, userId);
 }
 
 /** Saves some of a user's settings, creating the row on first save; null when the user is not in this company. */
-export function upsertAccountSettings(
-  db: Database,
+export async function upsertAccountSettings(
+  sql: Sql,
   scope: WriteScope,
   userId: number,
   changes: AccountSettingsChanges,
 ): Promise<AccountSettingsRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = await findSettings(sql, scope.companyId, userId);
-    if (!before) return null;
-    // Insert-then-update keeps the column defaults in one place: the schema.
-    await sql.query(
-      `INSERT INTO account_settings (user_id, company_id) VALUES ($2, $1) ON CONFLICT (user_id) DO NOTHING`,
-      [scope.companyId, userId],
-    );
-    await sql.query(
-      `UPDATE account_settings
-       SET language = coalesce($3, language), time_zone = coalesce($4, time_zone),
-           communication = communication || coalesce($5::jsonb, '{}'::jsonb),
-           verification = coalesce($6::jsonb, verification), updated_at = now()
-       WHERE company_id = $1 AND user_id = $2`,
-      [
-        scope.companyId,
-        userId,
-        changes.language ?? null,
-        changes.time_zone ?? null,
-        changes.communication ? JSON.stringify(changes.communication) : null,
-        changes.verification ? JSON.stringify(changes.verification) : null,
-      ],
-    );
-    const after = (await findSettings(sql, scope.companyId, userId))!;
-    await recordAudit(sql, scope, {
-      action: before.updated_at === null ? 'create' : 'update',
-      entity: 'account_settings',
-      entityId: userId,
-      before: before.updated_at === null ? undefined : before,
-      after,
-    });
-    return after;
+  const before = await findSettings(sql, scope.companyId, userId);
+  if (!before) return null;
+  // Insert-then-update keeps the column defaults in one place: the schema.
+  await sql.query(
+    `INSERT INTO account_settings (user_id, company_id) VALUES ($2, $1) ON CONFLICT (user_id) DO NOTHING`,
+    [scope.companyId, userId],
+  );
+  await sql.query(
+    `UPDATE account_settings
+     SET language = coalesce($3, language), time_zone = coalesce($4, time_zone),
+         communication = communication || coalesce($5::jsonb, '{}'::jsonb),
+         verification = coalesce($6::jsonb, verification), updated_at = now()
+     WHERE company_id = $1 AND user_id = $2`,
+    [
+      scope.companyId,
+      userId,
+      changes.language ?? null,
+      changes.time_zone ?? null,
+      changes.communication ? JSON.stringify(changes.communication) : null,
+      changes.verification ? JSON.stringify(changes.verification) : null,
+    ],
+  );
+  const after = (await findSettings(sql, scope.companyId, userId))!;
+  await recordAudit(sql, scope, {
+    action: before.updated_at === null ? 'create' : 'update',
+    entity: 'account_settings',
+    entityId: userId,
+    before: before.updated_at === null ? undefined : before,
+    after,
   });
+  return after;
 }
 
 /** Everything the account settings page saves: the user's names for signing in and their preferences. */
@@ -128,65 +126,63 @@ export interface AccountProfileChanges extends AccountSettingsChanges {
  * Saves a user's username, email and preferences in one transaction: all of it or nothing. Throws
  * UserEmailTakenError when another account has the email; null when the user is not in this company.
  */
-export function updateAccountProfile(
-  db: Database,
+export async function updateAccountProfile(
+  sql: Sql,
   scope: WriteScope,
   userId: number,
   changes: AccountProfileChanges,
 ): Promise<(AccountSettingsRow & { username: string; email: string }) | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const { rows: users } = await sql.query<{ username: string; email: string }>(
-      'SELECT username, email FROM users WHERE company_id = $1 AND id = $2 FOR UPDATE',
-      [scope.companyId, userId],
-    );
-    const user = users[0];
-    if (!user) return null;
-    const email = changes.email.trim();
-    if (user.username !== changes.username || user.email !== email) {
-      try {
-        await sql.query(
-          'UPDATE users SET username = $3, email = $4, updated_at = now() WHERE company_id = $1 AND id = $2',
-          [scope.companyId, userId, changes.username, email],
-        );
-      } catch (error) {
-        // The index spans every company, which this tenant cannot read, so the update is the only check.
-        if (isUniqueViolation(error, 'users_email_unique')) throw new UserEmailTakenError();
-        throw error;
-      }
-      await recordAudit(sql, scope, {
-        action: 'update',
-        entity: 'user',
-        entityId: userId,
-        before: user,
-        after: { username: changes.username, email },
-      });
+  const { rows: users } = await sql.query<{ username: string; email: string }>(
+    'SELECT username, email FROM users WHERE company_id = $1 AND id = $2 FOR UPDATE',
+    [scope.companyId, userId],
+  );
+  const user = users[0];
+  if (!user) return null;
+  const email = changes.email.trim();
+  if (user.username !== changes.username || user.email !== email) {
+    try {
+      await sql.query(
+        'UPDATE users SET username = $3, email = $4, updated_at = now() WHERE company_id = $1 AND id = $2',
+        [scope.companyId, userId, changes.username, email],
+      );
+    } catch (error) {
+      // The index spans every company, which this tenant cannot read, so the update is the only check.
+      if (isUniqueViolation(error, 'users_email_unique')) throw new UserEmailTakenError();
+      throw error;
     }
-    const before = (await findSettings(sql, scope.companyId, userId))!;
-    await sql.query(
-      `INSERT INTO account_settings (user_id, company_id) VALUES ($2, $1) ON CONFLICT (user_id) DO NOTHING`,
-      [scope.companyId, userId],
-    );
-    await sql.query(
-      `UPDATE account_settings
-       SET language = coalesce($3, language), time_zone = coalesce($4, time_zone),
-           communication = communication || coalesce($5::jsonb, '{}'::jsonb), updated_at = now()
-       WHERE company_id = $1 AND user_id = $2`,
-      [
-        scope.companyId,
-        userId,
-        changes.language ?? null,
-        changes.time_zone ?? null,
-        changes.communication ? JSON.stringify(changes.communication) : null,
-      ],
-    );
-    const after = (await findSettings(sql, scope.companyId, userId))!;
     await recordAudit(sql, scope, {
-      action: before.updated_at === null ? 'create' : 'update',
-      entity: 'account_settings',
+      action: 'update',
+      entity: 'user',
       entityId: userId,
-      before: before.updated_at === null ? undefined : before,
-      after,
+      before: user,
+      after: { username: changes.username, email },
     });
-    return { ...after, username: changes.username, email };
+  }
+  const before = (await findSettings(sql, scope.companyId, userId))!;
+  await sql.query(
+    `INSERT INTO account_settings (user_id, company_id) VALUES ($2, $1) ON CONFLICT (user_id) DO NOTHING`,
+    [scope.companyId, userId],
+  );
+  await sql.query(
+    `UPDATE account_settings
+     SET language = coalesce($3, language), time_zone = coalesce($4, time_zone),
+         communication = communication || coalesce($5::jsonb, '{}'::jsonb), updated_at = now()
+     WHERE company_id = $1 AND user_id = $2`,
+    [
+      scope.companyId,
+      userId,
+      changes.language ?? null,
+      changes.time_zone ?? null,
+      changes.communication ? JSON.stringify(changes.communication) : null,
+    ],
+  );
+  const after = (await findSettings(sql, scope.companyId, userId))!;
+  await recordAudit(sql, scope, {
+    action: before.updated_at === null ? 'create' : 'update',
+    entity: 'account_settings',
+    entityId: userId,
+    before: before.updated_at === null ? undefined : before,
+    after,
   });
+  return { ...after, username: changes.username, email };
 }

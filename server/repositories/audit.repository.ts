@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { redactPersonalData } from '../privacy.js';
 import type { WriteScope } from './scope.js';
 
@@ -47,24 +47,22 @@ export async function recordAudit(sql: Sql, scope: WriteScope, entry: AuditEntry
 }
 
 /** The newest audit entries of a company, optionally for one entity. */
-export function listAudit(
-  db: Database,
+export async function listAudit(
+  sql: Sql,
   companyId: CompanyId,
   filter: { entity?: string; entityId?: string | number; limit?: number } = {},
 ): Promise<AuditRow[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<AuditRow>(
-      `SELECT id, company_id, user_id, actor_user_id, action, entity, entity_id, before, after, at
-       FROM audit_log
-       WHERE company_id = $1 AND ($2::text IS NULL OR entity = $2) AND ($3::text IS NULL OR entity_id = $3)
-       ORDER BY id DESC LIMIT $4`,
-      [
-        companyId,
-        filter.entity ?? null,
-        filter.entityId === undefined ? null : String(filter.entityId),
-        filter.limit ?? 100,
-      ],
-    );
-    return rows;
-  });
+  const { rows } = await sql.query<AuditRow>(
+    `SELECT id, company_id, user_id, actor_user_id, action, entity, entity_id, before, after, at
+     FROM audit_log
+     WHERE company_id = $1 AND ($2::text IS NULL OR entity = $2) AND ($3::text IS NULL OR entity_id = $3)
+     ORDER BY id DESC LIMIT $4`,
+    [
+      companyId,
+      filter.entity ?? null,
+      filter.entityId === undefined ? null : String(filter.entityId),
+      filter.limit ?? 100,
+    ],
+  );
+  return rows;
 }

@@ -1,4 +1,4 @@
-import type { CompanyId, Database } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 
 /** A captured event log without its content, with the company's name (for staff lists). */
 export interface SupportEventLogRow {
@@ -21,8 +21,8 @@ const COLUMNS = `l.id, l.company_id, c.name AS company_name, l.user_id, l.actor_
   l.entry_count, l.byte_size`;
 
 /** Stores a company's event log (already redacted by the app); answers its id. */
-export function insertSupportEventLog(
-  db: Database,
+export async function insertSupportEventLog(
+  sql: Sql,
   companyId: CompanyId,
   log: {
     userId: number | null;
@@ -32,40 +32,34 @@ export function insertSupportEventLog(
     content: string;
   },
 ): Promise<number> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<{ id: number }>(
-      `INSERT INTO support_event_logs (company_id, user_id, actor_user_id, entry_count, byte_size, content)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [companyId, log.userId, log.actorUserId, log.entryCount, log.byteSize, log.content],
-    );
-    return Number(rows[0]!.id);
-  });
+  const { rows } = await sql.query<{ id: number }>(
+    `INSERT INTO support_event_logs (company_id, user_id, actor_user_id, entry_count, byte_size, content)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [companyId, log.userId, log.actorUserId, log.entryCount, log.byteSize, log.content],
+  );
+  return Number(rows[0]!.id);
 }
 
 /** Every company's captured logs, newest first, one page: platform staff's view across companies. */
-export function listSupportEventLogs(
-  db: Database,
+export async function listSupportEventLogs(
+  sql: Sql,
   window: { limit: number; offset: number },
 ): Promise<{ count: number; rows: SupportEventLogRow[] }> {
-  return db.platform(async (sql) => {
-    const total = await sql.query<{ count: number }>('SELECT count(*)::int AS count FROM support_event_logs');
-    const { rows } = await sql.query<SupportEventLogRow>(
-      `SELECT ${COLUMNS} FROM support_event_logs l JOIN companies c ON c.id = l.company_id
-       ORDER BY l.id DESC LIMIT $1 OFFSET $2`,
-      [window.limit, window.offset],
-    );
-    return { count: total.rows[0]!.count, rows };
-  });
+  const total = await sql.query<{ count: number }>('SELECT count(*)::int AS count FROM support_event_logs');
+  const { rows } = await sql.query<SupportEventLogRow>(
+    `SELECT ${COLUMNS} FROM support_event_logs l JOIN companies c ON c.id = l.company_id
+     ORDER BY l.id DESC LIMIT $1 OFFSET $2`,
+    [window.limit, window.offset],
+  );
+  return { count: total.rows[0]!.count, rows };
 }
 
 /** One captured log with its content, from any company (platform staff), or null. */
-export function findSupportEventLog(db: Database, id: number): Promise<SupportEventLogWithContent | null> {
-  return db.platform(async (sql) => {
-    const { rows } = await sql.query<SupportEventLogWithContent>(
-      `SELECT ${COLUMNS}, l.content FROM support_event_logs l JOIN companies c ON c.id = l.company_id
-       WHERE l.id = $1`,
-      [id],
-    );
-    return rows[0] ?? null;
-  });
+export async function findSupportEventLog(sql: Sql, id: number): Promise<SupportEventLogWithContent | null> {
+  const { rows } = await sql.query<SupportEventLogWithContent>(
+    `SELECT ${COLUMNS}, l.content FROM support_event_logs l JOIN companies c ON c.id = l.company_id
+     WHERE l.id = $1`,
+    [id],
+  );
+  return rows[0] ?? null;
 }

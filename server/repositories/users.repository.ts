@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { likePattern } from './locations.repository.js';
 import { isUniqueViolation } from './references.js';
@@ -83,116 +83,109 @@ async function findUser(sql: Sql, companyId: CompanyId, id: number): Promise<Use
 }
 
 /** One page of a company's users in creation order, optionally searched by email, username or name. */
-export function listUsers(
-  db: Database,
+export async function listUsers(
+  sql: Sql,
   companyId: CompanyId,
   filter: UserFilter,
 ): Promise<{ count: number; rows: UserRow[] }> {
-  return db.tenant(companyId, async (sql) => {
-    const where = `company_id = $1 AND ($2::text IS NULL OR email ILIKE $2 OR username ILIKE $2
-      OR first_name ILIKE $2 OR last_name ILIKE $2)`;
-    const params = [companyId, filter.q ? likePattern(filter.q) : null];
-    const total = await sql.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM users WHERE ${where}`,
-      params,
-    );
-    const page = await sql.query<UserRow>(
-      `SELECT ${COLUMNS} FROM users WHERE ${where} ORDER BY id LIMIT $3 OFFSET $4`,
-      [...params, filter.limit, filter.offset],
-    );
-    return { count: total.rows[0]?.count ?? 0, rows: page.rows };
-  });
+  const where = `company_id = $1 AND ($2::text IS NULL OR email ILIKE $2 OR username ILIKE $2
+    OR first_name ILIKE $2 OR last_name ILIKE $2)`;
+  const params = [companyId, filter.q ? likePattern(filter.q) : null];
+  const total = await sql.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM users WHERE ${where}`,
+    params,
+  );
+  const page = await sql.query<UserRow>(
+    `SELECT ${COLUMNS} FROM users WHERE ${where} ORDER BY id LIMIT $3 OFFSET $4`,
+    [...params, filter.limit, filter.offset],
+  );
+  return { count: total.rows[0]?.count ?? 0, rows: page.rows };
 }
 
 /** One user, or null when it does not exist in this company. */
-export function getUser(db: Database, companyId: CompanyId, id: number): Promise<UserRow | null> {
-  return db.tenant(companyId, (sql) => findUser(sql, companyId, id));
+export function getUser(sql: Sql, companyId: CompanyId, id: number): Promise<UserRow | null> {
+  return findUser(sql, companyId, id);
 }
 
 /** Creates a user; throws UserEmailTakenError when the address (any case) already has an account. */
-export function createUser(db: Database, scope: WriteScope, input: NewUser): Promise<UserRow> {
+export async function createUser(sql: Sql, scope: WriteScope, input: NewUser): Promise<UserRow> {
   const email = input.email.trim();
-  return db.tenant(scope.companyId, async (sql) => {
-    let id: number;
-    try {
-      const { rows } = await sql.query<{ id: number }>(
-        `INSERT INTO users (company_id, email, username, first_name, last_name, role, password_hash, is_staff,
-                            is_active, verified_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-        [
-          scope.companyId,
-          email,
-          input.username ?? email,
-          input.first_name ?? '',
-          input.last_name ?? '',
-          input.role,
-          input.password_hash ?? null,
-          input.is_staff ?? false,
-          input.is_active ?? true,
-          input.verified_at ?? null,
-        ],
-      );
-      id = rows[0]!.id;
-    } catch (error) {
-      // The index spans every company, which this tenant cannot read, so the insert is the only check.
-      if (isUniqueViolation(error, 'users_email_unique')) throw new UserEmailTakenError();
-      throw error;
-    }
-    const created = (await findUser(sql, scope.companyId, id))!;
-    await recordAudit(sql, scope, {
-      action: 'create',
-      entity: 'user',
-      entityId: id,
-      after: created,
-    });
-    return created;
+  let id: number;
+  try {
+    const { rows } = await sql.query<{ id: number }>(
+      `INSERT INTO users (company_id, email, username, first_name, last_name, role, password_hash, is_staff,
+                          is_active, verified_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      [
+        scope.companyId,
+        email,
+        input.username ?? email,
+        input.first_name ?? '',
+        input.last_name ?? '',
+        input.role,
+        input.password_hash ?? null,
+        input.is_staff ?? false,
+        input.is_active ?? true,
+        input.verified_at ?? null,
+      ],
+    );
+    id = rows[0]!.id;
+  } catch (error) {
+    // The index spans every company, which this tenant cannot read, so the insert is the only check.
+    if (isUniqueViolation(error, 'users_email_unique')) throw new UserEmailTakenError();
+    throw error;
+  }
+  const created = (await findUser(sql, scope.companyId, id))!;
+  await recordAudit(sql, scope, {
+    action: 'create',
+    entity: 'user',
+    entityId: id,
+    after: created,
   });
+  return created;
 }
 
 /** Changes a user's names, role or active flag; null when the user does not exist in this company. */
-export function updateUser(
-  db: Database,
+export async function updateUser(
+  sql: Sql,
   scope: WriteScope,
   id: number,
   changes: Partial<UserChanges>,
 ): Promise<UserRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = await findUser(sql, scope.companyId, id);
-    if (!before) return null;
-    const keys = CHANGEABLE.filter((key) => changes[key] !== undefined);
-    if (keys.length > 0) {
-      const assignments = keys.map((key, index) => `${key} = $${index + 3}`).join(', ');
-      await sql.query(
-        `UPDATE users SET ${assignments}, updated_at = now() WHERE company_id = $1 AND id = $2`,
-        [scope.companyId, id, ...keys.map((key) => changes[key])],
-      );
-    }
-    const after = (await findUser(sql, scope.companyId, id))!;
-    await recordAudit(sql, scope, {
-      action: 'update',
-      entity: 'user',
-      entityId: id,
-      before: before,
-      after: after,
-    });
-    return after;
+  const before = await findUser(sql, scope.companyId, id);
+  if (!before) return null;
+  const keys = CHANGEABLE.filter((key) => changes[key] !== undefined);
+  if (keys.length > 0) {
+    const assignments = keys.map((key, index) => `${key} = $${index + 3}`).join(', ');
+    await sql.query(`UPDATE users SET ${assignments}, updated_at = now() WHERE company_id = $1 AND id = $2`, [
+      scope.companyId,
+      id,
+      ...keys.map((key) => changes[key]),
+    ]);
+  }
+  const after = (await findUser(sql, scope.companyId, id))!;
+  await recordAudit(sql, scope, {
+    action: 'update',
+    entity: 'user',
+    entityId: id,
+    before: before,
+    after: after,
   });
+  return after;
 }
 
 /** Deletes a user (their settings go with them); false when the user does not exist in this company. */
-export function deleteUser(db: Database, scope: WriteScope, id: number): Promise<boolean> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = await findUser(sql, scope.companyId, id);
-    if (!before) return false;
-    await sql.query('DELETE FROM users WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
-    await recordAudit(sql, scope, {
-      action: 'delete',
-      entity: 'user',
-      entityId: id,
-      before: before,
-    });
-    return true;
+export async function deleteUser(sql: Sql, scope: WriteScope, id: number): Promise<boolean> {
+  const before = await findUser(sql, scope.companyId, id);
+  if (!before) return false;
+  await sql.query('DELETE FROM users WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
+  await recordAudit(sql, scope, {
+    action: 'delete',
+    entity: 'user',
+    entityId: id,
+    before: before,
   });
+  return true;
 }
 
 /**
@@ -200,14 +193,12 @@ export function deleteUser(db: Database, scope: WriteScope, id: number): Promise
  * A platform read: at sign-in the company is not known yet. Inactive users are returned too, so the
  * caller decides how to answer them.
  */
-export function findUserByEmailForSignIn(db: Database, email: string): Promise<UserSignInRow | null> {
-  return db.platform(async (sql) => {
-    const { rows } = await sql.query<UserSignInRow>(
-      `SELECT ${COLUMNS}, password_hash FROM users WHERE lower(email) = lower($1)`,
-      [email.trim()],
-    );
-    return rows[0] ?? null;
-  });
+export async function findUserByEmailForSignIn(sql: Sql, email: string): Promise<UserSignInRow | null> {
+  const { rows } = await sql.query<UserSignInRow>(
+    `SELECT ${COLUMNS}, password_hash FROM users WHERE lower(email) = lower($1)`,
+    [email.trim()],
+  );
+  return rows[0] ?? null;
 }
 
 /** What authenticating a request needs to know about a user and their company. */
@@ -225,41 +216,35 @@ export interface UserAuthorityRow {
  * The user a verified token names, found by id (this installation's tokens) or by email (an external
  * issuer's), with their company's features. A platform read: the token is how the company is learned.
  */
-export function findUserAuthority(
-  db: Database,
+export async function findUserAuthority(
+  sql: Sql,
   by: { id: number } | { email: string },
 ): Promise<UserAuthorityRow | null> {
-  return db.platform(async (sql) => {
-    const [condition, value] =
-      'id' in by ? ['u.id = $1', by.id] : ['lower(u.email) = lower($1)', by.email.trim()];
-    const { rows } = await sql.query<UserAuthorityRow>(
-      `SELECT u.id, u.company_id, u.role, u.is_staff, u.is_active, u.tokens_valid_after,
-              array(SELECT f.feature FROM company_features f WHERE f.company_id = u.company_id ORDER BY 1) AS features
-         FROM users u WHERE ${condition}`,
-      [value],
-    );
-    return rows[0] ?? null;
-  });
+  const [condition, value] =
+    'id' in by ? ['u.id = $1', by.id] : ['lower(u.email) = lower($1)', by.email.trim()];
+  const { rows } = await sql.query<UserAuthorityRow>(
+    `SELECT u.id, u.company_id, u.role, u.is_staff, u.is_active, u.tokens_valid_after,
+            array(SELECT f.feature FROM company_features f WHERE f.company_id = u.company_id ORDER BY 1) AS features
+       FROM users u WHERE ${condition}`,
+    [value],
+  );
+  return rows[0] ?? null;
 }
 
 /** Makes every access token issued to the user until now invalid (logout, password change). */
-export function revokeUserTokens(db: Database, companyId: CompanyId, userId: number): Promise<void> {
-  return db.tenant(companyId, async (sql) => {
-    await sql.query('UPDATE users SET tokens_valid_after = now() WHERE company_id = $1 AND id = $2', [
-      companyId,
-      userId,
-    ]);
-  });
+export async function revokeUserTokens(sql: Sql, companyId: CompanyId, userId: number): Promise<void> {
+  await sql.query('UPDATE users SET tokens_valid_after = now() WHERE company_id = $1 AND id = $2', [
+    companyId,
+    userId,
+  ]);
 }
 
 /** Notes a successful sign-in; not audited, since it changes nothing the user or an admin decided. */
-export function recordUserLogin(db: Database, companyId: CompanyId, userId: number): Promise<void> {
-  return db.tenant(companyId, async (sql) => {
-    await sql.query('UPDATE users SET last_login_at = now() WHERE company_id = $1 AND id = $2', [
-      companyId,
-      userId,
-    ]);
-  });
+export async function recordUserLogin(sql: Sql, companyId: CompanyId, userId: number): Promise<void> {
+  await sql.query('UPDATE users SET last_login_at = now() WHERE company_id = $1 AND id = $2', [
+    companyId,
+    userId,
+  ]);
 }
 
 /** Raised when a change would leave the company without an active owner. */
@@ -294,56 +279,55 @@ async function assertActiveOwnerRemains(sql: Sql, companyId: CompanyId): Promise
  * Like updateUser, but refuses (LastOwnerError, nothing written) a change that would leave the company
  * without an active owner; null when the user does not exist in this company.
  */
-export function updateUserKeepingOwner(
-  db: Database,
+export async function updateUserKeepingOwner(
+  sql: Sql,
   scope: WriteScope,
   id: number,
   changes: Partial<UserChanges>,
 ): Promise<UserRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    await lockActiveOwners(sql, scope.companyId);
-    const before = await findUser(sql, scope.companyId, id);
-    if (!before) return null;
-    const keys = CHANGEABLE.filter((key) => changes[key] !== undefined);
-    if (keys.length > 0) {
-      const assignments = keys.map((key, index) => `${key} = $${index + 3}`).join(', ');
-      await sql.query(
-        `UPDATE users SET ${assignments}, updated_at = now() WHERE company_id = $1 AND id = $2`,
-        [scope.companyId, id, ...keys.map((key) => changes[key])],
-      );
-    }
-    await assertActiveOwnerRemains(sql, scope.companyId);
-    const after = (await findUser(sql, scope.companyId, id))!;
-    await recordAudit(sql, scope, { action: 'update', entity: 'user', entityId: id, before, after });
-    return after;
-  });
+  await lockActiveOwners(sql, scope.companyId);
+  const before = await findUser(sql, scope.companyId, id);
+  if (!before) return null;
+  const keys = CHANGEABLE.filter((key) => changes[key] !== undefined);
+  if (keys.length > 0) {
+    const assignments = keys.map((key, index) => `${key} = $${index + 3}`).join(', ');
+    await sql.query(`UPDATE users SET ${assignments}, updated_at = now() WHERE company_id = $1 AND id = $2`, [
+      scope.companyId,
+      id,
+      ...keys.map((key) => changes[key]),
+    ]);
+  }
+  await assertActiveOwnerRemains(sql, scope.companyId);
+  const after = (await findUser(sql, scope.companyId, id))!;
+  await recordAudit(sql, scope, { action: 'update', entity: 'user', entityId: id, before, after });
+  return after;
 }
 
 /**
  * Like deleteUser, but refuses (LastOwnerError, nothing deleted) to remove the company's last active
  * owner; false when the user does not exist in this company.
  */
-export function deleteUserKeepingOwner(db: Database, scope: WriteScope, id: number): Promise<boolean> {
-  return db.tenant(scope.companyId, async (sql) => {
-    await lockActiveOwners(sql, scope.companyId);
-    const before = await findUser(sql, scope.companyId, id);
-    if (!before) return false;
-    await sql.query('DELETE FROM users WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
-    await assertActiveOwnerRemains(sql, scope.companyId);
-    await recordAudit(sql, scope, { action: 'delete', entity: 'user', entityId: id, before });
-    return true;
-  });
+export async function deleteUserKeepingOwner(sql: Sql, scope: WriteScope, id: number): Promise<boolean> {
+  await lockActiveOwners(sql, scope.companyId);
+  const before = await findUser(sql, scope.companyId, id);
+  if (!before) return false;
+  await sql.query('DELETE FROM users WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
+  await assertActiveOwnerRemains(sql, scope.companyId);
+  await recordAudit(sql, scope, { action: 'delete', entity: 'user', entityId: id, before });
+  return true;
 }
 
 /** The user's stored password hash; null when they have none or do not exist in this company. */
-export function findUserPasswordHash(db: Database, companyId: CompanyId, id: number): Promise<string | null> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<{ password_hash: string | null }>(
-      'SELECT password_hash FROM users WHERE company_id = $1 AND id = $2',
-      [companyId, id],
-    );
-    return rows[0]?.password_hash ?? null;
-  });
+export async function findUserPasswordHash(
+  sql: Sql,
+  companyId: CompanyId,
+  id: number,
+): Promise<string | null> {
+  const { rows } = await sql.query<{ password_hash: string | null }>(
+    'SELECT password_hash FROM users WHERE company_id = $1 AND id = $2',
+    [companyId, id],
+  );
+  return rows[0]?.password_hash ?? null;
 }
 
 /**
@@ -351,37 +335,33 @@ export function findUserPasswordHash(db: Database, companyId: CompanyId, id: num
  * Returns the revocation moment (tokens issued in or before its second are refused); null when the user
  * does not exist in this company.
  */
-export function setUserPassword(
-  db: Database,
+export async function setUserPassword(
+  sql: Sql,
   scope: WriteScope,
   id: number,
   passwordHash: string,
 ): Promise<Date | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const { rows } = await sql.query<{ tokens_valid_after: Date }>(
-      `UPDATE users SET password_hash = $3, tokens_valid_after = now(), updated_at = now()
-       WHERE company_id = $1 AND id = $2 RETURNING tokens_valid_after`,
-      [scope.companyId, id, passwordHash],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    // The hash itself never goes to the audit log; only that the password changed.
-    await recordAudit(sql, scope, {
-      action: 'update',
-      entity: 'user_password',
-      entityId: id,
-      after: { changed: true },
-    });
-    return row.tokens_valid_after;
+  const { rows } = await sql.query<{ tokens_valid_after: Date }>(
+    `UPDATE users SET password_hash = $3, tokens_valid_after = now(), updated_at = now()
+     WHERE company_id = $1 AND id = $2 RETURNING tokens_valid_after`,
+    [scope.companyId, id, passwordHash],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  // The hash itself never goes to the audit log; only that the password changed.
+  await recordAudit(sql, scope, {
+    action: 'update',
+    entity: 'user_password',
+    entityId: id,
+    after: { changed: true },
   });
+  return row.tokens_valid_after;
 }
 
 /** Any user by id, across companies (platform staff tools: the impersonator shown in a banner). */
-export function findUserOnPlatform(db: Database, id: number): Promise<UserRow | null> {
-  return db.platform(async (sql) => {
-    const { rows } = await sql.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
-    return rows[0] ?? null;
-  });
+export async function findUserOnPlatform(sql: Sql, id: number): Promise<UserRow | null> {
+  const { rows } = await sql.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
+  return rows[0] ?? null;
 }
 
 /** A user support staff may act as, with their company's name. */
@@ -393,20 +373,18 @@ export interface ImpersonationCandidateRow extends UserRow {
  * Active, non-staff users of every company, searched by email, username or name, at most `limit`:
  * a platform read for support staff.
  */
-export function searchImpersonationCandidates(
-  db: Database,
+export async function searchImpersonationCandidates(
+  sql: Sql,
   filter: { q?: string | undefined; limit: number },
 ): Promise<ImpersonationCandidateRow[]> {
-  return db.platform(async (sql) => {
-    const { rows } = await sql.query<ImpersonationCandidateRow>(
-      `SELECT ${COLUMNS.replace(/(\w+)/g, 'u.$1')}, c.name AS company_name
-         FROM users u JOIN companies c ON c.id = u.company_id
-        WHERE NOT u.is_staff AND u.is_active
-          AND ($1::text IS NULL OR u.email ILIKE $1 OR u.username ILIKE $1 OR u.first_name ILIKE $1
-               OR u.last_name ILIKE $1 OR c.name ILIKE $1)
-        ORDER BY c.name, u.email LIMIT $2`,
-      [filter.q ? likePattern(filter.q) : null, filter.limit],
-    );
-    return rows;
-  });
+  const { rows } = await sql.query<ImpersonationCandidateRow>(
+    `SELECT ${COLUMNS.replace(/(\w+)/g, 'u.$1')}, c.name AS company_name
+       FROM users u JOIN companies c ON c.id = u.company_id
+      WHERE NOT u.is_staff AND u.is_active
+        AND ($1::text IS NULL OR u.email ILIKE $1 OR u.username ILIKE $1 OR u.first_name ILIKE $1
+             OR u.last_name ILIKE $1 OR c.name ILIKE $1)
+      ORDER BY c.name, u.email LIMIT $2`,
+    [filter.q ? likePattern(filter.q) : null, filter.limit],
+  );
+  return rows;
 }

@@ -123,15 +123,16 @@ export function accountsService(db: Database, auth: AuthSettings, tokens: Access
     async currentUser(principal: Principal): Promise<CurrentUser> {
       const userId = userIdOf(principal);
       const [user, company, features, settings] = await Promise.all([
-        getUser(db, principal.companyId, userId),
-        getCompany(db, principal.companyId),
-        listCompanyFeatures(db, principal.companyId),
-        getAccountSettings(db, principal.companyId, userId),
+        db.tenant(principal.companyId, (sql) => getUser(sql, principal.companyId, userId)),
+        db.tenant(principal.companyId, (sql) => getCompany(sql, principal.companyId)),
+        db.tenant(principal.companyId, (sql) => listCompanyFeatures(sql, principal.companyId)),
+        db.tenant(principal.companyId, (sql) => getAccountSettings(sql, principal.companyId, userId)),
       ]);
       if (!user || !company || !settings) throw notFound('User');
       let impersonator: CurrentUser['impersonator'] = null;
-      if (principal.impersonationId !== null && principal.actorUserId !== null) {
-        const staff = await findUserOnPlatform(db, principal.actorUserId);
+      const actorUserId = principal.actorUserId;
+      if (principal.impersonationId !== null && actorUserId !== null) {
+        const staff = await db.platform((sql) => findUserOnPlatform(sql, actorUserId));
         if (staff) impersonator = { id: staff.id, email: staff.email, name: displayName(staff) };
       }
       return {
@@ -167,11 +168,15 @@ export function accountsService(db: Database, auth: AuthSettings, tokens: Access
           'The password cannot be changed while impersonating',
         );
       }
-      const current = await findUserPasswordHash(db, principal.companyId, userId);
+      const current = await db.tenant(principal.companyId, (sql) =>
+        findUserPasswordHash(sql, principal.companyId, userId),
+      );
       if (!(await verifyPassword(current, input.current_password))) {
         throw invalid({ current_password: 'Current password is not valid' });
       }
-      const revokedAt = await setUserPassword(db, scope, userId, await hashPassword(input.new_password));
+      // Hashing is slow on purpose, so it happens before the transaction opens.
+      const hash = await hashPassword(input.new_password);
+      const revokedAt = await db.tenant(scope.companyId, (sql) => setUserPassword(sql, scope, userId, hash));
       if (!revokedAt) throw notFound('User');
       return tokens.issue({ userId });
     },
@@ -181,22 +186,25 @@ export function accountsService(db: Database, auth: AuthSettings, tokens: Access
      * impersonation token only that impersonation ends; the user's own sessions are not theirs to end.
      */
     async logout(principal: Principal): Promise<void> {
-      if (principal.impersonationId !== null) {
-        await endImpersonation(db, principal.companyId, principal.impersonationId);
+      const impersonationId = principal.impersonationId;
+      if (impersonationId !== null) {
+        await db.tenant(principal.companyId, (sql) =>
+          endImpersonation(sql, principal.companyId, impersonationId),
+        );
         return;
       }
       const userId = userIdOf(principal);
-      await revokeUserTokens(db, principal.companyId, userId);
+      await db.tenant(principal.companyId, (sql) => revokeUserTokens(sql, principal.companyId, userId));
       // The embedded provider's account id is the user id, as the access token's subject is.
-      await deleteSessionsForAccount(db, String(userId));
+      await db.platform((sql) => deleteSessionsForAccount(sql, String(userId)));
     },
 
     /** The user's own settings; the defaults while never saved. */
     async settings(principal: Principal): Promise<AccountSettings> {
       const userId = userIdOf(principal);
       const [user, settings] = await Promise.all([
-        getUser(db, principal.companyId, userId),
-        getAccountSettings(db, principal.companyId, userId),
+        db.tenant(principal.companyId, (sql) => getUser(sql, principal.companyId, userId)),
+        db.tenant(principal.companyId, (sql) => getAccountSettings(sql, principal.companyId, userId)),
       ]);
       if (!user || !settings) throw notFound('User');
       return presentSettings(user, settings);
@@ -210,7 +218,9 @@ export function accountsService(db: Database, auth: AuthSettings, tokens: Access
     ): Promise<AccountSettings> {
       const userId = userIdOf(principal);
       try {
-        const saved = await updateAccountProfile(db, scope, userId, input);
+        const saved = await db.tenant(scope.companyId, (sql) =>
+          updateAccountProfile(sql, scope, userId, input),
+        );
         if (!saved) throw notFound('User');
         return presentSettings(saved, saved);
       } catch (error) {
@@ -221,7 +231,9 @@ export function accountsService(db: Database, auth: AuthSettings, tokens: Access
 
     /** The company's feature names. */
     async features(companyId: number): Promise<string[]> {
-      return (await listCompanyFeatures(db, companyId)).map((row) => row.feature);
+      return (await db.tenant(companyId, (sql) => listCompanyFeatures(sql, companyId))).map(
+        (row) => row.feature,
+      );
     },
   };
 }

@@ -22,12 +22,14 @@ export async function issueCompanyToken(
   input: { companyId: number; userId: number | null; name: string },
 ): Promise<IssuedCompanyToken> {
   const generated = generateCompanyKey();
-  const token = await createCompanyToken(db, input.companyId, {
-    name: input.name,
-    keyPrefix: generated.keyPrefix,
-    keyHash: generated.keyHash,
-    createdBy: input.userId,
-  });
+  const token = await db.tenant(input.companyId, (sql) =>
+    createCompanyToken(sql, input.companyId, {
+      name: input.name,
+      keyPrefix: generated.keyPrefix,
+      keyHash: generated.keyHash,
+      createdBy: input.userId,
+    }),
+  );
   return { token, key: generated.key };
 }
 
@@ -45,7 +47,7 @@ export async function issueCompanyTokenForAccount(
   email: string,
   name: string,
 ): Promise<IssuedCompanyToken & { companyId: number }> {
-  const user = await findUserByEmailForSignIn(db, email.trim());
+  const user = await db.platform((sql) => findUserByEmailForSignIn(sql, email.trim()));
   if (!user || !user.is_active) throw new UnknownAccountError();
   const issued = await issueCompanyToken(db, { companyId: user.company_id, userId: user.id, name });
   return { ...issued, companyId: user.company_id };
@@ -68,7 +70,9 @@ export function presentCompanyToken(row: CompanyTokenRow): CompanyToken {
 export function companyTokensService(db: Database) {
   return {
     async list(companyId: number): Promise<CompanyToken[]> {
-      return (await listCompanyTokens(db, companyId)).map(presentCompanyToken);
+      return (await db.tenant(companyId, (sql) => listCompanyTokens(sql, companyId))).map(
+        presentCompanyToken,
+      );
     },
     async create(input: {
       companyId: number;
@@ -80,7 +84,8 @@ export function companyTokensService(db: Database) {
     },
     /** Revokes a live token; 404 for an unknown, already revoked or another company's token. */
     async revoke(companyId: number, id: number): Promise<void> {
-      if (!(await revokeCompanyToken(db, companyId, id))) throw notFound('Company token');
+      if (!(await db.tenant(companyId, (sql) => revokeCompanyToken(sql, companyId, id))))
+        throw notFound('Company token');
     },
   };
 }

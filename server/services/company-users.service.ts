@@ -46,7 +46,7 @@ function lastOwner(): ApiError {
  */
 export function companyUsersService(db: Database) {
   async function target(companyId: number, id: number): Promise<UserRow> {
-    const row = await getUser(db, companyId, id);
+    const row = await db.tenant(companyId, (sql) => getUser(sql, companyId, id));
     // Another company's id answers exactly like an unknown one.
     if (!row) throw notFound('User');
     return row;
@@ -54,7 +54,7 @@ export function companyUsersService(db: Database) {
 
   return {
     async list(companyId: number, filter: UserFilter) {
-      const { count, rows } = await listUsers(db, companyId, filter);
+      const { count, rows } = await db.tenant(companyId, (sql) => listUsers(sql, companyId, filter));
       return { count, results: rows.map(presentCompanyUser) };
     },
 
@@ -62,14 +62,18 @@ export function companyUsersService(db: Database) {
       if (input.role === 'owner' && !roleAtLeast(principal.role, 'owner')) {
         throw ownerRequired('Only an owner may add another owner');
       }
+      // Hashing is slow on purpose, so it happens before the transaction opens.
+      const passwordHash = await hashPassword(input.password);
       try {
-        const row = await createUser(db, scope, {
-          email: input.email,
-          first_name: input.first_name,
-          last_name: input.last_name,
-          role: input.role,
-          password_hash: await hashPassword(input.password),
-        });
+        const row = await db.tenant(scope.companyId, (sql) =>
+          createUser(sql, scope, {
+            email: input.email,
+            first_name: input.first_name,
+            last_name: input.last_name,
+            role: input.role,
+            password_hash: passwordHash,
+          }),
+        );
         return presentCompanyUser(row);
       } catch (error) {
         if (error instanceof UserEmailTakenError) {
@@ -98,7 +102,9 @@ export function companyUsersService(db: Database) {
         });
       }
       try {
-        const row = await updateUserKeepingOwner(db, scope, id, changes);
+        const row = await db.tenant(scope.companyId, (sql) =>
+          updateUserKeepingOwner(sql, scope, id, changes),
+        );
         if (!row) throw notFound('User');
         return presentCompanyUser(row);
       } catch (error) {
@@ -116,7 +122,8 @@ export function companyUsersService(db: Database) {
         throw ownerRequired('Only an owner may delete an owner');
       }
       try {
-        if (!(await deleteUserKeepingOwner(db, scope, id))) throw notFound('User');
+        if (!(await db.tenant(scope.companyId, (sql) => deleteUserKeepingOwner(sql, scope, id))))
+          throw notFound('User');
       } catch (error) {
         if (error instanceof LastOwnerError) throw lastOwner();
         throw error;

@@ -47,7 +47,9 @@ export function hijackService(db: Database, tokens: AccessTokens) {
   return {
     async candidates(principal: Principal, q: string | undefined): Promise<HijackCandidate[]> {
       staffIdOf(principal);
-      const rows = await searchImpersonationCandidates(db, { q, limit: HIJACK_CANDIDATE_LIMIT });
+      const rows = await db.platform((sql) =>
+        searchImpersonationCandidates(sql, { q, limit: HIJACK_CANDIDATE_LIMIT }),
+      );
       return rows.map((row) => ({
         id: row.id,
         email: row.email,
@@ -60,16 +62,14 @@ export function hijackService(db: Database, tokens: AccessTokens) {
     /** Records the impersonation and issues a token for the user that names the staff member as actor. */
     async start(principal: Principal, userId: number): Promise<HijackStarted> {
       const staffUserId = staffIdOf(principal);
-      const user = await findUserAuthority(db, { id: userId });
+      const user = await db.platform((sql) => findUserAuthority(sql, { id: userId }));
       if (!user || !user.is_active) throw notFound('User');
       if (user.is_staff) {
         throw new ApiError(403, 'staff_target', 'Staff accounts cannot be impersonated');
       }
-      const impersonation = await startImpersonation(db, {
-        companyId: user.company_id,
-        staffUserId,
-        userId: user.id,
-      });
+      const impersonation = await db.tenant(user.company_id, (sql) =>
+        startImpersonation(sql, { companyId: user.company_id, staffUserId, userId: user.id }),
+      );
       const token = await tokens.issue({
         userId: user.id,
         impersonation: { staffUserId, id: impersonation.id },
@@ -79,15 +79,20 @@ export function hijackService(db: Database, tokens: AccessTokens) {
 
     /** Ends the impersonation the calling token belongs to; that token is refused from then on. */
     async release(principal: Principal): Promise<void> {
-      if (principal.impersonationId === null) {
+      const impersonationId = principal.impersonationId;
+      if (impersonationId === null) {
         throw new ApiError(400, 'not_impersonating', 'This token does not belong to an impersonation');
       }
-      await endImpersonation(db, principal.companyId, principal.impersonationId);
+      await db.tenant(principal.companyId, (sql) =>
+        endImpersonation(sql, principal.companyId, impersonationId),
+      );
     },
 
     /** When support acted for the company, newest first. */
     async list(companyId: number): Promise<Impersonation[]> {
-      return (await listImpersonations(db, companyId)).map(presentImpersonation);
+      return (await db.tenant(companyId, (sql) => listImpersonations(sql, companyId))).map(
+        presentImpersonation,
+      );
     },
   };
 }

@@ -33,16 +33,18 @@ export async function registerCompany(db: Database, input: RegistrationRequest):
   const passwordHash = await hashPassword(input.password);
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const { owner } = await createCompanyWithOwner(db, {
-        company: { name: input.company_name, slug: companySlug(input.company_name) },
-        features: ALL_FEATURES,
-        owner: {
-          email: input.email,
-          first_name: input.first_name,
-          last_name: input.last_name,
-          password_hash: passwordHash,
-        },
-      });
+      const { owner } = await db.platform((sql) =>
+        createCompanyWithOwner(sql, {
+          company: { name: input.company_name, slug: companySlug(input.company_name) },
+          features: ALL_FEATURES,
+          owner: {
+            email: input.email,
+            first_name: input.first_name,
+            last_name: input.last_name,
+            password_hash: passwordHash,
+          },
+        }),
+      );
       return owner;
     } catch (error) {
       if (error instanceof CompanySlugTakenError && attempt < SLUG_ATTEMPTS) continue;

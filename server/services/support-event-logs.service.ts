@@ -82,23 +82,25 @@ export function supportEventLogsService(db: Database): SupportEventLogsService {
           `The log is ${byteSize} bytes; at most ${SUPPORT_LOG_LIMITS.maxBytes} bytes are accepted`,
         );
       }
-      const id = await insertSupportEventLog(db, principal.companyId, {
-        userId: principal.userId,
-        actorUserId: principal.actorUserId,
-        entryCount: body.entries.length,
-        byteSize,
-        content,
-      });
+      const id = await db.tenant(principal.companyId, (sql) =>
+        insertSupportEventLog(sql, principal.companyId, {
+          userId: principal.userId,
+          actorUserId: principal.actorUserId,
+          entryCount: body.entries.length,
+          byteSize,
+          content,
+        }),
+      );
       return { id };
     },
     async list(principal, window) {
       requireStaff(principal);
-      const { count, rows } = await listSupportEventLogs(db, window);
+      const { count, rows } = await db.platform((sql) => listSupportEventLogs(sql, window));
       return { count, results: rows.map(presentSupportEventLog) };
     },
     async download(principal, id) {
       requireStaff(principal);
-      const row = await findSupportEventLog(db, id);
+      const row = await db.platform((sql) => findSupportEventLog(sql, id));
       if (!row) throw notFound('Event log');
       return { log: presentSupportEventLog(row), content: row.content };
     },

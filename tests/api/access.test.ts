@@ -89,9 +89,13 @@ describe('access control of every route', () => {
     routes = apiRoutes(built.routes);
 
     const full = await makeCompany(db, 'Full Co');
-    await setCompanyFeatures(db, systemScope(full.id), [...ALL_FEATURES]);
+    await db.tenant(systemScope(full.id).companyId, (sql) =>
+      setCompanyFeatures(sql, systemScope(full.id), [...ALL_FEATURES]),
+    );
     const bare = await makeCompany(db, 'Bare Co');
-    await setCompanyFeatures(db, systemScope(bare.id), []);
+    await db.tenant(systemScope(bare.id).companyId, (sql) =>
+      setCompanyFeatures(sql, systemScope(bare.id), []),
+    );
     const analystUser = await makeUser(db, full.id, { role: 'analyst' });
     const bareOwner = await makeUser(db, bare.id, { role: 'owner' });
     const bearer = async (userId: number) => ({
@@ -101,21 +105,25 @@ describe('access control of every route', () => {
     featurelessOwner = await bearer(bareOwner.id);
 
     const key = generateCompanyKey();
-    await createCompanyToken(db, full.id, {
-      name: 'live',
-      keyPrefix: key.keyPrefix,
-      keyHash: key.keyHash,
-      createdBy: null,
-    });
+    await db.tenant(full.id, (sql) =>
+      createCompanyToken(sql, full.id, {
+        name: 'live',
+        keyPrefix: key.keyPrefix,
+        keyHash: key.keyHash,
+        createdBy: null,
+      }),
+    );
     companyToken = { authorization: `Token ${key.key}` };
     const revoked = generateCompanyKey();
-    const revokedRow = await createCompanyToken(db, full.id, {
-      name: 'revoked',
-      keyPrefix: revoked.keyPrefix,
-      keyHash: revoked.keyHash,
-      createdBy: null,
-    });
-    await revokeCompanyToken(db, full.id, revokedRow.id);
+    const revokedRow = await db.tenant(full.id, (sql) =>
+      createCompanyToken(sql, full.id, {
+        name: 'revoked',
+        keyPrefix: revoked.keyPrefix,
+        keyHash: revoked.keyHash,
+        createdBy: null,
+      }),
+    );
+    await db.tenant(full.id, (sql) => revokeCompanyToken(sql, full.id, revokedRow.id));
     revokedToken = { authorization: `Token ${revoked.key}` };
 
     const now = Math.floor(Date.now() / 1000);

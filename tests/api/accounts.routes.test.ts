@@ -91,7 +91,9 @@ describe('registerCompany', () => {
     };
     const owner = await registerCompany(t.database.db, input);
     expect(owner).toMatchObject({ role: 'owner', username: 'nova@example.com', is_active: true });
-    const features = await listCompanyFeatures(t.database.db, owner.company_id);
+    const features = await t.database.db.tenant(owner.company_id, (sql) =>
+      listCompanyFeatures(sql, owner.company_id),
+    );
     expect(features.map((row) => row.feature).sort()).toEqual([...ALL_FEATURES].sort());
 
     const count = () =>

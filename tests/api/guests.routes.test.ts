@@ -258,7 +258,9 @@ describe('Guests API', () => {
       },
     ]);
     expect(JSON.stringify(deleted)).not.toContain('Gone Girl');
-    const audit = await listAudit(db, company.companyId, { entity: 'guest', entityId: guest.id });
+    const audit = await db.tenant(company.companyId, (sql) =>
+      listAudit(sql, company.companyId, { entity: 'guest', entityId: guest.id }),
+    );
     expect(JSON.stringify(audit)).not.toContain('Gone Girl');
     expect((await call(company, 'GET', '/api/pos/guests/')).json().count).toBe(1);
   });

@@ -92,10 +92,12 @@ describe('Impersonation API (/hijack)', () => {
     expect(
       (await call(as, 'PUT', '/api/accounts/settings/', { ...settings, language: 'es' })).statusCode,
     ).toBe(200);
-    const [entry] = await listAudit(t.database.db, restaurant.companyId, {
-      entity: 'account_settings',
-      entityId: marketer.userId,
-    });
+    const [entry] = await t.database.db.tenant(restaurant.companyId, (sql) =>
+      listAudit(sql, restaurant.companyId, {
+        entity: 'account_settings',
+        entityId: marketer.userId,
+      }),
+    );
     expect(entry).toMatchObject({ user_id: marketer.userId, actor_user_id: staff.userId });
 
     // No impersonation inside an impersonation, and no taking over the user's password.
@@ -130,10 +132,12 @@ describe('Impersonation API (/hijack)', () => {
     const as = bearer(started.access_token);
     const location = await call(as, 'POST', '/api/customers/locations/', { name: 'Support-made' });
     expect(location.statusCode).toBe(201);
-    const [entry] = await listAudit(t.database.db, restaurant.companyId, {
-      entity: 'location',
-      entityId: location.json().id,
-    });
+    const [entry] = await t.database.db.tenant(restaurant.companyId, (sql) =>
+      listAudit(sql, restaurant.companyId, {
+        entity: 'location',
+        entityId: location.json().id,
+      }),
+    );
     expect(entry).toMatchObject({ user_id: owner.userId, actor_user_id: staff.userId });
 
     expect((await call(as, 'GET', '/api/accounts/logout/')).statusCode).toBe(200);

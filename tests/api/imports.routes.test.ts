@@ -63,14 +63,18 @@ async function buildApp(
 /** A new company with every feature, calling with a company API token (which acts as admin). */
 async function newCaller(db: Database, name = 'Importer Co'): Promise<Caller> {
   const company = await makeCompany(db, name);
-  await setCompanyFeatures(db, systemScope(company.id), [...ALL_FEATURES]);
+  await db.tenant(systemScope(company.id).companyId, (sql) =>
+    setCompanyFeatures(sql, systemScope(company.id), [...ALL_FEATURES]),
+  );
   const key = generateCompanyKey();
-  await createCompanyToken(db, company.id, {
-    name: 'tests',
-    keyPrefix: key.keyPrefix,
-    keyHash: key.keyHash,
-    createdBy: null,
-  });
+  await db.tenant(company.id, (sql) =>
+    createCompanyToken(sql, company.id, {
+      name: 'tests',
+      keyPrefix: key.keyPrefix,
+      keyHash: key.keyHash,
+      createdBy: null,
+    }),
+  );
   return { companyId: company.id, headers: { authorization: `Token ${key.key}` } };
 }
 
@@ -460,7 +464,9 @@ describe('CSV imports API', () => {
     it('audits each import once with counts only, and keeps personal data out of the logs', async () => {
       const caller = await newCaller(db);
       const job = await uploadOk(caller, 'email,first_name\nsecret.person@example.com,Zebulon\nbad,\n');
-      const audit = await listAudit(db, caller.companyId, { entity: 'import_job' });
+      const audit = await db.tenant(caller.companyId, (sql) =>
+        listAudit(sql, caller.companyId, { entity: 'import_job' }),
+      );
       expect(audit).toHaveLength(1);
       expect(audit[0]).toMatchObject({ action: 'create', entity_id: String(job.id) });
       expect(audit[0]!.after).toEqual({
@@ -579,7 +585,11 @@ describe('CSV import jobs across restarts', () => {
         invalid: 1,
       });
       expect((await listSubscribers(db, caller.companyId, { limit: 100, offset: 0 })).count).toBe(11);
-      expect(await listAudit(db, caller.companyId, { entity: 'import_job' })).toHaveLength(1);
+      expect(
+        await db.tenant(caller.companyId, (sql) =>
+          listAudit(sql, caller.companyId, { entity: 'import_job' }),
+        ),
+      ).toHaveLength(1);
     } finally {
       await second.app.close();
     }

@@ -65,10 +65,12 @@ describe('Locations API', () => {
 
     expect((await call(alice, 'DELETE', `/api/customers/locations/${location.id}/`)).statusCode).toBe(204);
     expect((await call(alice, 'GET', `/api/customers/locations/${location.id}/`)).statusCode).toBe(404);
-    const audit = await listAudit(t.database.db, alice.companyId, {
-      entity: 'location',
-      entityId: location.id,
-    });
+    const audit = await t.database.db.tenant(alice.companyId, (sql) =>
+      listAudit(sql, alice.companyId, {
+        entity: 'location',
+        entityId: location.id,
+      }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['delete', 'update', 'update', 'create']);
   });
 

@@ -463,7 +463,7 @@ describe('embedded OpenID provider', () => {
       const person = await newSignInUser();
       const browser = newBrowser();
       await signInForCode(browser, t.auth, { email: person.email, password: PASSWORD });
-      expect(await deleteSessionsForAccount(t.database.db, String(person.id))).toBe(1);
+      expect(await t.database.db.platform((sql) => deleteSessionsForAccount(sql, String(person.id)))).toBe(1);
       const silent = await browser.get(authorizationUrl(t.auth, pkcePair(), { prompt: 'none' }));
       expect(callbackParams(silent).get('error')).toBe('login_required');
     });
@@ -472,21 +472,23 @@ describe('embedded OpenID provider', () => {
   describe('storage', () => {
     it('treats expired rows as absent', async () => {
       const db = t.database.db;
-      await upsertOidcPayload(db, {
-        model: 'Interaction',
-        id: 'expiring',
-        payload: { uid: 'expiring' },
-        grantId: null,
-        userCode: null,
-        uid: null,
-        accountId: null,
-        expiresInSeconds: 60,
-      });
-      expect(await findOidcPayload(db, 'Interaction', 'expiring')).not.toBeNull();
+      await db.platform((sql) =>
+        upsertOidcPayload(sql, {
+          model: 'Interaction',
+          id: 'expiring',
+          payload: { uid: 'expiring' },
+          grantId: null,
+          userCode: null,
+          uid: null,
+          accountId: null,
+          expiresInSeconds: 60,
+        }),
+      );
+      expect(await db.platform((sql) => findOidcPayload(sql, 'Interaction', 'expiring'))).not.toBeNull();
       await db.owner((sql) =>
         sql.query(`UPDATE oidc_payloads SET expires_at = now() - interval '1 second' WHERE id = 'expiring'`),
       );
-      expect(await findOidcPayload(db, 'Interaction', 'expiring')).toBeNull();
+      expect(await db.platform((sql) => findOidcPayload(sql, 'Interaction', 'expiring'))).toBeNull();
     });
 
     it('keeps sessions, codes and keys across a rebuild of the app on the same database', async () => {

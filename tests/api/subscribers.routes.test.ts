@@ -333,7 +333,9 @@ describe('Subscribers API', () => {
         deleted_at: expect.any(String),
       },
     ]);
-    const audit = await listAudit(db, alice.companyId, { entity: 'subscriber', entityId: subscriber.id });
+    const audit = await db.tenant(alice.companyId, (sql) =>
+      listAudit(sql, alice.companyId, { entity: 'subscriber', entityId: subscriber.id }),
+    );
     expect(JSON.stringify(audit)).not.toContain('leaving@example.com');
   });
 

@@ -21,7 +21,7 @@ describe('account settings repository', () => {
     const user = await makeUser(db, companyA);
     const scope = { companyId: companyA, userId: user.id, actorUserId: user.id };
 
-    const fresh = await getAccountSettings(db, companyA, user.id);
+    const fresh = await db.tenant(companyA, (sql) => getAccountSettings(sql, companyA, user.id));
     expect(fresh).toEqual({
       user_id: user.id,
       company_id: companyA,
@@ -30,10 +30,12 @@ describe('account settings repository', () => {
       updated_at: null,
     });
 
-    const saved = await upsertAccountSettings(db, scope, user.id, {
-      language: 'de',
-      communication: { sms: true },
-    });
+    const saved = await db.tenant(scope.companyId, (sql) =>
+      upsertAccountSettings(sql, scope, user.id, {
+        language: 'de',
+        communication: { sms: true },
+      }),
+    );
     expect(saved).toMatchObject({
       language: 'de',
       time_zone: 'America/New_York',
@@ -41,20 +43,24 @@ describe('account settings repository', () => {
     });
     expect(saved!.updated_at).toBeInstanceOf(Date);
 
-    const again = await upsertAccountSettings(db, scope, user.id, {
-      time_zone: 'Europe/Berlin',
-      communication: { email: false },
-      verification: { phone: 'pending' },
-    });
+    const again = await db.tenant(scope.companyId, (sql) =>
+      upsertAccountSettings(sql, scope, user.id, {
+        time_zone: 'Europe/Berlin',
+        communication: { email: false },
+        verification: { phone: 'pending' },
+      }),
+    );
     expect(again).toMatchObject({
       language: 'de',
       time_zone: 'Europe/Berlin',
       communication: { email: false, sms: true, phone: false },
       verification: { phone: 'pending' },
     });
-    expect(await getAccountSettings(db, companyA, user.id)).toEqual(again);
+    expect(await db.tenant(companyA, (sql) => getAccountSettings(sql, companyA, user.id))).toEqual(again);
 
-    const audit = await listAudit(db, companyA, { entity: 'account_settings', entityId: user.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'account_settings', entityId: user.id }),
+    );
     expect(audit.map((entry) => [entry.action, entry.user_id])).toEqual([
       ['update', user.id],
       ['create', user.id],
@@ -66,30 +72,48 @@ describe('account settings repository', () => {
   it('rejects a language the schema does not know and leaves the settings as they were', async () => {
     const user = await makeUser(db, companyA);
     await expect(
-      upsertAccountSettings(db, systemScope(companyA), user.id, { language: 'xx' as 'en' }),
+      db.tenant(companyA, (sql) =>
+        upsertAccountSettings(sql, systemScope(companyA), user.id, { language: 'xx' as 'en' }),
+      ),
     ).rejects.toThrow();
-    expect((await getAccountSettings(db, companyA, user.id))?.updated_at).toBeNull();
+    expect(
+      (await db.tenant(companyA, (sql) => getAccountSettings(sql, companyA, user.id)))?.updated_at,
+    ).toBeNull();
   });
 
   it('answers null for a user that does not exist', async () => {
     const user = await makeUser(db, companyA);
-    await deleteUser(db, systemScope(companyA), user.id);
-    expect(await getAccountSettings(db, companyA, user.id)).toBeNull();
-    expect(await upsertAccountSettings(db, systemScope(companyA), user.id, { language: 'fr' })).toBeNull();
+    await db.tenant(companyA, (sql) => deleteUser(sql, systemScope(companyA), user.id));
+    expect(await db.tenant(companyA, (sql) => getAccountSettings(sql, companyA, user.id))).toBeNull();
+    expect(
+      await db.tenant(companyA, (sql) =>
+        upsertAccountSettings(sql, systemScope(companyA), user.id, { language: 'fr' }),
+      ),
+    ).toBeNull();
   });
 
   it("never returns or changes another company's settings, even without row-level security", async () => {
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
       const theirs = await makeUser(guarded, companyB);
-      await upsertAccountSettings(guarded, systemScope(companyB), theirs.id, { language: 'jp' });
-      expect(await getAccountSettings(guarded, companyA, theirs.id)).toBeNull();
-      expect(
-        await upsertAccountSettings(guarded, systemScope(companyA), theirs.id, { language: 'es' }),
-      ).toBeNull();
-      expect((await getAccountSettings(guarded, companyB, theirs.id))?.language).toBe('jp');
-      expect(await listAudit(guarded, companyA, { entity: 'account_settings', entityId: theirs.id })).toEqual(
-        [],
+      await guarded.tenant(companyB, (sql) =>
+        upsertAccountSettings(sql, systemScope(companyB), theirs.id, { language: 'jp' }),
       );
+      expect(
+        await guarded.tenant(companyA, (sql) => getAccountSettings(sql, companyA, theirs.id)),
+      ).toBeNull();
+      expect(
+        await guarded.tenant(companyA, (sql) =>
+          upsertAccountSettings(sql, systemScope(companyA), theirs.id, { language: 'es' }),
+        ),
+      ).toBeNull();
+      expect(
+        (await guarded.tenant(companyB, (sql) => getAccountSettings(sql, companyB, theirs.id)))?.language,
+      ).toBe('jp');
+      expect(
+        await guarded.tenant(companyA, (sql) =>
+          listAudit(sql, companyA, { entity: 'account_settings', entityId: theirs.id }),
+        ),
+      ).toEqual([]);
     }
   });
 });

@@ -191,7 +191,9 @@ describe('campaigns repository', () => {
     );
     expect(await db.tenant(scope.companyId, (sql) => markCampaignSending(sql, scope, 0))).toBeNull();
 
-    const audit = await listAudit(db, companyA, { entity: 'campaign', entityId: draft.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'campaign', entityId: draft.id }),
+    );
     expect(audit.map((entry) => [entry.action, (entry.after as { status?: string } | null)?.status])).toEqual(
       [
         ['update', 'sent'],
@@ -209,7 +211,9 @@ describe('campaigns repository', () => {
     expect(await db.tenant(scope.companyId, (sql) => deleteCampaign(sql, scope, campaign.id))).toBe(true);
     expect(await db.tenant(companyA, (sql) => getCampaign(sql, companyA, campaign.id))).toBeNull();
     expect(await db.tenant(scope.companyId, (sql) => deleteCampaign(sql, scope, campaign.id))).toBe(false);
-    const audit = await listAudit(db, companyA, { entity: 'campaign', entityId: campaign.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'campaign', entityId: campaign.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['delete', 'create']);
   });
 

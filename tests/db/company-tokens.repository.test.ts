@@ -21,40 +21,56 @@ describe('companies and company tokens repositories', () => {
     const key = generateCompanyKey();
     expect(key.key).toMatch(/^rgl_[0-9a-f]{8}_[A-Za-z0-9_-]{43}$/);
     expect(key.keyHash).toBe(hashCompanyKey(key.key));
-    const token = await createCompanyToken(db, companyA, {
-      name: 'Zapier',
-      keyPrefix: key.keyPrefix,
-      keyHash: key.keyHash,
-      createdBy: null,
-    });
+    const token = await db.tenant(companyA, (sql) =>
+      createCompanyToken(sql, companyA, {
+        name: 'Zapier',
+        keyPrefix: key.keyPrefix,
+        keyHash: key.keyHash,
+        createdBy: null,
+      }),
+    );
     expect(JSON.stringify(token)).not.toContain(key.key);
 
-    const found = await findActiveCompanyTokenByHash(db, hashCompanyKey(key.key));
+    const found = await db.platform((sql) => findActiveCompanyTokenByHash(sql, hashCompanyKey(key.key)));
     expect(found).toMatchObject({ id: token.id, company_id: companyA });
     expect(found?.last_used_at).toBeInstanceOf(Date);
-    expect(await findActiveCompanyTokenByHash(db, hashCompanyKey(`${key.key}x`))).toBeNull();
+    expect(
+      await db.platform((sql) => findActiveCompanyTokenByHash(sql, hashCompanyKey(`${key.key}x`))),
+    ).toBeNull();
 
-    expect(await revokeCompanyToken(db, companyA, token.id)).toBe(true);
-    expect(await revokeCompanyToken(db, companyA, token.id)).toBe(false);
-    expect(await findActiveCompanyTokenByHash(db, key.keyHash)).toBeNull();
-    expect((await listCompanyTokens(db, companyA))[0]?.revoked_at).toBeInstanceOf(Date);
+    expect(await db.tenant(companyA, (sql) => revokeCompanyToken(sql, companyA, token.id))).toBe(true);
+    expect(await db.tenant(companyA, (sql) => revokeCompanyToken(sql, companyA, token.id))).toBe(false);
+    expect(await db.platform((sql) => findActiveCompanyTokenByHash(sql, key.keyHash))).toBeNull();
+    expect(
+      (await db.tenant(companyA, (sql) => listCompanyTokens(sql, companyA)))[0]?.revoked_at,
+    ).toBeInstanceOf(Date);
   });
 
   it("never lists or revokes another company's tokens, even without row-level security", async () => {
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
       const key = generateCompanyKey();
-      const theirs = await createCompanyToken(guarded, companyB, {
-        name: 'B key',
-        keyPrefix: key.keyPrefix,
-        keyHash: key.keyHash,
-        createdBy: null,
-      });
-      expect((await listCompanyTokens(guarded, companyA)).every((t) => t.company_id === companyA)).toBe(true);
-      expect(await revokeCompanyToken(guarded, companyA, theirs.id)).toBe(false);
-      expect(await findActiveCompanyTokenByHash(guarded, key.keyHash)).not.toBeNull();
-      expect((await getCompany(guarded, companyA))?.name).toBe('A');
+      const theirs = await guarded.tenant(companyB, (sql) =>
+        createCompanyToken(sql, companyB, {
+          name: 'B key',
+          keyPrefix: key.keyPrefix,
+          keyHash: key.keyHash,
+          createdBy: null,
+        }),
+      );
+      expect(
+        (await guarded.tenant(companyA, (sql) => listCompanyTokens(sql, companyA))).every(
+          (t) => t.company_id === companyA,
+        ),
+      ).toBe(true);
+      expect(await guarded.tenant(companyA, (sql) => revokeCompanyToken(sql, companyA, theirs.id))).toBe(
+        false,
+      );
+      expect(await guarded.platform((sql) => findActiveCompanyTokenByHash(sql, key.keyHash))).not.toBeNull();
+      expect((await guarded.tenant(companyA, (sql) => getCompany(sql, companyA)))?.name).toBe('A');
     }
-    expect((await listCompanies(db)).map((c) => c.id)).toEqual(expect.arrayContaining([companyA, companyB]));
+    expect((await db.platform((sql) => listCompanies(sql))).map((c) => c.id)).toEqual(
+      expect.arrayContaining([companyA, companyB]),
+    );
     // A tenant transaction sees only its own company row.
     const visible = await db.tenant(
       companyA,

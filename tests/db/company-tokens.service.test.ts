@@ -22,9 +22,9 @@ describe('issuing company tokens for an account', () => {
     const issued = await issueCompanyTokenForAccount(test.db, ' owner@TOKEN.example ', 'Reports');
     expect(issued.companyId).toBe(company.id);
     expect(issued.token).toMatchObject({ name: 'Reports', created_by: user.id, company_id: company.id });
-    expect((await findActiveCompanyTokenByHash(test.db, hashCompanyKey(issued.key)))?.id).toBe(
-      issued.token.id,
-    );
+    expect(
+      (await test.db.platform((sql) => findActiveCompanyTokenByHash(sql, hashCompanyKey(issued.key))))?.id,
+    ).toBe(issued.token.id);
   });
 
   it('refuses an unknown email', async () => {

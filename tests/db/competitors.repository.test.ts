@@ -72,7 +72,9 @@ describe('competitors repository', () => {
     expect(
       (await db.tenant(companyA, (sql) => listCompetitors(sql, companyA, harbor.id))).map((c) => c.name),
     ).toEqual(['burger barn']);
-    const audit = await listAudit(db, companyA, { entity: 'competitor', entityId: taco.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'competitor', entityId: taco.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['delete', 'create']);
   });
 

@@ -66,7 +66,9 @@ describe('deleted customers repository', () => {
     expect(Object.keys(all.rows[0]!).sort()).toEqual(
       ['company_id', 'customer_type', 'deleted_at', 'deleted_by', 'id', 'original_id', 'pos_id'].sort(),
     );
-    const audit = await listAudit(db, companyA, { entity: 'deleted_customer' });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'deleted_customer' }),
+    );
     expect(audit).toHaveLength(4);
   });
 

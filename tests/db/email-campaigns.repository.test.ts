@@ -76,7 +76,9 @@ describe('email campaigns repository', () => {
       await db.tenant(scope.companyId, (sql) => updateEmailCampaign(sql, scope, 0, { subject: 'Nothing' })),
     ).toBeNull();
 
-    const audit = await listAudit(db, companyA, { entity: 'email_campaign', entityId: created.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'email_campaign', entityId: created.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['update', 'create']);
 
     // The content goes with its campaign.

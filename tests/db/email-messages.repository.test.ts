@@ -118,7 +118,9 @@ describe('email messages repository', () => {
     expect(failed.rows[0]).toMatchObject({ error: 'mailbox unavailable', sent_at: null });
     expect(await db.tenant(companyA, (sql) => countCampaignMessagesByStatus(sql, companyA, 0))).toEqual(zero);
 
-    const batch = await listAudit(db, companyA, { entity: 'campaign_messages', entityId: campaign.id });
+    const batch = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'campaign_messages', entityId: campaign.id }),
+    );
     expect(batch).toHaveLength(1);
     expect(batch[0]?.after).toMatchObject({
       campaign_id: campaign.id,
@@ -126,7 +128,7 @@ describe('email messages repository', () => {
       first_id: ids[0],
       last_id: ids[4],
     });
-    const marks = await listAudit(db, companyA, { entity: 'email_message' });
+    const marks = await db.tenant(companyA, (sql) => listAudit(sql, companyA, { entity: 'email_message' }));
     expect(marks.map((entry) => (entry.after as { status: string }).status)).toEqual([
       'failed',
       'captured',

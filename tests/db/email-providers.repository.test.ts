@@ -80,7 +80,9 @@ describe('email providers repository', () => {
     });
     expect(rotated.api_key_masked).toBe('••••9999');
 
-    const audit = await listAudit(db, companyA, { entity: 'email_provider', entityId: sendgrid.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'email_provider', entityId: sendgrid.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['update', 'update', 'create']);
     const recorded = JSON.stringify(audit);
     expect(recorded).not.toContain(KEY.slice(3, 15));
@@ -92,11 +94,13 @@ describe('email providers repository', () => {
     expect(await deleteEmailProvider(db, scope, sendgrid.id)).toBe(true);
     expect(await deleteEmailProvider(db, scope, sendgrid.id)).toBe(false);
     expect(await hasUsableProvider(db, companyA)).toBe(false);
-    const deleted = await listAudit(db, companyA, {
-      entity: 'email_provider',
-      entityId: sendgrid.id,
-      limit: 1,
-    });
+    const deleted = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, {
+        entity: 'email_provider',
+        entityId: sendgrid.id,
+        limit: 1,
+      }),
+    );
     expect(deleted[0]?.action).toBe('delete');
     expect(JSON.stringify(deleted)).not.toContain('SG.rotated');
   });

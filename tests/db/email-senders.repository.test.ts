@@ -84,7 +84,9 @@ describe('email senders repository', () => {
     const scope = systemScope(companyA);
     const sender = await createEmailSender(db, scope, { name: 'Private', email: 'owner@private.example' });
     await updateEmailSender(db, scope, sender.id, { name: 'Private 2' });
-    const audit = await listAudit(db, companyA, { entity: 'email_sender', entityId: sender.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'email_sender', entityId: sender.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['update', 'create']);
     expect(JSON.stringify(audit)).not.toContain('owner@private.example');
     expect((audit[1]?.after as { email: string }).email).toMatch(/^sha256:/);

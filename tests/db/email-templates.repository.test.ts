@@ -74,7 +74,9 @@ describe('email templates repository', () => {
       await db.tenant(scope.companyId, (sql) => updateEmailTemplate(sql, scope, 0, { name: 'Nothing' })),
     ).toBeNull();
 
-    const audit = await listAudit(db, companyA, { entity: 'email_template', entityId: template.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'email_template', entityId: template.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['update', 'update', 'create']);
   });
 

@@ -145,7 +145,9 @@ describe('flows repository', () => {
       await db.tenant(scope.companyId, (sql) => updateFlowItem(sql, scope, 0, { position: 0 })),
     ).toBeNull();
 
-    const moves = await listAudit(db, companyA, { entity: 'flow_item', entityId: trigger.id });
+    const moves = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'flow_item', entityId: trigger.id }),
+    );
     expect(moves[0]).toMatchObject({ action: 'update', before: { position: 0 }, after: { position: 1 } });
   });
 
@@ -214,7 +216,9 @@ describe('flows repository', () => {
     expect(await db.tenant(scope.companyId, (sql) => deleteFlow(sql, scope, older.id))).toBe(false);
     expect(await countRows(db, 'flow_items', companyA)).toBe(items - 2);
 
-    const audit = await listAudit(db, companyA, { entity: 'flow', entityId: older.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'flow', entityId: older.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['delete', 'update', 'update', 'create']);
     expect((audit[0]?.before as { items: unknown[] }).items).toHaveLength(2);
   });

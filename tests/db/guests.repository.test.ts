@@ -70,7 +70,9 @@ describe('guests repository', () => {
     const other = await makeGuest(db, companyA);
     expect(other.hashid).not.toBe(guest.hashid);
 
-    const [entry] = await listAudit(db, companyA, { entity: 'guest', entityId: guest.id });
+    const [entry] = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'guest', entityId: guest.id }),
+    );
     expect(entry!.action).toBe('create');
     const after = entry!.after as Record<string, unknown>;
     expect(after.customer_name).toBe(fingerprint('Dana Fox'));
@@ -286,7 +288,9 @@ describe('guests repository', () => {
     });
     expect(JSON.stringify(deleted.rows)).not.toContain('Gone Soon');
 
-    const audit = await listAudit(db, companyA, { entity: 'guest', entityId: guest.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'guest', entityId: guest.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['delete', 'create']);
     expect((audit[0]!.before as Record<string, unknown>).customer_name).toBe(fingerprint('Gone Soon'));
   });

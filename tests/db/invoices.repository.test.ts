@@ -71,9 +71,13 @@ describe('invoices repository', () => {
     expect(february).toMatchObject({ currency: 'EUR', status: 'open', lines: [], paid_at: null });
     expect(await db.tenant(companyA, (sql) => getInvoice(sql, companyA, march.id))).toEqual(march);
     expect(await db.tenant(companyA, (sql) => getInvoice(sql, companyA, 0))).toBeNull();
-    expect((await listAudit(db, companyA, { entity: 'invoice', entityId: march.id }))[0]?.action).toBe(
-      'create',
-    );
+    expect(
+      (
+        await db.tenant(companyA, (sql) =>
+          listAudit(sql, companyA, { entity: 'invoice', entityId: march.id }),
+        )
+      )[0]?.action,
+    ).toBe('create');
   });
 
   it('refuses a number already used in the company', async () => {

@@ -65,7 +65,9 @@ describe('locations and location groups repositories', () => {
     expect(await getLocation(db, companyA, harbor.id)).toBeNull();
     expect(await deleteLocation(db, scope, harbor.id)).toBe(false);
 
-    const audit = await listAudit(db, companyA, { entity: 'location', entityId: harbor.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'location', entityId: harbor.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['delete', 'update', 'create']);
   });
 

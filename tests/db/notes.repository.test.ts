@@ -44,7 +44,9 @@ describe('notes repository', () => {
       ['Guest note'],
     );
 
-    const [entry] = await listAudit(db, companyA, { entity: 'note', entityId: first!.id });
+    const [entry] = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'note', entityId: first!.id }),
+    );
     const after = entry!.after as Record<string, unknown>;
     expect(after.body).toBe(fingerprint('Prefers the patio'));
     expect(JSON.stringify(entry)).not.toMatch(/patio|Rae|Quinn/);

@@ -100,10 +100,12 @@ describe('other campaigns repository', () => {
       ),
     ).toBeNull();
 
-    const audit = await listAudit(db, companyA, {
-      entity: 'other_campaign_configuration',
-      entityId: config.id,
-    });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, {
+        entity: 'other_campaign_configuration',
+        entityId: config.id,
+      }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['update', 'update', 'create']);
   });
 

@@ -181,7 +181,9 @@ describe('pos repository', () => {
     ]);
     expect(visits[1]!.lines.map((line) => line.name)).toEqual(['Soup', 'Pie']);
 
-    const audit = await listAudit(db, companyA, { entity: 'pos_check', entityId: inserted[0]!.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'pos_check', entityId: inserted[0]!.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['create']);
   });
 

@@ -64,7 +64,9 @@ describe('profile cards repository', () => {
       (await db.tenant(companyA, (sql) => listProfileCards(sql, companyA, subscriber)))?.map((c) => c.id),
     ).toEqual([amex!.id]);
 
-    const audit = await listAudit(db, companyA, { entity: 'profile_card', entityId: visa!.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'profile_card', entityId: visa!.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['delete', 'create']);
     const after = audit[1]!.after as Record<string, unknown>;
     expect(after.name_on_card).toBe(fingerprint('Jo Park'));

@@ -63,7 +63,9 @@ describe('segment cache repository', () => {
     expect(await db.tenant(companyA, (sql) => getSegmentCache(sql, companyA, segment.id))).toEqual(second);
     expect(await countRows(db, 'segment_cache', companyA)).toBe(1);
 
-    const audit = await listAudit(db, companyA, { entity: 'segment_cache', entityId: first.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'segment_cache', entityId: first.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['update', 'create']);
   });
 

@@ -168,7 +168,9 @@ describe('segments repository', () => {
       (await db.tenant(companyA, (sql) => getSegment(sql, companyA, source.id)))?.segment_groups,
     ).toHaveLength(2);
 
-    const audit = await listAudit(db, companyA, { entity: 'segment', entityId: copy!.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'segment', entityId: copy!.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['delete', 'create']);
   });
 

@@ -49,7 +49,9 @@ describe('subscriber lists repository', () => {
     const still = await db.tenant(companyA, (sql) => findSubscribersByIds(sql, companyA, [one.id, two.id]));
     expect(still.map((s) => s.list_ids)).toEqual([[], []]);
 
-    const audit = await listAudit(db, companyA, { entity: 'subscriber_list', entityId: vip.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'subscriber_list', entityId: vip.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['delete', 'update', 'update', 'create']);
   });
 
@@ -74,7 +76,9 @@ describe('subscriber lists repository', () => {
     expect(await addListMembers(db, scope, 0, [a.id])).toBeNull();
     expect(await removeListMembers(db, scope, 0, [a.id])).toBeNull();
 
-    const audit = await listAudit(db, companyA, { entity: 'subscriber_list', entityId: list.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'subscriber_list', entityId: list.id }),
+    );
     expect(audit.map((entry) => entry.after)).toEqual([
       { removed_subscriber_ids: [a.id] },
       { added_subscriber_ids: [c.id] },

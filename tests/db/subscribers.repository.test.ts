@@ -77,7 +77,9 @@ describe('subscribers repository', () => {
     });
     expect(created.hashid).toMatch(HASHID_PATTERN);
 
-    const [entry] = await listAudit(db, companyA, { entity: 'subscriber', entityId: created.id });
+    const [entry] = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'subscriber', entityId: created.id }),
+    );
     const after = entry!.after as Record<string, unknown>;
     expect(after.email).toBe(fingerprint('Mia.Hart@Example.com'));
     expect(after.email).not.toBe('Mia.Hart@Example.com');
@@ -213,7 +215,9 @@ describe('subscribers repository', () => {
     expect(back).toMatchObject({ subscribed: true, unsubscribed_at: null, birthday: null });
     expect(await updateSubscriber(db, scope, 0, { first_name: 'Nobody' })).toBeNull();
 
-    const audit = await listAudit(db, companyA, { entity: 'subscriber', entityId: subscriber.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'subscriber', entityId: subscriber.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['update', 'update', 'update', 'update', 'create']);
     expect((audit[3]!.after as Record<string, unknown>).first_name).toBe(fingerprint('New'));
   });
@@ -285,10 +289,14 @@ describe('subscribers repository', () => {
         original_id: subscriber.id,
       }),
     ]);
-    const audit = await listAudit(db, companyA, { entity: 'subscriber', entityId: subscriber.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'subscriber', entityId: subscriber.id }),
+    );
     expect(audit[0]!.action).toBe('delete');
     expect(JSON.stringify(audit)).not.toContain('leaving@example.com');
-    const messageAudit = await listAudit(db, companyA, { entity: 'email_message', entityId: queued });
+    const messageAudit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'email_message', entityId: queued }),
+    );
     expect(messageAudit.map((entry) => entry.after)).toEqual([{ status: 'cancelled' }]);
   });
 

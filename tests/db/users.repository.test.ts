@@ -23,52 +23,73 @@ describe('users repository', () => {
 
   it('creates, pages, searches, updates and deletes users with a fingerprinted audit trail', async () => {
     const scope = systemScope(companyA);
-    const ann = await createUser(db, scope, {
-      email: '  Ann.Owner@Example.com ',
-      first_name: 'Ann',
-      last_name: 'Lee',
-      role: 'owner',
-      password_hash: 'secret-hash',
-    });
+    const ann = await db.tenant(scope.companyId, (sql) =>
+      createUser(sql, scope, {
+        email: '  Ann.Owner@Example.com ',
+        first_name: 'Ann',
+        last_name: 'Lee',
+        role: 'owner',
+        password_hash: 'secret-hash',
+      }),
+    );
     expect(ann).toMatchObject({
       email: 'Ann.Owner@Example.com',
       username: 'Ann.Owner@Example.com',
       role: 'owner',
     });
     expect(ann).not.toHaveProperty('password_hash');
-    await createUser(db, scope, { email: 'bob@example.com', username: 'bob', role: 'analyst' });
-    await createUser(db, scope, { email: 'cat_100%@example.com', username: 'cat', role: 'marketer' });
+    await db.tenant(scope.companyId, (sql) =>
+      createUser(sql, scope, { email: 'bob@example.com', username: 'bob', role: 'analyst' }),
+    );
+    await db.tenant(scope.companyId, (sql) =>
+      createUser(sql, scope, { email: 'cat_100%@example.com', username: 'cat', role: 'marketer' }),
+    );
 
-    const firstPage = await listUsers(db, companyA, { limit: 2, offset: 0 });
+    const firstPage = await db.tenant(companyA, (sql) => listUsers(sql, companyA, { limit: 2, offset: 0 }));
     expect(firstPage.count).toBe(3);
     expect(firstPage.rows.map((row) => row.username)).toEqual(['Ann.Owner@Example.com', 'bob']);
-    const secondPage = await listUsers(db, companyA, { limit: 2, offset: 2 });
+    const secondPage = await db.tenant(companyA, (sql) => listUsers(sql, companyA, { limit: 2, offset: 2 }));
     expect(secondPage.rows.map((row) => row.username)).toEqual(['cat']);
 
-    expect((await listUsers(db, companyA, { q: 'LEE', limit: 10, offset: 0 })).rows.map((u) => u.id)).toEqual(
-      [ann.id],
-    );
     expect(
-      (await listUsers(db, companyA, { q: '100%', limit: 10, offset: 0 })).rows.map((u) => u.username),
+      (
+        await db.tenant(companyA, (sql) => listUsers(sql, companyA, { q: 'LEE', limit: 10, offset: 0 }))
+      ).rows.map((u) => u.id),
+    ).toEqual([ann.id]);
+    expect(
+      (
+        await db.tenant(companyA, (sql) => listUsers(sql, companyA, { q: '100%', limit: 10, offset: 0 }))
+      ).rows.map((u) => u.username),
     ).toEqual(['cat']);
     // "_" and "%" are literal characters, not wildcards.
-    expect((await listUsers(db, companyA, { q: 'b_b', limit: 10, offset: 0 })).count).toBe(0);
-    expect((await listUsers(db, companyA, { q: '%', limit: 10, offset: 0 })).count).toBe(1);
+    expect(
+      (await db.tenant(companyA, (sql) => listUsers(sql, companyA, { q: 'b_b', limit: 10, offset: 0 })))
+        .count,
+    ).toBe(0);
+    expect(
+      (await db.tenant(companyA, (sql) => listUsers(sql, companyA, { q: '%', limit: 10, offset: 0 }))).count,
+    ).toBe(1);
 
-    const updated = await updateUser(db, scope, ann.id, {
-      role: 'admin',
-      first_name: 'Anna',
-      is_active: false,
-    });
+    const updated = await db.tenant(scope.companyId, (sql) =>
+      updateUser(sql, scope, ann.id, {
+        role: 'admin',
+        first_name: 'Anna',
+        is_active: false,
+      }),
+    );
     expect(updated).toMatchObject({ role: 'admin', first_name: 'Anna', last_name: 'Lee', is_active: false });
     expect(updated!.updated_at.getTime()).toBeGreaterThanOrEqual(ann.updated_at.getTime());
-    expect(await updateUser(db, scope, 0, { role: 'admin' })).toBeNull();
+    expect(
+      await db.tenant(scope.companyId, (sql) => updateUser(sql, scope, 0, { role: 'admin' })),
+    ).toBeNull();
 
-    expect(await deleteUser(db, scope, ann.id)).toBe(true);
-    expect(await getUser(db, companyA, ann.id)).toBeNull();
-    expect(await deleteUser(db, scope, ann.id)).toBe(false);
+    expect(await db.tenant(scope.companyId, (sql) => deleteUser(sql, scope, ann.id))).toBe(true);
+    expect(await db.tenant(companyA, (sql) => getUser(sql, companyA, ann.id))).toBeNull();
+    expect(await db.tenant(scope.companyId, (sql) => deleteUser(sql, scope, ann.id))).toBe(false);
 
-    const audit = await listAudit(db, companyA, { entity: 'user', entityId: ann.id });
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'user', entityId: ann.id }),
+    );
     expect(audit.map((entry) => entry.action)).toEqual(['delete', 'update', 'create']);
     const created = audit[2]!.after as Record<string, unknown>;
     expect(created.email).toBe(fingerprint('Ann.Owner@Example.com'));
@@ -79,37 +100,57 @@ describe('users repository', () => {
   });
 
   it('rejects an email used by any account, whatever the case and company', async () => {
-    await createUser(db, systemScope(companyA), { email: 'taken@example.com', role: 'marketer' });
+    await db.tenant(companyA, (sql) =>
+      createUser(sql, systemScope(companyA), { email: 'taken@example.com', role: 'marketer' }),
+    );
     await expect(
-      createUser(db, systemScope(companyA), { email: 'TAKEN@example.com', role: 'marketer' }),
+      db.tenant(companyA, (sql) =>
+        createUser(sql, systemScope(companyA), { email: 'TAKEN@example.com', role: 'marketer' }),
+      ),
     ).rejects.toBeInstanceOf(UserEmailTakenError);
     await expect(
-      createUser(db, systemScope(companyB), { email: ' Taken@Example.COM', role: 'owner' }),
+      db.tenant(companyB, (sql) =>
+        createUser(sql, systemScope(companyB), { email: ' Taken@Example.COM', role: 'owner' }),
+      ),
     ).rejects.toBeInstanceOf(UserEmailTakenError);
     // The failed insert left no audit entry behind.
-    const audit = await listAudit(db, companyB, { entity: 'user' });
+    const audit = await db.tenant(companyB, (sql) => listAudit(sql, companyB, { entity: 'user' }));
     expect(audit).toEqual([]);
   });
 
   it('finds the account for sign-in by email in any case, with its password hash', async () => {
     const user = await makeUser(db, companyB, { email: 'Sign.In@Example.com', password_hash: 'argon-hash' });
-    const found = await findUserByEmailForSignIn(db, '  sign.in@EXAMPLE.com ');
+    const found = await db.platform((sql) => findUserByEmailForSignIn(sql, '  sign.in@EXAMPLE.com '));
     expect(found).toMatchObject({ id: user.id, company_id: companyB, password_hash: 'argon-hash' });
-    expect(await findUserByEmailForSignIn(db, 'sign.in@example.co')).toBeNull();
-    expect(await findUserByEmailForSignIn(db, 'sign_in@example.com')).toBeNull();
+    expect(await db.platform((sql) => findUserByEmailForSignIn(sql, 'sign.in@example.co'))).toBeNull();
+    expect(await db.platform((sql) => findUserByEmailForSignIn(sql, 'sign_in@example.com'))).toBeNull();
   });
 
   it("never returns or changes another company's users, even without row-level security", async () => {
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
       const theirs = await makeUser(guarded, companyB, { first_name: 'Theirs' });
-      const mine = await listUsers(guarded, companyA, { limit: 100, offset: 0 });
+      const mine = await guarded.tenant(companyA, (sql) =>
+        listUsers(sql, companyA, { limit: 100, offset: 0 }),
+      );
       expect(mine.rows.length).toBeGreaterThan(0);
       expect(mine.rows.every((row) => row.company_id === companyA)).toBe(true);
-      expect((await listUsers(guarded, companyA, { q: 'Theirs', limit: 10, offset: 0 })).count).toBe(0);
-      expect(await getUser(guarded, companyA, theirs.id)).toBeNull();
-      expect(await updateUser(guarded, systemScope(companyA), theirs.id, { role: 'owner' })).toBeNull();
-      expect(await deleteUser(guarded, systemScope(companyA), theirs.id)).toBe(false);
-      expect(await getUser(guarded, companyB, theirs.id)).toMatchObject({
+      expect(
+        (
+          await guarded.tenant(companyA, (sql) =>
+            listUsers(sql, companyA, { q: 'Theirs', limit: 10, offset: 0 }),
+          )
+        ).count,
+      ).toBe(0);
+      expect(await guarded.tenant(companyA, (sql) => getUser(sql, companyA, theirs.id))).toBeNull();
+      expect(
+        await guarded.tenant(companyA, (sql) =>
+          updateUser(sql, systemScope(companyA), theirs.id, { role: 'owner' }),
+        ),
+      ).toBeNull();
+      expect(await guarded.tenant(companyA, (sql) => deleteUser(sql, systemScope(companyA), theirs.id))).toBe(
+        false,
+      );
+      expect(await guarded.tenant(companyB, (sql) => getUser(sql, companyB, theirs.id))).toMatchObject({
         role: 'marketer',
         first_name: 'Theirs',
       });

@@ -54,16 +54,18 @@ export async function openTestApp(options: { auth?: AuthSettings } = {}): Promis
     tokens,
     async newCaller(name = 'Caller Co', callerOptions = {}) {
       const company = await makeCompany(database.db, name);
-      await setCompanyFeatures(database.db, systemScope(company.id), [
-        ...(callerOptions.features ?? ALL_FEATURES),
-      ]);
+      await database.db.tenant(systemScope(company.id).companyId, (sql) =>
+        setCompanyFeatures(sql, systemScope(company.id), [...(callerOptions.features ?? ALL_FEATURES)]),
+      );
       const key = generateCompanyKey();
-      await createCompanyToken(database.db, company.id, {
-        name: 'tests',
-        keyPrefix: key.keyPrefix,
-        keyHash: key.keyHash,
-        createdBy: null,
-      });
+      await database.db.tenant(company.id, (sql) =>
+        createCompanyToken(sql, company.id, {
+          name: 'tests',
+          keyPrefix: key.keyPrefix,
+          keyHash: key.keyHash,
+          createdBy: null,
+        }),
+      );
       return { companyId: company.id, headers: { authorization: `Token ${key.key}` } };
     },
     async newUser(companyId, role = 'owner') {

@@ -5,7 +5,7 @@ import type { WriteScope } from '../../server/repositories/scope.js';
 
 /** A new company with a unique slug. */
 export function makeCompany(db: Database, name = 'Test Company'): Promise<CompanyRow> {
-  return createCompany(db, { name, slug: `test-${randomBytes(4).toString('hex')}` });
+  return db.platform((sql) => createCompany(sql, { name, slug: `test-${randomBytes(4).toString('hex')}` }));
 }
 
 /** A write scope acting as no particular user (system change) in the company. */
@@ -64,9 +64,11 @@ export function makeSubscriber(
 
 /** A marketer of the company with a unique email unless one is given. */
 export function makeUser(db: Database, companyId: number, fields: Partial<NewUser> = {}): Promise<UserRow> {
-  return createUser(db, systemScope(companyId), {
-    email: `user-${randomBytes(4).toString('hex')}@example.com`,
-    role: 'marketer',
-    ...fields,
-  });
+  return db.tenant(companyId, (sql) =>
+    createUser(sql, systemScope(companyId), {
+      email: `user-${randomBytes(4).toString('hex')}@example.com`,
+      role: 'marketer',
+      ...fields,
+    }),
+  );
 }

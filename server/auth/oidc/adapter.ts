@@ -42,54 +42,56 @@ export class DatabaseOidcAdapter implements Adapter {
 
   /** Stores the object with the lookup columns the other calls need. */
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-    await upsertOidcPayload(this.db, {
-      model: this.model,
-      id,
-      payload,
-      grantId: stringOrNull(payload.grantId),
-      userCode: stringOrNull(payload.userCode),
-      uid: stringOrNull(payload.uid),
-      accountId: stringOrNull(payload.accountId),
-      expiresInSeconds: typeof expiresIn === 'number' && expiresIn > 0 ? Math.ceil(expiresIn) : null,
-    });
+    await this.db.platform((sql) =>
+      upsertOidcPayload(sql, {
+        model: this.model,
+        id,
+        payload,
+        grantId: stringOrNull(payload.grantId),
+        userCode: stringOrNull(payload.userCode),
+        uid: stringOrNull(payload.uid),
+        accountId: stringOrNull(payload.accountId),
+        expiresInSeconds: typeof expiresIn === 'number' && expiresIn > 0 ? Math.ceil(expiresIn) : null,
+      }),
+    );
     await this.purgeNowAndThen();
   }
 
   /** The live object with this id. */
   async find(id: string): Promise<AdapterPayload | undefined> {
-    return toPayload(await findOidcPayload(this.db, this.model, id));
+    return toPayload(await this.db.platform((sql) => findOidcPayload(sql, this.model, id)));
   }
 
   /** The live object with this user code (device flow; unused by this installation's client). */
   async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-    return toPayload(await findOidcPayloadByUserCode(this.db, this.model, userCode));
+    return toPayload(await this.db.platform((sql) => findOidcPayloadByUserCode(sql, this.model, userCode)));
   }
 
   /** The live session with this uid. */
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-    return toPayload(await findOidcPayloadByUid(this.db, this.model, uid));
+    return toPayload(await this.db.platform((sql) => findOidcPayloadByUid(sql, this.model, uid)));
   }
 
   /** Marks the object consumed, so a second exchange of the same code is refused. */
   async consume(id: string): Promise<void> {
-    await consumeOidcPayload(this.db, this.model, id);
+    await this.db.platform((sql) => consumeOidcPayload(sql, this.model, id));
   }
 
   /** Deletes the object. */
   async destroy(id: string): Promise<void> {
-    await destroyOidcPayload(this.db, this.model, id);
+    await this.db.platform((sql) => destroyOidcPayload(sql, this.model, id));
   }
 
   /** Deletes every object of this model issued under the grant. */
   async revokeByGrantId(grantId: string): Promise<void> {
-    await revokeOidcPayloadsByGrant(this.db, this.model, grantId);
+    await this.db.platform((sql) => revokeOidcPayloadsByGrant(sql, this.model, grantId));
   }
 
   private async purgeNowAndThen(): Promise<void> {
     const now = Date.now();
     if (now - this.purgeClock.lastPurge < PURGE_INTERVAL_MS) return;
     this.purgeClock.lastPurge = now;
-    await purgeExpiredOidcPayloads(this.db);
+    await this.db.platform((sql) => purgeExpiredOidcPayloads(sql));
   }
 }
 

@@ -56,15 +56,15 @@ function userIdOf(accountId: string): number | null {
 async function findActiveAccount(db: Database, accountId: string): Promise<Account | undefined> {
   const userId = userIdOf(accountId);
   if (userId === null) return undefined;
-  const authority = await findUserAuthority(db, { id: userId });
+  const authority = await db.platform((sql) => findUserAuthority(sql, { id: userId }));
   if (!authority?.is_active) return undefined;
   const { company_id: companyId } = authority;
   return {
     accountId: String(authority.id),
     async claims() {
       const [user, settings] = await Promise.all([
-        getUser(db, companyId, userId),
-        getAccountSettings(db, companyId, userId),
+        db.tenant(companyId, (sql) => getUser(sql, companyId, userId)),
+        db.tenant(companyId, (sql) => getAccountSettings(sql, companyId, userId)),
       ]);
       const name = [user?.first_name, user?.last_name].filter(Boolean).join(' ');
       return {
