@@ -50,6 +50,7 @@ import { locationsService } from './services/locations.service.js';
 import { bigdataService } from './services/bigdata.service.js';
 import { customerProfilesService } from './services/customer-profiles.service.js';
 import { guestsService } from './services/guests.service.js';
+import { healthService } from './services/health.service.js';
 import { subscriberListsService } from './services/subscriber-lists.service.js';
 import { subscribersService } from './services/subscribers.service.js';
 import { supportEventLogsService } from './services/support-event-logs.service.js';
@@ -151,7 +152,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   registerAccessControl(app);
   await app.register(
     async (api) => {
-      await api.register(healthRoutes(options.db));
+      await api.register(healthRoutes(healthService(options.db)));
       await api.register(brandRoutes(options.brandName ?? DEFAULT_BRAND_NAME));
       await api.register(locationsRoutes(locationsService(options.db)));
       await api.register(authConfigRoutes(authConfigService(auth)));

@@ -1,6 +1,6 @@
-import type { Database } from '../db/database.js';
+import type { Sql } from '../db/database.js';
 
 /** Runs the cheapest statement the database can answer; throws when it cannot. */
-export async function pingDatabase(db: Database): Promise<void> {
-  await db.platform((sql) => sql.query('SELECT 1'));
+export async function pingDatabase(sql: Sql): Promise<void> {
+  await sql.query('SELECT 1');
 }

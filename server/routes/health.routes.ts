@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Database } from '../db/database.js';
-import { pingDatabase } from '../repositories/health.repository.js';
+import type { HealthService } from '../services/health.service.js';
 
 /** `GET /api/health`: the process is up and the database answers. */
-export function healthRoutes(db: Database): FastifyPluginAsyncZod {
+export function healthRoutes(health: HealthService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/health',
@@ -21,12 +20,13 @@ export function healthRoutes(db: Database): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
+        const database = health.databaseKind();
         try {
-          await pingDatabase(db);
-          return { status: 'ok' as const, database: db.kind };
+          await health.checkDatabase();
+          return { status: 'ok' as const, database };
         } catch (error) {
           request.log.error({ err: error }, 'health check failed');
-          return reply.status(503).send({ status: 'unavailable' as const, database: db.kind });
+          return reply.status(503).send({ status: 'unavailable' as const, database });
         }
       },
     );
