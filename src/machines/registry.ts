@@ -17,6 +17,7 @@ import { passwordChangeMachine } from './password-change.machine.js';
 import { subscriberListsMachine } from './subscriber-lists.machine.js';
 import { subscribersListMachine } from './subscribers-list.machine.js';
 import { supportLogMachine } from './support-log.machine.js';
+import { supportMachinesMachine } from './support-machines.machine.js';
 import { supportReplayMachine } from './support-replay.machine.js';
 import { tokenExpiryMachine } from './token-expiry.machine.js';
 
@@ -42,6 +43,7 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   subscriberListsMachine,
   subscribersListMachine,
   supportLogMachine,
+  supportMachinesMachine,
   supportReplayMachine,
   tokenExpiryMachine,
 ];

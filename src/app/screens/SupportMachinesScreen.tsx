@@ -1,17 +1,19 @@
-import ELK from 'elkjs/lib/elk.bundled.js';
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useSelector } from '@xstate/react';
+import { useMemo, useSyncExternalStore } from 'react';
 import type { AnyEventObject } from 'xstate';
 import { MACHINE_LIST, MACHINES } from '../../machines/registry.js';
-import { type ChartLayout, MachinesView } from '../../views/support/MachinesView.js';
-import { machineChart, type MachineChart, stateCount } from '../../visualiser/graph.js';
-import { boxesFromElk, type ElkNodeLike, fallbackBoxes, toElkGraph } from '../../visualiser/layout.js';
+import { MachinesView } from '../../views/support/MachinesView.js';
+import { machineChart, stateCount } from '../../visualiser/graph.js';
 import { reachablePaths } from '../../visualiser/paths.js';
+import { useAppActor } from '../actors.js';
 import { liveActors } from '../live-actors.js';
 import { ROUTE_RULES } from '../routes.js';
+import { supportMachinesLogic } from '../wiring/support-machines.js';
 
 /** Inputs for machines that cannot start without one, so their paths can be walked. */
 const SAMPLE_INPUTS: Readonly<Record<string, unknown>> = {
   navigation: { routes: ROUTE_RULES, path: '/dashboard' },
+  supportMachines: { machineId: 'navigation' },
 };
 
 /** Sample events for machines whose events carry what their guards read (by machine, then event type). */
@@ -23,34 +25,6 @@ const SAMPLE_EVENTS: Readonly<Record<string, Readonly<Record<string, readonly An
   },
 };
 
-let elk: InstanceType<typeof ELK> | null = null;
-
-/** Lays the chart out with ELK off the render (asynchronously); a plain column layout if ELK fails. */
-function useChartLayout(chart: MachineChart): ChartLayout {
-  const [done, setDone] = useState<{ chart: MachineChart; layout: ChartLayout } | null>(null);
-  useEffect(() => {
-    let current = true;
-    elk ??= new ELK();
-    void elk
-      .layout(toElkGraph(chart) as Parameters<InstanceType<typeof ELK>['layout']>[0])
-      .then(
-        (graph): ChartLayout => ({ status: 'ready', boxes: boxesFromElk(graph as ElkNodeLike), error: null }),
-        (error: unknown): ChartLayout => ({
-          status: 'ready',
-          boxes: fallbackBoxes(chart),
-          error: error instanceof Error ? error.message : String(error),
-        }),
-      )
-      .then((layout) => {
-        if (current) setDone({ chart, layout });
-      });
-    return () => {
-      current = false;
-    };
-  }, [chart]);
-  return done?.chart === chart ? done.layout : { status: 'loading' };
-}
-
 const subscribeLive = (listener: () => void) => liveActors.subscribe(listener);
 const readLive = () => liveActors.list();
 
@@ -60,39 +34,32 @@ const readLive = () => liveActors.list();
  */
 export default function SupportMachinesScreen() {
   const live = useSyncExternalStore(subscribeLive, readLive);
-  const [selected, setSelected] = useState(MACHINE_LIST[0]?.id ?? '');
-  const [followedId, setFollowedId] = useState<string | null>(null);
+  const actor = useAppActor(supportMachinesLogic, { input: { machineId: MACHINE_LIST[0]?.id ?? '' } });
+  const selected = useSelector(actor, (state) => state.context.machineId);
   const machine = MACHINES[selected] ?? MACHINE_LIST[0]!;
   const chart = useMemo(() => machineChart(machine), [machine]);
   const paths = useMemo(
     () => reachablePaths(machine, { input: SAMPLE_INPUTS[machine.id], samples: SAMPLE_EVENTS[machine.id] }),
     [machine],
   );
-  const layout = useChartLayout(chart);
   const summaries = useMemo(
     () =>
       MACHINE_LIST.map((candidate) => ({
         id: candidate.id,
         states: stateCount(candidate),
-        live: live.filter((actor) => actor.machineId === candidate.id).length,
+        live: live.filter((entry) => entry.machineId === candidate.id).length,
       })),
     [live],
   );
-  const ofMachine = live.filter((actor) => actor.machineId === machine.id);
-  // The chosen actor while it lives, else the newest one of the machine.
-  const followed = ofMachine.find((actor) => actor.id === followedId) ?? ofMachine.at(-1) ?? null;
+  const ofMachine = useMemo(() => live.filter((entry) => entry.machineId === machine.id), [live, machine]);
   return (
     <MachinesView
+      actor={actor}
       machines={summaries}
-      selected={machine.id}
-      onSelect={setSelected}
       machine={machine}
       chart={chart}
-      layout={layout}
       paths={paths}
       liveActors={ofMachine}
-      followed={followed}
-      onFollow={setFollowedId}
     />
   );
 }

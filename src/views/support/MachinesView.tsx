@@ -17,9 +17,10 @@ import {
 import { useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AnyActorRef, AnyStateMachine, StateValue } from 'xstate';
+import type { ActorRefFrom, AnyActorRef, AnyStateMachine, StateValue } from 'xstate';
+import type { supportMachinesMachine } from '../../machines/support-machines.machine.js';
 import { activeStateIds, type MachineChart, stateValueText } from '../../visualiser/graph.js';
-import type { Box as ChartBox } from '../../visualiser/layout.js';
+import { type Box as ChartBox, fallbackBoxes } from '../../visualiser/layout.js';
 import type { PathsResult } from '../../visualiser/paths.js';
 import { MUTED_TEXT } from '../shell/contrast.js';
 import { StatechartView } from './machines/StatechartView.js';
@@ -43,7 +44,21 @@ export interface FollowedActor {
 export type ChartLayout =
   { status: 'loading' } | { status: 'ready'; boxes: ReadonlyMap<string, ChartBox>; error: string | null };
 
+/** The screen's actor: the machine shown, the live actor followed and the chart's layout. */
+export type SupportMachinesActor = ActorRefFrom<typeof supportMachinesMachine>;
+
 const NO_VALUE: StateValue = {};
+
+/** The chart's layout as the actor has it: ELK's boxes, a plain layout with the reason ELK failed, or loading. */
+function useChartLayout(actor: SupportMachinesActor, chart: MachineChart): ChartLayout {
+  const boxes = useSelector(actor, (state) => state.context.boxes);
+  const error = useSelector(actor, (state) => state.context.layoutError);
+  return useMemo((): ChartLayout => {
+    if (boxes) return { status: 'ready', boxes: new Map(Object.entries(boxes)), error: null };
+    if (error !== null) return { status: 'ready', boxes: fallbackBoxes(chart), error };
+    return { status: 'loading' };
+  }, [boxes, error, chart]);
+}
 
 /** The machine list: id, number of states and live actors; each id selects the machine. */
 function MachineList({
@@ -199,34 +214,33 @@ function PathList({ paths }: { paths: PathsResult }) {
 
 /**
  * /support/machines: the machines of the app (id, states, live actors), the selected one's statechart
- * with the chosen live actor's states highlighted and its state as text, and its reachable paths.
+ * with the chosen live actor's states highlighted and its state as text, and its reachable paths. The
+ * selection, the followed actor and the layout are the actor's; the view sends what the user picks.
  */
 export function MachinesView({
+  actor,
   machines,
-  selected,
-  onSelect,
   machine,
   chart,
-  layout,
   paths,
   liveActors,
-  followed,
-  onFollow,
 }: {
+  actor: SupportMachinesActor;
   machines: readonly MachineSummary[];
-  selected: string;
-  onSelect: (id: string) => void;
+  /** The machine the actor shows. */
   machine: AnyStateMachine;
   chart: MachineChart;
-  layout: ChartLayout;
   paths: PathsResult;
-  /** The live actors of the selected machine. */
+  /** The live actors of the shown machine. */
   liveActors: readonly FollowedActor[];
-  /** The one highlighted, or null when the machine has none. */
-  followed: FollowedActor | null;
-  onFollow: (id: string) => void;
 }) {
   const { t } = useTranslation();
+  const selected = useSelector(actor, (state) => state.context.machineId);
+  const followedId = useSelector(actor, (state) => state.context.followedId);
+  const layout = useChartLayout(actor, chart);
+  // The chosen actor while it lives, else the newest one of the machine.
+  const followed = liveActors.find((live) => live.id === followedId) ?? liveActors.at(-1) ?? null;
+  const onSelect = (machineId: string) => actor.send({ type: 'machine.select', machineId });
   return (
     <Stack gap="md">
       <Title order={1}>{t('visualiser.titles.machines')}</Title>
@@ -250,7 +264,7 @@ export function MachinesView({
                 label={t('visualiser.live.actor')}
                 data={liveActors.map((live) => live.id)}
                 value={followed?.id ?? null}
-                onChange={(id) => id && onFollow(id)}
+                onChange={(id) => id && actor.send({ type: 'actor.follow', actorId: id })}
                 allowDeselect={false}
                 maw={320}
               />
