@@ -103,12 +103,16 @@ export async function benchGuestList(driver: BenchDriver): Promise<void> {
         createdBy: null,
       }),
     );
-    const location = (await listLocations(bench.db, company.id, { limit: 1, offset: 0 })).rows[0]!;
+    const location = (
+      await bench.db.tenant(company.id, (sql) => listLocations(sql, company.id, { limit: 1, offset: 0 }))
+    ).rows[0]!;
     await app.ready();
 
     const pageSize = LIMITS.guestsPageSize;
     const headers = { authorization: `Token ${key.key}` };
-    const total = (await listGuests(bench.db, company.id, { limit: 1, offset: 0 })).count;
+    const total = (
+      await bench.db.tenant(company.id, (sql) => listGuests(sql, company.id, { limit: 1, offset: 0 }))
+    ).count;
     const middle = Math.max(2, Math.floor(total / pageSize / 2));
     const surname = LAST_NAMES[0];
     const cases: ListCase[] = [
@@ -136,7 +140,10 @@ export async function benchGuestList(driver: BenchDriver): Promise<void> {
       }, loop);
       const window = { limit: pageSize, offset: (listCase.page - 1) * pageSize };
       const direct = await timeLoop(
-        () => listGuests(bench.db, company.id, { ...listCase.filter, ...window }),
+        () =>
+          bench.db.tenant(company.id, (sql) =>
+            listGuests(sql, company.id, { ...listCase.filter, ...window }),
+          ),
         loop,
       );
 

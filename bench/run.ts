@@ -53,16 +53,18 @@ async function seedCompany(db: Database): Promise<{ companyId: number; key: stri
   );
   const scope = { companyId: company.id, userId: null, actorUserId: null };
   for (let i = 1; i <= LOCATION_COUNT; i++) {
-    await createLocation(db, scope, {
-      name: `Bench Bistro ${String(i).padStart(2, '0')}`,
-      street: `${100 + i} Main St`,
-      city: 'Portland',
-      state: 'OR',
-      zip: '97201',
-      latitude: 45.5 + i / 1000,
-      longitude: -122.6 - i / 1000,
-      time_zone: 'America/Los_Angeles',
-    });
+    await db.tenant(scope.companyId, (sql) =>
+      createLocation(sql, scope, {
+        name: `Bench Bistro ${String(i).padStart(2, '0')}`,
+        street: `${100 + i} Main St`,
+        city: 'Portland',
+        state: 'OR',
+        zip: '97201',
+        latitude: 45.5 + i / 1000,
+        longitude: -122.6 - i / 1000,
+        time_zone: 'America/Los_Angeles',
+      }),
+    );
   }
   const generated = generateCompanyKey();
   await db.tenant(company.id, (sql) =>

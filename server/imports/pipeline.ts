@@ -84,18 +84,22 @@ export async function receiveFile(
   const columns: ColumnMap = mapColumns(file.kind, header.fields);
   if (columns.missing.length > 0) throw new MissingColumnsError(columns.missing);
 
-  const jobId = await createImportJob(db, scope, {
-    kind: file.kind,
-    fileName: file.fileName,
-    header: header.fields,
-  });
+  const jobId = await db.tenant(scope.companyId, (sql) =>
+    createImportJob(sql, scope, {
+      kind: file.kind,
+      fileName: file.fileName,
+      header: header.fields,
+    }),
+  );
   receiving.add(jobId);
   try {
     let seq = 0;
     let staged: StagedRow[] = [];
     let lastStaged = Date.now();
     const stage = async () => {
-      await stageImportRows(db, scope.companyId, jobId, staged, counter.bytes);
+      await db.tenant(scope.companyId, (sql) =>
+        stageImportRows(sql, scope.companyId, jobId, staged, counter.bytes),
+      );
       staged = [];
       lastStaged = Date.now();
     };
@@ -118,11 +122,13 @@ export async function receiveFile(
     await take(rest);
     for (let next = await batches.next(); !next.done; next = await batches.next()) await take(next.value);
     await stage();
-    await queueImportJob(db, scope.companyId, jobId, counter.bytes);
+    await db.tenant(scope.companyId, (sql) => queueImportJob(sql, scope.companyId, jobId, counter.bytes));
     return { jobId, bytes: counter.bytes, read: seq };
   } catch (error) {
     // Nothing of a refused or broken upload stays: no job, no staged rows.
-    await discardImportJob(db, scope.companyId, jobId).catch(() => undefined);
+    await db
+      .tenant(scope.companyId, (sql) => discardImportJob(sql, scope.companyId, jobId))
+      .catch(() => undefined);
     throw error;
   } finally {
     receiving.delete(jobId);

@@ -88,16 +88,22 @@ export function importRunner(
   async function runJob(job: ClaimedJob): Promise<void> {
     try {
       while (!stopping) {
-        if (await mergeImportBatch(db, job.company_id, job.id, settings.batchRows)) {
+        if (
+          await db.tenant(job.company_id, (sql) =>
+            mergeImportBatch(sql, job.company_id, job.id, settings.batchRows),
+          )
+        ) {
           finished.emit(String(job.id));
           return;
         }
       }
-      await requeueImportJob(db, job.company_id, job.id);
+      await db.tenant(job.company_id, (sql) => requeueImportJob(sql, job.company_id, job.id));
     } catch (error) {
       // The error may quote row values (constraint details), so only its code is logged.
       log.error({ jobId: job.id, code: (error as { code?: string }).code }, 'import job failed');
-      await failImportJob(db, job.company_id, job.id, MERGE_FAILED).catch(() => undefined);
+      await db
+        .tenant(job.company_id, (sql) => failImportJob(sql, job.company_id, job.id, MERGE_FAILED))
+        .catch(() => undefined);
       finished.emit(String(job.id));
     }
   }
@@ -108,10 +114,10 @@ export function importRunner(
       try {
         if (Date.now() - purgedAt >= PURGE_EVERY_MS) {
           purgedAt = Date.now();
-          await purgeFinishedImportRows(db, REJECTED_ROWS_RETENTION_DAYS);
+          await db.platform((sql) => purgeFinishedImportRows(sql, REJECTED_ROWS_RETENTION_DAYS));
         }
-        await failAbandonedUploads(db, settings.staleAfterMs, [...receiving]);
-        const job = await claimImportJob(db, settings.staleAfterMs);
+        await db.platform((sql) => failAbandonedUploads(sql, settings.staleAfterMs, [...receiving]));
+        const job = await db.platform((sql) => claimImportJob(sql, settings.staleAfterMs));
         if (job) {
           await runJob(job);
           continue;

@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import type { WriteScope } from './scope.js';
 
@@ -27,24 +27,22 @@ export interface DeletedCustomerFilter {
 const COLUMNS = 'id, company_id, customer_type, pos_id, original_id, deleted_by, deleted_at';
 
 /** One page of a company's deleted customers, newest first, optionally of one type or POS id. */
-export function listDeletedCustomers(
-  db: Database,
+export async function listDeletedCustomers(
+  sql: Sql,
   companyId: CompanyId,
   filter: DeletedCustomerFilter,
 ): Promise<{ count: number; rows: DeletedCustomerRow[] }> {
-  return db.tenant(companyId, async (sql) => {
-    const where = `company_id = $1 AND ($2::text IS NULL OR customer_type = $2) AND ($3::text IS NULL OR pos_id = $3)`;
-    const params = [companyId, filter.customerType ?? null, filter.posId ?? null];
-    const total = await sql.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM deleted_customers WHERE ${where}`,
-      params,
-    );
-    const page = await sql.query<DeletedCustomerRow>(
-      `SELECT ${COLUMNS} FROM deleted_customers WHERE ${where} ORDER BY deleted_at DESC, id DESC LIMIT $4 OFFSET $5`,
-      [...params, filter.limit, filter.offset],
-    );
-    return { count: total.rows[0]?.count ?? 0, rows: page.rows };
-  });
+  const where = `company_id = $1 AND ($2::text IS NULL OR customer_type = $2) AND ($3::text IS NULL OR pos_id = $3)`;
+  const params = [companyId, filter.customerType ?? null, filter.posId ?? null];
+  const total = await sql.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM deleted_customers WHERE ${where}`,
+    params,
+  );
+  const page = await sql.query<DeletedCustomerRow>(
+    `SELECT ${COLUMNS} FROM deleted_customers WHERE ${where} ORDER BY deleted_at DESC, id DESC LIMIT $4 OFFSET $5`,
+    [...params, filter.limit, filter.offset],
+  );
+  return { count: total.rows[0]?.count ?? 0, rows: page.rows };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { CompanyId, Sql } from '../db/database.js';
+import { fingerprint } from '../privacy.js';
 import { recordAudit } from './audit.repository.js';
 import { assertOwnedRows, distinctIds, jsonParam, type Page, type PageWindow } from './marketing-common.js';
 import type { WriteScope } from './scope.js';
@@ -203,4 +204,52 @@ export async function countCampaignMessagesByStatus(
   >;
   for (const row of rows) counts[row.status] = row.count;
   return counts;
+}
+
+/**
+ * Takes a subscriber who is being deleted out of the messages: those still queued are cancelled with the address
+ * replaced by its fingerprint; those already sent, captured or failed keep their status for the campaign figures
+ * but not the address in clear.
+ */
+export async function forgetSubscriberInMessages(
+  sql: Sql,
+  scope: WriteScope,
+  subscriberId: number,
+): Promise<void> {
+  const params = [scope.companyId, subscriberId];
+  const queued = await sql.query<{ id: number; to_address: string }>(
+    `SELECT id, to_address FROM email_messages WHERE company_id = $1 AND subscriber_id = $2 AND status = 'queued'`,
+    params,
+  );
+  if (queued.rows.length > 0) {
+    // The status is checked again so a message the sender took meanwhile is not rewritten.
+    const cancelled = await sql.query<{ id: number }>(
+      `UPDATE email_messages m SET status = 'cancelled', to_address = u.address
+       FROM unnest($2::bigint[], $3::text[]) AS u(id, address)
+       WHERE m.company_id = $1 AND m.id = u.id AND m.status = 'queued'
+       RETURNING m.id`,
+      [
+        scope.companyId,
+        queued.rows.map((message) => message.id),
+        queued.rows.map((message) => fingerprint(message.to_address)),
+      ],
+    );
+    for (const message of cancelled.rows) {
+      await recordAudit(sql, scope, {
+        action: 'update',
+        entity: 'email_message',
+        entityId: message.id,
+        before: { status: 'queued' },
+        after: { status: 'cancelled' },
+      });
+    }
+  }
+  // Messages already sent, captured or failed stay for the campaign figures, but not the address in clear.
+  // The same mark as fingerprint() in server/privacy.ts, made in SQL for each message's own address.
+  await sql.query(
+    `UPDATE email_messages
+     SET to_address = 'sha256:' || left(encode(sha256(convert_to(to_address, 'UTF8')), 'hex'), 16)
+     WHERE company_id = $1 AND subscriber_id = $2 AND to_address NOT LIKE 'sha256:%'`,
+    params,
+  );
 }

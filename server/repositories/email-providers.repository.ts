@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { jsonParam } from './marketing-common.js';
 import type { WriteScope } from './scope.js';
@@ -74,101 +74,91 @@ function audited(row: EmailProviderRow): EmailProviderRow {
 }
 
 /** The company's providers by name, keys masked. */
-export function listEmailProviders(db: Database, companyId: CompanyId): Promise<EmailProviderRow[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<EmailProviderRow>(
-      `${SELECT_PROVIDER} WHERE p.company_id = $1 ORDER BY lower(p.provider), p.id`,
-      [companyId],
-    );
-    return rows;
-  });
+export async function listEmailProviders(sql: Sql, companyId: CompanyId): Promise<EmailProviderRow[]> {
+  const { rows } = await sql.query<EmailProviderRow>(
+    `${SELECT_PROVIDER} WHERE p.company_id = $1 ORDER BY lower(p.provider), p.id`,
+    [companyId],
+  );
+  return rows;
 }
 
 /**
  * Creates or updates the company's entry for a provider (one per provider name). The key is trimmed; an
  * omitted key keeps the stored one. The audit log gets the masked key only.
  */
-export function upsertEmailProvider(
-  db: Database,
+export async function upsertEmailProvider(
+  sql: Sql,
   scope: WriteScope,
   input: EmailProviderInput,
 ): Promise<EmailProviderRow> {
   const provider = input.provider.trim();
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = await selectProvider(sql, scope.companyId, { provider }, true);
-    const { rows } = await sql.query<{ id: number }>(
-      `INSERT INTO email_providers (company_id, provider, api_key, settings)
-       VALUES ($1, $2, coalesce($3::text, ''), coalesce($4::jsonb, '{}'))
-       ON CONFLICT (company_id, provider) DO UPDATE
-         SET api_key = coalesce($3::text, email_providers.api_key),
-             settings = coalesce($4::jsonb, email_providers.settings), updated_at = now()
-         WHERE email_providers.company_id = $1
-       RETURNING id`,
-      [
-        scope.companyId,
-        provider,
-        input.api_key === undefined ? null : input.api_key.trim(),
-        input.settings === undefined ? null : jsonParam(input.settings),
-      ],
-    );
-    const after = (await selectProvider(sql, scope.companyId, { id: rows[0]!.id }))!;
-    await recordAudit(sql, scope, {
-      action: before ? 'update' : 'create',
-      entity: 'email_provider',
-      entityId: after.id,
-      ...(before ? { before: audited(before) } : {}),
-      after: audited(after),
-    });
-    return after;
+  const before = await selectProvider(sql, scope.companyId, { provider }, true);
+  const { rows } = await sql.query<{ id: number }>(
+    `INSERT INTO email_providers (company_id, provider, api_key, settings)
+     VALUES ($1, $2, coalesce($3::text, ''), coalesce($4::jsonb, '{}'))
+     ON CONFLICT (company_id, provider) DO UPDATE
+       SET api_key = coalesce($3::text, email_providers.api_key),
+           settings = coalesce($4::jsonb, email_providers.settings), updated_at = now()
+       WHERE email_providers.company_id = $1
+     RETURNING id`,
+    [
+      scope.companyId,
+      provider,
+      input.api_key === undefined ? null : input.api_key.trim(),
+      input.settings === undefined ? null : jsonParam(input.settings),
+    ],
+  );
+  const after = (await selectProvider(sql, scope.companyId, { id: rows[0]!.id }))!;
+  await recordAudit(sql, scope, {
+    action: before ? 'update' : 'create',
+    entity: 'email_provider',
+    entityId: after.id,
+    ...(before ? { before: audited(before) } : {}),
+    after: audited(after),
   });
+  return after;
 }
 
 /** Deletes a provider entry; false when it does not exist in this company. */
-export function deleteEmailProvider(db: Database, scope: WriteScope, id: number): Promise<boolean> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = await selectProvider(sql, scope.companyId, { id }, true);
-    if (!before) return false;
-    await sql.query('DELETE FROM email_providers WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
-    await recordAudit(sql, scope, {
-      action: 'delete',
-      entity: 'email_provider',
-      entityId: id,
-      before: audited(before),
-    });
-    return true;
+export async function deleteEmailProvider(sql: Sql, scope: WriteScope, id: number): Promise<boolean> {
+  const before = await selectProvider(sql, scope.companyId, { id }, true);
+  if (!before) return false;
+  await sql.query('DELETE FROM email_providers WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
+  await recordAudit(sql, scope, {
+    action: 'delete',
+    entity: 'email_provider',
+    entityId: id,
+    before: audited(before),
   });
+  return true;
 }
 
 /** True when the company has a provider it can send with (spec: "An entry counts only if api_key is non-empty"). */
-export function hasUsableProvider(db: Database, companyId: CompanyId): Promise<boolean> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<{ usable: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM email_providers WHERE company_id = $1 AND btrim(api_key) <> '') AS usable`,
-      [companyId],
-    );
-    return rows[0]?.usable ?? false;
-  });
+export async function hasUsableProvider(sql: Sql, companyId: CompanyId): Promise<boolean> {
+  const { rows } = await sql.query<{ usable: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM email_providers WHERE company_id = $1 AND btrim(api_key) <> '') AS usable`,
+    [companyId],
+  );
+  return rows[0]?.usable ?? false;
 }
 
 /**
  * The clear key and settings of one provider, for the sending job only: never pass the result to a response
  * or a log. Null when the company has no entry for it or its key is empty.
  */
-export function getEmailProviderCredentials(
-  db: Database,
+export async function getEmailProviderCredentials(
+  sql: Sql,
   companyId: CompanyId,
   provider: string,
 ): Promise<{ provider: string; api_key: string; settings: Record<string, unknown> } | null> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<{
-      provider: string;
-      api_key: string;
-      settings: Record<string, unknown>;
-    }>(
-      `SELECT provider, api_key, settings FROM email_providers
-       WHERE company_id = $1 AND provider = $2 AND btrim(api_key) <> ''`,
-      [companyId, provider],
-    );
-    return rows[0] ?? null;
-  });
+  const { rows } = await sql.query<{
+    provider: string;
+    api_key: string;
+    settings: Record<string, unknown>;
+  }>(
+    `SELECT provider, api_key, settings FROM email_providers
+     WHERE company_id = $1 AND provider = $2 AND btrim(api_key) <> ''`,
+    [companyId, provider],
+  );
+  return rows[0] ?? null;
 }

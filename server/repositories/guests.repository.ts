@@ -1,8 +1,6 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
-import { recordDeletedCustomer } from './deleted-customers.repository.js';
 import { newHashid } from './hashid.js';
-import { forgetStagedPerson } from './imports.repository.js';
 import { likePattern } from './locations.repository.js';
 import { assertOwned } from './references.js';
 import type { WriteScope } from './scope.js';
@@ -187,211 +185,179 @@ async function countGuestsWhere(sql: Sql, companyId: CompanyId, filter: GuestFil
  * One page of a company's guests, newest first (or oldest first), searched by name, POS id or card digits,
  * with the total count; each row says whether a subscriber is linked.
  */
-export function listGuests(
-  db: Database,
+export async function listGuests(
+  sql: Sql,
   companyId: CompanyId,
   filter: GuestFilter & GuestWindow,
 ): Promise<{ count: number; rows: GuestListRow[] }> {
-  return db.tenant(companyId, async (sql) => ({
+  return {
     count: await countGuestsWhere(sql, companyId, filter),
     rows: await selectGuestPage(sql, companyId, filter, filter),
-  }));
+  };
 }
 
 /** How many of a company's guests match a filter. */
-export function countGuests(db: Database, companyId: CompanyId, filter: GuestFilter): Promise<number> {
-  return db.tenant(companyId, (sql) => countGuestsWhere(sql, companyId, filter));
+export function countGuests(sql: Sql, companyId: CompanyId, filter: GuestFilter): Promise<number> {
+  return countGuestsWhere(sql, companyId, filter);
 }
 
 /**
  * The next batch of guests matching a filter with an id above `afterId`, oldest first: keyset paging for
  * exports, so a million guests stream in constant memory and constant time per batch.
  */
-export function guestsAfter(
-  db: Database,
+export async function guestsAfter(
+  sql: Sql,
   companyId: CompanyId,
   filter: GuestFilter,
   afterId: number,
   limit: number,
 ): Promise<GuestListRow[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { where, params } = await guestWhere(sql, companyId, filter);
-    const { rows } = await sql.query<GuestListRow>(
-      `SELECT p.*, EXISTS (SELECT 1 FROM subscribers s WHERE s.company_id = $1 AND s.guest_id = p.id) AS is_subscriber
-       FROM (${SELECT_GUEST} WHERE ${where} AND g.id > $7 ORDER BY g.id LIMIT $8) p
-       ORDER BY p.id`,
-      [...params, afterId, limit],
-    );
-    return rows;
-  });
+  const { where, params } = await guestWhere(sql, companyId, filter);
+  const { rows } = await sql.query<GuestListRow>(
+    `SELECT p.*, EXISTS (SELECT 1 FROM subscribers s WHERE s.company_id = $1 AND s.guest_id = p.id) AS is_subscriber
+     FROM (${SELECT_GUEST} WHERE ${where} AND g.id > $7 ORDER BY g.id LIMIT $8) p
+     ORDER BY p.id`,
+    [...params, afterId, limit],
+  );
+  return rows;
 }
 
 /** The rows of one big-data guest file: guests matching a filter, oldest first, `limit` from `offset`. */
-export function guestFileRows(
-  db: Database,
+export async function guestFileRows(
+  sql: Sql,
   companyId: CompanyId,
   filter: GuestFilter,
   window: { limit: number; offset: number },
 ): Promise<GuestFileRow[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { where, params } = await guestWhere(sql, companyId, filter);
-    const { rows } = await sql.query<GuestFileRow>(
-      `SELECT g.customer_name, g.last_four_digits, g.pos_id FROM guests g
-       WHERE ${where} ORDER BY g.id LIMIT $7 OFFSET $8`,
-      [...params, window.limit, window.offset],
-    );
-    return rows;
-  });
+  const { where, params } = await guestWhere(sql, companyId, filter);
+  const { rows } = await sql.query<GuestFileRow>(
+    `SELECT g.customer_name, g.last_four_digits, g.pos_id FROM guests g
+     WHERE ${where} ORDER BY g.id LIMIT $7 OFFSET $8`,
+    [...params, window.limit, window.offset],
+  );
+  return rows;
 }
 
 /** Which of these POS ids already belong to a guest of the company. */
-export function existingGuestPosIds(
-  db: Database,
+export async function existingGuestPosIds(
+  sql: Sql,
   companyId: CompanyId,
   posIds: readonly string[],
 ): Promise<string[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<{ pos_id: string }>(
-      `SELECT DISTINCT pos_id FROM guests WHERE company_id = $1 AND pos_id = ANY($2::text[]) ORDER BY pos_id`,
-      [companyId, [...new Set(posIds)]],
-    );
-    return rows.map((row) => row.pos_id);
-  });
+  const { rows } = await sql.query<{ pos_id: string }>(
+    `SELECT DISTINCT pos_id FROM guests WHERE company_id = $1 AND pos_id = ANY($2::text[]) ORDER BY pos_id`,
+    [companyId, [...new Set(posIds)]],
+  );
+  return rows.map((row) => row.pos_id);
 }
 
 /** The id of the company's guest with this POS id when exactly one has it; null otherwise. */
-export function findGuestIdByPosId(
-  db: Database,
+export async function findGuestIdByPosId(
+  sql: Sql,
   companyId: CompanyId,
   posId: string,
 ): Promise<number | null> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<{ id: number }>(
-      'SELECT id FROM guests WHERE company_id = $1 AND pos_id = $2 ORDER BY id LIMIT 2',
-      [companyId, posId],
-    );
-    return rows.length === 1 ? rows[0]!.id : null;
-  });
+  const { rows } = await sql.query<{ id: number }>(
+    'SELECT id FROM guests WHERE company_id = $1 AND pos_id = $2 ORDER BY id LIMIT 2',
+    [companyId, posId],
+  );
+  return rows.length === 1 ? rows[0]!.id : null;
 }
 
 /** The guest with this id, hashid and POS id; null when any of them does not match in this company. */
-export function getGuest(db: Database, companyId: CompanyId, key: GuestKey): Promise<GuestRow | null> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<GuestRow>(
-      `${SELECT_GUEST} WHERE g.company_id = $1 AND g.id = $2 AND g.hashid = $3 AND g.pos_id = $4`,
-      [companyId, key.id, key.hashid, key.pos_id],
-    );
-    return rows[0] ?? null;
-  });
+export async function getGuest(sql: Sql, companyId: CompanyId, key: GuestKey): Promise<GuestRow | null> {
+  const { rows } = await sql.query<GuestRow>(
+    `${SELECT_GUEST} WHERE g.company_id = $1 AND g.id = $2 AND g.hashid = $3 AND g.pos_id = $4`,
+    [companyId, key.id, key.hashid, key.pos_id],
+  );
+  return rows[0] ?? null;
 }
 
 /** Creates a guest with a new hashid; throws UnknownReferenceError for a first location of another company. */
-export function createGuest(db: Database, scope: WriteScope, input: NewGuest): Promise<GuestRow> {
-  return db.tenant(scope.companyId, async (sql) => {
-    await assertOwned(sql, scope.companyId, 'locations', 'first_location_id', [input.first_location_id]);
-    const { rows } = await sql.query<{ id: number }>(
-      `INSERT INTO guests (company_id, pos_id, hashid, customer_name, last_four_digits, first_location_id)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [
-        scope.companyId,
-        input.pos_id,
-        newHashid(),
-        input.customer_name ?? '',
-        input.last_four_digits ?? '',
-        input.first_location_id ?? null,
-      ],
-    );
-    if (input.first_location_id) {
-      await sql.query('INSERT INTO guest_locations (company_id, guest_id, location_id) VALUES ($1, $2, $3)', [
-        scope.companyId,
-        rows[0]!.id,
-        input.first_location_id,
-      ]);
-    }
-    const created = (await findGuestsByIds(sql, scope.companyId, [rows[0]!.id]))[0]!;
-    await recordAudit(sql, scope, {
-      action: 'create',
-      entity: 'guest',
-      entityId: created.id,
-      after: created,
-    });
-    return created;
+export async function createGuest(sql: Sql, scope: WriteScope, input: NewGuest): Promise<GuestRow> {
+  await assertOwned(sql, scope.companyId, 'locations', 'first_location_id', [input.first_location_id]);
+  const { rows } = await sql.query<{ id: number }>(
+    `INSERT INTO guests (company_id, pos_id, hashid, customer_name, last_four_digits, first_location_id)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [
+      scope.companyId,
+      input.pos_id,
+      newHashid(),
+      input.customer_name ?? '',
+      input.last_four_digits ?? '',
+      input.first_location_id ?? null,
+    ],
+  );
+  if (input.first_location_id) {
+    await sql.query('INSERT INTO guest_locations (company_id, guest_id, location_id) VALUES ($1, $2, $3)', [
+      scope.companyId,
+      rows[0]!.id,
+      input.first_location_id,
+    ]);
+  }
+  const created = (await findGuestsByIds(sql, scope.companyId, [rows[0]!.id]))[0]!;
+  await recordAudit(sql, scope, {
+    action: 'create',
+    entity: 'guest',
+    entityId: created.id,
+    after: created,
   });
+  return created;
 }
 
 /**
  * One page of groups of likely duplicate guests: the same name (any case) and card digits. Guests with no
  * name or no digits are left out, as blanks would match everyone.
  */
-export function findDuplicateGuests(
-  db: Database,
+export async function findDuplicateGuests(
+  sql: Sql,
   companyId: CompanyId,
   paging: { limit: number; offset: number },
 ): Promise<{ count: number; rows: DuplicateGuestGroup[] }> {
-  return db.tenant(companyId, async (sql) => {
-    const groups = `
-      SELECT lower(customer_name) AS name_key, last_four_digits, array_agg(id ORDER BY id) AS guest_ids,
-             count(*)::int AS guest_count, min(id) AS first_id
-      FROM guests
-      WHERE company_id = $1 AND btrim(customer_name) <> '' AND last_four_digits <> ''
-      GROUP BY lower(customer_name), last_four_digits
-      HAVING count(*) > 1`;
-    const total = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM (${groups}) d`, [
-      companyId,
-    ]);
-    const page = await sql.query<DuplicateGuestGroup>(
-      `SELECT name_key, last_four_digits, guest_ids, guest_count FROM (${groups}) d
-       ORDER BY first_id LIMIT $2 OFFSET $3`,
-      [companyId, paging.limit, paging.offset],
-    );
-    return { count: total.rows[0]?.count ?? 0, rows: page.rows };
-  });
+  const groups = `
+    SELECT lower(customer_name) AS name_key, last_four_digits, array_agg(id ORDER BY id) AS guest_ids,
+           count(*)::int AS guest_count, min(id) AS first_id
+    FROM guests
+    WHERE company_id = $1 AND btrim(customer_name) <> '' AND last_four_digits <> ''
+    GROUP BY lower(customer_name), last_four_digits
+    HAVING count(*) > 1`;
+  const total = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM (${groups}) d`, [
+    companyId,
+  ]);
+  const page = await sql.query<DuplicateGuestGroup>(
+    `SELECT name_key, last_four_digits, guest_ids, guest_count FROM (${groups}) d
+     ORDER BY first_id LIMIT $2 OFFSET $3`,
+    [companyId, paging.limit, paging.offset],
+  );
+  return { count: total.rows[0]?.count ?? 0, rows: page.rows };
 }
 
 /** The other guests that look like this one (same name, any case, and card digits); null when not found. */
-export function findGuestDuplicatesOf(
-  db: Database,
+export async function findGuestDuplicatesOf(
+  sql: Sql,
   companyId: CompanyId,
   guestId: number,
 ): Promise<GuestRow[] | null> {
-  return db.tenant(companyId, async (sql) => {
-    const guest = (await findGuestsByIds(sql, companyId, [guestId]))[0];
-    if (!guest) return null;
-    if (guest.customer_name.trim() === '' || guest.last_four_digits === '') return [];
-    const { rows } = await sql.query<GuestRow>(
-      `${SELECT_GUEST}
-       WHERE g.company_id = $1 AND lower(g.customer_name) = lower($2) AND g.last_four_digits = $3 AND g.id <> $4
-       ORDER BY g.id`,
-      [companyId, guest.customer_name, guest.last_four_digits, guest.id],
-    );
-    return rows;
-  });
+  const guest = (await findGuestsByIds(sql, companyId, [guestId]))[0];
+  if (!guest) return null;
+  if (guest.customer_name.trim() === '' || guest.last_four_digits === '') return [];
+  const { rows } = await sql.query<GuestRow>(
+    `${SELECT_GUEST}
+     WHERE g.company_id = $1 AND lower(g.customer_name) = lower($2) AND g.last_four_digits = $3 AND g.id <> $4
+     ORDER BY g.id`,
+    [companyId, guest.customer_name, guest.last_four_digits, guest.id],
+  );
+  return rows;
 }
 
 /**
- * Deletes a guest: their checks stay for the figures but lose the link, their notes, cards and imported rows go, a
- * matching subscriber forgets them, and a deleted-customer record without personal data is written — all
- * in one transaction. False when the guest does not exist in this company.
+ * Deletes a guest's row with their locations and records it in the audit log. The rows that point at the guest
+ * (checks, subscribers, notes, cards) are the caller's to clear first: the guests service does it in the same
+ * transaction.
  */
-export function deleteGuest(db: Database, scope: WriteScope, id: number): Promise<boolean> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = (await findGuestsByIds(sql, scope.companyId, [id]))[0];
-    if (!before) return false;
-    const params = [scope.companyId, id];
-    // Done explicitly rather than left to the foreign keys so each statement is scoped to the company.
-    await sql.query('UPDATE pos_checks SET guest_id = NULL WHERE company_id = $1 AND guest_id = $2', params);
-    await sql.query('UPDATE subscribers SET guest_id = NULL WHERE company_id = $1 AND guest_id = $2', params);
-    await sql.query('DELETE FROM notes WHERE company_id = $1 AND guest_id = $2', params);
-    await sql.query('DELETE FROM profile_cards WHERE company_id = $1 AND guest_id = $2', params);
-    await sql.query('DELETE FROM guest_locations WHERE company_id = $1 AND guest_id = $2', params);
-    await forgetStagedPerson(sql, scope.companyId, {
-      kind: 'guest',
-      customer_name: before.customer_name,
-      last_four_digits: before.last_four_digits,
-    });
-    await sql.query('DELETE FROM guests WHERE company_id = $1 AND id = $2', params);
-    await recordDeletedCustomer(sql, scope, { customerType: 'guest', posId: before.pos_id, originalId: id });
-    await recordAudit(sql, scope, { action: 'delete', entity: 'guest', entityId: id, before });
-    return true;
-  });
+export async function deleteGuest(sql: Sql, scope: WriteScope, before: GuestRow): Promise<void> {
+  const params = [scope.companyId, before.id];
+  await sql.query('DELETE FROM guest_locations WHERE company_id = $1 AND guest_id = $2', params);
+  await sql.query('DELETE FROM guests WHERE company_id = $1 AND id = $2', params);
+  await recordAudit(sql, scope, { action: 'delete', entity: 'guest', entityId: before.id, before });
 }

@@ -1,6 +1,6 @@
 import type { CustomerKind } from '../../src/schemas/customers.js';
 import type { ImportStatus } from '../../src/schemas/imports.js';
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import type { WriteScope } from './scope.js';
 
@@ -77,129 +77,119 @@ const SELECT_JOB = `
 export const INTERRUPTED_UPLOAD = 'The upload was interrupted';
 
 /** Opens a job in 'receiving' for a file whose header has been read. */
-export function createImportJob(
-  db: Database,
+export async function createImportJob(
+  sql: Sql,
   scope: WriteScope,
   job: { kind: CustomerKind; fileName: string; header: readonly string[] },
 ): Promise<number> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const { rows } = await sql.query<{ id: number }>(
-      `INSERT INTO import_jobs (company_id, kind, status, file_name, header, user_id, actor_user_id)
-       VALUES ($1, $2, 'receiving', $3, $4, $5, $6) RETURNING id`,
-      [scope.companyId, job.kind, job.fileName, job.header, scope.userId, scope.actorUserId],
-    );
-    return rows[0]!.id;
-  });
+  const { rows } = await sql.query<{ id: number }>(
+    `INSERT INTO import_jobs (company_id, kind, status, file_name, header, user_id, actor_user_id)
+     VALUES ($1, $2, 'receiving', $3, $4, $5, $6) RETURNING id`,
+    [scope.companyId, job.kind, job.fileName, job.header, scope.userId, scope.actorUserId],
+  );
+  return rows[0]!.id;
 }
 
 /**
  * Stages a batch of checked rows and moves the job's row count, size and heartbeat in the same
  * transaction. Throws ImportJobGoneError (nothing staged) when the job is no longer receiving.
  */
-export function stageImportRows(
-  db: Database,
+export async function stageImportRows(
+  sql: Sql,
   companyId: CompanyId,
   jobId: number,
   rows: readonly StagedRow[],
   bytes: number,
 ): Promise<void> {
-  return db.tenant(companyId, async (sql) => {
-    const job = await sql.query<{ kind: CustomerKind }>(
-      `UPDATE import_jobs SET read = read + $3, bytes = $4, heartbeat_at = now()
-       WHERE company_id = $1 AND id = $2 AND status = 'receiving' RETURNING kind`,
-      [companyId, jobId, rows.length, bytes],
-    );
-    const kind = job.rows[0]?.kind;
-    if (!kind) throw new ImportJobGoneError();
-    if (rows.length === 0) return;
-    // The key is made in SQL with lower(), the function the unique and dedupe indexes use.
-    await sql.query(
-      `INSERT INTO import_rows (company_id, job_id, seq, line, key, fields, raw, outcome, problems)
-       SELECT $1, $2, x.seq, x.line,
-              CASE WHEN x.fields IS NULL THEN NULL
-                   WHEN $4 = 'guest' THEN lower(x.fields[1]) || '|' || x.fields[2]
-                   ELSE lower(x.fields[1]) END,
-              x.fields, x.raw, CASE WHEN x.fields IS NULL THEN 'invalid' END, x.problems
-       FROM jsonb_to_recordset($3::jsonb) AS x(seq integer, line integer, fields text[], raw text[], problems jsonb)`,
-      [companyId, jobId, JSON.stringify(rows), kind],
-    );
-  });
+  const job = await sql.query<{ kind: CustomerKind }>(
+    `UPDATE import_jobs SET read = read + $3, bytes = $4, heartbeat_at = now()
+     WHERE company_id = $1 AND id = $2 AND status = 'receiving' RETURNING kind`,
+    [companyId, jobId, rows.length, bytes],
+  );
+  const kind = job.rows[0]?.kind;
+  if (!kind) throw new ImportJobGoneError();
+  if (rows.length === 0) return;
+  // The key is made in SQL with lower(), the function the unique and dedupe indexes use.
+  await sql.query(
+    `INSERT INTO import_rows (company_id, job_id, seq, line, key, fields, raw, outcome, problems)
+     SELECT $1, $2, x.seq, x.line,
+            CASE WHEN x.fields IS NULL THEN NULL
+                 WHEN $4 = 'guest' THEN lower(x.fields[1]) || '|' || x.fields[2]
+                 ELSE lower(x.fields[1]) END,
+            x.fields, x.raw, CASE WHEN x.fields IS NULL THEN 'invalid' END, x.problems
+     FROM jsonb_to_recordset($3::jsonb) AS x(seq integer, line integer, fields text[], raw text[], problems jsonb)`,
+    [companyId, jobId, JSON.stringify(rows), kind],
+  );
 }
 
 /** Hands a fully received job to the runner. */
-export function queueImportJob(
-  db: Database,
+export async function queueImportJob(
+  sql: Sql,
   companyId: CompanyId,
   jobId: number,
   bytes: number,
 ): Promise<void> {
-  return db.tenant(companyId, async (sql) => {
-    const { rowCount } = await sql.query(
-      `UPDATE import_jobs SET status = 'queued', bytes = $3, heartbeat_at = now()
-       WHERE company_id = $1 AND id = $2 AND status = 'receiving'`,
-      [companyId, jobId, bytes],
-    );
-    if (rowCount === 0) throw new ImportJobGoneError();
-  });
+  const { rowCount } = await sql.query(
+    `UPDATE import_jobs SET status = 'queued', bytes = $3, heartbeat_at = now()
+     WHERE company_id = $1 AND id = $2 AND status = 'receiving'`,
+    [companyId, jobId, bytes],
+  );
+  if (rowCount === 0) throw new ImportJobGoneError();
 }
 
 /** Removes a refused upload's job and every row staged for it, as if it never arrived. */
-export function discardImportJob(db: Database, companyId: CompanyId, jobId: number): Promise<void> {
-  return db.tenant(companyId, async (sql) => {
-    await sql.query('DELETE FROM import_rows WHERE company_id = $1 AND job_id = $2', [companyId, jobId]);
-    await sql.query('DELETE FROM import_jobs WHERE company_id = $1 AND id = $2', [companyId, jobId]);
-  });
+export async function discardImportJob(sql: Sql, companyId: CompanyId, jobId: number): Promise<void> {
+  await sql.query('DELETE FROM import_rows WHERE company_id = $1 AND job_id = $2', [companyId, jobId]);
+  await sql.query('DELETE FROM import_jobs WHERE company_id = $1 AND id = $2', [companyId, jobId]);
 }
 
 /** The company's job with this id, or null (also for another company's job). */
-export function findImportJob(db: Database, companyId: CompanyId, id: number): Promise<ImportJobRow | null> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<ImportJobRow>(`${SELECT_JOB} WHERE company_id = $1 AND id = $2`, [
-      companyId,
-      id,
-    ]);
-    return rows[0] ?? null;
-  });
+export async function findImportJob(
+  sql: Sql,
+  companyId: CompanyId,
+  id: number,
+): Promise<ImportJobRow | null> {
+  const { rows } = await sql.query<ImportJobRow>(`${SELECT_JOB} WHERE company_id = $1 AND id = $2`, [
+    companyId,
+    id,
+  ]);
+  return rows[0] ?? null;
 }
 
 /** The first `limit` row errors of a job (invalid and duplicate rows), in file order. */
-export function listImportRowErrors(
-  db: Database,
+export async function listImportRowErrors(
+  sql: Sql,
   companyId: CompanyId,
   jobId: number,
   limit: number,
 ): Promise<ImportRowErrorRow[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<ImportRowErrorRow>(
-      `SELECT r.line, p.problem->>'field' AS field, p.problem->>'message' AS message
-       FROM (SELECT seq, line, problems FROM import_rows
-             WHERE company_id = $1 AND job_id = $2 AND outcome IN ('invalid', 'duplicate')
-             ORDER BY seq LIMIT $3) r
-       CROSS JOIN LATERAL jsonb_array_elements(r.problems) WITH ORDINALITY AS p(problem, position)
-       ORDER BY r.seq, p.position LIMIT $3`,
-      [companyId, jobId, limit],
-    );
-    return rows;
-  });
+  const { rows } = await sql.query<ImportRowErrorRow>(
+    `SELECT r.line, p.problem->>'field' AS field, p.problem->>'message' AS message
+     FROM (SELECT seq, line, problems FROM import_rows
+           WHERE company_id = $1 AND job_id = $2 AND outcome IN ('invalid', 'duplicate')
+           ORDER BY seq LIMIT $3) r
+     CROSS JOIN LATERAL jsonb_array_elements(r.problems) WITH ORDINALITY AS p(problem, position)
+     ORDER BY r.seq, p.position LIMIT $3`,
+    [companyId, jobId, limit],
+  );
+  return rows;
 }
 
 /** The next `limit` rejected rows of a job after `afterSeq`, in file order (keyset paging for the download). */
-export function rejectedRowsAfter(
-  db: Database,
+export async function rejectedRowsAfter(
+  sql: Sql,
   companyId: CompanyId,
   jobId: number,
   afterSeq: number,
   limit: number,
 ): Promise<RejectedRow[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<RejectedRow>(
-      `SELECT seq, line, raw, problems FROM import_rows
-       WHERE company_id = $1 AND job_id = $2 AND outcome IN ('invalid', 'duplicate') AND seq > $3
-       ORDER BY seq LIMIT $4`,
-      [companyId, jobId, afterSeq, limit],
-    );
-    return rows;
-  });
+  const { rows } = await sql.query<RejectedRow>(
+    `SELECT seq, line, raw, problems FROM import_rows
+     WHERE company_id = $1 AND job_id = $2 AND outcome IN ('invalid', 'duplicate') AND seq > $3
+     ORDER BY seq LIMIT $4`,
+    [companyId, jobId, afterSeq, limit],
+  );
+  return rows;
 }
 
 // ───────────────────────────── the runner's side (across companies) ─────────────────────────────
@@ -209,74 +199,66 @@ export function rejectedRowsAfter(
  * are removed and the job fails with 'The upload was interrupted'. `exceptIds` are uploads this process is
  * still receiving. Returns how many were given up.
  */
-export function failAbandonedUploads(
-  db: Database,
+export async function failAbandonedUploads(
+  sql: Sql,
   staleAfterMs: number,
   exceptIds: readonly number[] = [],
 ): Promise<number> {
-  return db.platform(async (sql) => {
-    const { rows } = await sql.query<{ id: number; company_id: number }>(
-      `UPDATE import_jobs SET status = 'failed', failure = $2, finished_at = now()
-       WHERE id IN (SELECT id FROM import_jobs
-                    WHERE status = 'receiving' AND heartbeat_at < now() - $1 * interval '1 millisecond'
-                      AND NOT (id = ANY($3::bigint[]))
-                    FOR UPDATE SKIP LOCKED)
-       RETURNING id, company_id`,
-      [staleAfterMs, INTERRUPTED_UPLOAD, exceptIds],
-    );
-    for (const job of rows) {
-      await sql.query('DELETE FROM import_rows WHERE company_id = $1 AND job_id = $2', [
-        job.company_id,
-        job.id,
-      ]);
-    }
-    return rows.length;
-  });
+  const { rows } = await sql.query<{ id: number; company_id: number }>(
+    `UPDATE import_jobs SET status = 'failed', failure = $2, finished_at = now()
+     WHERE id IN (SELECT id FROM import_jobs
+                  WHERE status = 'receiving' AND heartbeat_at < now() - $1 * interval '1 millisecond'
+                    AND NOT (id = ANY($3::bigint[]))
+                  FOR UPDATE SKIP LOCKED)
+     RETURNING id, company_id`,
+    [staleAfterMs, INTERRUPTED_UPLOAD, exceptIds],
+  );
+  for (const job of rows) {
+    await sql.query('DELETE FROM import_rows WHERE company_id = $1 AND job_id = $2', [
+      job.company_id,
+      job.id,
+    ]);
+  }
+  return rows.length;
 }
 
 /**
  * Takes the oldest queued job, or a running one whose runner stopped beating for `staleAfterMs` (a
  * restart), and marks it running. Null when there is none; other runners skip a job being taken.
  */
-export function claimImportJob(db: Database, staleAfterMs: number): Promise<ClaimedJob | null> {
-  return db.platform(async (sql) => {
-    const { rows } = await sql.query<ClaimedJob>(
-      `UPDATE import_jobs SET status = 'running', heartbeat_at = now()
-       WHERE id = (SELECT id FROM import_jobs
-                   WHERE status = 'queued'
-                      OR (status = 'running' AND heartbeat_at < now() - $1 * interval '1 millisecond')
-                   ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-       RETURNING id, company_id`,
-      [staleAfterMs],
-    );
-    return rows[0] ?? null;
-  });
+export async function claimImportJob(sql: Sql, staleAfterMs: number): Promise<ClaimedJob | null> {
+  const { rows } = await sql.query<ClaimedJob>(
+    `UPDATE import_jobs SET status = 'running', heartbeat_at = now()
+     WHERE id = (SELECT id FROM import_jobs
+                 WHERE status = 'queued'
+                    OR (status = 'running' AND heartbeat_at < now() - $1 * interval '1 millisecond')
+                 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+     RETURNING id, company_id`,
+    [staleAfterMs],
+  );
+  return rows[0] ?? null;
 }
 
 /** A job that went wrong while merging: it fails with a reason that holds no row contents. */
-export function failImportJob(
-  db: Database,
+export async function failImportJob(
+  sql: Sql,
   companyId: CompanyId,
   jobId: number,
   reason: string,
 ): Promise<void> {
-  return db.tenant(companyId, async (sql) => {
-    await sql.query(
-      `UPDATE import_jobs SET status = 'failed', failure = $3, finished_at = now()
-       WHERE company_id = $1 AND id = $2 AND status IN ('queued', 'running')`,
-      [companyId, jobId, reason],
-    );
-  });
+  await sql.query(
+    `UPDATE import_jobs SET status = 'failed', failure = $3, finished_at = now()
+     WHERE company_id = $1 AND id = $2 AND status IN ('queued', 'running')`,
+    [companyId, jobId, reason],
+  );
 }
 
 /** Puts a running job back in the queue (the runner is stopping between batches). */
-export function requeueImportJob(db: Database, companyId: CompanyId, jobId: number): Promise<void> {
-  return db.tenant(companyId, async (sql) => {
-    await sql.query(
-      `UPDATE import_jobs SET status = 'queued' WHERE company_id = $1 AND id = $2 AND status = 'running'`,
-      [companyId, jobId],
-    );
-  });
+export async function requeueImportJob(sql: Sql, companyId: CompanyId, jobId: number): Promise<void> {
+  await sql.query(
+    `UPDATE import_jobs SET status = 'queued' WHERE company_id = $1 AND id = $2 AND status = 'running'`,
+    [companyId, jobId],
+  );
 }
 
 /** Rows of one batch merged into subscribers or guests: inserted, or filling values a record lacked. */
@@ -403,121 +385,113 @@ async function mergeGuests(sql: Sql, params: unknown[]): Promise<Merged> {
  * `processed` was merged). The last batch marks the job done and audits it
  * (counts only). Returns true when the job has nothing left (done, or no longer running).
  */
-export function mergeImportBatch(
-  db: Database,
+export async function mergeImportBatch(
+  sql: Sql,
   companyId: CompanyId,
   jobId: number,
   batchRows: number,
 ): Promise<boolean> {
-  return db.tenant(companyId, async (sql) => {
-    // The row lock makes two runners on one job take turns; each starts where the other committed.
-    const { rows } = await sql.query<{
-      kind: CustomerKind;
-      status: ImportStatus;
-      read: number;
-      processed: number;
-      user_id: number | null;
-      actor_user_id: number | null;
-    }>(
-      `SELECT kind, status, read, processed, user_id, actor_user_id FROM import_jobs
-       WHERE company_id = $1 AND id = $2 FOR UPDATE`,
-      [companyId, jobId],
-    );
-    const job = rows[0];
-    if (!job || job.status !== 'running') return true;
-    const upTo = Math.min(job.read, job.processed + batchRows);
-    const params = [companyId, jobId, job.processed, upTo];
-    let merged: Merged;
-    if (job.kind === 'subscriber') {
-      merged = await mergeSubscribers(sql, params);
-    } else {
-      // In the first batch's transaction, so a restart before it commits simply runs it again.
-      if (job.processed === 0) await markExistingGuests(sql, companyId, jobId);
-      merged = await mergeGuests(sql, params);
-    }
+  // The row lock makes two runners on one job take turns; each starts where the other committed.
+  const { rows } = await sql.query<{
+    kind: CustomerKind;
+    status: ImportStatus;
+    read: number;
+    processed: number;
+    user_id: number | null;
+    actor_user_id: number | null;
+  }>(
+    `SELECT kind, status, read, processed, user_id, actor_user_id FROM import_jobs
+     WHERE company_id = $1 AND id = $2 FOR UPDATE`,
+    [companyId, jobId],
+  );
+  const job = rows[0];
+  if (!job || job.status !== 'running') return true;
+  const upTo = Math.min(job.read, job.processed + batchRows);
+  const params = [companyId, jobId, job.processed, upTo];
+  let merged: Merged;
+  if (job.kind === 'subscriber') {
+    merged = await mergeSubscribers(sql, params);
+  } else {
+    // In the first batch's transaction, so a restart before it commits simply runs it again.
+    if (job.processed === 0) await markExistingGuests(sql, companyId, jobId);
+    merged = await mergeGuests(sql, params);
+  }
 
-    const rejected = await sql.query<Omit<BatchCounts, keyof Merged>>(
-      `SELECT count(*) FILTER (WHERE outcome = 'duplicate')::int AS duplicates,
-              count(*) FILTER (WHERE outcome = 'invalid')::int AS invalid
-       FROM import_rows WHERE company_id = $1 AND job_id = $2 AND seq > $3 AND seq <= $4`,
-      params,
-    );
-    const counts: BatchCounts = { ...merged, ...rejected.rows[0]! };
-    const done = upTo >= job.read;
-    const { rows: after } = await sql.query<BatchCounts & { read: number; kind: CustomerKind }>(
-      `UPDATE import_jobs SET processed = $3, imported = imported + $4, updated = updated + $5,
-         duplicates = duplicates + $6, invalid = invalid + $7, heartbeat_at = now(),
-         status = CASE WHEN $8 THEN 'done' ELSE status END,
-         finished_at = CASE WHEN $8 THEN now() ELSE finished_at END
-       WHERE company_id = $1 AND id = $2
-       RETURNING kind, read, imported, updated, duplicates, invalid`,
-      [companyId, jobId, upTo, counts.imported, counts.updated, counts.duplicates, counts.invalid, done],
-    );
-    if (done) {
-      // Accepted rows are in subscribers or guests now; only rejected ones stay, for the download.
-      await sql.query('DELETE FROM import_rows WHERE company_id = $1 AND job_id = $2 AND outcome IS NULL', [
-        companyId,
-        jobId,
-      ]);
-      const totals = after[0]!;
-      await recordAudit(
-        sql,
-        { companyId, userId: job.user_id, actorUserId: job.actor_user_id },
-        {
-          action: 'create',
-          entity: 'import_job',
-          entityId: jobId,
-          after: {
-            kind: totals.kind,
-            read: totals.read,
-            imported: totals.imported,
-            updated: totals.updated,
-            duplicates: totals.duplicates,
-            invalid: totals.invalid,
-          },
+  const rejected = await sql.query<Omit<BatchCounts, keyof Merged>>(
+    `SELECT count(*) FILTER (WHERE outcome = 'duplicate')::int AS duplicates,
+            count(*) FILTER (WHERE outcome = 'invalid')::int AS invalid
+     FROM import_rows WHERE company_id = $1 AND job_id = $2 AND seq > $3 AND seq <= $4`,
+    params,
+  );
+  const counts: BatchCounts = { ...merged, ...rejected.rows[0]! };
+  const done = upTo >= job.read;
+  const { rows: after } = await sql.query<BatchCounts & { read: number; kind: CustomerKind }>(
+    `UPDATE import_jobs SET processed = $3, imported = imported + $4, updated = updated + $5,
+       duplicates = duplicates + $6, invalid = invalid + $7, heartbeat_at = now(),
+       status = CASE WHEN $8 THEN 'done' ELSE status END,
+       finished_at = CASE WHEN $8 THEN now() ELSE finished_at END
+     WHERE company_id = $1 AND id = $2
+     RETURNING kind, read, imported, updated, duplicates, invalid`,
+    [companyId, jobId, upTo, counts.imported, counts.updated, counts.duplicates, counts.invalid, done],
+  );
+  if (done) {
+    // Accepted rows are in subscribers or guests now; only rejected ones stay, for the download.
+    await sql.query('DELETE FROM import_rows WHERE company_id = $1 AND job_id = $2 AND outcome IS NULL', [
+      companyId,
+      jobId,
+    ]);
+    const totals = after[0]!;
+    await recordAudit(
+      sql,
+      { companyId, userId: job.user_id, actorUserId: job.actor_user_id },
+      {
+        action: 'create',
+        entity: 'import_job',
+        entityId: jobId,
+        after: {
+          kind: totals.kind,
+          read: totals.read,
+          imported: totals.imported,
+          updated: totals.updated,
+          duplicates: totals.duplicates,
+          invalid: totals.invalid,
         },
-      );
-    }
-    return done;
-  });
+      },
+    );
+  }
+  return done;
 }
 
 /** How many rows are staged for a job: all while it runs, the rejected ones once it is done. */
-export function countStagedRows(db: Database, companyId: CompanyId, jobId: number): Promise<number> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<{ count: number }>(
-      'SELECT count(*)::int AS count FROM import_rows WHERE company_id = $1 AND job_id = $2',
-      [companyId, jobId],
-    );
-    return rows[0]?.count ?? 0;
-  });
+export async function countStagedRows(sql: Sql, companyId: CompanyId, jobId: number): Promise<number> {
+  const { rows } = await sql.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM import_rows WHERE company_id = $1 AND job_id = $2',
+    [companyId, jobId],
+  );
+  return rows[0]?.count ?? 0;
 }
 
 /** How many import jobs a company has, in any state. */
-export function countImportJobs(db: Database, companyId: CompanyId): Promise<number> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<{ count: number }>(
-      'SELECT count(*)::int AS count FROM import_jobs WHERE company_id = $1',
-      [companyId],
-    );
-    return rows[0]?.count ?? 0;
-  });
+export async function countImportJobs(sql: Sql, companyId: CompanyId): Promise<number> {
+  const { rows } = await sql.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM import_jobs WHERE company_id = $1',
+    [companyId],
+  );
+  return rows[0]?.count ?? 0;
 }
 
 /**
  * Removes the staged rows (the rejected rows' contents) of jobs finished more than `retentionDays` ago: the
  * download has served its purpose, and personal data is not kept longer than needed. Returns rows removed.
  */
-export function purgeFinishedImportRows(db: Database, retentionDays: number): Promise<number> {
-  return db.platform(async (sql) => {
-    const { rowCount } = await sql.query(
-      `DELETE FROM import_rows r USING import_jobs j
-       WHERE j.company_id = r.company_id AND j.id = r.job_id
-         AND j.status IN ('done', 'failed') AND j.finished_at < now() - $1 * interval '1 day'`,
-      [retentionDays],
-    );
-    return rowCount;
-  });
+export async function purgeFinishedImportRows(sql: Sql, retentionDays: number): Promise<number> {
+  const { rowCount } = await sql.query(
+    `DELETE FROM import_rows r USING import_jobs j
+     WHERE j.company_id = r.company_id AND j.id = r.job_id
+       AND j.status IN ('done', 'failed') AND j.finished_at < now() - $1 * interval '1 day'`,
+    [retentionDays],
+  );
+  return rowCount;
 }
 
 /** Who a deleted guest or subscriber was, as imports would have staged them. */

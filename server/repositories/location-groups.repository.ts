@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { findLocationsByIds, type LocationRow } from './locations.repository.js';
 import type { WriteScope } from './scope.js';
@@ -88,113 +88,101 @@ async function replaceMembers(
 
 /** All of a company's groups, with earnings when a period is given. */
 export function listLocationGroups(
-  db: Database,
+  sql: Sql,
   companyId: CompanyId,
   period: Period | null = null,
 ): Promise<LocationGroupRow[]> {
-  return db.tenant(companyId, (sql) => selectGroups(sql, companyId, null, period));
+  return selectGroups(sql, companyId, null, period);
 }
 
 /** One group, or null when it does not exist in this company. */
-export function getLocationGroup(
-  db: Database,
+export async function getLocationGroup(
+  sql: Sql,
   companyId: CompanyId,
   id: number,
 ): Promise<LocationGroupRow | null> {
-  return db.tenant(companyId, async (sql) => (await selectGroups(sql, companyId, [id], null))[0] ?? null);
+  return (await selectGroups(sql, companyId, [id], null))[0] ?? null;
 }
 
 /** The locations of one group; null when the group does not exist in this company. */
-export function listGroupLocations(
-  db: Database,
+export async function listGroupLocations(
+  sql: Sql,
   companyId: CompanyId,
   groupId: number,
 ): Promise<LocationRow[] | null> {
-  return db.tenant(companyId, async (sql) => {
-    const group = (await selectGroups(sql, companyId, [groupId], null))[0];
-    return group ? findLocationsByIds(sql, companyId, group.location_ids) : null;
-  });
+  const group = (await selectGroups(sql, companyId, [groupId], null))[0];
+  return group ? findLocationsByIds(sql, companyId, group.location_ids) : null;
 }
 
 /** Every group with its locations, in one transaction so the two agree. */
-export function listGroupsWithLocations(
-  db: Database,
+export async function listGroupsWithLocations(
+  sql: Sql,
   companyId: CompanyId,
 ): Promise<Array<LocationGroupRow & { locations: LocationRow[] }>> {
-  return db.tenant(companyId, async (sql) => {
-    const groups = await selectGroups(sql, companyId, null, null);
-    const locations = await findLocationsByIds(sql, companyId, [
-      ...new Set(groups.flatMap((g) => g.location_ids)),
-    ]);
-    const byId = new Map(locations.map((location) => [location.id, location]));
-    return groups.map((group) => ({
-      ...group,
-      locations: group.location_ids
-        .map((id) => byId.get(id))
-        .filter((l): l is LocationRow => l !== undefined),
-    }));
-  });
+  const groups = await selectGroups(sql, companyId, null, null);
+  const locations = await findLocationsByIds(sql, companyId, [
+    ...new Set(groups.flatMap((g) => g.location_ids)),
+  ]);
+  const byId = new Map(locations.map((location) => [location.id, location]));
+  return groups.map((group) => ({
+    ...group,
+    locations: group.location_ids.map((id) => byId.get(id)).filter((l): l is LocationRow => l !== undefined),
+  }));
 }
 
 /** Creates a group with its members; throws UnknownLocationsError for ids the company does not have. */
-export function createLocationGroup(
-  db: Database,
+export async function createLocationGroup(
+  sql: Sql,
   scope: WriteScope,
   fields: LocationGroupFields,
 ): Promise<LocationGroupRow> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const { rows } = await sql.query<{ id: number }>(
-      'INSERT INTO location_groups (company_id, name, description) VALUES ($1, $2, $3) RETURNING id',
-      [scope.companyId, fields.name, fields.description],
-    );
-    const id = rows[0]!.id;
-    await replaceMembers(sql, scope.companyId, id, fields.location_ids);
-    const created = (await selectGroups(sql, scope.companyId, [id], null))[0]!;
-    await recordAudit(sql, scope, {
-      action: 'create',
-      entity: 'location_group',
-      entityId: id,
-      after: created,
-    });
-    return created;
+  const { rows } = await sql.query<{ id: number }>(
+    'INSERT INTO location_groups (company_id, name, description) VALUES ($1, $2, $3) RETURNING id',
+    [scope.companyId, fields.name, fields.description],
+  );
+  const id = rows[0]!.id;
+  await replaceMembers(sql, scope.companyId, id, fields.location_ids);
+  const created = (await selectGroups(sql, scope.companyId, [id], null))[0]!;
+  await recordAudit(sql, scope, {
+    action: 'create',
+    entity: 'location_group',
+    entityId: id,
+    after: created,
   });
+  return created;
 }
 
 /** Changes a group; members are replaced when `location_ids` is given. Null when not in this company. */
-export function updateLocationGroup(
-  db: Database,
+export async function updateLocationGroup(
+  sql: Sql,
   scope: WriteScope,
   id: number,
   changes: Partial<LocationGroupFields>,
 ): Promise<LocationGroupRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = (await selectGroups(sql, scope.companyId, [id], null))[0];
-    if (!before) return null;
-    await sql.query(
-      `UPDATE location_groups SET name = coalesce($3, name), description = coalesce($4, description), updated_at = now()
-       WHERE company_id = $1 AND id = $2`,
-      [scope.companyId, id, changes.name ?? null, changes.description ?? null],
-    );
-    if (changes.location_ids) await replaceMembers(sql, scope.companyId, id, changes.location_ids);
-    const after = (await selectGroups(sql, scope.companyId, [id], null))[0]!;
-    await recordAudit(sql, scope, {
-      action: 'update',
-      entity: 'location_group',
-      entityId: id,
-      before,
-      after,
-    });
-    return after;
+  const before = (await selectGroups(sql, scope.companyId, [id], null))[0];
+  if (!before) return null;
+  await sql.query(
+    `UPDATE location_groups SET name = coalesce($3, name), description = coalesce($4, description), updated_at = now()
+     WHERE company_id = $1 AND id = $2`,
+    [scope.companyId, id, changes.name ?? null, changes.description ?? null],
+  );
+  if (changes.location_ids) await replaceMembers(sql, scope.companyId, id, changes.location_ids);
+  const after = (await selectGroups(sql, scope.companyId, [id], null))[0]!;
+  await recordAudit(sql, scope, {
+    action: 'update',
+    entity: 'location_group',
+    entityId: id,
+    before,
+    after,
   });
+  return after;
 }
 
 /** Deletes a group (not its locations); false when it does not exist in this company. */
-export function deleteLocationGroup(db: Database, scope: WriteScope, id: number): Promise<boolean> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = (await selectGroups(sql, scope.companyId, [id], null))[0];
-    if (!before) return false;
-    await sql.query('DELETE FROM location_groups WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
-    await recordAudit(sql, scope, { action: 'delete', entity: 'location_group', entityId: id, before });
-    return true;
-  });
+export async function deleteLocationGroup(sql: Sql, scope: WriteScope, id: number): Promise<boolean> {
+  const before = (await selectGroups(sql, scope.companyId, [id], null))[0];
+  if (!before) return false;
+  await sql.query('DELETE FROM location_groups WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
+  await recordAudit(sql, scope, { action: 'delete', entity: 'location_group', entityId: id, before });
+  return true;
 }

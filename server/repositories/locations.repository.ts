@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import type { WriteScope } from './scope.js';
 
@@ -54,28 +54,26 @@ export function likePattern(text: string): string {
 }
 
 /** One page of a company's locations by name, with the total count. */
-export function listLocations(
-  db: Database,
+export async function listLocations(
+  sql: Sql,
   companyId: CompanyId,
   filter: LocationFilter,
 ): Promise<{ count: number; rows: LocationRow[] }> {
-  return db.tenant(companyId, async (sql) => {
-    const where = `l.company_id = $1
-      AND ($2::text IS NULL OR l.name ILIKE $2 OR l.street ILIKE $2 OR l.city ILIKE $2 OR l.zip ILIKE $2)
-      AND (cardinality($3::bigint[]) = 0 OR EXISTS (
-        SELECT 1 FROM location_group_members m
-        WHERE m.company_id = l.company_id AND m.location_id = l.id AND m.group_id = ANY($3::bigint[])))`;
-    const params = [companyId, filter.q ? likePattern(filter.q) : null, filter.groupIds ?? []];
-    const total = await sql.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM locations l WHERE ${where}`,
-      params,
-    );
-    const page = await sql.query<LocationRow>(
-      `${SELECT_LOCATION} WHERE ${where} ORDER BY lower(l.name), l.id LIMIT $4 OFFSET $5`,
-      [...params, filter.limit, filter.offset],
-    );
-    return { count: total.rows[0]?.count ?? 0, rows: page.rows };
-  });
+  const where = `l.company_id = $1
+    AND ($2::text IS NULL OR l.name ILIKE $2 OR l.street ILIKE $2 OR l.city ILIKE $2 OR l.zip ILIKE $2)
+    AND (cardinality($3::bigint[]) = 0 OR EXISTS (
+      SELECT 1 FROM location_group_members m
+      WHERE m.company_id = l.company_id AND m.location_id = l.id AND m.group_id = ANY($3::bigint[])))`;
+  const params = [companyId, filter.q ? likePattern(filter.q) : null, filter.groupIds ?? []];
+  const total = await sql.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM locations l WHERE ${where}`,
+    params,
+  );
+  const page = await sql.query<LocationRow>(
+    `${SELECT_LOCATION} WHERE ${where} ORDER BY lower(l.name), l.id LIMIT $4 OFFSET $5`,
+    [...params, filter.limit, filter.offset],
+  );
+  return { count: total.rows[0]?.count ?? 0, rows: page.rows };
 }
 
 /** Fetches locations by id within a transaction; ids of other companies are simply absent. */
@@ -92,66 +90,60 @@ export async function findLocationsByIds(
 }
 
 /** One location, or null when it does not exist in this company. */
-export function getLocation(db: Database, companyId: CompanyId, id: number): Promise<LocationRow | null> {
-  return db.tenant(companyId, async (sql) => (await findLocationsByIds(sql, companyId, [id]))[0] ?? null);
+export async function getLocation(sql: Sql, companyId: CompanyId, id: number): Promise<LocationRow | null> {
+  return (await findLocationsByIds(sql, companyId, [id]))[0] ?? null;
 }
 
 /** Creates a location and records it in the audit log. */
-export function createLocation(
-  db: Database,
+export async function createLocation(
+  sql: Sql,
   scope: WriteScope,
   fields: LocationFields,
 ): Promise<LocationRow> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const { rows } = await sql.query<{ id: number }>(
-      `INSERT INTO locations (company_id, ${WRITABLE.join(', ')})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-      [scope.companyId, ...WRITABLE.map((key) => fields[key])],
-    );
-    const created = (await findLocationsByIds(sql, scope.companyId, [rows[0]!.id]))[0]!;
-    await recordAudit(sql, scope, {
-      action: 'create',
-      entity: 'location',
-      entityId: created.id,
-      after: created,
-    });
-    return created;
+  const { rows } = await sql.query<{ id: number }>(
+    `INSERT INTO locations (company_id, ${WRITABLE.join(', ')})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+    [scope.companyId, ...WRITABLE.map((key) => fields[key])],
+  );
+  const created = (await findLocationsByIds(sql, scope.companyId, [rows[0]!.id]))[0]!;
+  await recordAudit(sql, scope, {
+    action: 'create',
+    entity: 'location',
+    entityId: created.id,
+    after: created,
   });
+  return created;
 }
 
 /** Changes some fields of a location; null when it does not exist in this company. */
-export function updateLocation(
-  db: Database,
+export async function updateLocation(
+  sql: Sql,
   scope: WriteScope,
   id: number,
   changes: Partial<LocationFields>,
 ): Promise<LocationRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = (await findLocationsByIds(sql, scope.companyId, [id]))[0];
-    if (!before) return null;
-    const keys = WRITABLE.filter((key) => changes[key] !== undefined);
-    if (keys.length > 0) {
-      const assignments = keys.map((key, index) => `${key} = $${index + 3}`).join(', ');
-      await sql.query(
-        `UPDATE locations SET ${assignments}, updated_at = now() WHERE company_id = $1 AND id = $2`,
-        [scope.companyId, id, ...keys.map((key) => changes[key])],
-      );
-    }
-    const after = (await findLocationsByIds(sql, scope.companyId, [id]))[0]!;
-    await recordAudit(sql, scope, { action: 'update', entity: 'location', entityId: id, before, after });
-    return after;
-  });
+  const before = (await findLocationsByIds(sql, scope.companyId, [id]))[0];
+  if (!before) return null;
+  const keys = WRITABLE.filter((key) => changes[key] !== undefined);
+  if (keys.length > 0) {
+    const assignments = keys.map((key, index) => `${key} = $${index + 3}`).join(', ');
+    await sql.query(
+      `UPDATE locations SET ${assignments}, updated_at = now() WHERE company_id = $1 AND id = $2`,
+      [scope.companyId, id, ...keys.map((key) => changes[key])],
+    );
+  }
+  const after = (await findLocationsByIds(sql, scope.companyId, [id]))[0]!;
+  await recordAudit(sql, scope, { action: 'update', entity: 'location', entityId: id, before, after });
+  return after;
 }
 
 /** Deletes a location (its group memberships go with it); false when it does not exist in this company. */
-export function deleteLocation(db: Database, scope: WriteScope, id: number): Promise<boolean> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = (await findLocationsByIds(sql, scope.companyId, [id]))[0];
-    if (!before) return false;
-    await sql.query('DELETE FROM locations WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
-    await recordAudit(sql, scope, { action: 'delete', entity: 'location', entityId: id, before });
-    return true;
-  });
+export async function deleteLocation(sql: Sql, scope: WriteScope, id: number): Promise<boolean> {
+  const before = (await findLocationsByIds(sql, scope.companyId, [id]))[0];
+  if (!before) return false;
+  await sql.query('DELETE FROM locations WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
+  await recordAudit(sql, scope, { action: 'delete', entity: 'location', entityId: id, before });
+  return true;
 }
 
 /** What each location earned between two instants (used by the ROI call). */
@@ -169,28 +161,26 @@ export interface LocationEarningsRow {
  * Revenue, checks and distinct guests per location for checks closed in [from, to), with the guests who
  * had visited any location of the company before the period counted as returning.
  */
-export function locationEarnings(
-  db: Database,
+export async function locationEarnings(
+  sql: Sql,
   companyId: CompanyId,
   from: Date,
   to: Date,
 ): Promise<LocationEarningsRow[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<LocationEarningsRow>(
-      `SELECT l.id AS location_id, l.name, l.street,
-              coalesce(sum(c.total_cents), 0)::bigint AS revenue_cents,
-              count(c.id)::int AS checks,
-              count(DISTINCT c.guest_id)::int AS guests,
-              count(DISTINCT c.guest_id) FILTER (WHERE g.first_visit_at < $2)::int AS returning_guests
-       FROM locations l
-       LEFT JOIN pos_checks c ON c.company_id = l.company_id AND c.location_id = l.id
-                             AND c.closed_at >= $2 AND c.closed_at < $3
-       LEFT JOIN guests g ON g.company_id = c.company_id AND g.id = c.guest_id
-       WHERE l.company_id = $1
-       GROUP BY l.id
-       ORDER BY lower(l.name), l.id`,
-      [companyId, from, to],
-    );
-    return rows;
-  });
+  const { rows } = await sql.query<LocationEarningsRow>(
+    `SELECT l.id AS location_id, l.name, l.street,
+            coalesce(sum(c.total_cents), 0)::bigint AS revenue_cents,
+            count(c.id)::int AS checks,
+            count(DISTINCT c.guest_id)::int AS guests,
+            count(DISTINCT c.guest_id) FILTER (WHERE g.first_visit_at < $2)::int AS returning_guests
+     FROM locations l
+     LEFT JOIN pos_checks c ON c.company_id = l.company_id AND c.location_id = l.id
+                           AND c.closed_at >= $2 AND c.closed_at < $3
+     LEFT JOIN guests g ON g.company_id = c.company_id AND g.id = c.guest_id
+     WHERE l.company_id = $1
+     GROUP BY l.id
+     ORDER BY lower(l.name), l.id`,
+    [companyId, from, to],
+  );
+  return rows;
 }

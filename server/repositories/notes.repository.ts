@@ -61,3 +61,12 @@ export async function createNote(
   });
   return created;
 }
+
+/** Deletes all the notes of a subscriber or guest (when the profile itself is deleted). */
+export async function deleteNotesAbout(sql: Sql, companyId: CompanyId, owner: CustomerRef): Promise<void> {
+  // The column name comes from customerColumn (a closed choice), never from input.
+  await sql.query(`DELETE FROM notes WHERE company_id = $1 AND ${customerColumn(owner)} = $2`, [
+    companyId,
+    owner.id,
+  ]);
+}

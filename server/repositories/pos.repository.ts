@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { assertOwned, UnknownReferenceError } from './references.js';
 import type { WriteScope } from './scope.js';
@@ -128,127 +128,119 @@ async function findChecksByIds(
 }
 
 /** The company's menu categories by name. */
-export function listMenuCategories(db: Database, companyId: CompanyId): Promise<MenuCategoryRow[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<MenuCategoryRow>(
-      'SELECT id, company_id, name FROM menu_categories WHERE company_id = $1 ORDER BY lower(name), id',
-      [companyId],
-    );
-    return rows;
-  });
+export async function listMenuCategories(sql: Sql, companyId: CompanyId): Promise<MenuCategoryRow[]> {
+  const { rows } = await sql.query<MenuCategoryRow>(
+    'SELECT id, company_id, name FROM menu_categories WHERE company_id = $1 ORDER BY lower(name), id',
+    [companyId],
+  );
+  return rows;
 }
 
 /** Creates a menu category (names are unique per company). */
-export function createMenuCategory(db: Database, scope: WriteScope, name: string): Promise<MenuCategoryRow> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const { rows } = await sql.query<MenuCategoryRow>(
-      'INSERT INTO menu_categories (company_id, name) VALUES ($1, $2) RETURNING id, company_id, name',
-      [scope.companyId, name],
-    );
-    const created = rows[0]!;
-    await recordAudit(sql, scope, {
-      action: 'create',
-      entity: 'menu_category',
-      entityId: created.id,
-      after: created,
-    });
-    return created;
+export async function createMenuCategory(
+  sql: Sql,
+  scope: WriteScope,
+  name: string,
+): Promise<MenuCategoryRow> {
+  const { rows } = await sql.query<MenuCategoryRow>(
+    'INSERT INTO menu_categories (company_id, name) VALUES ($1, $2) RETURNING id, company_id, name',
+    [scope.companyId, name],
+  );
+  const created = rows[0]!;
+  await recordAudit(sql, scope, {
+    action: 'create',
+    entity: 'menu_category',
+    entityId: created.id,
+    after: created,
   });
+  return created;
 }
 
 /** The company's menu items by category and name, active ones only unless asked. */
-export function listMenuItems(
-  db: Database,
+export async function listMenuItems(
+  sql: Sql,
   companyId: CompanyId,
   filter: MenuItemFilter = {},
 ): Promise<MenuItemRow[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<MenuItemRow>(
-      `SELECT i.id, i.company_id, i.category_id, k.name AS category_name, i.location_id, i.name, i.price_cents,
-              i.is_active
-       FROM menu_items i
-       JOIN menu_categories k ON k.company_id = $1 AND k.id = i.category_id
-       WHERE i.company_id = $1
-         AND ($2::bigint IS NULL OR i.location_id = $2 OR i.location_id IS NULL)
-         AND ($3::bigint IS NULL OR i.category_id = $3)
-         AND ($4::boolean OR i.is_active)
-       ORDER BY lower(k.name), lower(i.name), i.id`,
-      [companyId, filter.locationId ?? null, filter.categoryId ?? null, filter.includeInactive ?? false],
-    );
-    return rows;
-  });
+  const { rows } = await sql.query<MenuItemRow>(
+    `SELECT i.id, i.company_id, i.category_id, k.name AS category_name, i.location_id, i.name, i.price_cents,
+            i.is_active
+     FROM menu_items i
+     JOIN menu_categories k ON k.company_id = $1 AND k.id = i.category_id
+     WHERE i.company_id = $1
+       AND ($2::bigint IS NULL OR i.location_id = $2 OR i.location_id IS NULL)
+       AND ($3::bigint IS NULL OR i.category_id = $3)
+       AND ($4::boolean OR i.is_active)
+     ORDER BY lower(k.name), lower(i.name), i.id`,
+    [companyId, filter.locationId ?? null, filter.categoryId ?? null, filter.includeInactive ?? false],
+  );
+  return rows;
 }
 
 /** Creates a menu item; throws UnknownReferenceError for a category or location of another company. */
-export function createMenuItem(db: Database, scope: WriteScope, input: NewMenuItem): Promise<MenuItemRow> {
-  return db.tenant(scope.companyId, async (sql) => {
-    await assertOwned(sql, scope.companyId, 'menu_categories', 'category_id', [input.category_id]);
-    await assertOwned(sql, scope.companyId, 'locations', 'location_id', [input.location_id]);
-    const { rows } = await sql.query<MenuItemRow>(
-      `INSERT INTO menu_items (company_id, category_id, location_id, name, price_cents, is_active)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       RETURNING id, company_id, category_id,
-                 (SELECT name FROM menu_categories WHERE company_id = $1 AND id = $2) AS category_name,
-                 location_id, name, price_cents, is_active`,
-      [
-        scope.companyId,
-        input.category_id,
-        input.location_id ?? null,
-        input.name,
-        input.price_cents,
-        input.is_active ?? true,
-      ],
-    );
-    const created = rows[0]!;
-    await recordAudit(sql, scope, {
-      action: 'create',
-      entity: 'menu_item',
-      entityId: created.id,
-      after: created,
-    });
-    return created;
+export async function createMenuItem(sql: Sql, scope: WriteScope, input: NewMenuItem): Promise<MenuItemRow> {
+  await assertOwned(sql, scope.companyId, 'menu_categories', 'category_id', [input.category_id]);
+  await assertOwned(sql, scope.companyId, 'locations', 'location_id', [input.location_id]);
+  const { rows } = await sql.query<MenuItemRow>(
+    `INSERT INTO menu_items (company_id, category_id, location_id, name, price_cents, is_active)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     RETURNING id, company_id, category_id,
+               (SELECT name FROM menu_categories WHERE company_id = $1 AND id = $2) AS category_name,
+               location_id, name, price_cents, is_active`,
+    [
+      scope.companyId,
+      input.category_id,
+      input.location_id ?? null,
+      input.name,
+      input.price_cents,
+      input.is_active ?? true,
+    ],
+  );
+  const created = rows[0]!;
+  await recordAudit(sql, scope, {
+    action: 'create',
+    entity: 'menu_item',
+    entityId: created.id,
+    after: created,
   });
+  return created;
 }
 
 /** The company's revenue centers, of one location when given, by location and name. */
-export function listRevenueCenters(
-  db: Database,
+export async function listRevenueCenters(
+  sql: Sql,
   companyId: CompanyId,
   filter: { locationId?: number | undefined } = {},
 ): Promise<RevenueCenterRow[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<RevenueCenterRow>(
-      `SELECT id, company_id, location_id, name FROM revenue_centers
-       WHERE company_id = $1 AND ($2::bigint IS NULL OR location_id = $2)
-       ORDER BY location_id, lower(name), id`,
-      [companyId, filter.locationId ?? null],
-    );
-    return rows;
-  });
+  const { rows } = await sql.query<RevenueCenterRow>(
+    `SELECT id, company_id, location_id, name FROM revenue_centers
+     WHERE company_id = $1 AND ($2::bigint IS NULL OR location_id = $2)
+     ORDER BY location_id, lower(name), id`,
+    [companyId, filter.locationId ?? null],
+  );
+  return rows;
 }
 
 /** Creates a revenue center; throws UnknownReferenceError for a location of another company. */
-export function createRevenueCenter(
-  db: Database,
+export async function createRevenueCenter(
+  sql: Sql,
   scope: WriteScope,
   input: { location_id: number; name: string },
 ): Promise<RevenueCenterRow> {
-  return db.tenant(scope.companyId, async (sql) => {
-    await assertOwned(sql, scope.companyId, 'locations', 'location_id', [input.location_id]);
-    const { rows } = await sql.query<RevenueCenterRow>(
-      `INSERT INTO revenue_centers (company_id, location_id, name) VALUES ($1, $2, $3)
-       RETURNING id, company_id, location_id, name`,
-      [scope.companyId, input.location_id, input.name],
-    );
-    const created = rows[0]!;
-    await recordAudit(sql, scope, {
-      action: 'create',
-      entity: 'revenue_center',
-      entityId: created.id,
-      after: created,
-    });
-    return created;
+  await assertOwned(sql, scope.companyId, 'locations', 'location_id', [input.location_id]);
+  const { rows } = await sql.query<RevenueCenterRow>(
+    `INSERT INTO revenue_centers (company_id, location_id, name) VALUES ($1, $2, $3)
+     RETURNING id, company_id, location_id, name`,
+    [scope.companyId, input.location_id, input.name],
+  );
+  const created = rows[0]!;
+  await recordAudit(sql, scope, {
+    action: 'create',
+    entity: 'revenue_center',
+    entityId: created.id,
+    after: created,
   });
+  return created;
 }
 
 /** Checks every id a batch of checks names belongs to the company (and each revenue center to its location). */
@@ -300,104 +292,108 @@ async function assertCheckReferences(
  * last visit, and the first location when the guest had none) and locations visited, all in one transaction: a bad check leaves
  * nothing behind. Throws UnknownReferenceError when a check names another company's rows.
  */
-export function insertChecks(
-  db: Database,
+export async function insertChecks(
+  sql: Sql,
   scope: WriteScope,
   checks: readonly NewCheck[],
 ): Promise<PosCheckRow[]> {
-  return db.tenant(scope.companyId, async (sql) => {
-    if (checks.length === 0) return [];
-    await assertCheckReferences(sql, scope.companyId, checks);
-    const ids: number[] = [];
-    for (const check of checks) {
-      const { rows } = await sql.query<{ id: number }>(
-        `INSERT INTO pos_checks (company_id, location_id, revenue_center_id, guest_id, check_number, opened_at,
-                                 closed_at, guest_count, subtotal_cents, discount_cents, tax_cents, tip_cents,
-                                 total_cents)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+  if (checks.length === 0) return [];
+  await assertCheckReferences(sql, scope.companyId, checks);
+  const ids: number[] = [];
+  for (const check of checks) {
+    const { rows } = await sql.query<{ id: number }>(
+      `INSERT INTO pos_checks (company_id, location_id, revenue_center_id, guest_id, check_number, opened_at,
+                               closed_at, guest_count, subtotal_cents, discount_cents, tax_cents, tip_cents,
+                               total_cents)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+      [
+        scope.companyId,
+        check.location_id,
+        check.revenue_center_id ?? null,
+        check.guest_id ?? null,
+        check.check_number,
+        check.opened_at,
+        check.closed_at,
+        check.guest_count ?? 1,
+        check.subtotal_cents,
+        check.discount_cents ?? 0,
+        check.tax_cents ?? 0,
+        check.tip_cents ?? 0,
+        check.total_cents,
+      ],
+    );
+    const checkId = rows[0]!.id;
+    ids.push(checkId);
+    if (check.lines.length > 0) {
+      await sql.query(
+        `INSERT INTO pos_check_lines (company_id, check_id, menu_item_id, quantity, unit_price_cents, amount_cents)
+         SELECT $1, $2, item, quantity, unit_price, amount
+         FROM unnest($3::bigint[], $4::int[], $5::int[], $6::int[]) AS line(item, quantity, unit_price, amount)`,
         [
           scope.companyId,
-          check.location_id,
-          check.revenue_center_id ?? null,
-          check.guest_id ?? null,
-          check.check_number,
-          check.opened_at,
-          check.closed_at,
-          check.guest_count ?? 1,
-          check.subtotal_cents,
-          check.discount_cents ?? 0,
-          check.tax_cents ?? 0,
-          check.tip_cents ?? 0,
-          check.total_cents,
+          checkId,
+          check.lines.map((line) => line.menu_item_id),
+          check.lines.map((line) => line.quantity),
+          check.lines.map((line) => line.unit_price_cents),
+          check.lines.map((line) => line.amount_cents ?? line.quantity * line.unit_price_cents),
         ],
       );
-      const checkId = rows[0]!.id;
-      ids.push(checkId);
-      if (check.lines.length > 0) {
-        await sql.query(
-          `INSERT INTO pos_check_lines (company_id, check_id, menu_item_id, quantity, unit_price_cents, amount_cents)
-           SELECT $1, $2, item, quantity, unit_price, amount
-           FROM unnest($3::bigint[], $4::int[], $5::int[], $6::int[]) AS line(item, quantity, unit_price, amount)`,
-          [
-            scope.companyId,
-            checkId,
-            check.lines.map((line) => line.menu_item_id),
-            check.lines.map((line) => line.quantity),
-            check.lines.map((line) => line.unit_price_cents),
-            check.lines.map((line) => line.amount_cents ?? line.quantity * line.unit_price_cents),
-          ],
-        );
-      }
     }
-    // One statement per batch keeps the totals right when several checks belong to the same guest.
-    await sql.query(
-      `UPDATE guests g
-       SET visit_count = g.visit_count + n.visits,
-           total_spend_cents = g.total_spend_cents + n.spend,
-           first_visit_at = least(g.first_visit_at, n.first_at),
-           last_visit_at = greatest(g.last_visit_at, n.last_at),
-           first_location_id = coalesce(g.first_location_id, n.first_location_id),
-           updated_at = now()
-       FROM (SELECT guest_id, count(*)::int AS visits, sum(total_cents)::bigint AS spend,
-                    min(closed_at) AS first_at, max(closed_at) AS last_at,
-                    (array_agg(location_id ORDER BY closed_at, id))[1] AS first_location_id
-             FROM pos_checks
-             WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL
-             GROUP BY guest_id) n
-       WHERE g.company_id = $1 AND g.id = n.guest_id`,
-      [scope.companyId, ids],
-    );
-    await sql.query(
-      `INSERT INTO guest_locations (company_id, guest_id, location_id)
-       SELECT DISTINCT company_id, guest_id, location_id FROM pos_checks
-       WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL
-       ON CONFLICT DO NOTHING`,
-      [scope.companyId, ids],
-    );
-    const created = await findChecksByIds(sql, scope.companyId, ids);
-    for (const check of created) {
-      await recordAudit(sql, scope, {
-        action: 'create',
-        entity: 'pos_check',
-        entityId: check.id,
-        after: check,
-      });
-    }
-    return created;
-  });
+  }
+  // One statement per batch keeps the totals right when several checks belong to the same guest.
+  await sql.query(
+    `UPDATE guests g
+     SET visit_count = g.visit_count + n.visits,
+         total_spend_cents = g.total_spend_cents + n.spend,
+         first_visit_at = least(g.first_visit_at, n.first_at),
+         last_visit_at = greatest(g.last_visit_at, n.last_at),
+         first_location_id = coalesce(g.first_location_id, n.first_location_id),
+         updated_at = now()
+     FROM (SELECT guest_id, count(*)::int AS visits, sum(total_cents)::bigint AS spend,
+                  min(closed_at) AS first_at, max(closed_at) AS last_at,
+                  (array_agg(location_id ORDER BY closed_at, id))[1] AS first_location_id
+           FROM pos_checks
+           WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL
+           GROUP BY guest_id) n
+     WHERE g.company_id = $1 AND g.id = n.guest_id`,
+    [scope.companyId, ids],
+  );
+  await sql.query(
+    `INSERT INTO guest_locations (company_id, guest_id, location_id)
+     SELECT DISTINCT company_id, guest_id, location_id FROM pos_checks
+     WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL
+     ON CONFLICT DO NOTHING`,
+    [scope.companyId, ids],
+  );
+  const created = await findChecksByIds(sql, scope.companyId, ids);
+  for (const check of created) {
+    await recordAudit(sql, scope, {
+      action: 'create',
+      entity: 'pos_check',
+      entityId: check.id,
+      after: check,
+    });
+  }
+  return created;
 }
 
 /** A guest's visits (checks), newest first, with lines; empty when the guest is not in this company. */
-export function guestVisits(db: Database, companyId: CompanyId, guestId: number): Promise<GuestVisitRow[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<GuestVisitRow>(
-      `${SELECT_CHECK}, loc.name AS location_name
-       FROM pos_checks c
-       JOIN locations loc ON loc.company_id = $1 AND loc.id = c.location_id
-       WHERE c.company_id = $1 AND c.guest_id = $2
-       ORDER BY c.closed_at DESC, c.id DESC`,
-      [companyId, guestId],
-    );
-    return rows;
-  });
+export async function guestVisits(sql: Sql, companyId: CompanyId, guestId: number): Promise<GuestVisitRow[]> {
+  const { rows } = await sql.query<GuestVisitRow>(
+    `${SELECT_CHECK}, loc.name AS location_name
+     FROM pos_checks c
+     JOIN locations loc ON loc.company_id = $1 AND loc.id = c.location_id
+     WHERE c.company_id = $1 AND c.guest_id = $2
+     ORDER BY c.closed_at DESC, c.id DESC`,
+    [companyId, guestId],
+  );
+  return rows;
+}
+
+/** Unlinks a deleted guest's checks: they stay for the figures, without the guest. */
+export async function unlinkChecksOfGuest(sql: Sql, companyId: CompanyId, guestId: number): Promise<void> {
+  await sql.query('UPDATE pos_checks SET guest_id = NULL WHERE company_id = $1 AND guest_id = $2', [
+    companyId,
+    guestId,
+  ]);
 }

@@ -92,3 +92,16 @@ export async function deleteProfileCard(
   await recordAudit(sql, scope, { action: 'delete', entity: 'profile_card', entityId: cardId, before });
   return true;
 }
+
+/** Deletes all the cards of a subscriber or guest (when the profile itself is deleted). */
+export async function deleteProfileCardsOf(
+  sql: Sql,
+  companyId: CompanyId,
+  owner: CustomerRef,
+): Promise<void> {
+  // The column name comes from customerColumn (a closed choice), never from input.
+  await sql.query(`DELETE FROM profile_cards WHERE company_id = $1 AND ${customerColumn(owner)} = $2`, [
+    companyId,
+    owner.id,
+  ]);
+}

@@ -1,4 +1,4 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { missingIds, UnknownReferenceError } from './references.js';
 import { findSubscribersByIds, type SubscriberRow } from './subscribers.repository.js';
@@ -50,96 +50,88 @@ async function assertSubscribers(sql: Sql, companyId: CompanyId, ids: readonly n
 }
 
 /** The ids and names of these lists, by name (for a profile: no member counts to compute). */
-export function subscriberListNames(
-  db: Database,
+export async function subscriberListNames(
+  sql: Sql,
   companyId: CompanyId,
   ids: readonly number[],
 ): Promise<{ id: number; name: string }[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<{ id: number; name: string }>(
-      `SELECT id, name FROM subscriber_lists WHERE company_id = $1 AND id = ANY($2::bigint[]) ORDER BY lower(name), id`,
-      [companyId, ids],
-    );
-    return rows;
-  });
+  const { rows } = await sql.query<{ id: number; name: string }>(
+    `SELECT id, name FROM subscriber_lists WHERE company_id = $1 AND id = ANY($2::bigint[]) ORDER BY lower(name), id`,
+    [companyId, ids],
+  );
+  return rows;
 }
 
 /** The company's subscriber lists by name, with member counts. */
-export function listSubscriberLists(db: Database, companyId: CompanyId): Promise<SubscriberListRow[]> {
-  return db.tenant(companyId, (sql) => selectLists(sql, companyId, null));
+export function listSubscriberLists(sql: Sql, companyId: CompanyId): Promise<SubscriberListRow[]> {
+  return selectLists(sql, companyId, null);
 }
 
 /** One list, or null when it does not exist in this company. */
 export function getSubscriberList(
-  db: Database,
+  sql: Sql,
   companyId: CompanyId,
   id: number,
 ): Promise<SubscriberListRow | null> {
-  return db.tenant(companyId, (sql) => findList(sql, companyId, id));
+  return findList(sql, companyId, id);
 }
 
 /** Creates an empty list. */
-export function createSubscriberList(
-  db: Database,
+export async function createSubscriberList(
+  sql: Sql,
   scope: WriteScope,
   name: string,
 ): Promise<SubscriberListRow> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const { rows } = await sql.query<{ id: number }>(
-      'INSERT INTO subscriber_lists (company_id, name) VALUES ($1, $2) RETURNING id',
-      [scope.companyId, name],
-    );
-    const created = (await findList(sql, scope.companyId, rows[0]!.id))!;
-    await recordAudit(sql, scope, {
-      action: 'create',
-      entity: 'subscriber_list',
-      entityId: created.id,
-      after: created,
-    });
-    return created;
+  const { rows } = await sql.query<{ id: number }>(
+    'INSERT INTO subscriber_lists (company_id, name) VALUES ($1, $2) RETURNING id',
+    [scope.companyId, name],
+  );
+  const created = (await findList(sql, scope.companyId, rows[0]!.id))!;
+  await recordAudit(sql, scope, {
+    action: 'create',
+    entity: 'subscriber_list',
+    entityId: created.id,
+    after: created,
   });
+  return created;
 }
 
 /** Renames a list; null when it does not exist in this company. */
-export function renameSubscriberList(
-  db: Database,
+export async function renameSubscriberList(
+  sql: Sql,
   scope: WriteScope,
   id: number,
   name: string,
 ): Promise<SubscriberListRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = await findList(sql, scope.companyId, id);
-    if (!before) return null;
-    await sql.query(
-      'UPDATE subscriber_lists SET name = $3, updated_at = now() WHERE company_id = $1 AND id = $2',
-      [scope.companyId, id, name],
-    );
-    const after = (await findList(sql, scope.companyId, id))!;
-    await recordAudit(sql, scope, {
-      action: 'update',
-      entity: 'subscriber_list',
-      entityId: id,
-      before,
-      after,
-    });
-    return after;
+  const before = await findList(sql, scope.companyId, id);
+  if (!before) return null;
+  await sql.query(
+    'UPDATE subscriber_lists SET name = $3, updated_at = now() WHERE company_id = $1 AND id = $2',
+    [scope.companyId, id, name],
+  );
+  const after = (await findList(sql, scope.companyId, id))!;
+  await recordAudit(sql, scope, {
+    action: 'update',
+    entity: 'subscriber_list',
+    entityId: id,
+    before,
+    after,
   });
+  return after;
 }
 
 /** Deletes a list and its memberships (not the subscribers); false when it does not exist in this company. */
-export function deleteSubscriberList(db: Database, scope: WriteScope, id: number): Promise<boolean> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = await findList(sql, scope.companyId, id);
-    if (!before) return false;
-    await sql.query('DELETE FROM subscriber_list_members WHERE company_id = $1 AND list_id = $2', [
-      scope.companyId,
-      id,
-    ]);
-    await sql.query('DELETE FROM subscriber_lists WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
-    await recordAudit(sql, scope, { action: 'delete', entity: 'subscriber_list', entityId: id, before });
-    return true;
-  });
+export async function deleteSubscriberList(sql: Sql, scope: WriteScope, id: number): Promise<boolean> {
+  const before = await findList(sql, scope.companyId, id);
+  if (!before) return false;
+  await sql.query('DELETE FROM subscriber_list_members WHERE company_id = $1 AND list_id = $2', [
+    scope.companyId,
+    id,
+  ]);
+  await sql.query('DELETE FROM subscriber_lists WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
+  await recordAudit(sql, scope, { action: 'delete', entity: 'subscriber_list', entityId: id, before });
+  return true;
 }
 
 /**
@@ -147,146 +139,152 @@ export function deleteSubscriberList(db: Database, scope: WriteScope, id: number
  * when the list does not exist in this company. Throws UnknownSubscribersError, adding none, when any id
  * is not a subscriber of this company.
  */
-export function addListMembers(
-  db: Database,
+export async function addListMembers(
+  sql: Sql,
   scope: WriteScope,
   listId: number,
   subscriberIds: readonly number[],
 ): Promise<number | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    if (!(await findList(sql, scope.companyId, listId))) return null;
-    await assertSubscribers(sql, scope.companyId, subscriberIds);
-    const { rows } = await sql.query<{ subscriber_id: number }>(
-      `INSERT INTO subscriber_list_members (company_id, list_id, subscriber_id)
-       SELECT $1, $2, unnest($3::bigint[])
-       ON CONFLICT (list_id, subscriber_id) DO NOTHING
-       RETURNING subscriber_id`,
-      [scope.companyId, listId, [...new Set(subscriberIds)]],
-    );
-    if (rows.length > 0) {
-      await recordAudit(sql, scope, {
-        action: 'update',
-        entity: 'subscriber_list',
-        entityId: listId,
-        after: { added_subscriber_ids: rows.map((row) => row.subscriber_id).sort((a, b) => a - b) },
-      });
-    }
-    return rows.length;
-  });
+  if (!(await findList(sql, scope.companyId, listId))) return null;
+  await assertSubscribers(sql, scope.companyId, subscriberIds);
+  const { rows } = await sql.query<{ subscriber_id: number }>(
+    `INSERT INTO subscriber_list_members (company_id, list_id, subscriber_id)
+     SELECT $1, $2, unnest($3::bigint[])
+     ON CONFLICT (list_id, subscriber_id) DO NOTHING
+     RETURNING subscriber_id`,
+    [scope.companyId, listId, [...new Set(subscriberIds)]],
+  );
+  if (rows.length > 0) {
+    await recordAudit(sql, scope, {
+      action: 'update',
+      entity: 'subscriber_list',
+      entityId: listId,
+      after: { added_subscriber_ids: rows.map((row) => row.subscriber_id).sort((a, b) => a - b) },
+    });
+  }
+  return rows.length;
 }
 
 /**
  * Takes subscribers off a list and returns how many were removed; ids not on the list are ignored. Null
  * when the list does not exist in this company.
  */
-export function removeListMembers(
-  db: Database,
+export async function removeListMembers(
+  sql: Sql,
   scope: WriteScope,
   listId: number,
   subscriberIds: readonly number[],
 ): Promise<number | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    if (!(await findList(sql, scope.companyId, listId))) return null;
-    const { rows } = await sql.query<{ subscriber_id: number }>(
-      `DELETE FROM subscriber_list_members
-       WHERE company_id = $1 AND list_id = $2 AND subscriber_id = ANY($3::bigint[])
-       RETURNING subscriber_id`,
-      [scope.companyId, listId, [...new Set(subscriberIds)]],
-    );
-    if (rows.length > 0) {
-      await recordAudit(sql, scope, {
-        action: 'update',
-        entity: 'subscriber_list',
-        entityId: listId,
-        after: { removed_subscriber_ids: rows.map((row) => row.subscriber_id).sort((a, b) => a - b) },
-      });
-    }
-    return rows.length;
-  });
+  if (!(await findList(sql, scope.companyId, listId))) return null;
+  const { rows } = await sql.query<{ subscriber_id: number }>(
+    `DELETE FROM subscriber_list_members
+     WHERE company_id = $1 AND list_id = $2 AND subscriber_id = ANY($3::bigint[])
+     RETURNING subscriber_id`,
+    [scope.companyId, listId, [...new Set(subscriberIds)]],
+  );
+  if (rows.length > 0) {
+    await recordAudit(sql, scope, {
+      action: 'update',
+      entity: 'subscriber_list',
+      entityId: listId,
+      after: { removed_subscriber_ids: rows.map((row) => row.subscriber_id).sort((a, b) => a - b) },
+    });
+  }
+  return rows.length;
 }
 
 /** How many subscribers are on a list; null when it does not exist in this company. */
-export function countListMembers(db: Database, companyId: CompanyId, listId: number): Promise<number | null> {
-  return db.tenant(companyId, async (sql) => (await findList(sql, companyId, listId))?.member_count ?? null);
+export async function countListMembers(
+  sql: Sql,
+  companyId: CompanyId,
+  listId: number,
+): Promise<number | null> {
+  return (await findList(sql, companyId, listId))?.member_count ?? null;
 }
 
 /** One page of the company's subscriber lists by name, with member counts and the total count. */
-export function listSubscriberListsPage(
-  db: Database,
+export async function listSubscriberListsPage(
+  sql: Sql,
   companyId: CompanyId,
   window: { limit: number; offset: number },
 ): Promise<{ count: number; rows: SubscriberListRow[] }> {
-  return db.tenant(companyId, async (sql) => {
-    const total = await sql.query<{ count: number }>(
-      'SELECT count(*)::int AS count FROM subscriber_lists WHERE company_id = $1',
-      [companyId],
-    );
-    const page = await sql.query<{ id: number }>(
-      'SELECT id FROM subscriber_lists WHERE company_id = $1 ORDER BY lower(name), id LIMIT $2 OFFSET $3',
-      [companyId, window.limit, window.offset],
-    );
-    // Member counts are taken for this page's lists only.
-    const rows =
-      page.rows.length > 0
-        ? await selectLists(
-            sql,
-            companyId,
-            page.rows.map((row) => row.id),
-          )
-        : [];
-    return { count: total.rows[0]?.count ?? 0, rows };
-  });
+  const total = await sql.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM subscriber_lists WHERE company_id = $1',
+    [companyId],
+  );
+  const page = await sql.query<{ id: number }>(
+    'SELECT id FROM subscriber_lists WHERE company_id = $1 ORDER BY lower(name), id LIMIT $2 OFFSET $3',
+    [companyId, window.limit, window.offset],
+  );
+  // Member counts are taken for this page's lists only.
+  const rows =
+    page.rows.length > 0
+      ? await selectLists(
+          sql,
+          companyId,
+          page.rows.map((row) => row.id),
+        )
+      : [];
+  return { count: total.rows[0]?.count ?? 0, rows };
 }
 
 /**
  * One page of a list's subscribers, newest first, with the total count; null when the list does not exist
  * in this company.
  */
-export function listListMembers(
-  db: Database,
+export async function listListMembers(
+  sql: Sql,
   companyId: CompanyId,
   listId: number,
   window: { limit: number; offset: number },
 ): Promise<{ count: number; rows: SubscriberRow[] } | null> {
-  return db.tenant(companyId, async (sql) => {
-    const list = await findList(sql, companyId, listId);
-    if (!list) return null;
-    const { rows } = await sql.query<{ subscriber_id: number }>(
-      `SELECT subscriber_id FROM subscriber_list_members WHERE company_id = $1 AND list_id = $2
-       ORDER BY subscriber_id DESC LIMIT $3 OFFSET $4`,
-      [companyId, listId, window.limit, window.offset],
-    );
-    const members = await findSubscribersByIds(
-      sql,
-      companyId,
-      rows.map((row) => row.subscriber_id),
-    );
-    return { count: list.member_count, rows: members.reverse() };
-  });
+  const list = await findList(sql, companyId, listId);
+  if (!list) return null;
+  const { rows } = await sql.query<{ subscriber_id: number }>(
+    `SELECT subscriber_id FROM subscriber_list_members WHERE company_id = $1 AND list_id = $2
+     ORDER BY subscriber_id DESC LIMIT $3 OFFSET $4`,
+    [companyId, listId, window.limit, window.offset],
+  );
+  const members = await findSubscribersByIds(
+    sql,
+    companyId,
+    rows.map((row) => row.subscriber_id),
+  );
+  return { count: list.member_count, rows: members.reverse() };
 }
 
 /**
  * The next batch of a list's subscribers with an id above `afterId`, oldest first (keyset paging for the
  * export); empty when the list does not exist in this company.
  */
-export function listMembersAfter(
-  db: Database,
+export async function listMembersAfter(
+  sql: Sql,
   companyId: CompanyId,
   listId: number,
   afterId: number,
   limit: number,
 ): Promise<SubscriberRow[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<{ subscriber_id: number }>(
-      `SELECT subscriber_id FROM subscriber_list_members
-       WHERE company_id = $1 AND list_id = $2 AND subscriber_id > $3
-       ORDER BY subscriber_id LIMIT $4`,
-      [companyId, listId, afterId, limit],
-    );
-    return findSubscribersByIds(
-      sql,
-      companyId,
-      rows.map((row) => row.subscriber_id),
-    );
-  });
+  const { rows } = await sql.query<{ subscriber_id: number }>(
+    `SELECT subscriber_id FROM subscriber_list_members
+     WHERE company_id = $1 AND list_id = $2 AND subscriber_id > $3
+     ORDER BY subscriber_id LIMIT $4`,
+    [companyId, listId, afterId, limit],
+  );
+  return findSubscribersByIds(
+    sql,
+    companyId,
+    rows.map((row) => row.subscriber_id),
+  );
+}
+
+/** Takes a subscriber out of every list (when the subscriber is deleted). */
+export async function removeFromAllLists(
+  sql: Sql,
+  companyId: CompanyId,
+  subscriberId: number,
+): Promise<void> {
+  await sql.query('DELETE FROM subscriber_list_members WHERE company_id = $1 AND subscriber_id = $2', [
+    companyId,
+    subscriberId,
+  ]);
 }

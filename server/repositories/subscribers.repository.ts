@@ -1,9 +1,6 @@
-import type { CompanyId, Database, Sql } from '../db/database.js';
-import { fingerprint } from '../privacy.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
-import { recordDeletedCustomer } from './deleted-customers.repository.js';
 import { newHashid } from './hashid.js';
-import { forgetStagedPerson } from './imports.repository.js';
 import { likePattern } from './locations.repository.js';
 import { assertOwned, isUniqueViolation } from './references.js';
 import type { WriteScope } from './scope.js';
@@ -164,130 +161,116 @@ function subscriberWhere(
 }
 
 /** One page of a company's subscribers, newest first, searched by email, name or phone. */
-export function listSubscribers(
-  db: Database,
+export async function listSubscribers(
+  sql: Sql,
   companyId: CompanyId,
   filter: SubscriberFilter,
 ): Promise<{ count: number; rows: SubscriberRow[] }> {
-  return db.tenant(companyId, async (sql) => {
-    const { where, params } = subscriberWhere(companyId, filter);
-    const total = await sql.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM subscribers s WHERE ${where}`,
-      params,
-    );
-    // Ids first, so list memberships are read for this page's rows only, not for every row skipped.
-    const page = await sql.query<{ id: number }>(
-      `SELECT s.id FROM subscribers s WHERE ${where} ORDER BY s.id DESC LIMIT $5 OFFSET $6`,
-      [...params, filter.limit, filter.offset],
-    );
-    const rows = await findSubscribersByIds(
-      sql,
-      companyId,
-      page.rows.map((row) => row.id),
-    );
-    return { count: total.rows[0]?.count ?? 0, rows: rows.reverse() };
-  });
+  const { where, params } = subscriberWhere(companyId, filter);
+  const total = await sql.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM subscribers s WHERE ${where}`,
+    params,
+  );
+  // Ids first, so list memberships are read for this page's rows only, not for every row skipped.
+  const page = await sql.query<{ id: number }>(
+    `SELECT s.id FROM subscribers s WHERE ${where} ORDER BY s.id DESC LIMIT $5 OFFSET $6`,
+    [...params, filter.limit, filter.offset],
+  );
+  const rows = await findSubscribersByIds(
+    sql,
+    companyId,
+    page.rows.map((row) => row.id),
+  );
+  return { count: total.rows[0]?.count ?? 0, rows: rows.reverse() };
 }
 
 /** How many of a company's subscribers match a filter. */
-export function countSubscribers(
-  db: Database,
+export async function countSubscribers(
+  sql: Sql,
   companyId: CompanyId,
   filter: Omit<SubscriberFilter, 'limit' | 'offset'>,
 ): Promise<number> {
-  return db.tenant(companyId, async (sql) => {
-    const { where, params } = subscriberWhere(companyId, filter);
-    const { rows } = await sql.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM subscribers s WHERE ${where}`,
-      params,
-    );
-    return rows[0]?.count ?? 0;
-  });
+  const { where, params } = subscriberWhere(companyId, filter);
+  const { rows } = await sql.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM subscribers s WHERE ${where}`,
+    params,
+  );
+  return rows[0]?.count ?? 0;
 }
 
 /**
  * The next batch of subscribers matching a filter with an id above `afterId`, oldest first: keyset paging
  * for exports, so a million subscribers stream in constant memory and constant time per batch.
  */
-export function subscribersAfter(
-  db: Database,
+export async function subscribersAfter(
+  sql: Sql,
   companyId: CompanyId,
   filter: Omit<SubscriberFilter, 'limit' | 'offset'>,
   afterId: number,
   limit: number,
 ): Promise<SubscriberRow[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { where, params } = subscriberWhere(companyId, filter);
-    const { rows } = await sql.query<SubscriberRow>(
-      `${SELECT_SUBSCRIBER} WHERE ${where} AND s.id > $5 ORDER BY s.id LIMIT $6`,
-      [...params, afterId, limit],
-    );
-    return rows;
-  });
+  const { where, params } = subscriberWhere(companyId, filter);
+  const { rows } = await sql.query<SubscriberRow>(
+    `${SELECT_SUBSCRIBER} WHERE ${where} AND s.id > $5 ORDER BY s.id LIMIT $6`,
+    [...params, afterId, limit],
+  );
+  return rows;
 }
 
 /** The rows of one big-data subscriber file: subscribers matching a filter, oldest first, `limit` from `offset`. */
-export function subscriberFileRows(
-  db: Database,
+export async function subscriberFileRows(
+  sql: Sql,
   companyId: CompanyId,
   filter: Omit<SubscriberFilter, 'limit' | 'offset'>,
   window: { limit: number; offset: number },
 ): Promise<SubscriberFileRow[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { where, params } = subscriberWhere(companyId, filter);
-    const { rows } = await sql.query<SubscriberFileRow>(
-      `SELECT s.email, s.pos_id FROM subscribers s WHERE ${where} ORDER BY s.id LIMIT $5 OFFSET $6`,
-      [...params, window.limit, window.offset],
-    );
-    return rows;
-  });
+  const { where, params } = subscriberWhere(companyId, filter);
+  const { rows } = await sql.query<SubscriberFileRow>(
+    `SELECT s.email, s.pos_id FROM subscribers s WHERE ${where} ORDER BY s.id LIMIT $5 OFFSET $6`,
+    [...params, window.limit, window.offset],
+  );
+  return rows;
 }
 
 /** Which of these POS ids already belong to a subscriber of the company. */
-export function existingSubscriberPosIds(
-  db: Database,
+export async function existingSubscriberPosIds(
+  sql: Sql,
   companyId: CompanyId,
   posIds: readonly string[],
 ): Promise<string[]> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<{ pos_id: string }>(
-      `SELECT DISTINCT pos_id FROM subscribers WHERE company_id = $1 AND pos_id = ANY($2::text[]) ORDER BY pos_id`,
-      [companyId, [...new Set(posIds)]],
-    );
-    return rows.map((row) => row.pos_id);
-  });
+  const { rows } = await sql.query<{ pos_id: string }>(
+    `SELECT DISTINCT pos_id FROM subscribers WHERE company_id = $1 AND pos_id = ANY($2::text[]) ORDER BY pos_id`,
+    [companyId, [...new Set(posIds)]],
+  );
+  return rows.map((row) => row.pos_id);
 }
 
 /** The subscriber linked to a guest (the oldest, should there be several); null when none is. */
-export function findSubscriptionOfGuest(
-  db: Database,
+export async function findSubscriptionOfGuest(
+  sql: Sql,
   companyId: CompanyId,
   guestId: number,
 ): Promise<GuestSubscriptionRow | null> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<GuestSubscriptionRow>(
-      `SELECT id AS subscriber_id, hashid, subscribed, email, pos_id FROM subscribers
-       WHERE company_id = $1 AND guest_id = $2 ORDER BY id LIMIT 1`,
-      [companyId, guestId],
-    );
-    return rows[0] ?? null;
-  });
+  const { rows } = await sql.query<GuestSubscriptionRow>(
+    `SELECT id AS subscriber_id, hashid, subscribed, email, pos_id FROM subscribers
+     WHERE company_id = $1 AND guest_id = $2 ORDER BY id LIMIT 1`,
+    [companyId, guestId],
+  );
+  return rows[0] ?? null;
 }
 
 /** The subscriber with this id, hashid and POS id; null when any of them does not match in this company. */
-export function getSubscriber(
-  db: Database,
+export async function getSubscriber(
+  sql: Sql,
   companyId: CompanyId,
   key: SubscriberKey,
 ): Promise<SubscriberRow | null> {
-  return db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<SubscriberRow>(
-      `${SELECT_SUBSCRIBER}
-       WHERE s.company_id = $1 AND s.id = $2 AND s.hashid = $3 AND s.pos_id IS NOT DISTINCT FROM $4::text`,
-      [companyId, key.id, key.hashid, key.pos_id],
-    );
-    return rows[0] ?? null;
-  });
+  const { rows } = await sql.query<SubscriberRow>(
+    `${SELECT_SUBSCRIBER}
+     WHERE s.company_id = $1 AND s.id = $2 AND s.hashid = $3 AND s.pos_id IS NOT DISTINCT FROM $4::text`,
+    [companyId, key.id, key.hashid, key.pos_id],
+  );
+  return rows[0] ?? null;
 }
 
 /**
@@ -295,152 +278,105 @@ export function getSubscriber(
  * the company has the address already (any case), UnknownReferenceError for another company's guest or
  * location.
  */
-export function createSubscriber(
-  db: Database,
+export async function createSubscriber(
+  sql: Sql,
   scope: WriteScope,
   input: NewSubscriber,
 ): Promise<SubscriberRow> {
   const email = input.email.trim();
-  return db.tenant(scope.companyId, async (sql) => {
-    await assertEmailFree(sql, scope.companyId, email, null);
-    await assertOwned(sql, scope.companyId, 'locations', 'source_location_id', [input.source_location_id]);
-    await assertOwned(sql, scope.companyId, 'guests', 'guest_id', [input.guest_id]);
-    let id: number;
-    try {
-      const { rows } = await sql.query<{ id: number }>(
-        `INSERT INTO subscribers (company_id, email, first_name, last_name, phone, zip, birthday, subscribed, pos_id,
-                                  hashid, guest_id, source_location_id, consent_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
-        [
-          scope.companyId,
-          email,
-          input.first_name ?? '',
-          input.last_name ?? '',
-          input.phone ?? '',
-          input.zip ?? '',
-          input.birthday ?? null,
-          input.subscribed ?? true,
-          input.pos_id ?? null,
-          newHashid(),
-          input.guest_id ?? null,
-          input.source_location_id ?? null,
-          input.consent_at ?? null,
-        ],
-      );
-      id = rows[0]!.id;
-    } catch (error) {
-      throw duplicateOr(error);
-    }
-    const created = (await findSubscribersByIds(sql, scope.companyId, [id]))[0]!;
-    await recordAudit(sql, scope, { action: 'create', entity: 'subscriber', entityId: id, after: created });
-    return created;
-  });
+  await assertEmailFree(sql, scope.companyId, email, null);
+  await assertOwned(sql, scope.companyId, 'locations', 'source_location_id', [input.source_location_id]);
+  await assertOwned(sql, scope.companyId, 'guests', 'guest_id', [input.guest_id]);
+  let id: number;
+  try {
+    const { rows } = await sql.query<{ id: number }>(
+      `INSERT INTO subscribers (company_id, email, first_name, last_name, phone, zip, birthday, subscribed, pos_id,
+                                hashid, guest_id, source_location_id, consent_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+      [
+        scope.companyId,
+        email,
+        input.first_name ?? '',
+        input.last_name ?? '',
+        input.phone ?? '',
+        input.zip ?? '',
+        input.birthday ?? null,
+        input.subscribed ?? true,
+        input.pos_id ?? null,
+        newHashid(),
+        input.guest_id ?? null,
+        input.source_location_id ?? null,
+        input.consent_at ?? null,
+      ],
+    );
+    id = rows[0]!.id;
+  } catch (error) {
+    throw duplicateOr(error);
+  }
+  const created = (await findSubscribersByIds(sql, scope.companyId, [id]))[0]!;
+  await recordAudit(sql, scope, { action: 'create', entity: 'subscriber', entityId: id, after: created });
+  return created;
 }
 
 /**
  * Changes a subscriber's profile; unsubscribing stamps `unsubscribed_at`, resubscribing clears it. Null
  * when the subscriber does not exist in this company; DuplicateSubscriberEmailError for a taken email.
  */
-export function updateSubscriber(
-  db: Database,
+export async function updateSubscriber(
+  sql: Sql,
   scope: WriteScope,
   id: number,
   changes: Partial<SubscriberProfileChanges>,
 ): Promise<SubscriberRow | null> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = (await findSubscribersByIds(sql, scope.companyId, [id]))[0];
-    if (!before) return null;
-    const values: Partial<SubscriberProfileChanges> = { ...changes };
-    if (values.email !== undefined) {
-      values.email = values.email.trim();
-      await assertEmailFree(sql, scope.companyId, values.email, id);
+  const before = (await findSubscribersByIds(sql, scope.companyId, [id]))[0];
+  if (!before) return null;
+  const values: Partial<SubscriberProfileChanges> = { ...changes };
+  if (values.email !== undefined) {
+    values.email = values.email.trim();
+    await assertEmailFree(sql, scope.companyId, values.email, id);
+  }
+  const keys = PROFILE.filter((key) => values[key] !== undefined);
+  if (keys.length > 0) {
+    const assignments = keys.map((key, index) => `${key} = $${index + 3}`);
+    const subscribedAt = keys.indexOf('subscribed');
+    if (subscribedAt >= 0) {
+      // SET expressions see the old row, so `subscribed` here is the value before this change.
+      const param = `$${subscribedAt + 3}::boolean`;
+      assignments.push(
+        `unsubscribed_at = CASE WHEN ${param} THEN NULL WHEN subscribed THEN now() ELSE unsubscribed_at END`,
+      );
     }
-    const keys = PROFILE.filter((key) => values[key] !== undefined);
-    if (keys.length > 0) {
-      const assignments = keys.map((key, index) => `${key} = $${index + 3}`);
-      const subscribedAt = keys.indexOf('subscribed');
-      if (subscribedAt >= 0) {
-        // SET expressions see the old row, so `subscribed` here is the value before this change.
-        const param = `$${subscribedAt + 3}::boolean`;
-        assignments.push(
-          `unsubscribed_at = CASE WHEN ${param} THEN NULL WHEN subscribed THEN now() ELSE unsubscribed_at END`,
-        );
-      }
-      try {
-        await sql.query(
-          `UPDATE subscribers SET ${assignments.join(', ')}, updated_at = now() WHERE company_id = $1 AND id = $2`,
-          [scope.companyId, id, ...keys.map((key) => values[key])],
-        );
-      } catch (error) {
-        throw duplicateOr(error);
-      }
+    try {
+      await sql.query(
+        `UPDATE subscribers SET ${assignments.join(', ')}, updated_at = now() WHERE company_id = $1 AND id = $2`,
+        [scope.companyId, id, ...keys.map((key) => values[key])],
+      );
+    } catch (error) {
+      throw duplicateOr(error);
     }
-    const after = (await findSubscribersByIds(sql, scope.companyId, [id]))[0]!;
-    await recordAudit(sql, scope, { action: 'update', entity: 'subscriber', entityId: id, before, after });
-    return after;
-  });
+  }
+  const after = (await findSubscribersByIds(sql, scope.companyId, [id]))[0]!;
+  await recordAudit(sql, scope, { action: 'update', entity: 'subscriber', entityId: id, before, after });
+  return after;
 }
 
 /**
- * Deletes a subscriber in one transaction: list memberships, notes, cards and the rows finished imports kept
- * of them go; messages still queued for them are cancelled with the address replaced by its fingerprint; a
- * deleted-customer record without personal data is written. False when the subscriber does not exist in this company.
+ * Deletes a subscriber's row and records it in the audit log. The rows that point at it (list memberships, notes,
+ * cards, messages) are the caller's to clear first: the subscribers service does it in the same transaction.
  */
-export function deleteSubscriber(db: Database, scope: WriteScope, id: number): Promise<boolean> {
-  return db.tenant(scope.companyId, async (sql) => {
-    const before = (await findSubscribersByIds(sql, scope.companyId, [id]))[0];
-    if (!before) return false;
-    const params = [scope.companyId, id];
-    const queued = await sql.query<{ id: number; to_address: string }>(
-      `SELECT id, to_address FROM email_messages WHERE company_id = $1 AND subscriber_id = $2 AND status = 'queued'`,
-      params,
-    );
-    if (queued.rows.length > 0) {
-      // The status is checked again so a message the sender took meanwhile is not rewritten.
-      const cancelled = await sql.query<{ id: number }>(
-        `UPDATE email_messages m SET status = 'cancelled', to_address = u.address
-         FROM unnest($2::bigint[], $3::text[]) AS u(id, address)
-         WHERE m.company_id = $1 AND m.id = u.id AND m.status = 'queued'
-         RETURNING m.id`,
-        [
-          scope.companyId,
-          queued.rows.map((message) => message.id),
-          queued.rows.map((message) => fingerprint(message.to_address)),
-        ],
-      );
-      for (const message of cancelled.rows) {
-        await recordAudit(sql, scope, {
-          action: 'update',
-          entity: 'email_message',
-          entityId: message.id,
-          before: { status: 'queued' },
-          after: { status: 'cancelled' },
-        });
-      }
-    }
-    // Messages already sent, captured or failed stay for the campaign figures, but not the address in clear.
-    // The same mark as fingerprint() in server/privacy.ts, made in SQL for each message's own address.
-    await sql.query(
-      `UPDATE email_messages
-       SET to_address = 'sha256:' || left(encode(sha256(convert_to(to_address, 'UTF8')), 'hex'), 16)
-       WHERE company_id = $1 AND subscriber_id = $2 AND to_address NOT LIKE 'sha256:%'`,
-      params,
-    );
-    // Done explicitly rather than left to the foreign keys so each statement is scoped to the company.
-    await sql.query(
-      'DELETE FROM subscriber_list_members WHERE company_id = $1 AND subscriber_id = $2',
-      params,
-    );
-    await sql.query('DELETE FROM notes WHERE company_id = $1 AND subscriber_id = $2', params);
-    await sql.query('DELETE FROM profile_cards WHERE company_id = $1 AND subscriber_id = $2', params);
-    await forgetStagedPerson(sql, scope.companyId, { kind: 'subscriber', email: before.email });
-    await sql.query('DELETE FROM subscribers WHERE company_id = $1 AND id = $2', params);
-    await recordDeletedCustomer(sql, scope, {
-      customerType: 'subscriber',
-      posId: before.pos_id,
-      originalId: id,
-    });
-    await recordAudit(sql, scope, { action: 'delete', entity: 'subscriber', entityId: id, before });
-    return true;
-  });
+export async function deleteSubscriber(sql: Sql, scope: WriteScope, before: SubscriberRow): Promise<void> {
+  await sql.query('DELETE FROM subscribers WHERE company_id = $1 AND id = $2', [scope.companyId, before.id]);
+  await recordAudit(sql, scope, { action: 'delete', entity: 'subscriber', entityId: before.id, before });
+}
+
+/** Forgets a deleted guest in the subscribers linked to them (the subscriber stays, without the link). */
+export async function unlinkGuestFromSubscribers(
+  sql: Sql,
+  companyId: CompanyId,
+  guestId: number,
+): Promise<void> {
+  await sql.query('UPDATE subscribers SET guest_id = NULL WHERE company_id = $1 AND guest_id = $2', [
+    companyId,
+    guestId,
+  ]);
 }

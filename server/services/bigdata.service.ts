@@ -67,12 +67,14 @@ export function bigdataService(db: Database) {
       window: { limit: number; offset: number },
     ): Promise<{ count: number; results: z.infer<typeof GuestsBigdataRowSchema>[] }> {
       const isSubscriber = query.is_subscriber === undefined ? undefined : query.is_subscriber === 'true';
-      const { count, rows } = await listGuests(db, companyId, {
-        locationIds: query.location_id,
-        isSubscriber,
-        ...window,
-        oldestFirst: true,
-      });
+      const { count, rows } = await db.tenant(companyId, (sql) =>
+        listGuests(sql, companyId, {
+          locationIds: query.location_id,
+          isSubscriber,
+          ...window,
+          oldestFirst: true,
+        }),
+      );
       return {
         count,
         results: rows.map((row) => ({
@@ -90,11 +92,13 @@ export function bigdataService(db: Database) {
       query: { customer_type?: CustomerType | undefined; pos_id?: string | undefined },
       window: { limit: number; offset: number },
     ) {
-      const { count, rows } = await listDeletedCustomers(db, companyId, {
-        customerType: query.customer_type,
-        posId: query.pos_id,
-        ...window,
-      });
+      const { count, rows } = await db.tenant(companyId, (sql) =>
+        listDeletedCustomers(sql, companyId, {
+          customerType: query.customer_type,
+          posId: query.pos_id,
+          ...window,
+        }),
+      );
       return { count, results: rows.map(presentDeletedCustomer) };
     },
     /** How many rows the filter holds, the rows per file, and the URLs of this page's files. */
@@ -103,8 +107,8 @@ export function bigdataService(db: Database) {
       const filter = repositoryFilter(query);
       const count =
         kind === 'guest'
-          ? await countGuests(db, companyId, filter)
-          : await countSubscribers(db, companyId, filter);
+          ? await db.tenant(companyId, (sql) => countGuests(sql, companyId, filter))
+          : await db.tenant(companyId, (sql) => countSubscribers(sql, companyId, filter));
       const files = Math.ceil(count / LIMITS.fileRowsPerFile);
       const first = (query.page - 1) * LIMITS.fileUrlsPerPage + 1;
       const last = Math.min(files, first + LIMITS.fileUrlsPerPage - 1);
@@ -123,13 +127,13 @@ export function bigdataService(db: Database) {
       const window = { limit: LIMITS.fileRowsPerFile, offset: (fileNumber - 1) * LIMITS.fileRowsPerFile };
       const filter = repositoryFilter(query);
       if (kind === 'guest') {
-        const rows = await guestFileRows(db, companyId, filter, window);
+        const rows = await db.tenant(companyId, (sql) => guestFileRows(sql, companyId, filter, window));
         return csvText(
           FILE_COLUMNS.guest,
           rows.map((row) => [row.customer_name, row.last_four_digits, row.pos_id]),
         );
       }
-      const rows = await subscriberFileRows(db, companyId, filter, window);
+      const rows = await db.tenant(companyId, (sql) => subscriberFileRows(sql, companyId, filter, window));
       return csvText(
         FILE_COLUMNS.subscriber,
         rows.map((row) => [row.email, row.pos_id ?? '']),
@@ -139,8 +143,8 @@ export function bigdataService(db: Database) {
     async existingRecords(companyId: number, kind: CustomerKind, posIds: string[]): Promise<ExistingRecords> {
       const found =
         kind === 'guest'
-          ? await existingGuestPosIds(db, companyId, posIds)
-          : await existingSubscriberPosIds(db, companyId, posIds);
+          ? await db.tenant(companyId, (sql) => existingGuestPosIds(sql, companyId, posIds))
+          : await db.tenant(companyId, (sql) => existingSubscriberPosIds(sql, companyId, posIds));
       return { kind, pos_ids: found };
     },
   };

@@ -59,21 +59,30 @@ async function translateDuplicate<T>(work: () => Promise<T>): Promise<T> {
 export function emailSendersService(db: Database) {
   return {
     async list(companyId: number): Promise<EmailSender[]> {
-      return (await listEmailSenders(db, companyId)).map(presentEmailSender);
+      return (await db.tenant(companyId, (sql) => listEmailSenders(sql, companyId))).map(presentEmailSender);
     },
     async create(scope: WriteScope, input: EmailSenderInput): Promise<EmailSender> {
-      return presentEmailSender(await translateDuplicate(() => createEmailSender(db, scope, input)));
+      return presentEmailSender(
+        await translateDuplicate(() =>
+          db.tenant(scope.companyId, (sql) => createEmailSender(sql, scope, input)),
+        ),
+      );
     },
     async update(scope: WriteScope, id: number, input: EmailSenderInput): Promise<EmailSender> {
-      const row = await translateDuplicate(() => updateEmailSender(db, scope, id, input));
+      const row = await translateDuplicate(() =>
+        db.tenant(scope.companyId, (sql) => updateEmailSender(sql, scope, id, input)),
+      );
       if (!row) throw notFound('Email sender');
       return presentEmailSender(row);
     },
     async remove(scope: WriteScope, id: number): Promise<void> {
-      if (!(await deleteEmailSender(db, scope, id))) throw notFound('Email sender');
+      if (!(await db.tenant(scope.companyId, (sql) => deleteEmailSender(sql, scope, id))))
+        throw notFound('Email sender');
     },
     async providers(companyId: number): Promise<EmailProvider[]> {
-      return (await listEmailProviders(db, companyId)).map(presentEmailProvider);
+      return (await db.tenant(companyId, (sql) => listEmailProviders(sql, companyId))).map(
+        presentEmailProvider,
+      );
     },
   };
 }

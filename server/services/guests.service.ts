@@ -4,7 +4,6 @@ import type { Guest, GuestProfile } from '../../src/schemas/guests.js';
 import type { Database } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import {
-  deleteGuest,
   getGuest,
   guestsAfter,
   listGuests,
@@ -14,6 +13,7 @@ import {
 import type { WriteScope } from '../repositories/scope.js';
 import { findSubscriptionOfGuest } from '../repositories/subscribers.repository.js';
 import { keysetCsv } from './csv-export.service.js';
+import { eraseGuest } from './customer-erasure.js';
 import { dollars, isoOrNull, type CustomerProfilesService } from './customer-profiles.service.js';
 
 /** The columns of the guest CSV export, in order. */
@@ -74,14 +74,18 @@ export function guestsService(db: Database, profiles: CustomerProfilesService) {
   const keyOf = (id: number, query: ProfileKeyQuery) => ({ id, hashid: query.hashid, pos_id: query.pos_id });
   return {
     async list(companyId: number, query: CustomerListQuery, window: { limit: number; offset: number }) {
-      const { count, rows } = await listGuests(db, companyId, { ...guestFilterOf(query), ...window });
+      const { count, rows } = await db.tenant(companyId, (sql) =>
+        listGuests(sql, companyId, { ...guestFilterOf(query), ...window }),
+      );
       return { count, results: rows.map((row) => presentGuest(row, row.is_subscriber)) };
     },
     /** The profile; 404 unless id, hashid and POS id all match a guest of the company. */
     async profile(companyId: number, id: number, query: ProfileKeyQuery): Promise<GuestProfile> {
-      const row = await getGuest(db, companyId, keyOf(id, query));
+      const row = await db.tenant(companyId, (sql) => getGuest(sql, companyId, keyOf(id, query)));
       if (!row) throw notFound('Guest');
-      const subscription = await findSubscriptionOfGuest(db, companyId, row.id);
+      const subscription = await db.tenant(companyId, (sql) =>
+        findSubscriptionOfGuest(sql, companyId, row.id),
+      );
       return {
         kind: 'guest',
         guest: presentGuest(row, subscription !== null),
@@ -94,15 +98,19 @@ export function guestsService(db: Database, profiles: CustomerProfilesService) {
      * unlinked, and a deleted-customer entry without personal data is kept.
      */
     async remove(scope: WriteScope, id: number, query: ProfileKeyQuery): Promise<void> {
-      const row = await getGuest(db, scope.companyId, keyOf(id, query));
-      if (!row || !(await deleteGuest(db, scope, row.id))) throw notFound('Guest');
+      const deleted = await db.tenant(scope.companyId, async (sql) => {
+        const row = await getGuest(sql, scope.companyId, keyOf(id, query));
+        return row !== null && eraseGuest(sql, scope, row.id);
+      });
+      if (!deleted) throw notFound('Guest');
     },
     /** Every guest matching the list's filters as CSV, streamed. */
     exportCsv(companyId: number, query: Omit<CustomerListQuery, 'page' | 'page_size'>): Readable {
       const filter = guestFilterOf(query);
       return keysetCsv(
         GUEST_EXPORT_COLUMNS,
-        (afterId, limit) => guestsAfter(db, companyId, filter, afterId, limit),
+        (afterId, limit) =>
+          db.tenant(companyId, (sql) => guestsAfter(sql, companyId, filter, afterId, limit)),
         guestExportCells,
       );
     },

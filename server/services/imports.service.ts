@@ -42,7 +42,9 @@ const REJECTED_PAGE_ROWS = 2000;
 
 /** The job as the API shows it, with its first row errors. */
 export async function presentImportJob(db: Database, row: ImportJobRow): Promise<ImportJob> {
-  const errors = await listImportRowErrors(db, row.company_id, row.id, LIMITS.importErrorPreview);
+  const errors = await db.tenant(row.company_id, (sql) =>
+    listImportRowErrors(sql, row.company_id, row.id, LIMITS.importErrorPreview),
+  );
   return {
     id: row.id,
     kind: row.kind,
@@ -104,7 +106,7 @@ export function importsService(
   settings: UploadSettings = DEFAULT_UPLOAD_SETTINGS,
 ): ImportsService {
   const load = async (companyId: number, id: number) => {
-    const row = await findImportJob(db, companyId, id);
+    const row = await db.tenant(companyId, (sql) => findImportJob(sql, companyId, id));
     if (!row) throw notFound('Import');
     return row;
   };
@@ -133,7 +135,9 @@ export function importsService(
         yield csvLine(['line', 'reason', ...row.header]);
         let after = 0;
         for (;;) {
-          const page = await rejectedRowsAfter(db, companyId, id, after, REJECTED_PAGE_ROWS);
+          const page = await db.tenant(companyId, (sql) =>
+            rejectedRowsAfter(sql, companyId, id, after, REJECTED_PAGE_ROWS),
+          );
           if (page.length === 0) return;
           yield page.map(rejectedLine).join('');
           after = page[page.length - 1]!.seq;

@@ -88,28 +88,31 @@ function rejectUnknownLocations(error: unknown): never {
 export function locationsService(db: Database) {
   return {
     async list(companyId: number, filter: Parameters<typeof listLocations>[2]) {
-      const { count, rows } = await listLocations(db, companyId, filter);
+      const { count, rows } = await db.tenant(companyId, (sql) => listLocations(sql, companyId, filter));
       return { count, results: rows.map(presentLocation) };
     },
     async get(companyId: number, id: number): Promise<Location> {
-      const row = await getLocation(db, companyId, id);
+      const row = await db.tenant(companyId, (sql) => getLocation(sql, companyId, id));
       if (!row) throw notFound('Location');
       return presentLocation(row);
     },
     async create(scope: WriteScope, input: LocationCreate): Promise<Location> {
-      return presentLocation(await createLocation(db, scope, input));
+      return presentLocation(await db.tenant(scope.companyId, (sql) => createLocation(sql, scope, input)));
     },
     async update(scope: WriteScope, id: number, changes: LocationPatch): Promise<Location> {
-      const row = await updateLocation(db, scope, id, changes);
+      const row = await db.tenant(scope.companyId, (sql) => updateLocation(sql, scope, id, changes));
       if (!row) throw notFound('Location');
       return presentLocation(row);
     },
     async remove(scope: WriteScope, id: number): Promise<void> {
-      if (!(await deleteLocation(db, scope, id))) throw notFound('Location');
+      if (!(await db.tenant(scope.companyId, (sql) => deleteLocation(sql, scope, id))))
+        throw notFound('Location');
     },
     async roi(companyId: number, fromDate: string, toDate: string): Promise<LocationRoi> {
       const period = periodOf(fromDate, toDate);
-      const rows = await locationEarnings(db, companyId, period.from, period.to);
+      const rows = await db.tenant(companyId, (sql) =>
+        locationEarnings(sql, companyId, period.from, period.to),
+      );
       return {
         from_date: fromDate,
         to_date: toDate,
@@ -125,28 +128,37 @@ export function locationsService(db: Database) {
       };
     },
     async listGroups(companyId: number, period: Period | null): Promise<LocationGroup[]> {
-      return (await listLocationGroups(db, companyId, period)).map(presentLocationGroup);
+      return (await db.tenant(companyId, (sql) => listLocationGroups(sql, companyId, period))).map(
+        presentLocationGroup,
+      );
     },
     async createGroup(scope: WriteScope, input: LocationGroupCreate): Promise<LocationGroup> {
-      return presentLocationGroup(await createLocationGroup(db, scope, input).catch(rejectUnknownLocations));
+      return presentLocationGroup(
+        await db
+          .tenant(scope.companyId, (sql) => createLocationGroup(sql, scope, input))
+          .catch(rejectUnknownLocations),
+      );
     },
     async updateGroup(scope: WriteScope, id: number, changes: LocationGroupPatch): Promise<LocationGroup> {
-      const row = await updateLocationGroup(db, scope, id, changes).catch(rejectUnknownLocations);
+      const row = await db
+        .tenant(scope.companyId, (sql) => updateLocationGroup(sql, scope, id, changes))
+        .catch(rejectUnknownLocations);
       if (!row) throw notFound('Location group');
       return presentLocationGroup(row);
     },
     async removeGroup(scope: WriteScope, id: number): Promise<void> {
-      if (!(await deleteLocationGroup(db, scope, id))) throw notFound('Location group');
+      if (!(await db.tenant(scope.companyId, (sql) => deleteLocationGroup(sql, scope, id))))
+        throw notFound('Location group');
     },
     /** Group 0 stands for "no group" and has no locations (spec section 4). */
     async groupLocations(companyId: number, groupId: number): Promise<Location[]> {
       if (groupId === 0) return [];
-      const rows = await listGroupLocations(db, companyId, groupId);
+      const rows = await db.tenant(companyId, (sql) => listGroupLocations(sql, companyId, groupId));
       if (!rows) throw notFound('Location group');
       return rows.map(presentLocation);
     },
     async groupsWithLocations(companyId: number) {
-      return (await listGroupsWithLocations(db, companyId)).map((group) => ({
+      return (await db.tenant(companyId, (sql) => listGroupsWithLocations(sql, companyId))).map((group) => ({
         ...presentLocationGroup(group),
         locations: group.locations.map(presentLocation),
       }));

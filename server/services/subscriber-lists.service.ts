@@ -46,48 +46,60 @@ function rejectUnknownSubscribers(error: unknown): never {
 export function subscriberListsService(db: Database) {
   /** The list after a change, or 404 when it is not the company's. */
   const reread = async (companyId: number, id: number): Promise<SubscriberList> => {
-    const row = await getSubscriberList(db, companyId, id);
+    const row = await db.tenant(companyId, (sql) => getSubscriberList(sql, companyId, id));
     if (!row) throw notFound('Subscriber list');
     return presentSubscriberList(row);
   };
   return {
     async list(companyId: number, window: { limit: number; offset: number }) {
-      const { count, rows } = await listSubscriberListsPage(db, companyId, window);
+      const { count, rows } = await db.tenant(companyId, (sql) =>
+        listSubscriberListsPage(sql, companyId, window),
+      );
       return { count, results: rows.map(presentSubscriberList) };
     },
     async create(scope: WriteScope, name: string): Promise<SubscriberList> {
-      return presentSubscriberList(await createSubscriberList(db, scope, name));
+      return presentSubscriberList(
+        await db.tenant(scope.companyId, (sql) => createSubscriberList(sql, scope, name)),
+      );
     },
     async rename(scope: WriteScope, id: number, name: string): Promise<SubscriberList> {
-      const row = await renameSubscriberList(db, scope, id, name);
+      const row = await db.tenant(scope.companyId, (sql) => renameSubscriberList(sql, scope, id, name));
       if (!row) throw notFound('Subscriber list');
       return presentSubscriberList(row);
     },
     async remove(scope: WriteScope, id: number): Promise<void> {
-      if (!(await deleteSubscriberList(db, scope, id))) throw notFound('Subscriber list');
+      if (!(await db.tenant(scope.companyId, (sql) => deleteSubscriberList(sql, scope, id))))
+        throw notFound('Subscriber list');
     },
     async members(companyId: number, id: number, window: { limit: number; offset: number }) {
-      const page = await listListMembers(db, companyId, id, window);
+      const page = await db.tenant(companyId, (sql) => listListMembers(sql, companyId, id, window));
       if (!page) throw notFound('Subscriber list');
       return { count: page.count, results: page.rows.map(presentSubscriber) };
     },
     /** Adds subscribers (all or none) and answers the list with its new member count. */
     async addMembers(scope: WriteScope, id: number, subscriberIds: number[]): Promise<SubscriberList> {
-      const added = await addListMembers(db, scope, id, subscriberIds).catch(rejectUnknownSubscribers);
+      const added = await db
+        .tenant(scope.companyId, (sql) => addListMembers(sql, scope, id, subscriberIds))
+        .catch(rejectUnknownSubscribers);
       if (added === null) throw notFound('Subscriber list');
       return reread(scope.companyId, id);
     },
     /** Takes subscribers off the list and answers the list with its new member count. */
     async removeMembers(scope: WriteScope, id: number, subscriberIds: number[]): Promise<SubscriberList> {
-      if ((await removeListMembers(db, scope, id, subscriberIds)) === null) throw notFound('Subscriber list');
+      if (
+        (await db.tenant(scope.companyId, (sql) => removeListMembers(sql, scope, id, subscriberIds))) === null
+      )
+        throw notFound('Subscriber list');
       return reread(scope.companyId, id);
     },
     /** The list's members as CSV, streamed; 404 before anything is sent when the list is not the company's. */
     async exportCsv(companyId: number, id: number): Promise<Readable> {
-      if (!(await getSubscriberList(db, companyId, id))) throw notFound('Subscriber list');
+      if (!(await db.tenant(companyId, (sql) => getSubscriberList(sql, companyId, id))))
+        throw notFound('Subscriber list');
       return keysetCsv(
         SUBSCRIBER_EXPORT_COLUMNS,
-        (afterId, limit) => listMembersAfter(db, companyId, id, afterId, limit),
+        (afterId, limit) =>
+          db.tenant(companyId, (sql) => listMembersAfter(sql, companyId, id, afterId, limit)),
         subscriberExportCells,
       );
     },

@@ -14,7 +14,6 @@ import type { WriteScope } from '../repositories/scope.js';
 import { subscriberListNames } from '../repositories/subscriber-lists.repository.js';
 import {
   createSubscriber,
-  deleteSubscriber,
   DuplicateSubscriberEmailError,
   getSubscriber,
   listSubscribers,
@@ -24,6 +23,7 @@ import {
   type SubscriberRow,
 } from '../repositories/subscribers.repository.js';
 import { keysetCsv } from './csv-export.service.js';
+import { eraseSubscriber } from './customer-erasure.js';
 import { isoOrNull, type CustomerProfilesService } from './customer-profiles.service.js';
 
 /** The columns of the subscriber CSV export, in order. */
@@ -104,36 +104,48 @@ function rejectBadInput(error: unknown): never {
 export function subscribersService(db: Database, profiles: CustomerProfilesService) {
   return {
     async list(companyId: number, query: CustomerListQuery, window: { limit: number; offset: number }) {
-      const { count, rows } = await listSubscribers(db, companyId, {
-        ...subscriberFilterOf(query),
-        ...window,
-      });
+      const { count, rows } = await db.tenant(companyId, (sql) =>
+        listSubscribers(sql, companyId, {
+          ...subscriberFilterOf(query),
+          ...window,
+        }),
+      );
       return { count, results: rows.map(presentSubscriber) };
     },
-    /** Adds a subscriber; one whose POS id names exactly one guest is linked to that guest. */
+    /**
+     * Adds a subscriber; one whose POS id names exactly one guest is linked to that guest. The guest look-up
+     * and the insert share one transaction, so the link names a guest that exists when the subscriber does.
+     */
     async create(scope: WriteScope, input: SubscriberCreate): Promise<Subscriber> {
       const posId = input.pos_id === '' ? null : input.pos_id;
-      const guestId = posId === null ? null : await findGuestIdByPosId(db, scope.companyId, posId);
-      const row = await createSubscriber(db, scope, {
-        email: input.email,
-        first_name: input.first_name,
-        last_name: input.last_name,
-        phone: input.phone,
-        zip: input.zip,
-        birthday: input.birthday,
-        subscribed: input.subscribed,
-        pos_id: posId,
-        guest_id: guestId,
-        source_location_id: input.source_location_id,
-        consent_at: input.subscribed ? new Date() : null,
-      }).catch(rejectBadInput);
+      const row = await db
+        .tenant(scope.companyId, async (sql) => {
+          const guestId = posId === null ? null : await findGuestIdByPosId(sql, scope.companyId, posId);
+          return createSubscriber(sql, scope, {
+            email: input.email,
+            first_name: input.first_name,
+            last_name: input.last_name,
+            phone: input.phone,
+            zip: input.zip,
+            birthday: input.birthday,
+            subscribed: input.subscribed,
+            pos_id: posId,
+            guest_id: guestId,
+            source_location_id: input.source_location_id,
+            consent_at: input.subscribed ? new Date() : null,
+          });
+        })
+        .catch(rejectBadInput);
       return presentSubscriber(row);
     },
     /** The profile; 404 unless id, hashid and POS id all match a subscriber of the company. */
     async profile(companyId: number, id: number, query: ProfileKeyQuery): Promise<SubscriberProfile> {
-      const row = await getSubscriber(db, companyId, keyOf(id, query));
-      if (!row) throw notFound('Subscriber');
-      const lists = await subscriberListNames(db, companyId, row.list_ids);
+      const found = await db.tenant(companyId, async (sql) => {
+        const row = await getSubscriber(sql, companyId, keyOf(id, query));
+        return row && { row, lists: await subscriberListNames(sql, companyId, row.list_ids) };
+      });
+      if (!found) throw notFound('Subscriber');
+      const { row, lists } = found;
       return {
         kind: 'subscriber',
         subscriber: presentSubscriber(row),
@@ -142,21 +154,27 @@ export function subscribersService(db: Database, profiles: CustomerProfilesServi
       };
     },
     async updateProfile(scope: WriteScope, id: number, input: SubscriberProfileUpdate): Promise<Subscriber> {
-      const row = await updateSubscriber(db, scope, id, input).catch(rejectBadInput);
+      const row = await db
+        .tenant(scope.companyId, (sql) => updateSubscriber(sql, scope, id, input))
+        .catch(rejectBadInput);
       if (!row) throw notFound('Subscriber');
       return presentSubscriber(row);
     },
     /** Deletes the subscriber named by the link and everything personal about them. */
     async remove(scope: WriteScope, id: number, query: ProfileKeyQuery): Promise<void> {
-      const row = await getSubscriber(db, scope.companyId, keyOf(id, query));
-      if (!row || !(await deleteSubscriber(db, scope, row.id))) throw notFound('Subscriber');
+      const deleted = await db.tenant(scope.companyId, async (sql) => {
+        const row = await getSubscriber(sql, scope.companyId, keyOf(id, query));
+        return row !== null && eraseSubscriber(sql, scope, row.id);
+      });
+      if (!deleted) throw notFound('Subscriber');
     },
     /** Every subscriber matching the list's filters as CSV, streamed. */
     exportCsv(companyId: number, query: Omit<CustomerListQuery, 'page' | 'page_size'>): Readable {
       const filter = subscriberFilterOf(query);
       return keysetCsv(
         SUBSCRIBER_EXPORT_COLUMNS,
-        (afterId, limit) => subscribersAfter(db, companyId, filter, afterId, limit),
+        (afterId, limit) =>
+          db.tenant(companyId, (sql) => subscribersAfter(sql, companyId, filter, afterId, limit)),
         subscriberExportCells,
       );
     },

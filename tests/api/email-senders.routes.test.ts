@@ -113,11 +113,13 @@ describe('Email senders API', () => {
   });
 
   it('shows the email provider set-up without its secrets', async () => {
-    await upsertEmailProvider(t.database.db, systemScope(company.companyId), {
-      provider: 'sendgrid',
-      api_key: 'SG.very-secret-api-key-1234',
-      settings: { region: 'eu', webhook_secret: 'whsec-long-secret-value' },
-    });
+    await t.database.db.tenant(systemScope(company.companyId).companyId, (sql) =>
+      upsertEmailProvider(sql, systemScope(company.companyId), {
+        provider: 'sendgrid',
+        api_key: 'SG.very-secret-api-key-1234',
+        settings: { region: 'eu', webhook_secret: 'whsec-long-secret-value' },
+      }),
+    );
     const response = await call(admin, 'GET', '/api/customers/email-provider/');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual([

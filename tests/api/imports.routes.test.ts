@@ -16,7 +16,8 @@ import {
   mergeImportBatch,
   stageImportRows,
 } from '../../server/repositories/imports.repository.js';
-import { deleteSubscriber, listSubscribers } from '../../server/repositories/subscribers.repository.js';
+import { listSubscribers } from '../../server/repositories/subscribers.repository.js';
+import { eraseSubscriber } from '../../server/services/customer-erasure.js';
 import { ALL_FEATURES } from '../../src/schemas/features.js';
 import type { ImportJob } from '../../src/schemas/imports.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
@@ -130,7 +131,11 @@ describe('CSV imports API', () => {
   };
 
   const subscribers = async (caller: Caller, q?: string) =>
-    (await listSubscribers(db, caller.companyId, { q, limit: 100, offset: 0 })).rows;
+    (
+      await db.tenant(caller.companyId, (sql) =>
+        listSubscribers(sql, caller.companyId, { q, limit: 100, offset: 0 }),
+      )
+    ).rows;
 
   describe('subscribers', () => {
     it('reads a BOM, CRLF, quoted commas and line breaks, blank lines, extra columns and any header case', async () => {
@@ -272,7 +277,7 @@ describe('CSV imports API', () => {
         code: 'validation_failed',
         fields: { email: 'The column email is missing' },
       });
-      expect(await countImportJobs(db, caller.companyId)).toBe(0);
+      expect(await db.tenant(caller.companyId, (sql) => countImportJobs(sql, caller.companyId))).toBe(0);
       expect(await subscribers(caller)).toEqual([]);
     });
 
@@ -287,7 +292,7 @@ describe('CSV imports API', () => {
       const form = multipart(big);
       const inForm = await upload(caller, form.payload, { type: form.headers['content-type'] });
       expect(inForm.statusCode).toBe(413);
-      expect(await countImportJobs(db, caller.companyId)).toBe(0);
+      expect(await db.tenant(caller.companyId, (sql) => countImportJobs(sql, caller.companyId))).toBe(0);
       expect(await subscribers(caller)).toEqual([]);
     });
 
@@ -321,7 +326,7 @@ describe('CSV imports API', () => {
       expect(noFile.statusCode).toBe(400);
       expect(noFile.json().error.fields.file).toMatch(/field named file/);
 
-      expect(await countImportJobs(db, caller.companyId)).toBe(0);
+      expect(await db.tenant(caller.companyId, (sql) => countImportJobs(sql, caller.companyId))).toBe(0);
       expect(await subscribers(caller)).toEqual([]);
     });
 
@@ -436,7 +441,7 @@ describe('CSV imports API', () => {
       expect(await rejected()).toContain('gone@example.com');
       const gone = (await subscribers(caller, 'gone@')).at(0)!;
       const scope = { companyId: caller.companyId, userId: null, actorUserId: null };
-      expect(await deleteSubscriber(db, scope, gone.id)).toBe(true);
+      expect(await db.tenant(scope.companyId, (sql) => eraseSubscriber(sql, scope, gone.id))).toBe(true);
       const after = await rejected();
       expect(after.toLowerCase()).not.toContain('gone@example.com');
       expect(after).toContain('other@example.com');
@@ -555,8 +560,13 @@ describe('CSV import jobs across restarts', () => {
     expect(response.statusCode).toBe(202);
     const id = response.json<ImportJob>().id;
     // A runner takes the job, commits one batch of five rows, and its process dies.
-    expect(await claimImportJob(db, 60_000)).toEqual({ id, company_id: caller.companyId });
-    expect(await mergeImportBatch(db, caller.companyId, id, 5)).toBe(false);
+    expect(await db.platform((sql) => claimImportJob(sql, 60_000))).toEqual({
+      id,
+      company_id: caller.companyId,
+    });
+    expect(await db.tenant(caller.companyId, (sql) => mergeImportBatch(sql, caller.companyId, id, 5))).toBe(
+      false,
+    );
     const midway = await first.app.inject({
       method: 'GET',
       url: `/api/imports/${id}/`,
@@ -584,7 +594,13 @@ describe('CSV import jobs across restarts', () => {
         duplicates: 2,
         invalid: 1,
       });
-      expect((await listSubscribers(db, caller.companyId, { limit: 100, offset: 0 })).count).toBe(11);
+      expect(
+        (
+          await db.tenant(caller.companyId, (sql) =>
+            listSubscribers(sql, caller.companyId, { limit: 100, offset: 0 }),
+          )
+        ).count,
+      ).toBe(11);
       expect(
         await db.tenant(caller.companyId, (sql) =>
           listAudit(sql, caller.companyId, { entity: 'import_job' }),
@@ -598,33 +614,43 @@ describe('CSV import jobs across restarts', () => {
   it('fails an upload left receiving by a stopped process and removes its staged rows', async () => {
     const caller = await newCaller(db, 'Interrupted Co');
     const scope = systemScope(caller.companyId);
-    const id = await createImportJob(db, scope, {
-      kind: 'subscriber',
-      fileName: 'cut.csv',
-      header: ['email'],
-    });
-    await stageImportRows(
-      db,
-      caller.companyId,
-      id,
-      [
-        {
-          seq: 1,
-          line: 2,
-          fields: ['a@example.com', '', '', '', '', '', 'true', '', 'AAAAAAAAAA'],
-          raw: ['a@example.com'],
-          problems: null,
-        },
-      ],
-      20,
+    const id = await db.tenant(scope.companyId, (sql) =>
+      createImportJob(sql, scope, {
+        kind: 'subscriber',
+        fileName: 'cut.csv',
+        header: ['email'],
+      }),
     );
-    expect(await countStagedRows(db, caller.companyId, id)).toBe(1);
+    await db.tenant(caller.companyId, (sql) =>
+      stageImportRows(
+        sql,
+        caller.companyId,
+        id,
+        [
+          {
+            seq: 1,
+            line: 2,
+            fields: ['a@example.com', '', '', '', '', '', 'true', '', 'AAAAAAAAAA'],
+            raw: ['a@example.com'],
+            problems: null,
+          },
+        ],
+        20,
+      ),
+    );
+    expect(await db.tenant(caller.companyId, (sql) => countStagedRows(sql, caller.companyId, id))).toBe(1);
     const built = await buildApp(db, { staleAfterMs: 0 });
     try {
       const job = await followed(built.app, caller, id);
       expect(job).toMatchObject({ status: 'failed', failure: 'The upload was interrupted', imported: 0 });
-      expect(await countStagedRows(db, caller.companyId, id)).toBe(0);
-      expect((await listSubscribers(db, caller.companyId, { limit: 10, offset: 0 })).count).toBe(0);
+      expect(await db.tenant(caller.companyId, (sql) => countStagedRows(sql, caller.companyId, id))).toBe(0);
+      expect(
+        (
+          await db.tenant(caller.companyId, (sql) =>
+            listSubscribers(sql, caller.companyId, { limit: 10, offset: 0 }),
+          )
+        ).count,
+      ).toBe(0);
     } finally {
       await built.app.close();
     }
@@ -642,6 +668,8 @@ describe('CSV import jobs across restarts', () => {
       new Set(),
     );
     expect(received).toMatchObject({ read: 1, bytes: 20 });
-    expect(await countStagedRows(db, caller.companyId, received.jobId)).toBe(1);
+    expect(
+      await db.tenant(caller.companyId, (sql) => countStagedRows(sql, caller.companyId, received.jobId)),
+    ).toBe(1);
   });
 });

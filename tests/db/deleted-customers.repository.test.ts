@@ -5,8 +5,7 @@ import {
   listDeletedCustomers,
   recordDeletedCustomer,
 } from '../../server/repositories/deleted-customers.repository.js';
-import { deleteGuest } from '../../server/repositories/guests.repository.js';
-import { deleteSubscriber } from '../../server/repositories/subscribers.repository.js';
+import { eraseGuest, eraseSubscriber } from '../../server/services/customer-erasure.js';
 import { withoutRowLevelSecurity } from '../support/database.js';
 import { makeCompany, makeGuest, makeSubscriber, makeUser, systemScope } from '../support/factories.js';
 import { useTwoCompanies } from '../support/two-companies.js';
@@ -25,15 +24,17 @@ describe('deleted customers repository', () => {
     const s1 = await makeSubscriber(db, companyA, { pos_id: 'SHARED' });
     const s2 = await makeSubscriber(db, companyA);
     for (const remove of [
-      () => deleteGuest(db, scope, g1.id),
-      () => deleteGuest(db, scope, g2.id),
-      () => deleteSubscriber(db, scope, s1.id),
-      () => deleteSubscriber(db, scope, s2.id),
+      () => db.tenant(scope.companyId, (sql) => eraseGuest(sql, scope, g1.id)),
+      () => db.tenant(scope.companyId, (sql) => eraseGuest(sql, scope, g2.id)),
+      () => db.tenant(scope.companyId, (sql) => eraseSubscriber(sql, scope, s1.id)),
+      () => db.tenant(scope.companyId, (sql) => eraseSubscriber(sql, scope, s2.id)),
     ]) {
       expect(await remove()).toBe(true);
     }
 
-    const all = await listDeletedCustomers(db, companyA, { limit: 3, offset: 0 });
+    const all = await db.tenant(companyA, (sql) =>
+      listDeletedCustomers(sql, companyA, { limit: 3, offset: 0 }),
+    );
     expect(all.count).toBe(4);
     expect(all.rows.map((row) => [row.customer_type, row.original_id])).toEqual([
       ['subscriber', s2.id],
@@ -42,23 +43,35 @@ describe('deleted customers repository', () => {
     ]);
     expect(all.rows.every((row) => row.deleted_by === user.id && row.deleted_at instanceof Date)).toBe(true);
     expect(
-      (await listDeletedCustomers(db, companyA, { limit: 3, offset: 3 })).rows.map((r) => r.original_id),
+      (
+        await db.tenant(companyA, (sql) => listDeletedCustomers(sql, companyA, { limit: 3, offset: 3 }))
+      ).rows.map((r) => r.original_id),
     ).toEqual([g1.id]);
 
-    const guests = await listDeletedCustomers(db, companyA, { customerType: 'guest', limit: 10, offset: 0 });
-    expect(guests.rows.map((row) => row.pos_id)).toEqual(['SHARED', 'G-1']);
-    const shared = await listDeletedCustomers(db, companyA, { posId: 'SHARED', limit: 10, offset: 0 });
-    expect(shared.rows.map((row) => row.customer_type)).toEqual(['subscriber', 'guest']);
-    const sharedGuest = await listDeletedCustomers(db, companyA, {
-      customerType: 'guest',
-      posId: 'SHARED',
-      limit: 10,
-      offset: 0,
-    });
-    expect(sharedGuest.rows.map((row) => row.original_id)).toEqual([g2.id]);
-    expect((await listDeletedCustomers(db, companyA, { posId: 'shared', limit: 10, offset: 0 })).count).toBe(
-      0,
+    const guests = await db.tenant(companyA, (sql) =>
+      listDeletedCustomers(sql, companyA, { customerType: 'guest', limit: 10, offset: 0 }),
     );
+    expect(guests.rows.map((row) => row.pos_id)).toEqual(['SHARED', 'G-1']);
+    const shared = await db.tenant(companyA, (sql) =>
+      listDeletedCustomers(sql, companyA, { posId: 'SHARED', limit: 10, offset: 0 }),
+    );
+    expect(shared.rows.map((row) => row.customer_type)).toEqual(['subscriber', 'guest']);
+    const sharedGuest = await db.tenant(companyA, (sql) =>
+      listDeletedCustomers(sql, companyA, {
+        customerType: 'guest',
+        posId: 'SHARED',
+        limit: 10,
+        offset: 0,
+      }),
+    );
+    expect(sharedGuest.rows.map((row) => row.original_id)).toEqual([g2.id]);
+    expect(
+      (
+        await db.tenant(companyA, (sql) =>
+          listDeletedCustomers(sql, companyA, { posId: 'shared', limit: 10, offset: 0 }),
+        )
+      ).count,
+    ).toBe(0);
     // A subscriber without a POS id is recorded with none.
     expect(all.rows[0]).toMatchObject({ pos_id: null });
 
@@ -84,7 +97,9 @@ describe('deleted customers repository', () => {
         throw new Error('the delete failed after all');
       }),
     ).rejects.toThrow('the delete failed after all');
-    expect((await listDeletedCustomers(db, company, { limit: 10, offset: 0 })).count).toBe(0);
+    expect(
+      (await db.tenant(company, (sql) => listDeletedCustomers(sql, company, { limit: 10, offset: 0 }))).count,
+    ).toBe(0);
     const recorded = await db.tenant(company, (sql) =>
       recordDeletedCustomer(sql, systemScope(company), {
         customerType: 'subscriber',
@@ -93,20 +108,32 @@ describe('deleted customers repository', () => {
       }),
     );
     expect(recorded).toMatchObject({ company_id: company, customer_type: 'subscriber', original_id: 2 });
-    expect((await listDeletedCustomers(db, company, { limit: 10, offset: 0 })).count).toBe(1);
+    expect(
+      (await db.tenant(company, (sql) => listDeletedCustomers(sql, company, { limit: 10, offset: 0 }))).count,
+    ).toBe(1);
   });
 
   it("never lists another company's deletions, even without row-level security", async () => {
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
       const theirs = await makeGuest(guarded, companyB, { pos_id: 'THEIRS' });
-      await deleteGuest(guarded, systemScope(companyB), theirs.id);
-      const mine = await listDeletedCustomers(guarded, companyA, { limit: 500, offset: 0 });
+      await guarded.tenant(companyB, (sql) => eraseGuest(sql, systemScope(companyB), theirs.id));
+      const mine = await guarded.tenant(companyA, (sql) =>
+        listDeletedCustomers(sql, companyA, { limit: 500, offset: 0 }),
+      );
       expect(mine.rows.every((row) => row.company_id === companyA)).toBe(true);
       expect(
-        (await listDeletedCustomers(guarded, companyA, { posId: 'THEIRS', limit: 10, offset: 0 })).count,
+        (
+          await guarded.tenant(companyA, (sql) =>
+            listDeletedCustomers(sql, companyA, { posId: 'THEIRS', limit: 10, offset: 0 }),
+          )
+        ).count,
       ).toBe(0);
       expect(
-        (await listDeletedCustomers(guarded, companyB, { posId: 'THEIRS', limit: 10, offset: 0 })).count,
+        (
+          await guarded.tenant(companyB, (sql) =>
+            listDeletedCustomers(sql, companyB, { posId: 'THEIRS', limit: 10, offset: 0 }),
+          )
+        ).count,
       ).toBeGreaterThan(0);
     }
   });

@@ -34,7 +34,9 @@ describe('email campaigns repository', () => {
         html_content: '<h1>New</h1>',
       }),
     );
-    const sender = await createEmailSender(db, scope, { name: 'Harbor', email: 'hi@harbor.example' });
+    const sender = await db.tenant(scope.companyId, (sql) =>
+      createEmailSender(sql, scope, { name: 'Harbor', email: 'hi@harbor.example' }),
+    );
 
     expect(await db.tenant(companyA, (sql) => getEmailCampaign(sql, companyA, campaign.id))).toBeNull();
     const created = await db.tenant(scope.companyId, (sql) =>
@@ -118,10 +120,12 @@ describe('email campaigns repository', () => {
       const theirTemplate = await guarded.tenant(b.companyId, (sql) =>
         createEmailTemplate(sql, b, { name: 'Their template' }),
       );
-      const theirSender = await createEmailSender(guarded, b, {
-        name: 'Them',
-        email: `them-${label}@example.com`,
-      });
+      const theirSender = await guarded.tenant(b.companyId, (sql) =>
+        createEmailSender(sql, b, {
+          name: 'Them',
+          email: `them-${label}@example.com`,
+        }),
+      );
       const theirContent = await guarded.tenant(b.companyId, (sql) =>
         createEmailCampaign(sql, b, {
           campaign_id: theirCampaign.id,

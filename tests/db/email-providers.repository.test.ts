@@ -29,25 +29,33 @@ describe('email providers repository', () => {
 
   it('counts a provider as usable only when its api_key is non-empty', async () => {
     const scope = systemScope(companyA);
-    expect(await hasUsableProvider(db, companyA)).toBe(false);
-    await upsertEmailProvider(db, scope, { provider: 'mailgun' });
-    await upsertEmailProvider(db, scope, { provider: 'postmark', api_key: '   ' });
-    expect(await hasUsableProvider(db, companyA)).toBe(false);
-    expect(await getEmailProviderCredentials(db, companyA, 'postmark')).toBeNull();
+    expect(await db.tenant(companyA, (sql) => hasUsableProvider(sql, companyA))).toBe(false);
+    await db.tenant(scope.companyId, (sql) => upsertEmailProvider(sql, scope, { provider: 'mailgun' }));
+    await db.tenant(scope.companyId, (sql) =>
+      upsertEmailProvider(sql, scope, { provider: 'postmark', api_key: '   ' }),
+    );
+    expect(await db.tenant(companyA, (sql) => hasUsableProvider(sql, companyA))).toBe(false);
+    expect(
+      await db.tenant(companyA, (sql) => getEmailProviderCredentials(sql, companyA, 'postmark')),
+    ).toBeNull();
 
-    const saved = await upsertEmailProvider(db, scope, {
-      provider: 'sendgrid',
-      api_key: ` ${KEY} `,
-      settings: { region: 'us' },
-    });
+    const saved = await db.tenant(scope.companyId, (sql) =>
+      upsertEmailProvider(sql, scope, {
+        provider: 'sendgrid',
+        api_key: ` ${KEY} `,
+        settings: { region: 'us' },
+      }),
+    );
     expect(saved).toMatchObject({
       provider: 'sendgrid',
       api_key_masked: '••••WXYZ',
       has_api_key: true,
       settings: { region: 'us' },
     });
-    expect(await hasUsableProvider(db, companyA)).toBe(true);
-    expect(await getEmailProviderCredentials(db, companyA, 'sendgrid')).toEqual({
+    expect(await db.tenant(companyA, (sql) => hasUsableProvider(sql, companyA))).toBe(true);
+    expect(
+      await db.tenant(companyA, (sql) => getEmailProviderCredentials(sql, companyA, 'sendgrid')),
+    ).toEqual({
       provider: 'sendgrid',
       api_key: KEY,
       settings: { region: 'us' },
@@ -56,7 +64,7 @@ describe('email providers repository', () => {
 
   it('never lists or audits a key in clear, and keeps the key when only settings change', async () => {
     const scope = systemScope(companyA);
-    const list = await listEmailProviders(db, companyA);
+    const list = await db.tenant(companyA, (sql) => listEmailProviders(sql, companyA));
     expect(list.map((row) => [row.provider, row.has_api_key])).toEqual([
       ['mailgun', false],
       ['postmark', false],
@@ -66,18 +74,24 @@ describe('email providers repository', () => {
     expect(list.every((row) => !('api_key' in row))).toBe(true);
 
     const sendgrid = list.find((row) => row.provider === 'sendgrid')!;
-    const updated = await upsertEmailProvider(db, scope, {
-      provider: 'sendgrid',
-      settings: { region: 'eu', smtp_password: 'hunter2-hunter2', webhook_secret: 'whsec_abcdefghijkl' },
-    });
+    const updated = await db.tenant(scope.companyId, (sql) =>
+      upsertEmailProvider(sql, scope, {
+        provider: 'sendgrid',
+        settings: { region: 'eu', smtp_password: 'hunter2-hunter2', webhook_secret: 'whsec_abcdefghijkl' },
+      }),
+    );
     expect(updated.id).toBe(sendgrid.id);
     expect(updated.has_api_key).toBe(true);
-    expect((await getEmailProviderCredentials(db, companyA, 'sendgrid'))?.api_key).toBe(KEY);
+    expect(
+      (await db.tenant(companyA, (sql) => getEmailProviderCredentials(sql, companyA, 'sendgrid')))?.api_key,
+    ).toBe(KEY);
 
-    const rotated = await upsertEmailProvider(db, scope, {
-      provider: 'sendgrid',
-      api_key: 'SG.rotated-key-9999',
-    });
+    const rotated = await db.tenant(scope.companyId, (sql) =>
+      upsertEmailProvider(sql, scope, {
+        provider: 'sendgrid',
+        api_key: 'SG.rotated-key-9999',
+      }),
+    );
     expect(rotated.api_key_masked).toBe('••••9999');
 
     const audit = await db.tenant(companyA, (sql) =>
@@ -91,9 +105,13 @@ describe('email providers repository', () => {
     expect(recorded).not.toContain('whsec_');
     expect(recorded).toContain('••••WXYZ');
 
-    expect(await deleteEmailProvider(db, scope, sendgrid.id)).toBe(true);
-    expect(await deleteEmailProvider(db, scope, sendgrid.id)).toBe(false);
-    expect(await hasUsableProvider(db, companyA)).toBe(false);
+    expect(await db.tenant(scope.companyId, (sql) => deleteEmailProvider(sql, scope, sendgrid.id))).toBe(
+      true,
+    );
+    expect(await db.tenant(scope.companyId, (sql) => deleteEmailProvider(sql, scope, sendgrid.id))).toBe(
+      false,
+    );
+    expect(await db.tenant(companyA, (sql) => hasUsableProvider(sql, companyA))).toBe(false);
     const deleted = await db.tenant(companyA, (sql) =>
       listAudit(sql, companyA, {
         entity: 'email_provider',
@@ -107,26 +125,42 @@ describe('email providers repository', () => {
 
   it("never reads or changes another company's providers, even without row-level security", async () => {
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
-      const theirs = await upsertEmailProvider(guarded, systemScope(companyB), {
-        provider: 'ses',
-        api_key: KEY,
-      });
-      // A's own entry of the same provider name is a separate row and leaves B's key alone.
-      const mine = await upsertEmailProvider(guarded, systemScope(companyA), {
-        provider: 'ses',
-        api_key: '',
-      });
-      expect(mine.id).not.toBe(theirs.id);
-      expect(await hasUsableProvider(guarded, companyA)).toBe(false);
-      expect(await hasUsableProvider(guarded, companyB)).toBe(true);
-      expect(await getEmailProviderCredentials(guarded, companyA, 'ses')).toBeNull();
-      expect((await listEmailProviders(guarded, companyA)).every((row) => row.company_id === companyA)).toBe(
-        true,
+      const theirs = await guarded.tenant(companyB, (sql) =>
+        upsertEmailProvider(sql, systemScope(companyB), {
+          provider: 'ses',
+          api_key: KEY,
+        }),
       );
-      expect(await deleteEmailProvider(guarded, systemScope(companyA), theirs.id)).toBe(false);
-      expect((await getEmailProviderCredentials(guarded, companyB, 'ses'))?.api_key).toBe(KEY);
-      expect(await deleteEmailProvider(guarded, systemScope(companyA), mine.id)).toBe(true);
-      expect(await deleteEmailProvider(guarded, systemScope(companyB), theirs.id)).toBe(true);
+      // A's own entry of the same provider name is a separate row and leaves B's key alone.
+      const mine = await guarded.tenant(companyA, (sql) =>
+        upsertEmailProvider(sql, systemScope(companyA), {
+          provider: 'ses',
+          api_key: '',
+        }),
+      );
+      expect(mine.id).not.toBe(theirs.id);
+      expect(await guarded.tenant(companyA, (sql) => hasUsableProvider(sql, companyA))).toBe(false);
+      expect(await guarded.tenant(companyB, (sql) => hasUsableProvider(sql, companyB))).toBe(true);
+      expect(
+        await guarded.tenant(companyA, (sql) => getEmailProviderCredentials(sql, companyA, 'ses')),
+      ).toBeNull();
+      expect(
+        (await guarded.tenant(companyA, (sql) => listEmailProviders(sql, companyA))).every(
+          (row) => row.company_id === companyA,
+        ),
+      ).toBe(true);
+      expect(
+        await guarded.tenant(companyA, (sql) => deleteEmailProvider(sql, systemScope(companyA), theirs.id)),
+      ).toBe(false);
+      expect(
+        (await guarded.tenant(companyB, (sql) => getEmailProviderCredentials(sql, companyB, 'ses')))?.api_key,
+      ).toBe(KEY);
+      expect(
+        await guarded.tenant(companyA, (sql) => deleteEmailProvider(sql, systemScope(companyA), mine.id)),
+      ).toBe(true);
+      expect(
+        await guarded.tenant(companyB, (sql) => deleteEmailProvider(sql, systemScope(companyB), theirs.id)),
+      ).toBe(true);
     }
   });
 });

@@ -6,7 +6,6 @@ import { listDeletedCustomers } from '../../server/repositories/deleted-customer
 import {
   countGuests,
   createGuest,
-  deleteGuest,
   existingGuestPosIds,
   findDuplicateGuests,
   findGuestDuplicatesOf,
@@ -17,6 +16,7 @@ import {
   listGuests,
   type GuestRow,
 } from '../../server/repositories/guests.repository.js';
+import { eraseGuest } from '../../server/services/customer-erasure.js';
 import { HASHID_PATTERN } from '../../server/repositories/hashid.js';
 import { createLocationGroup } from '../../server/repositories/location-groups.repository.js';
 import { createNote, listNotes } from '../../server/repositories/notes.repository.js';
@@ -55,11 +55,13 @@ describe('guests repository', () => {
   useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it('creates guests with a random hashid and fingerprints them in the audit log', async () => {
-    const guest = await createGuest(db, systemScope(companyA), {
-      pos_id: 'TOAST-1',
-      customer_name: 'Dana Fox',
-      last_four_digits: '4242',
-    });
+    const guest = await db.tenant(companyA, (sql) =>
+      createGuest(sql, systemScope(companyA), {
+        pos_id: 'TOAST-1',
+        customer_name: 'Dana Fox',
+        last_four_digits: '4242',
+      }),
+    );
     expect(guest.hashid).toMatch(HASHID_PATTERN);
     expect(guest).toMatchObject({
       visit_count: 0,
@@ -83,10 +85,14 @@ describe('guests repository', () => {
 
   it('refuses a first location of another company', async () => {
     const foreign = await makeLocation(db, companyB, 'Foreign');
-    const error = await createGuest(db, systemScope(companyA), {
-      pos_id: 'X',
-      first_location_id: foreign.id,
-    }).catch((caught: unknown) => caught);
+    const error = await db
+      .tenant(companyA, (sql) =>
+        createGuest(sql, systemScope(companyA), {
+          pos_id: 'X',
+          first_location_id: foreign.id,
+        }),
+      )
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UnknownReferenceError);
     expect(error).toMatchObject({ field: 'first_location_id', ids: [foreign.id] });
   });
@@ -97,11 +103,13 @@ describe('guests repository', () => {
     const north = await makeLocation(db, company, 'North');
     const south = await makeLocation(db, company, 'South');
     const east = await makeLocation(db, company, 'East');
-    const group = await createLocationGroup(db, scope, {
-      name: 'Coast',
-      description: '',
-      location_ids: [south.id],
-    });
+    const group = await db.tenant(scope.companyId, (sql) =>
+      createLocationGroup(sql, scope, {
+        name: 'Coast',
+        description: '',
+        location_ids: [south.id],
+      }),
+    );
 
     const firstAtNorth = await makeGuest(db, company, {
       customer_name: 'Ann 50% Off',
@@ -115,19 +123,22 @@ describe('guests repository', () => {
     const nowhere = await makeGuest(db, company, { customer_name: 'Di Moss', last_four_digits: '1234' });
     const visitedEast = await makeGuest(db, company, { customer_name: 'Ed Pine' });
     // Ann is at two of the places asked for below (first location North, a check at East): counted once.
-    await insertChecks(db, scope, [
-      check(south.id, visitedSouth.id, 3),
-      check(east.id, visitedEast.id, 4),
-      check(east.id, firstAtNorth.id, 5),
-    ]);
+    await db.tenant(scope.companyId, (sql) =>
+      insertChecks(sql, scope, [
+        check(south.id, visitedSouth.id, 3),
+        check(east.id, visitedEast.id, 4),
+        check(east.id, firstAtNorth.id, 5),
+      ]),
+    );
 
-    const all = await listGuests(db, company, { limit: 2, offset: 0 });
+    const all = await db.tenant(company, (sql) => listGuests(sql, company, { limit: 2, offset: 0 }));
     expect(all.count).toBe(5);
     expect(all.rows.map((g) => g.id)).toEqual([visitedEast.id, nowhere.id]);
-    const last = await listGuests(db, company, { limit: 2, offset: 4 });
+    const last = await db.tenant(company, (sql) => listGuests(sql, company, { limit: 2, offset: 4 }));
     expect(last.rows.map((g) => g.id)).toEqual([firstAtNorth.id]);
 
-    const search = (q: string) => listGuests(db, company, { q, limit: 10, offset: 0 });
+    const search = (q: string) =>
+      db.tenant(company, (sql) => listGuests(sql, company, { q, limit: 10, offset: 0 }));
     expect((await search('50%')).rows.map((g) => g.id)).toEqual([firstAtNorth.id]);
     expect((await search('%')).rows.map((g) => g.id)).toEqual([firstAtNorth.id]);
     expect((await search('p_7')).rows.map((g) => g.id)).toEqual([visitedSouth.id]);
@@ -136,36 +147,53 @@ describe('guests repository', () => {
     expect((await search('234')).rows.map((g) => g.id)).toEqual([nowhere.id]);
     expect((await search('stone')).rows.map((g) => g.id)).toEqual([visitedSouth.id]);
 
-    const atSouth = await listGuests(db, company, { locationIds: [south.id], limit: 10, offset: 0 });
+    const atSouth = await db.tenant(company, (sql) =>
+      listGuests(sql, company, { locationIds: [south.id], limit: 10, offset: 0 }),
+    );
     expect(atSouth.rows.map((g) => g.id)).toEqual([firstAtSouth.id, visitedSouth.id]);
     expect(atSouth.count).toBe(2);
-    const atNorthOrEast = await listGuests(db, company, {
-      locationIds: [north.id, east.id],
-      limit: 10,
-      offset: 0,
-    });
+    const atNorthOrEast = await db.tenant(company, (sql) =>
+      listGuests(sql, company, {
+        locationIds: [north.id, east.id],
+        limit: 10,
+        offset: 0,
+      }),
+    );
     expect(atNorthOrEast.rows.map((g) => g.id)).toEqual([visitedEast.id, firstAtNorth.id]);
     expect(atNorthOrEast.count).toBe(2);
-    const inGroup = await listGuests(db, company, { groupIds: [group.id], limit: 10, offset: 0 });
+    const inGroup = await db.tenant(company, (sql) =>
+      listGuests(sql, company, { groupIds: [group.id], limit: 10, offset: 0 }),
+    );
     expect(inGroup.rows.map((g) => g.id)).toEqual([firstAtSouth.id, visitedSouth.id]);
     expect(inGroup.count).toBe(2);
-    const both = await listGuests(db, company, { groupIds: [group.id], q: 'cy', limit: 10, offset: 0 });
+    const both = await db.tenant(company, (sql) =>
+      listGuests(sql, company, { groupIds: [group.id], q: 'cy', limit: 10, offset: 0 }),
+    );
     expect(both.rows.map((g) => g.id)).toEqual([firstAtSouth.id]);
     expect(both.count).toBe(1);
     expect(
-      (await listGuests(db, company, { locationIds: [east.id], groupIds: [group.id], limit: 10, offset: 0 }))
-        .count,
+      (
+        await db.tenant(company, (sql) =>
+          listGuests(sql, company, { locationIds: [east.id], groupIds: [group.id], limit: 10, offset: 0 }),
+        )
+      ).count,
     ).toBe(0);
   });
 
   it('finds a guest only when id, hashid and POS id all match', async () => {
     const guest = await makeGuest(db, companyA, { pos_id: 'SQ-9' });
     const key = { id: guest.id, hashid: guest.hashid, pos_id: 'SQ-9' };
-    expect(await getGuest(db, companyA, key)).toEqual(guest);
+    expect(await db.tenant(companyA, (sql) => getGuest(sql, companyA, key))).toEqual(guest);
     const wrongHashid = guest.hashid.slice(0, -1) + (guest.hashid.endsWith('a') ? 'b' : 'a');
-    expect(await getGuest(db, companyA, { ...key, hashid: wrongHashid })).toBeNull();
-    expect(await getGuest(db, companyA, { ...key, pos_id: 'sq-9' })).toBeNull();
-    expect(await getGuest(db, companyA, { ...key, id: guest.id + 1000 })).toBeNull();
+    expect(
+      await db.tenant(companyA, (sql) => getGuest(sql, companyA, { ...key, hashid: wrongHashid })),
+    ).toBeNull();
+    expect(
+      await db.tenant(companyA, (sql) => getGuest(sql, companyA, { ...key, pos_id: 'sq-9' })),
+    ).toBeNull();
+    expect(
+      await db.tenant(companyA, (sql) => getGuest(sql, companyA, { ...key, id: guest.id + 1000 })),
+    ).toBeNull();
   });
 
   it('groups likely duplicates by name in any case and card digits', async () => {
@@ -182,7 +210,9 @@ describe('guests repository', () => {
     await makeGuest(db, company, { customer_name: 'No Card' });
     await makeGuest(db, company, { customer_name: 'No Card' });
 
-    const groups = await findDuplicateGuests(db, company, { limit: 10, offset: 0 });
+    const groups = await db.tenant(company, (sql) =>
+      findDuplicateGuests(sql, company, { limit: 10, offset: 0 }),
+    );
     expect(groups.count).toBe(2);
     expect(groups.rows).toEqual([
       {
@@ -193,36 +223,41 @@ describe('guests repository', () => {
       },
       { name_key: 'max ray', last_four_digits: '9999', guest_ids: [x1.id, x2.id], guest_count: 2 },
     ]);
-    const secondPage = await findDuplicateGuests(db, company, { limit: 1, offset: 1 });
+    const secondPage = await db.tenant(company, (sql) =>
+      findDuplicateGuests(sql, company, { limit: 1, offset: 1 }),
+    );
     expect(secondPage.count).toBe(2);
     expect(secondPage.rows.map((group) => group.name_key)).toEqual(['max ray']);
 
-    expect((await findGuestDuplicatesOf(db, company, second.id))?.map((g) => g.id)).toEqual([
-      first.id,
-      third.id,
-    ]);
-    expect(await findGuestDuplicatesOf(db, company, 0)).toBeNull();
+    expect(
+      (await db.tenant(company, (sql) => findGuestDuplicatesOf(sql, company, second.id)))?.map((g) => g.id),
+    ).toEqual([first.id, third.id]);
+    expect(await db.tenant(company, (sql) => findGuestDuplicatesOf(sql, company, 0))).toBeNull();
   });
 
   it('deletes a guest: checks unlinked, notes and cards removed, a deleted-customer record kept', async () => {
     const scope = systemScope(companyA);
     const location = await makeLocation(db, companyA, 'Deli');
-    const category = await createMenuCategory(db, scope, 'Deli food');
-    const item = await createMenuItem(db, scope, {
-      category_id: category.id,
-      name: 'Bagel',
-      price_cents: 300,
-    });
+    const category = await db.tenant(scope.companyId, (sql) => createMenuCategory(sql, scope, 'Deli food'));
+    const item = await db.tenant(scope.companyId, (sql) =>
+      createMenuItem(sql, scope, {
+        category_id: category.id,
+        name: 'Bagel',
+        price_cents: 300,
+      }),
+    );
     const guest = await makeGuest(db, companyA, { pos_id: 'GONE-1', customer_name: 'Gone Soon' });
     const keeper = await makeGuest(db, companyA, { customer_name: 'Keeper' });
     const subscriber = await makeSubscriber(db, companyA, { guest_id: guest.id, pos_id: 'S-1' });
-    const [visit] = await insertChecks(db, scope, [
-      {
-        ...check(location.id, guest.id, 5),
-        lines: [{ menu_item_id: item.id, quantity: 2, unit_price_cents: 300 }],
-      },
-      check(location.id, keeper.id, 6),
-    ]);
+    const [visit] = await db.tenant(scope.companyId, (sql) =>
+      insertChecks(sql, scope, [
+        {
+          ...check(location.id, guest.id, 5),
+          lines: [{ menu_item_id: item.id, quantity: 2, unit_price_cents: 300 }],
+        },
+        check(location.id, keeper.id, 6),
+      ]),
+    );
     await db.tenant(scope.companyId, (sql) =>
       createNote(sql, scope, { type: 'guest', id: guest.id }, 'Likes window seats'),
     );
@@ -233,9 +268,13 @@ describe('guests repository', () => {
       createProfileCard(sql, scope, { type: 'guest', id: guest.id }, { last_four_digits: '4444' }),
     );
 
-    expect(await deleteGuest(db, scope, guest.id)).toBe(true);
-    expect(await getGuest(db, companyA, { id: guest.id, hashid: guest.hashid, pos_id: 'GONE-1' })).toBeNull();
-    expect(await deleteGuest(db, scope, guest.id)).toBe(false);
+    expect(await db.tenant(scope.companyId, (sql) => eraseGuest(sql, scope, guest.id))).toBe(true);
+    expect(
+      await db.tenant(companyA, (sql) =>
+        getGuest(sql, companyA, { id: guest.id, hashid: guest.hashid, pos_id: 'GONE-1' }),
+      ),
+    ).toBeNull();
+    expect(await db.tenant(scope.companyId, (sql) => eraseGuest(sql, scope, guest.id))).toBe(false);
 
     // The check stays for revenue figures, without the guest.
     const orphan = await db.owner(
@@ -249,7 +288,7 @@ describe('guests repository', () => {
         ).rows[0],
     );
     expect(orphan).toEqual({ guest_id: null, lines: 1 });
-    expect(await guestVisits(db, companyA, guest.id)).toEqual([]);
+    expect(await db.tenant(companyA, (sql) => guestVisits(sql, companyA, guest.id))).toEqual([]);
     const leftovers = await db.owner(
       async (sql) =>
         (
@@ -270,16 +309,21 @@ describe('guests repository', () => {
       await db.tenant(companyA, (sql) => listProfileCards(sql, companyA, { type: 'guest', id: guest.id })),
     ).toBeNull();
     expect(
-      (await getSubscriber(db, companyA, { id: subscriber.id, hashid: subscriber.hashid, pos_id: 'S-1' }))
-        ?.guest_id,
+      (
+        await db.tenant(companyA, (sql) =>
+          getSubscriber(sql, companyA, { id: subscriber.id, hashid: subscriber.hashid, pos_id: 'S-1' }),
+        )
+      )?.guest_id,
     ).toBeNull();
 
-    const deleted = await listDeletedCustomers(db, companyA, {
-      customerType: 'guest',
-      posId: 'GONE-1',
-      limit: 10,
-      offset: 0,
-    });
+    const deleted = await db.tenant(companyA, (sql) =>
+      listDeletedCustomers(sql, companyA, {
+        customerType: 'guest',
+        posId: 'GONE-1',
+        limit: 10,
+        offset: 0,
+      }),
+    );
     expect(deleted.count).toBe(1);
     expect(deleted.rows[0]).toMatchObject({
       customer_type: 'guest',
@@ -302,7 +346,9 @@ describe('guests repository', () => {
     );
     // A scope naming a user that does not exist makes the deleted-customer insert fail at the end.
     await expect(
-      deleteGuest(db, { companyId: companyA, userId: 987654321, actorUserId: null }, guest.id),
+      db.tenant(companyA, (sql) =>
+        eraseGuest(sql, { companyId: companyA, userId: 987654321, actorUserId: null }, guest.id),
+      ),
     ).rejects.toThrow();
     expect(
       (await db.tenant(companyA, (sql) => listNotes(sql, companyA, { type: 'guest', id: guest.id })))?.map(
@@ -310,7 +356,11 @@ describe('guests repository', () => {
       ),
     ).toEqual(['Keep me']);
     expect(
-      (await listDeletedCustomers(db, companyA, { posId: guest.pos_id, limit: 10, offset: 0 })).count,
+      (
+        await db.tenant(companyA, (sql) =>
+          listDeletedCustomers(sql, companyA, { posId: guest.pos_id, limit: 10, offset: 0 }),
+        )
+      ).count,
     ).toBe(0);
   });
 
@@ -323,30 +373,49 @@ describe('guests repository', () => {
         first_location_id: theirLocation.id,
       });
       await makeGuest(guarded, companyA, { customer_name: 'Their Guest', last_four_digits: '5555' });
-      const theirGroup = await createLocationGroup(guarded, systemScope(companyB), {
-        name: 'Theirs',
-        description: '',
-        location_ids: [theirLocation.id],
-      });
-      const mine = await listGuests(guarded, companyA, { limit: 500, offset: 0 });
+      const theirGroup = await guarded.tenant(companyB, (sql) =>
+        createLocationGroup(sql, systemScope(companyB), {
+          name: 'Theirs',
+          description: '',
+          location_ids: [theirLocation.id],
+        }),
+      );
+      const mine = await guarded.tenant(companyA, (sql) =>
+        listGuests(sql, companyA, { limit: 500, offset: 0 }),
+      );
       expect(mine.rows.every((row) => row.company_id === companyA)).toBe(true);
       expect(
-        (await listGuests(guarded, companyA, { locationIds: [theirLocation.id], limit: 10, offset: 0 }))
-          .count,
+        (
+          await guarded.tenant(companyA, (sql) =>
+            listGuests(sql, companyA, { locationIds: [theirLocation.id], limit: 10, offset: 0 }),
+          )
+        ).count,
       ).toBe(0);
       expect(
-        (await listGuests(guarded, companyA, { groupIds: [theirGroup.id], limit: 10, offset: 0 })).count,
+        (
+          await guarded.tenant(companyA, (sql) =>
+            listGuests(sql, companyA, { groupIds: [theirGroup.id], limit: 10, offset: 0 }),
+          )
+        ).count,
       ).toBe(0);
       const key = { id: theirs.id, hashid: theirs.hashid, pos_id: theirs.pos_id };
-      expect(await getGuest(guarded, companyA, key)).toBeNull();
+      expect(await guarded.tenant(companyA, (sql) => getGuest(sql, companyA, key))).toBeNull();
       expect(
-        (await findDuplicateGuests(guarded, companyA, { limit: 100, offset: 0 })).rows.flatMap(
-          (g) => g.guest_ids,
-        ),
+        (
+          await guarded.tenant(companyA, (sql) =>
+            findDuplicateGuests(sql, companyA, { limit: 100, offset: 0 }),
+          )
+        ).rows.flatMap((g) => g.guest_ids),
       ).not.toContain(theirs.id);
-      expect(await findGuestDuplicatesOf(guarded, companyA, theirs.id)).toBeNull();
-      expect(await deleteGuest(guarded, systemScope(companyA), theirs.id)).toBe(false);
-      expect(await getGuest(guarded, companyB, key)).toMatchObject({ customer_name: 'Their Guest' });
+      expect(
+        await guarded.tenant(companyA, (sql) => findGuestDuplicatesOf(sql, companyA, theirs.id)),
+      ).toBeNull();
+      expect(await guarded.tenant(companyA, (sql) => eraseGuest(sql, systemScope(companyA), theirs.id))).toBe(
+        false,
+      );
+      expect(await guarded.tenant(companyB, (sql) => getGuest(sql, companyB, key))).toMatchObject({
+        customer_name: 'Their Guest',
+      });
     }
   });
 });
@@ -366,21 +435,33 @@ describe('guests repository: lists for profiles, exports and big data', () => {
     await makeSubscriber(db, company, { guest_id: linked.id });
     await makeSubscriber(db, company, { guest_id: alsoLinked.id });
 
-    const newest = await listGuests(db, company, { limit: 10, offset: 0 });
+    const newest = await db.tenant(company, (sql) => listGuests(sql, company, { limit: 10, offset: 0 }));
     expect(newest.rows.map((g) => [g.id, g.is_subscriber])).toEqual([
       [alsoLinked.id, true],
       [plain.id, false],
       [linked.id, true],
     ]);
-    const oldest = await listGuests(db, company, { limit: 2, offset: 0, oldestFirst: true });
+    const oldest = await db.tenant(company, (sql) =>
+      listGuests(sql, company, { limit: 2, offset: 0, oldestFirst: true }),
+    );
     expect(oldest.rows.map((g) => g.id)).toEqual([linked.id, plain.id]);
-    const subscribed = await listGuests(db, company, { isSubscriber: true, limit: 10, offset: 0 });
+    const subscribed = await db.tenant(company, (sql) =>
+      listGuests(sql, company, { isSubscriber: true, limit: 10, offset: 0 }),
+    );
     expect(subscribed.count).toBe(2);
     expect(
-      (await listGuests(db, company, { isSubscriber: false, limit: 10, offset: 0 })).rows.map((g) => g.id),
+      (
+        await db.tenant(company, (sql) =>
+          listGuests(sql, company, { isSubscriber: false, limit: 10, offset: 0 }),
+        )
+      ).rows.map((g) => g.id),
     ).toEqual([plain.id]);
-    expect(await countGuests(db, company, { isSubscriber: true, locationIds: [north.id] })).toBe(1);
-    expect(await countGuests(db, company, {})).toBe(3);
+    expect(
+      await db.tenant(company, (sql) =>
+        countGuests(sql, company, { isSubscriber: true, locationIds: [north.id] }),
+      ),
+    ).toBe(1);
+    expect(await db.tenant(company, (sql) => countGuests(sql, company, {}))).toBe(3);
   });
 
   it('reads batches after an id for exports, file rows by offset, existing POS ids and a guest by POS id', async () => {
@@ -392,35 +473,52 @@ describe('guests repository: lists for profiles, exports and big data', () => {
       );
     }
     const [one, two, three, four] = guests as [GuestRow, GuestRow, GuestRow, GuestRow];
-    expect((await guestsAfter(db, company, {}, 0, 2)).map((g) => g.id)).toEqual([one.id, two.id]);
-    expect((await guestsAfter(db, company, {}, two.id, 5)).map((g) => g.id)).toEqual([three.id, four.id]);
-    expect((await guestsAfter(db, company, { q: 'thr' }, 0, 5)).map((g) => g.id)).toEqual([three.id]);
-    expect(await guestFileRows(db, company, {}, { limit: 2, offset: 1 })).toEqual([
+    expect((await db.tenant(company, (sql) => guestsAfter(sql, company, {}, 0, 2))).map((g) => g.id)).toEqual(
+      [one.id, two.id],
+    );
+    expect(
+      (await db.tenant(company, (sql) => guestsAfter(sql, company, {}, two.id, 5))).map((g) => g.id),
+    ).toEqual([three.id, four.id]);
+    expect(
+      (await db.tenant(company, (sql) => guestsAfter(sql, company, { q: 'thr' }, 0, 5))).map((g) => g.id),
+    ).toEqual([three.id]);
+    expect(
+      await db.tenant(company, (sql) => guestFileRows(sql, company, {}, { limit: 2, offset: 1 })),
+    ).toEqual([
       { customer_name: 'Two', last_four_digits: '1111', pos_id: 'B-Two' },
       { customer_name: 'Three', last_four_digits: '1111', pos_id: 'B-Three' },
     ]);
-    expect(await existingGuestPosIds(db, company, ['B-Four', 'B-One', 'B-None', 'B-One'])).toEqual([
-      'B-Four',
-      'B-One',
-    ]);
-    expect(await findGuestIdByPosId(db, company, 'B-Two')).toBe(two.id);
-    expect(await findGuestIdByPosId(db, company, 'B-None')).toBeNull();
+    expect(
+      await db.tenant(company, (sql) =>
+        existingGuestPosIds(sql, company, ['B-Four', 'B-One', 'B-None', 'B-One']),
+      ),
+    ).toEqual(['B-Four', 'B-One']);
+    expect(await db.tenant(company, (sql) => findGuestIdByPosId(sql, company, 'B-Two'))).toBe(two.id);
+    expect(await db.tenant(company, (sql) => findGuestIdByPosId(sql, company, 'B-None'))).toBeNull();
     await makeGuest(db, company, { pos_id: 'B-Two' });
     // Two guests share the POS id, so neither is picked.
-    expect(await findGuestIdByPosId(db, company, 'B-Two')).toBeNull();
+    expect(await db.tenant(company, (sql) => findGuestIdByPosId(sql, company, 'B-Two'))).toBeNull();
   });
 
   it("never reads another company's guests in these lists, even without row-level security", async () => {
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
       const theirs = await makeGuest(guarded, companyB, { pos_id: 'THEIRS-1' });
       await makeSubscriber(guarded, companyB, { guest_id: theirs.id });
-      expect((await guestsAfter(guarded, companyA, {}, 0, 1000)).map((g) => g.id)).not.toContain(theirs.id);
-      expect(await guestFileRows(guarded, companyA, {}, { limit: 1000, offset: 0 })).not.toContainEqual(
-        expect.objectContaining({ pos_id: 'THEIRS-1' }),
-      );
-      expect(await existingGuestPosIds(guarded, companyA, ['THEIRS-1'])).toEqual([]);
-      expect(await findGuestIdByPosId(guarded, companyA, 'THEIRS-1')).toBeNull();
-      expect(await countGuests(guarded, companyA, { isSubscriber: true })).toBe(0);
+      expect(
+        (await guarded.tenant(companyA, (sql) => guestsAfter(sql, companyA, {}, 0, 1000))).map((g) => g.id),
+      ).not.toContain(theirs.id);
+      expect(
+        await guarded.tenant(companyA, (sql) => guestFileRows(sql, companyA, {}, { limit: 1000, offset: 0 })),
+      ).not.toContainEqual(expect.objectContaining({ pos_id: 'THEIRS-1' }));
+      expect(
+        await guarded.tenant(companyA, (sql) => existingGuestPosIds(sql, companyA, ['THEIRS-1'])),
+      ).toEqual([]);
+      expect(
+        await guarded.tenant(companyA, (sql) => findGuestIdByPosId(sql, companyA, 'THEIRS-1')),
+      ).toBeNull();
+      expect(
+        await guarded.tenant(companyA, (sql) => countGuests(sql, companyA, { isSubscriber: true })),
+      ).toBe(0);
     }
   });
 });

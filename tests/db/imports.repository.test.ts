@@ -43,14 +43,16 @@ function subscriberRow(seq: number, email: string | null): StagedRow {
 
 /** A job of `companyId` holding the rows, queued and claimed by a runner. */
 async function runningJob(db: Database, companyId: number, rows: StagedRow[]): Promise<number> {
-  const id = await createImportJob(db, systemScope(companyId), {
-    kind: 'subscriber',
-    fileName: 'f.csv',
-    header: ['email'],
-  });
-  await stageImportRows(db, companyId, id, rows, 100);
-  await queueImportJob(db, companyId, id, 100);
-  expect((await claimImportJob(db, 60_000))?.id).toBe(id);
+  const id = await db.tenant(companyId, (sql) =>
+    createImportJob(sql, systemScope(companyId), {
+      kind: 'subscriber',
+      fileName: 'f.csv',
+      header: ['email'],
+    }),
+  );
+  await db.tenant(companyId, (sql) => stageImportRows(sql, companyId, id, rows, 100));
+  await db.tenant(companyId, (sql) => queueImportJob(sql, companyId, id, 100));
+  expect((await db.platform((sql) => claimImportJob(sql, 60_000)))?.id).toBe(id);
   return id;
 }
 
@@ -67,66 +69,79 @@ describe('imports repository', () => {
       subscriberRow(3, 'ONE@example.com'),
       subscriberRow(4, 'two@example.com'),
     ]);
-    expect(await mergeImportBatch(db, companyA, id, 3)).toBe(false);
-    expect(await findImportJob(db, companyA, id)).toMatchObject({
+    expect(await db.tenant(companyA, (sql) => mergeImportBatch(sql, companyA, id, 3))).toBe(false);
+    expect(await db.tenant(companyA, (sql) => findImportJob(sql, companyA, id))).toMatchObject({
       status: 'running',
       processed: 3,
       imported: 1,
       duplicates: 1,
       invalid: 1,
     });
-    expect(await mergeImportBatch(db, companyA, id, 3)).toBe(true);
-    expect(await findImportJob(db, companyA, id)).toMatchObject({
+    expect(await db.tenant(companyA, (sql) => mergeImportBatch(sql, companyA, id, 3))).toBe(true);
+    expect(await db.tenant(companyA, (sql) => findImportJob(sql, companyA, id))).toMatchObject({
       status: 'done',
       processed: 4,
       imported: 2,
     });
     // A finished job merges nothing more.
-    expect(await mergeImportBatch(db, companyA, id, 3)).toBe(true);
-    expect((await listSubscribers(db, companyA, { limit: 10, offset: 0 })).count).toBe(2);
-    expect(await listImportRowErrors(db, companyA, id, 10)).toEqual([
+    expect(await db.tenant(companyA, (sql) => mergeImportBatch(sql, companyA, id, 3))).toBe(true);
+    expect(
+      (await db.tenant(companyA, (sql) => listSubscribers(sql, companyA, { limit: 10, offset: 0 }))).count,
+    ).toBe(2);
+    expect(await db.tenant(companyA, (sql) => listImportRowErrors(sql, companyA, id, 10))).toEqual([
       { line: 3, field: 'email', message: 'Email is not valid' },
       { line: 4, field: 'email', message: 'Duplicate of line 2' },
     ]);
-    expect((await rejectedRowsAfter(db, companyA, id, 2, 10)).map((row) => row.seq)).toEqual([3]);
+    expect(
+      (await db.tenant(companyA, (sql) => rejectedRowsAfter(sql, companyA, id, 2, 10))).map((row) => row.seq),
+    ).toEqual([3]);
     // Only the rejected rows stay staged, and only until their retention ends.
-    expect(await countStagedRows(db, companyA, id)).toBe(2);
-    expect(await purgeFinishedImportRows(db, 30)).toBe(0);
-    expect(await purgeFinishedImportRows(db, 0)).toBe(2);
-    expect(await countStagedRows(db, companyA, id)).toBe(0);
+    expect(await db.tenant(companyA, (sql) => countStagedRows(sql, companyA, id))).toBe(2);
+    expect(await db.platform((sql) => purgeFinishedImportRows(sql, 30))).toBe(0);
+    expect(await db.platform((sql) => purgeFinishedImportRows(sql, 0))).toBe(2);
+    expect(await db.tenant(companyA, (sql) => countStagedRows(sql, companyA, id))).toBe(0);
   });
 
   it('refuses rows for a job no longer receiving, and gives up abandoned uploads with their rows', async () => {
-    const id = await createImportJob(db, systemScope(companyA), {
-      kind: 'subscriber',
-      fileName: 'cut.csv',
-      header: ['email'],
-    });
-    await stageImportRows(db, companyA, id, [subscriberRow(1, 'cut@example.com')], 10);
-    expect(await failAbandonedUploads(db, 0, [id])).toBe(0);
-    expect(await failAbandonedUploads(db, 0)).toBe(1);
-    expect(await findImportJob(db, companyA, id)).toMatchObject({
+    const id = await db.tenant(companyA, (sql) =>
+      createImportJob(sql, systemScope(companyA), {
+        kind: 'subscriber',
+        fileName: 'cut.csv',
+        header: ['email'],
+      }),
+    );
+    await db.tenant(companyA, (sql) =>
+      stageImportRows(sql, companyA, id, [subscriberRow(1, 'cut@example.com')], 10),
+    );
+    expect(await db.platform((sql) => failAbandonedUploads(sql, 0, [id]))).toBe(0);
+    expect(await db.platform((sql) => failAbandonedUploads(sql, 0))).toBe(1);
+    expect(await db.tenant(companyA, (sql) => findImportJob(sql, companyA, id))).toMatchObject({
       status: 'failed',
       failure: 'The upload was interrupted',
     });
-    expect(await countStagedRows(db, companyA, id)).toBe(0);
-    await expect(stageImportRows(db, companyA, id, [subscriberRow(2, 'x@example.com')], 20)).rejects.toThrow(
-      ImportJobGoneError,
-    );
+    expect(await db.tenant(companyA, (sql) => countStagedRows(sql, companyA, id))).toBe(0);
+    await expect(
+      db.tenant(companyA, (sql) =>
+        stageImportRows(sql, companyA, id, [subscriberRow(2, 'x@example.com')], 20),
+      ),
+    ).rejects.toThrow(ImportJobGoneError);
   });
 
   it("keeps every read and write to the company's own jobs, even without row-level security", async () => {
     const bare = withoutRowLevelSecurity(db);
     const id = await runningJob(db, companyB, [subscriberRow(1, null)]);
-    const before = await countImportJobs(bare, companyA);
-    expect(await findImportJob(bare, companyA, id)).toBeNull();
-    expect(await listImportRowErrors(bare, companyA, id, 10)).toEqual([]);
-    expect(await rejectedRowsAfter(bare, companyA, id, 0, 10)).toEqual([]);
-    expect(await countStagedRows(bare, companyA, id)).toBe(0);
-    expect(await mergeImportBatch(bare, companyA, id, 10)).toBe(true);
-    await discardImportJob(bare, companyA, id);
-    expect(await findImportJob(bare, companyB, id)).toMatchObject({ status: 'running', processed: 0 });
-    expect(await countStagedRows(bare, companyB, id)).toBe(1);
-    expect(await countImportJobs(bare, companyA)).toBe(before);
+    const before = await bare.tenant(companyA, (sql) => countImportJobs(sql, companyA));
+    expect(await bare.tenant(companyA, (sql) => findImportJob(sql, companyA, id))).toBeNull();
+    expect(await bare.tenant(companyA, (sql) => listImportRowErrors(sql, companyA, id, 10))).toEqual([]);
+    expect(await bare.tenant(companyA, (sql) => rejectedRowsAfter(sql, companyA, id, 0, 10))).toEqual([]);
+    expect(await bare.tenant(companyA, (sql) => countStagedRows(sql, companyA, id))).toBe(0);
+    expect(await bare.tenant(companyA, (sql) => mergeImportBatch(sql, companyA, id, 10))).toBe(true);
+    await bare.tenant(companyA, (sql) => discardImportJob(sql, companyA, id));
+    expect(await bare.tenant(companyB, (sql) => findImportJob(sql, companyB, id))).toMatchObject({
+      status: 'running',
+      processed: 0,
+    });
+    expect(await bare.tenant(companyB, (sql) => countStagedRows(sql, companyB, id))).toBe(1);
+    expect(await bare.tenant(companyA, (sql) => countImportJobs(sql, companyA))).toBe(before);
   });
 });

@@ -50,66 +50,103 @@ describe('pos repository', () => {
     const scope = systemScope(company);
     const north = await makeLocation(db, company, 'North');
     const south = await makeLocation(db, company, 'South');
-    const mains = await createMenuCategory(db, scope, 'Mains');
-    const drinks = await createMenuCategory(db, scope, 'drinks');
-    await createMenuItem(db, scope, { category_id: mains.id, name: 'Burger', price_cents: 1200 });
-    await createMenuItem(db, scope, {
-      category_id: mains.id,
-      location_id: north.id,
-      name: 'Chowder',
-      price_cents: 900,
-    });
-    await createMenuItem(db, scope, {
-      category_id: drinks.id,
-      location_id: south.id,
-      name: 'Ale',
-      price_cents: 600,
-    });
-    await createMenuItem(db, scope, {
-      category_id: drinks.id,
-      name: 'Cider',
-      price_cents: 700,
-      is_active: false,
-    });
-    await createRevenueCenter(db, scope, { location_id: north.id, name: 'Patio' });
-    await createRevenueCenter(db, scope, { location_id: north.id, name: 'Bar' });
-    await createRevenueCenter(db, scope, { location_id: south.id, name: 'Dining' });
+    const mains = await db.tenant(scope.companyId, (sql) => createMenuCategory(sql, scope, 'Mains'));
+    const drinks = await db.tenant(scope.companyId, (sql) => createMenuCategory(sql, scope, 'drinks'));
+    await db.tenant(scope.companyId, (sql) =>
+      createMenuItem(sql, scope, { category_id: mains.id, name: 'Burger', price_cents: 1200 }),
+    );
+    await db.tenant(scope.companyId, (sql) =>
+      createMenuItem(sql, scope, {
+        category_id: mains.id,
+        location_id: north.id,
+        name: 'Chowder',
+        price_cents: 900,
+      }),
+    );
+    await db.tenant(scope.companyId, (sql) =>
+      createMenuItem(sql, scope, {
+        category_id: drinks.id,
+        location_id: south.id,
+        name: 'Ale',
+        price_cents: 600,
+      }),
+    );
+    await db.tenant(scope.companyId, (sql) =>
+      createMenuItem(sql, scope, {
+        category_id: drinks.id,
+        name: 'Cider',
+        price_cents: 700,
+        is_active: false,
+      }),
+    );
+    await db.tenant(scope.companyId, (sql) =>
+      createRevenueCenter(sql, scope, { location_id: north.id, name: 'Patio' }),
+    );
+    await db.tenant(scope.companyId, (sql) =>
+      createRevenueCenter(sql, scope, { location_id: north.id, name: 'Bar' }),
+    );
+    await db.tenant(scope.companyId, (sql) =>
+      createRevenueCenter(sql, scope, { location_id: south.id, name: 'Dining' }),
+    );
 
-    expect((await listMenuCategories(db, company)).map((c) => c.name)).toEqual(['drinks', 'Mains']);
-    expect((await listMenuItems(db, company)).map((i) => i.name)).toEqual(['Ale', 'Burger', 'Chowder']);
-    expect((await listMenuItems(db, company, { includeInactive: true })).map((i) => i.name)).toEqual([
+    expect((await db.tenant(company, (sql) => listMenuCategories(sql, company))).map((c) => c.name)).toEqual([
+      'drinks',
+      'Mains',
+    ]);
+    expect((await db.tenant(company, (sql) => listMenuItems(sql, company))).map((i) => i.name)).toEqual([
       'Ale',
-      'Cider',
       'Burger',
       'Chowder',
     ]);
-    const atNorth = await listMenuItems(db, company, { locationId: north.id });
+    expect(
+      (await db.tenant(company, (sql) => listMenuItems(sql, company, { includeInactive: true }))).map(
+        (i) => i.name,
+      ),
+    ).toEqual(['Ale', 'Cider', 'Burger', 'Chowder']);
+    const atNorth = await db.tenant(company, (sql) => listMenuItems(sql, company, { locationId: north.id }));
     expect(atNorth.map((i) => [i.name, i.category_name, i.location_id])).toEqual([
       ['Burger', 'Mains', null],
       ['Chowder', 'Mains', north.id],
     ]);
-    expect((await listMenuItems(db, company, { categoryId: drinks.id })).map((i) => i.name)).toEqual(['Ale']);
     expect(
-      (await listMenuItems(db, company, { categoryId: mains.id, locationId: south.id })).map((i) => i.name),
+      (await db.tenant(company, (sql) => listMenuItems(sql, company, { categoryId: drinks.id }))).map(
+        (i) => i.name,
+      ),
+    ).toEqual(['Ale']);
+    expect(
+      (
+        await db.tenant(company, (sql) =>
+          listMenuItems(sql, company, { categoryId: mains.id, locationId: south.id }),
+        )
+      ).map((i) => i.name),
     ).toEqual(['Burger']);
 
-    expect((await listRevenueCenters(db, company, { locationId: north.id })).map((r) => r.name)).toEqual([
+    expect(
+      (await db.tenant(company, (sql) => listRevenueCenters(sql, company, { locationId: north.id }))).map(
+        (r) => r.name,
+      ),
+    ).toEqual(['Bar', 'Patio']);
+    expect((await db.tenant(company, (sql) => listRevenueCenters(sql, company))).map((r) => r.name)).toEqual([
       'Bar',
       'Patio',
+      'Dining',
     ]);
-    expect((await listRevenueCenters(db, company)).map((r) => r.name)).toEqual(['Bar', 'Patio', 'Dining']);
 
     const foreign = await makeLocation(db, companyB, 'Foreign');
     await expect(
-      createMenuItem(db, scope, {
-        category_id: mains.id,
-        location_id: foreign.id,
-        name: 'X',
-        price_cents: 1,
-      }),
+      db.tenant(scope.companyId, (sql) =>
+        createMenuItem(sql, scope, {
+          category_id: mains.id,
+          location_id: foreign.id,
+          name: 'X',
+          price_cents: 1,
+        }),
+      ),
     ).rejects.toBeInstanceOf(UnknownReferenceError);
     await expect(
-      createRevenueCenter(db, scope, { location_id: foreign.id, name: 'X' }),
+      db.tenant(scope.companyId, (sql) =>
+        createRevenueCenter(sql, scope, { location_id: foreign.id, name: 'X' }),
+      ),
     ).rejects.toBeInstanceOf(UnknownReferenceError);
   });
 
@@ -117,29 +154,37 @@ describe('pos repository', () => {
     const scope = systemScope(companyA);
     const home = await makeLocation(db, companyA, 'Home');
     const away = await makeLocation(db, companyA, 'Away');
-    const center = await createRevenueCenter(db, scope, { location_id: home.id, name: 'Bar' });
-    const category = await createMenuCategory(db, scope, 'Food');
-    const soup = await createMenuItem(db, scope, {
-      category_id: category.id,
-      name: 'Soup',
-      price_cents: 500,
-    });
-    const pie = await createMenuItem(db, scope, { category_id: category.id, name: 'Pie', price_cents: 400 });
+    const center = await db.tenant(scope.companyId, (sql) =>
+      createRevenueCenter(sql, scope, { location_id: home.id, name: 'Bar' }),
+    );
+    const category = await db.tenant(scope.companyId, (sql) => createMenuCategory(sql, scope, 'Food'));
+    const soup = await db.tenant(scope.companyId, (sql) =>
+      createMenuItem(sql, scope, {
+        category_id: category.id,
+        name: 'Soup',
+        price_cents: 500,
+      }),
+    );
+    const pie = await db.tenant(scope.companyId, (sql) =>
+      createMenuItem(sql, scope, { category_id: category.id, name: 'Pie', price_cents: 400 }),
+    );
     const guest = await makeGuest(db, companyA);
     const other = await makeGuest(db, companyA, { first_location_id: home.id });
 
-    const inserted = await insertChecks(db, scope, [
-      {
-        ...check(away.id, guest.id, 10, 1400),
-        lines: [
-          { menu_item_id: soup.id, quantity: 2, unit_price_cents: 500 },
-          { menu_item_id: pie.id, quantity: 1, unit_price_cents: 400 },
-        ],
-      },
-      { ...check(home.id, guest.id, 5, 600), revenue_center_id: center.id, tip_cents: 100 },
-      check(away.id, other.id, 7, 250),
-      check(home.id, null, 8, 999),
-    ]);
+    const inserted = await db.tenant(scope.companyId, (sql) =>
+      insertChecks(sql, scope, [
+        {
+          ...check(away.id, guest.id, 10, 1400),
+          lines: [
+            { menu_item_id: soup.id, quantity: 2, unit_price_cents: 500 },
+            { menu_item_id: pie.id, quantity: 1, unit_price_cents: 400 },
+          ],
+        },
+        { ...check(home.id, guest.id, 5, 600), revenue_center_id: center.id, tip_cents: 100 },
+        check(away.id, other.id, 7, 250),
+        check(home.id, null, 8, 999),
+      ]),
+    );
     expect(inserted).toHaveLength(4);
     expect(inserted[0]!.lines).toEqual([
       expect.objectContaining({ menu_item_id: soup.id, name: 'Soup', quantity: 2, amount_cents: 1000 }),
@@ -164,7 +209,9 @@ describe('pos repository', () => {
     expect(await guestOf(companyA, other.id)).toMatchObject({ visit_count: 1, first_location_id: home.id });
 
     // A later batch adds to the totals.
-    await insertChecks(db, scope, [check(home.id, guest.id, 2, 100), check(home.id, guest.id, 20, 300)]);
+    await db.tenant(scope.companyId, (sql) =>
+      insertChecks(sql, scope, [check(home.id, guest.id, 2, 100), check(home.id, guest.id, 20, 300)]),
+    );
     expect(await guestOf(companyA, guest.id)).toMatchObject({
       visit_count: 4,
       total_spend_cents: 2400,
@@ -172,7 +219,7 @@ describe('pos repository', () => {
       last_visit_at: at(20, 19),
     });
 
-    const visits = await guestVisits(db, companyA, guest.id);
+    const visits = await db.tenant(companyA, (sql) => guestVisits(sql, companyA, guest.id));
     expect(visits.map((v) => [v.closed_at, v.location_name, v.total_cents])).toEqual([
       [at(20, 19), 'Home', 300],
       [at(10, 19), 'Away', 1400],
@@ -191,16 +238,22 @@ describe('pos repository', () => {
     const scope = systemScope(companyA);
     const home = await makeLocation(db, companyA, 'Batch home');
     const elsewhere = await makeLocation(db, companyA, 'Batch elsewhere');
-    const center = await createRevenueCenter(db, scope, { location_id: elsewhere.id, name: 'Bar' });
+    const center = await db.tenant(scope.companyId, (sql) =>
+      createRevenueCenter(sql, scope, { location_id: elsewhere.id, name: 'Bar' }),
+    );
     const guest = await makeGuest(db, companyA);
     const foreignGuest = await makeGuest(db, companyB);
     const foreignLocation = await makeLocation(db, companyB, 'Foreign');
-    const foreignCategory = await createMenuCategory(db, systemScope(companyB), 'Theirs');
-    const foreignItem = await createMenuItem(db, systemScope(companyB), {
-      category_id: foreignCategory.id,
-      name: 'Their dish',
-      price_cents: 100,
-    });
+    const foreignCategory = await db.tenant(companyB, (sql) =>
+      createMenuCategory(sql, systemScope(companyB), 'Theirs'),
+    );
+    const foreignItem = await db.tenant(companyB, (sql) =>
+      createMenuItem(sql, systemScope(companyB), {
+        category_id: foreignCategory.id,
+        name: 'Their dish',
+        price_cents: 100,
+      }),
+    );
 
     const attempts: Array<[string, NewCheck]> = [
       ['location_id', check(foreignLocation.id, guest.id, 1, 100)],
@@ -215,50 +268,78 @@ describe('pos repository', () => {
       ['revenue_center_id', { ...check(home.id, guest.id, 1, 100), revenue_center_id: center.id }],
     ];
     for (const [field, bad] of attempts) {
-      const error = await insertChecks(db, scope, [check(home.id, guest.id, 1, 100), bad]).catch(
-        (e: unknown) => e,
-      );
+      const error = await db
+        .tenant(scope.companyId, (sql) => insertChecks(sql, scope, [check(home.id, guest.id, 1, 100), bad]))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UnknownReferenceError);
       expect((error as UnknownReferenceError).field).toBe(field);
     }
     // A check the database refuses (closed before opened) rolls back the checks before it.
     const backwards = { ...check(home.id, guest.id, 3, 100), closed_at: at(1, 1) };
-    await expect(insertChecks(db, scope, [check(home.id, guest.id, 2, 100), backwards])).rejects.toThrow();
+    await expect(
+      db.tenant(scope.companyId, (sql) =>
+        insertChecks(sql, scope, [check(home.id, guest.id, 2, 100), backwards]),
+      ),
+    ).rejects.toThrow();
 
-    expect(await guestVisits(db, companyA, guest.id)).toEqual([]);
+    expect(await db.tenant(companyA, (sql) => guestVisits(sql, companyA, guest.id))).toEqual([]);
     expect(await guestOf(companyA, guest.id)).toMatchObject({ visit_count: 0, total_spend_cents: 0 });
-    expect(await insertChecks(db, scope, [])).toEqual([]);
+    expect(await db.tenant(scope.companyId, (sql) => insertChecks(sql, scope, []))).toEqual([]);
   });
 
   it("never returns or changes another company's menu, checks or guests, even without row-level security", async () => {
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
       const theirScope = systemScope(companyB);
       const theirLocation = await makeLocation(guarded, companyB, 'Theirs');
-      const theirCategory = await createMenuCategory(guarded, theirScope, `Their menu ${guarded === db}`);
-      await createMenuItem(guarded, theirScope, {
-        category_id: theirCategory.id,
-        name: 'Theirs',
-        price_cents: 1,
-      });
-      await createRevenueCenter(guarded, theirScope, { location_id: theirLocation.id, name: 'Their bar' });
-      const theirGuest = await makeGuest(guarded, companyB);
-      await insertChecks(guarded, theirScope, [check(theirLocation.id, theirGuest.id, 1, 500)]);
-
-      expect((await listMenuCategories(guarded, companyA)).every((c) => c.company_id === companyA)).toBe(
-        true,
+      const theirCategory = await guarded.tenant(theirScope.companyId, (sql) =>
+        createMenuCategory(sql, theirScope, `Their menu ${guarded === db}`),
       );
+      await guarded.tenant(theirScope.companyId, (sql) =>
+        createMenuItem(sql, theirScope, {
+          category_id: theirCategory.id,
+          name: 'Theirs',
+          price_cents: 1,
+        }),
+      );
+      await guarded.tenant(theirScope.companyId, (sql) =>
+        createRevenueCenter(sql, theirScope, { location_id: theirLocation.id, name: 'Their bar' }),
+      );
+      const theirGuest = await makeGuest(guarded, companyB);
+      await guarded.tenant(theirScope.companyId, (sql) =>
+        insertChecks(sql, theirScope, [check(theirLocation.id, theirGuest.id, 1, 500)]),
+      );
+
       expect(
-        (await listMenuItems(guarded, companyA, { includeInactive: true })).every(
-          (i) => i.company_id === companyA,
+        (await guarded.tenant(companyA, (sql) => listMenuCategories(sql, companyA))).every(
+          (c) => c.company_id === companyA,
         ),
       ).toBe(true);
-      expect(await listMenuItems(guarded, companyA, { categoryId: theirCategory.id })).toEqual([]);
-      expect(await listRevenueCenters(guarded, companyA, { locationId: theirLocation.id })).toEqual([]);
-      expect(await guestVisits(guarded, companyA, theirGuest.id)).toEqual([]);
+      expect(
+        (
+          await guarded.tenant(companyA, (sql) => listMenuItems(sql, companyA, { includeInactive: true }))
+        ).every((i) => i.company_id === companyA),
+      ).toBe(true);
+      expect(
+        await guarded.tenant(companyA, (sql) =>
+          listMenuItems(sql, companyA, { categoryId: theirCategory.id }),
+        ),
+      ).toEqual([]);
+      expect(
+        await guarded.tenant(companyA, (sql) =>
+          listRevenueCenters(sql, companyA, { locationId: theirLocation.id }),
+        ),
+      ).toEqual([]);
+      expect(await guarded.tenant(companyA, (sql) => guestVisits(sql, companyA, theirGuest.id))).toEqual([]);
       await expect(
-        insertChecks(guarded, systemScope(companyA), [check(theirLocation.id, null, 2, 100)]),
+        guarded.tenant(companyA, (sql) =>
+          insertChecks(sql, systemScope(companyA), [check(theirLocation.id, null, 2, 100)]),
+        ),
       ).rejects.toBeInstanceOf(UnknownReferenceError);
-      expect((await guestVisits(guarded, companyB, theirGuest.id)).map((v) => v.total_cents)).toEqual([500]);
+      expect(
+        (await guarded.tenant(companyB, (sql) => guestVisits(sql, companyB, theirGuest.id))).map(
+          (v) => v.total_cents,
+        ),
+      ).toEqual([500]);
     }
   });
 });

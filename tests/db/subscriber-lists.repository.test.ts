@@ -29,22 +29,28 @@ describe('subscriber lists repository', () => {
 
   it('creates, renames, counts and deletes lists with an audit trail', async () => {
     const scope = systemScope(companyA);
-    const vip = await createSubscriberList(db, scope, 'VIP');
-    await createSubscriberList(db, scope, 'brunch crowd');
+    const vip = await db.tenant(scope.companyId, (sql) => createSubscriberList(sql, scope, 'VIP'));
+    await db.tenant(scope.companyId, (sql) => createSubscriberList(sql, scope, 'brunch crowd'));
     expect(vip).toMatchObject({ name: 'VIP', member_count: 0 });
-    expect((await listSubscriberLists(db, companyA)).map((l) => l.name)).toEqual(['brunch crowd', 'VIP']);
+    expect(
+      (await db.tenant(companyA, (sql) => listSubscriberLists(sql, companyA))).map((l) => l.name),
+    ).toEqual(['brunch crowd', 'VIP']);
 
-    const renamed = await renameSubscriberList(db, scope, vip.id, 'Very important');
+    const renamed = await db.tenant(scope.companyId, (sql) =>
+      renameSubscriberList(sql, scope, vip.id, 'Very important'),
+    );
     expect(renamed).toMatchObject({ id: vip.id, name: 'Very important' });
-    expect(await renameSubscriberList(db, scope, 0, 'Nope')).toBeNull();
-    await expect(renameSubscriberList(db, scope, vip.id, '  ')).rejects.toThrow();
+    expect(await db.tenant(scope.companyId, (sql) => renameSubscriberList(sql, scope, 0, 'Nope'))).toBeNull();
+    await expect(
+      db.tenant(scope.companyId, (sql) => renameSubscriberList(sql, scope, vip.id, '  ')),
+    ).rejects.toThrow();
 
     const [one, two] = [await makeSubscriber(db, companyA), await makeSubscriber(db, companyA)];
-    await addListMembers(db, scope, vip.id, [one.id, two.id]);
-    expect(await deleteSubscriberList(db, scope, vip.id)).toBe(true);
-    expect(await getSubscriberList(db, companyA, vip.id)).toBeNull();
-    expect(await deleteSubscriberList(db, scope, vip.id)).toBe(false);
-    expect(await countListMembers(db, companyA, vip.id)).toBeNull();
+    await db.tenant(scope.companyId, (sql) => addListMembers(sql, scope, vip.id, [one.id, two.id]));
+    expect(await db.tenant(scope.companyId, (sql) => deleteSubscriberList(sql, scope, vip.id))).toBe(true);
+    expect(await db.tenant(companyA, (sql) => getSubscriberList(sql, companyA, vip.id))).toBeNull();
+    expect(await db.tenant(scope.companyId, (sql) => deleteSubscriberList(sql, scope, vip.id))).toBe(false);
+    expect(await db.tenant(companyA, (sql) => countListMembers(sql, companyA, vip.id))).toBeNull();
     // The subscribers themselves stay.
     const still = await db.tenant(companyA, (sql) => findSubscribersByIds(sql, companyA, [one.id, two.id]));
     expect(still.map((s) => s.list_ids)).toEqual([[], []]);
@@ -57,24 +63,32 @@ describe('subscriber lists repository', () => {
 
   it('adds and removes members, skipping repeats, and shows them on the subscriber', async () => {
     const scope = systemScope(companyA);
-    const list = await createSubscriberList(db, scope, 'Members');
+    const list = await db.tenant(scope.companyId, (sql) => createSubscriberList(sql, scope, 'Members'));
     const [a, b, c] = [
       await makeSubscriber(db, companyA),
       await makeSubscriber(db, companyA),
       await makeSubscriber(db, companyA),
     ];
-    expect(await addListMembers(db, scope, list.id, [a.id, b.id, a.id])).toBe(2);
-    expect(await addListMembers(db, scope, list.id, [b.id, c.id])).toBe(1);
-    expect(await countListMembers(db, companyA, list.id)).toBe(3);
-    expect((await getSubscriberList(db, companyA, list.id))?.member_count).toBe(3);
+    expect(
+      await db.tenant(scope.companyId, (sql) => addListMembers(sql, scope, list.id, [a.id, b.id, a.id])),
+    ).toBe(2);
+    expect(await db.tenant(scope.companyId, (sql) => addListMembers(sql, scope, list.id, [b.id, c.id]))).toBe(
+      1,
+    );
+    expect(await db.tenant(companyA, (sql) => countListMembers(sql, companyA, list.id))).toBe(3);
+    expect(
+      (await db.tenant(companyA, (sql) => getSubscriberList(sql, companyA, list.id)))?.member_count,
+    ).toBe(3);
     const [withList] = await db.tenant(companyA, (sql) => findSubscribersByIds(sql, companyA, [a.id]));
     expect(withList?.list_ids).toEqual([list.id]);
 
-    expect(await removeListMembers(db, scope, list.id, [a.id, a.id, 0])).toBe(1);
-    expect(await removeListMembers(db, scope, list.id, [a.id])).toBe(0);
-    expect(await countListMembers(db, companyA, list.id)).toBe(2);
-    expect(await addListMembers(db, scope, 0, [a.id])).toBeNull();
-    expect(await removeListMembers(db, scope, 0, [a.id])).toBeNull();
+    expect(
+      await db.tenant(scope.companyId, (sql) => removeListMembers(sql, scope, list.id, [a.id, a.id, 0])),
+    ).toBe(1);
+    expect(await db.tenant(scope.companyId, (sql) => removeListMembers(sql, scope, list.id, [a.id]))).toBe(0);
+    expect(await db.tenant(companyA, (sql) => countListMembers(sql, companyA, list.id))).toBe(2);
+    expect(await db.tenant(scope.companyId, (sql) => addListMembers(sql, scope, 0, [a.id]))).toBeNull();
+    expect(await db.tenant(scope.companyId, (sql) => removeListMembers(sql, scope, 0, [a.id]))).toBeNull();
 
     const audit = await db.tenant(companyA, (sql) =>
       listAudit(sql, companyA, { entity: 'subscriber_list', entityId: list.id }),
@@ -89,38 +103,68 @@ describe('subscriber lists repository', () => {
 
   it("refuses members that are not the company's subscribers and adds none of the batch", async () => {
     const scope = systemScope(companyA);
-    const list = await createSubscriberList(db, scope, 'Strict');
+    const list = await db.tenant(scope.companyId, (sql) => createSubscriberList(sql, scope, 'Strict'));
     const mine = await makeSubscriber(db, companyA);
     const theirs = await makeSubscriber(db, companyB);
-    const error = await addListMembers(db, scope, list.id, [mine.id, theirs.id, 0]).catch((e: unknown) => e);
+    const error = await db
+      .tenant(scope.companyId, (sql) => addListMembers(sql, scope, list.id, [mine.id, theirs.id, 0]))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnknownSubscribersError);
     expect((error as UnknownSubscribersError).ids).toEqual([theirs.id, 0]);
-    expect(await countListMembers(db, companyA, list.id)).toBe(0);
+    expect(await db.tenant(companyA, (sql) => countListMembers(sql, companyA, list.id))).toBe(0);
   });
 
   it("never returns or changes another company's lists, even without row-level security", async () => {
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
       const theirScope = systemScope(companyB);
-      const theirList = await createSubscriberList(guarded, theirScope, 'Their list');
-      const theirMember = await makeSubscriber(guarded, companyB);
-      await addListMembers(guarded, theirScope, theirList.id, [theirMember.id]);
-      const myList = await createSubscriberList(guarded, systemScope(companyA), 'My list');
-
-      expect((await listSubscriberLists(guarded, companyA)).every((l) => l.company_id === companyA)).toBe(
-        true,
+      const theirList = await guarded.tenant(theirScope.companyId, (sql) =>
+        createSubscriberList(sql, theirScope, 'Their list'),
       );
-      expect(await getSubscriberList(guarded, companyA, theirList.id)).toBeNull();
-      expect(await countListMembers(guarded, companyA, theirList.id)).toBeNull();
-      expect(await renameSubscriberList(guarded, systemScope(companyA), theirList.id, 'Taken')).toBeNull();
-      expect(await addListMembers(guarded, systemScope(companyA), theirList.id, [])).toBeNull();
+      const theirMember = await makeSubscriber(guarded, companyB);
+      await guarded.tenant(theirScope.companyId, (sql) =>
+        addListMembers(sql, theirScope, theirList.id, [theirMember.id]),
+      );
+      const myList = await guarded.tenant(companyA, (sql) =>
+        createSubscriberList(sql, systemScope(companyA), 'My list'),
+      );
+
       expect(
-        await removeListMembers(guarded, systemScope(companyA), theirList.id, [theirMember.id]),
+        (await guarded.tenant(companyA, (sql) => listSubscriberLists(sql, companyA))).every(
+          (l) => l.company_id === companyA,
+        ),
+      ).toBe(true);
+      expect(
+        await guarded.tenant(companyA, (sql) => getSubscriberList(sql, companyA, theirList.id)),
+      ).toBeNull();
+      expect(
+        await guarded.tenant(companyA, (sql) => countListMembers(sql, companyA, theirList.id)),
+      ).toBeNull();
+      expect(
+        await guarded.tenant(companyA, (sql) =>
+          renameSubscriberList(sql, systemScope(companyA), theirList.id, 'Taken'),
+        ),
+      ).toBeNull();
+      expect(
+        await guarded.tenant(companyA, (sql) => addListMembers(sql, systemScope(companyA), theirList.id, [])),
+      ).toBeNull();
+      expect(
+        await guarded.tenant(companyA, (sql) =>
+          removeListMembers(sql, systemScope(companyA), theirList.id, [theirMember.id]),
+        ),
       ).toBeNull();
       await expect(
-        addListMembers(guarded, systemScope(companyA), myList.id, [theirMember.id]),
+        guarded.tenant(companyA, (sql) =>
+          addListMembers(sql, systemScope(companyA), myList.id, [theirMember.id]),
+        ),
       ).rejects.toBeInstanceOf(UnknownSubscribersError);
-      expect(await deleteSubscriberList(guarded, systemScope(companyA), theirList.id)).toBe(false);
-      expect(await getSubscriberList(guarded, companyB, theirList.id)).toMatchObject({
+      expect(
+        await guarded.tenant(companyA, (sql) =>
+          deleteSubscriberList(sql, systemScope(companyA), theirList.id),
+        ),
+      ).toBe(false);
+      expect(
+        await guarded.tenant(companyB, (sql) => getSubscriberList(sql, companyB, theirList.id)),
+      ).toMatchObject({
         name: 'Their list',
         member_count: 1,
       });
@@ -135,62 +179,97 @@ describe('subscriber lists repository: pages of lists and members', () => {
   useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
   it("names only the company's own lists asked for, by name, even without row-level security", async () => {
-    const wine = await createSubscriberList(db, systemScope(companyA), 'Wine club');
-    const brunch = await createSubscriberList(db, systemScope(companyA), 'brunch');
-    await createSubscriberList(db, systemScope(companyA), 'Not asked');
-    const theirs = await createSubscriberList(db, systemScope(companyB), 'Theirs');
+    const wine = await db.tenant(companyA, (sql) =>
+      createSubscriberList(sql, systemScope(companyA), 'Wine club'),
+    );
+    const brunch = await db.tenant(companyA, (sql) =>
+      createSubscriberList(sql, systemScope(companyA), 'brunch'),
+    );
+    await db.tenant(companyA, (sql) => createSubscriberList(sql, systemScope(companyA), 'Not asked'));
+    const theirs = await db.tenant(companyB, (sql) =>
+      createSubscriberList(sql, systemScope(companyB), 'Theirs'),
+    );
     for (const handle of [db, withoutRowLevelSecurity(db)]) {
-      expect(await subscriberListNames(handle, companyA, [wine.id, theirs.id, brunch.id])).toEqual([
+      expect(
+        await handle.tenant(companyA, (sql) =>
+          subscriberListNames(sql, companyA, [wine.id, theirs.id, brunch.id]),
+        ),
+      ).toEqual([
         { id: brunch.id, name: 'brunch' },
         { id: wine.id, name: 'Wine club' },
       ]);
     }
-    expect(await subscriberListNames(db, companyA, [])).toEqual([]);
+    expect(await db.tenant(companyA, (sql) => subscriberListNames(sql, companyA, []))).toEqual([]);
   });
 
   it('pages lists by name and members newest first, and reads members after an id', async () => {
     const company = (await makeCompany(db, 'Pages')).id;
     const scope = systemScope(company);
-    const zed = await createSubscriberList(db, scope, 'zed');
-    await createSubscriberList(db, scope, 'Alpha');
-    await createSubscriberList(db, scope, 'mid');
-    const page = await listSubscriberListsPage(db, company, { limit: 2, offset: 1 });
+    const zed = await db.tenant(scope.companyId, (sql) => createSubscriberList(sql, scope, 'zed'));
+    await db.tenant(scope.companyId, (sql) => createSubscriberList(sql, scope, 'Alpha'));
+    await db.tenant(scope.companyId, (sql) => createSubscriberList(sql, scope, 'mid'));
+    const page = await db.tenant(company, (sql) =>
+      listSubscriberListsPage(sql, company, { limit: 2, offset: 1 }),
+    );
     expect(page.count).toBe(3);
     expect(page.rows.map((l) => l.name)).toEqual(['mid', 'zed']);
 
-    const members = [];
+    const members: { id: number }[] = [];
     for (let index = 0; index < 3; index += 1) members.push(await makeSubscriber(db, company));
     await makeSubscriber(db, company);
-    await addListMembers(
-      db,
-      scope,
-      zed.id,
-      members.map((m) => m.id),
+    await db.tenant(scope.companyId, (sql) =>
+      addListMembers(
+        sql,
+        scope,
+        zed.id,
+        members.map((m) => m.id),
+      ),
     );
-    const first = await listListMembers(db, company, zed.id, { limit: 2, offset: 0 });
+    const first = await db.tenant(company, (sql) =>
+      listListMembers(sql, company, zed.id, { limit: 2, offset: 0 }),
+    );
     expect(first?.count).toBe(3);
     expect(first?.rows.map((s) => s.id)).toEqual([members[2]!.id, members[1]!.id]);
     expect(first?.rows[0]?.list_ids).toEqual([zed.id]);
     expect(
-      (await listListMembers(db, company, zed.id, { limit: 2, offset: 2 }))?.rows.map((s) => s.id),
+      (
+        await db.tenant(company, (sql) => listListMembers(sql, company, zed.id, { limit: 2, offset: 2 }))
+      )?.rows.map((s) => s.id),
     ).toEqual([members[0]!.id]);
-    expect(await listListMembers(db, company, 0, { limit: 2, offset: 0 })).toBeNull();
-    expect((await listMembersAfter(db, company, zed.id, members[0]!.id, 10)).map((s) => s.id)).toEqual([
-      members[1]!.id,
-      members[2]!.id,
-    ]);
+    expect(
+      await db.tenant(company, (sql) => listListMembers(sql, company, 0, { limit: 2, offset: 0 })),
+    ).toBeNull();
+    expect(
+      (await db.tenant(company, (sql) => listMembersAfter(sql, company, zed.id, members[0]!.id, 10))).map(
+        (s) => s.id,
+      ),
+    ).toEqual([members[1]!.id, members[2]!.id]);
   });
 
   it("never pages another company's lists or members, even without row-level security", async () => {
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
-      const theirs = await createSubscriberList(guarded, systemScope(companyB), 'Theirs');
+      const theirs = await guarded.tenant(companyB, (sql) =>
+        createSubscriberList(sql, systemScope(companyB), 'Theirs'),
+      );
       const member = await makeSubscriber(guarded, companyB);
-      await addListMembers(guarded, systemScope(companyB), theirs.id, [member.id]);
+      await guarded.tenant(companyB, (sql) =>
+        addListMembers(sql, systemScope(companyB), theirs.id, [member.id]),
+      );
       expect(
-        (await listSubscriberListsPage(guarded, companyA, { limit: 500, offset: 0 })).rows.map((l) => l.id),
+        (
+          await guarded.tenant(companyA, (sql) =>
+            listSubscriberListsPage(sql, companyA, { limit: 500, offset: 0 }),
+          )
+        ).rows.map((l) => l.id),
       ).not.toContain(theirs.id);
-      expect(await listListMembers(guarded, companyA, theirs.id, { limit: 10, offset: 0 })).toBeNull();
-      expect(await listMembersAfter(guarded, companyA, theirs.id, 0, 10)).toEqual([]);
+      expect(
+        await guarded.tenant(companyA, (sql) =>
+          listListMembers(sql, companyA, theirs.id, { limit: 10, offset: 0 }),
+        ),
+      ).toBeNull();
+      expect(
+        await guarded.tenant(companyA, (sql) => listMembersAfter(sql, companyA, theirs.id, 0, 10)),
+      ).toEqual([]);
     }
   });
 });

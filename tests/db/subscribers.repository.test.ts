@@ -16,7 +16,6 @@ import {
 import {
   countSubscribers,
   createSubscriber,
-  deleteSubscriber,
   DuplicateSubscriberEmailError,
   existingSubscriberPosIds,
   findSubscriptionOfGuest,
@@ -26,6 +25,7 @@ import {
   subscribersAfter,
   updateSubscriber,
 } from '../../server/repositories/subscribers.repository.js';
+import { eraseSubscriber } from '../../server/services/customer-erasure.js';
 import { withoutRowLevelSecurity } from '../support/database.js';
 import { makeCompany, makeGuest, makeLocation, makeSubscriber, systemScope } from '../support/factories.js';
 import { useTwoCompanies } from '../support/two-companies.js';
@@ -61,13 +61,15 @@ describe('subscribers repository', () => {
   }
 
   it('creates subscribers with a trimmed email, a hashid and a fingerprinted audit entry', async () => {
-    const created = await createSubscriber(db, systemScope(companyA), {
-      email: '  Mia.Hart@Example.com  ',
-      first_name: 'Mia',
-      last_name: 'Hart',
-      phone: '555-0100',
-      birthday: '1990-04-01',
-    });
+    const created = await db.tenant(companyA, (sql) =>
+      createSubscriber(sql, systemScope(companyA), {
+        email: '  Mia.Hart@Example.com  ',
+        first_name: 'Mia',
+        last_name: 'Hart',
+        phone: '555-0100',
+        birthday: '1990-04-01',
+      }),
+    );
     expect(created).toMatchObject({
       email: 'Mia.Hart@Example.com',
       subscribed: true,
@@ -98,12 +100,16 @@ describe('subscribers repository', () => {
     });
     const other = await makeSubscriber(db, companyA, { email: 'other@example.com' });
     await expect(
-      updateSubscriber(db, systemScope(companyA), other.id, { email: 'DUP@example.com' }),
+      db.tenant(companyA, (sql) =>
+        updateSubscriber(sql, systemScope(companyA), other.id, { email: 'DUP@example.com' }),
+      ),
     ).rejects.toBeInstanceOf(DuplicateSubscriberEmailError);
     // Changing the case of one's own address is not a duplicate.
-    const recased = await updateSubscriber(db, systemScope(companyA), other.id, {
-      email: ' OTHER@example.com',
-    });
+    const recased = await db.tenant(companyA, (sql) =>
+      updateSubscriber(sql, systemScope(companyA), other.id, {
+        email: ' OTHER@example.com',
+      }),
+    );
     expect(recased?.email).toBe('OTHER@example.com');
   });
 
@@ -124,11 +130,13 @@ describe('subscribers repository', () => {
     const company = (await makeCompany(db, 'Paging')).id;
     const north = await makeLocation(db, company, 'North');
     const south = await makeLocation(db, company, 'South');
-    const group = await createLocationGroup(db, systemScope(company), {
-      name: 'South side',
-      description: '',
-      location_ids: [south.id],
-    });
+    const group = await db.tenant(company, (sql) =>
+      createLocationGroup(sql, systemScope(company), {
+        name: 'South side',
+        description: '',
+        location_ids: [south.id],
+      }),
+    );
     const ann = await makeSubscriber(db, company, {
       email: 'ann@example.com',
       first_name: 'Ann',
@@ -142,15 +150,19 @@ describe('subscribers repository', () => {
       source_location_id: south.id,
     });
 
-    const first = await listSubscribers(db, company, { limit: 3, offset: 0 });
+    const first = await db.tenant(company, (sql) => listSubscribers(sql, company, { limit: 3, offset: 0 }));
     expect(first.count).toBe(4);
     expect(first.rows.map((s) => s.id)).toEqual([di.id, cy.id, bo.id]);
-    expect((await listSubscribers(db, company, { limit: 3, offset: 3 })).rows.map((s) => s.id)).toEqual([
-      ann.id,
-    ]);
+    expect(
+      (await db.tenant(company, (sql) => listSubscribers(sql, company, { limit: 3, offset: 3 }))).rows.map(
+        (s) => s.id,
+      ),
+    ).toEqual([ann.id]);
 
     const search = async (q: string) =>
-      (await listSubscribers(db, company, { q, limit: 10, offset: 0 })).rows.map((s) => s.id);
+      (
+        await db.tenant(company, (sql) => listSubscribers(sql, company, { q, limit: 10, offset: 0 }))
+      ).rows.map((s) => s.id);
     expect(await search('ANN@')).toEqual([ann.id]);
     expect(await search('ann lee')).toEqual([ann.id]);
     expect(await search('lee')).toEqual([ann.id]);
@@ -160,16 +172,24 @@ describe('subscribers repository', () => {
     expect(await search('100%')).toEqual([di.id]);
     expect(await search('%')).toEqual([di.id]);
 
-    const byLocation = await listSubscribers(db, company, {
-      locationIds: [north.id, south.id],
-      limit: 10,
-      offset: 0,
-    });
+    const byLocation = await db.tenant(company, (sql) =>
+      listSubscribers(sql, company, {
+        locationIds: [north.id, south.id],
+        limit: 10,
+        offset: 0,
+      }),
+    );
     expect(byLocation.rows.map((s) => s.id)).toEqual([di.id, bo.id]);
-    const byGroup = await listSubscribers(db, company, { groupIds: [group.id], limit: 10, offset: 0 });
+    const byGroup = await db.tenant(company, (sql) =>
+      listSubscribers(sql, company, { groupIds: [group.id], limit: 10, offset: 0 }),
+    );
     expect(byGroup.rows.map((s) => s.id)).toEqual([di.id]);
     expect(
-      (await listSubscribers(db, company, { groupIds: [group.id], q: 'bo', limit: 10, offset: 0 })).count,
+      (
+        await db.tenant(company, (sql) =>
+          listSubscribers(sql, company, { groupIds: [group.id], q: 'bo', limit: 10, offset: 0 }),
+        )
+      ).count,
     ).toBe(0);
   });
 
@@ -177,25 +197,37 @@ describe('subscribers repository', () => {
     const withPos = await makeSubscriber(db, companyA, { pos_id: 'POS-7' });
     const withoutPos = await makeSubscriber(db, companyA);
     const key = { id: withPos.id, hashid: withPos.hashid, pos_id: 'POS-7' };
-    expect(await getSubscriber(db, companyA, key)).toEqual(withPos);
-    expect(await getSubscriber(db, companyA, { ...key, pos_id: null })).toBeNull();
-    expect(await getSubscriber(db, companyA, { ...key, pos_id: 'POS-8' })).toBeNull();
-    expect(await getSubscriber(db, companyA, { ...key, hashid: withoutPos.hashid })).toBeNull();
+    expect(await db.tenant(companyA, (sql) => getSubscriber(sql, companyA, key))).toEqual(withPos);
     expect(
-      await getSubscriber(db, companyA, { id: withoutPos.id, hashid: withoutPos.hashid, pos_id: null }),
+      await db.tenant(companyA, (sql) => getSubscriber(sql, companyA, { ...key, pos_id: null })),
+    ).toBeNull();
+    expect(
+      await db.tenant(companyA, (sql) => getSubscriber(sql, companyA, { ...key, pos_id: 'POS-8' })),
+    ).toBeNull();
+    expect(
+      await db.tenant(companyA, (sql) => getSubscriber(sql, companyA, { ...key, hashid: withoutPos.hashid })),
+    ).toBeNull();
+    expect(
+      await db.tenant(companyA, (sql) =>
+        getSubscriber(sql, companyA, { id: withoutPos.id, hashid: withoutPos.hashid, pos_id: null }),
+      ),
     ).toEqual(withoutPos);
     expect(
-      await getSubscriber(db, companyA, { id: withoutPos.id, hashid: withoutPos.hashid, pos_id: '' }),
+      await db.tenant(companyA, (sql) =>
+        getSubscriber(sql, companyA, { id: withoutPos.id, hashid: withoutPos.hashid, pos_id: '' }),
+      ),
     ).toBeNull();
   });
 
   it('updates profile fields and stamps unsubscribing', async () => {
     const scope = systemScope(companyA);
     const subscriber = await makeSubscriber(db, companyA, { first_name: 'Old', zip: '97201' });
-    const renamed = await updateSubscriber(db, scope, subscriber.id, {
-      first_name: 'New',
-      birthday: '2000-02-29',
-    });
+    const renamed = await db.tenant(scope.companyId, (sql) =>
+      updateSubscriber(sql, scope, subscriber.id, {
+        first_name: 'New',
+        birthday: '2000-02-29',
+      }),
+    );
     expect(renamed).toMatchObject({
       first_name: 'New',
       zip: '97201',
@@ -203,17 +235,27 @@ describe('subscribers repository', () => {
       unsubscribed_at: null,
     });
 
-    const unsubscribed = await updateSubscriber(db, scope, subscriber.id, { subscribed: false });
+    const unsubscribed = await db.tenant(scope.companyId, (sql) =>
+      updateSubscriber(sql, scope, subscriber.id, { subscribed: false }),
+    );
     expect(unsubscribed?.subscribed).toBe(false);
     expect(unsubscribed?.unsubscribed_at).toBeInstanceOf(Date);
     const stamp = unsubscribed!.unsubscribed_at;
     // Saying "unsubscribed" again keeps the first time.
     expect(
-      (await updateSubscriber(db, scope, subscriber.id, { subscribed: false }))?.unsubscribed_at,
+      (
+        await db.tenant(scope.companyId, (sql) =>
+          updateSubscriber(sql, scope, subscriber.id, { subscribed: false }),
+        )
+      )?.unsubscribed_at,
     ).toEqual(stamp);
-    const back = await updateSubscriber(db, scope, subscriber.id, { subscribed: true, birthday: null });
+    const back = await db.tenant(scope.companyId, (sql) =>
+      updateSubscriber(sql, scope, subscriber.id, { subscribed: true, birthday: null }),
+    );
     expect(back).toMatchObject({ subscribed: true, unsubscribed_at: null, birthday: null });
-    expect(await updateSubscriber(db, scope, 0, { first_name: 'Nobody' })).toBeNull();
+    expect(
+      await db.tenant(scope.companyId, (sql) => updateSubscriber(sql, scope, 0, { first_name: 'Nobody' })),
+    ).toBeNull();
 
     const audit = await db.tenant(companyA, (sql) =>
       listAudit(sql, companyA, { entity: 'subscriber', entityId: subscriber.id }),
@@ -229,8 +271,8 @@ describe('subscribers repository', () => {
       pos_id: 'POS-LEAVE',
     });
     const stays = await makeSubscriber(db, companyA);
-    const list = await createSubscriberList(db, scope, 'VIP');
-    await addListMembers(db, scope, list.id, [subscriber.id, stays.id]);
+    const list = await db.tenant(scope.companyId, (sql) => createSubscriberList(sql, scope, 'VIP'));
+    await db.tenant(scope.companyId, (sql) => addListMembers(sql, scope, list.id, [subscriber.id, stays.id]));
     await db.tenant(scope.companyId, (sql) =>
       createNote(sql, scope, { type: 'subscriber', id: subscriber.id }, 'Allergic to nuts'),
     );
@@ -241,14 +283,16 @@ describe('subscribers repository', () => {
     const sent = await queueMessage(companyA, subscriber.id, 'leaving@example.com', 'sent');
     const othersQueued = await queueMessage(companyA, stays.id, stays.email);
 
-    expect(await deleteSubscriber(db, scope, subscriber.id)).toBe(true);
-    expect(await deleteSubscriber(db, scope, subscriber.id)).toBe(false);
+    expect(await db.tenant(scope.companyId, (sql) => eraseSubscriber(sql, scope, subscriber.id))).toBe(true);
+    expect(await db.tenant(scope.companyId, (sql) => eraseSubscriber(sql, scope, subscriber.id))).toBe(false);
     expect(
-      await getSubscriber(db, companyA, {
-        id: subscriber.id,
-        hashid: subscriber.hashid,
-        pos_id: 'POS-LEAVE',
-      }),
+      await db.tenant(companyA, (sql) =>
+        getSubscriber(sql, companyA, {
+          id: subscriber.id,
+          hashid: subscriber.hashid,
+          pos_id: 'POS-LEAVE',
+        }),
+      ),
     ).toBeNull();
 
     expect(await message(queued)).toEqual({
@@ -263,7 +307,7 @@ describe('subscribers repository', () => {
       subscriber_id: null,
     });
     expect(await message(othersQueued)).toMatchObject({ status: 'queued', to_address: stays.email });
-    expect(await countListMembers(db, companyA, list.id)).toBe(1);
+    expect(await db.tenant(companyA, (sql) => countListMembers(sql, companyA, list.id))).toBe(1);
     const leftovers = await db.owner(
       async (sql) =>
         (
@@ -277,11 +321,13 @@ describe('subscribers repository', () => {
     );
     expect(leftovers).toEqual({ notes: 0, cards: 0, members: 0 });
 
-    const deleted = await listDeletedCustomers(db, companyA, {
-      customerType: 'subscriber',
-      limit: 10,
-      offset: 0,
-    });
+    const deleted = await db.tenant(companyA, (sql) =>
+      listDeletedCustomers(sql, companyA, {
+        customerType: 'subscriber',
+        limit: 10,
+        offset: 0,
+      }),
+    );
     expect(deleted.rows).toEqual([
       expect.objectContaining({
         customer_type: 'subscriber',
@@ -305,11 +351,15 @@ describe('subscribers repository', () => {
     const queued = await queueMessage(companyA, subscriber.id, 'sticky@example.com');
     // A scope naming a user that does not exist makes the deleted-customer insert fail at the end.
     await expect(
-      deleteSubscriber(db, { companyId: companyA, userId: 987654321, actorUserId: null }, subscriber.id),
+      db.tenant(companyA, (sql) =>
+        eraseSubscriber(sql, { companyId: companyA, userId: 987654321, actorUserId: null }, subscriber.id),
+      ),
     ).rejects.toThrow();
     expect(await message(queued)).toMatchObject({ status: 'queued', to_address: 'sticky@example.com' });
     expect(
-      await getSubscriber(db, companyA, { id: subscriber.id, hashid: subscriber.hashid, pos_id: null }),
+      await db.tenant(companyA, (sql) =>
+        getSubscriber(sql, companyA, { id: subscriber.id, hashid: subscriber.hashid, pos_id: null }),
+      ),
     ).not.toBeNull();
   });
 
@@ -321,32 +371,55 @@ describe('subscribers repository', () => {
         source_location_id: theirLocation.id,
         pos_id: 'THEIR-POS',
       });
-      const theirGroup = await createLocationGroup(guarded, systemScope(companyB), {
-        name: 'Theirs',
-        description: '',
-        location_ids: [theirLocation.id],
-      });
+      const theirGroup = await guarded.tenant(companyB, (sql) =>
+        createLocationGroup(sql, systemScope(companyB), {
+          name: 'Theirs',
+          description: '',
+          location_ids: [theirLocation.id],
+        }),
+      );
       const theirQueued = await queueMessage(companyB, theirs.id, theirs.email);
 
       // The same address is free in company A.
       await makeSubscriber(guarded, companyA, { email: theirs.email.toUpperCase() });
-      const mine = await listSubscribers(guarded, companyA, { limit: 500, offset: 0 });
+      const mine = await guarded.tenant(companyA, (sql) =>
+        listSubscribers(sql, companyA, { limit: 500, offset: 0 }),
+      );
       expect(mine.rows.every((row) => row.company_id === companyA)).toBe(true);
-      expect((await listSubscribers(guarded, companyA, { q: 'Theirs', limit: 10, offset: 0 })).count).toBe(0);
       expect(
-        (await listSubscribers(guarded, companyA, { locationIds: [theirLocation.id], limit: 10, offset: 0 }))
-          .count,
+        (
+          await guarded.tenant(companyA, (sql) =>
+            listSubscribers(sql, companyA, { q: 'Theirs', limit: 10, offset: 0 }),
+          )
+        ).count,
       ).toBe(0);
       expect(
-        (await listSubscribers(guarded, companyA, { groupIds: [theirGroup.id], limit: 10, offset: 0 })).count,
+        (
+          await guarded.tenant(companyA, (sql) =>
+            listSubscribers(sql, companyA, { locationIds: [theirLocation.id], limit: 10, offset: 0 }),
+          )
+        ).count,
+      ).toBe(0);
+      expect(
+        (
+          await guarded.tenant(companyA, (sql) =>
+            listSubscribers(sql, companyA, { groupIds: [theirGroup.id], limit: 10, offset: 0 }),
+          )
+        ).count,
       ).toBe(0);
       const key = { id: theirs.id, hashid: theirs.hashid, pos_id: 'THEIR-POS' };
-      expect(await getSubscriber(guarded, companyA, key)).toBeNull();
+      expect(await guarded.tenant(companyA, (sql) => getSubscriber(sql, companyA, key))).toBeNull();
       expect(
-        await updateSubscriber(guarded, systemScope(companyA), theirs.id, { first_name: 'Taken' }),
+        await guarded.tenant(companyA, (sql) =>
+          updateSubscriber(sql, systemScope(companyA), theirs.id, { first_name: 'Taken' }),
+        ),
       ).toBeNull();
-      expect(await deleteSubscriber(guarded, systemScope(companyA), theirs.id)).toBe(false);
-      expect(await getSubscriber(guarded, companyB, key)).toMatchObject({ first_name: 'Theirs' });
+      expect(
+        await guarded.tenant(companyA, (sql) => eraseSubscriber(sql, systemScope(companyA), theirs.id)),
+      ).toBe(false);
+      expect(await guarded.tenant(companyB, (sql) => getSubscriber(sql, companyB, key))).toMatchObject({
+        first_name: 'Theirs',
+      });
       expect((await message(theirQueued)).status).toBe('queued');
     }
   });
@@ -373,29 +446,45 @@ describe('subscribers repository: exports, files, existing records and guest lin
       source_location_id: north.id,
     });
 
-    expect((await subscribersAfter(db, company, {}, 0, 2)).map((s) => s.id)).toEqual([one.id, two.id]);
-    expect((await subscribersAfter(db, company, {}, two.id, 2)).map((s) => s.id)).toEqual([three.id]);
     expect(
-      (await subscribersAfter(db, company, { locationIds: [north.id] }, one.id, 5)).map((s) => s.id),
+      (await db.tenant(company, (sql) => subscribersAfter(sql, company, {}, 0, 2))).map((s) => s.id),
+    ).toEqual([one.id, two.id]);
+    expect(
+      (await db.tenant(company, (sql) => subscribersAfter(sql, company, {}, two.id, 2))).map((s) => s.id),
     ).toEqual([three.id]);
-    expect(await subscriberFileRows(db, company, {}, { limit: 2, offset: 1 })).toEqual([
+    expect(
+      (
+        await db.tenant(company, (sql) =>
+          subscribersAfter(sql, company, { locationIds: [north.id] }, one.id, 5),
+        )
+      ).map((s) => s.id),
+    ).toEqual([three.id]);
+    expect(
+      await db.tenant(company, (sql) => subscriberFileRows(sql, company, {}, { limit: 2, offset: 1 })),
+    ).toEqual([
       { email: 'two@example.com', pos_id: null },
       { email: 'three@example.com', pos_id: 'S-3' },
     ]);
-    expect(await countSubscribers(db, company, {})).toBe(3);
-    expect(await countSubscribers(db, company, { locationIds: [north.id], q: 'three' })).toBe(1);
-    expect(await existingSubscriberPosIds(db, company, ['S-3', 'S-2', 'S-1'])).toEqual(['S-1', 'S-3']);
+    expect(await db.tenant(company, (sql) => countSubscribers(sql, company, {}))).toBe(3);
+    expect(
+      await db.tenant(company, (sql) =>
+        countSubscribers(sql, company, { locationIds: [north.id], q: 'three' }),
+      ),
+    ).toBe(1);
+    expect(
+      await db.tenant(company, (sql) => existingSubscriberPosIds(sql, company, ['S-3', 'S-2', 'S-1'])),
+    ).toEqual(['S-1', 'S-3']);
   });
 
   it("finds the subscriber linked to a guest, and never another company's", async () => {
     const guest = await makeGuest(db, companyA);
-    expect(await findSubscriptionOfGuest(db, companyA, guest.id)).toBeNull();
+    expect(await db.tenant(companyA, (sql) => findSubscriptionOfGuest(sql, companyA, guest.id))).toBeNull();
     const linked = await makeSubscriber(db, companyA, {
       email: 'linked@example.com',
       guest_id: guest.id,
       subscribed: false,
     });
-    expect(await findSubscriptionOfGuest(db, companyA, guest.id)).toEqual({
+    expect(await db.tenant(companyA, (sql) => findSubscriptionOfGuest(sql, companyA, guest.id))).toEqual({
       subscriber_id: linked.id,
       hashid: linked.hashid,
       subscribed: false,
@@ -405,14 +494,22 @@ describe('subscribers repository: exports, files, existing records and guest lin
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
       const theirGuest = await makeGuest(guarded, companyB);
       await makeSubscriber(guarded, companyB, { guest_id: theirGuest.id, pos_id: 'THEIRS-S' });
-      expect(await findSubscriptionOfGuest(guarded, companyA, theirGuest.id)).toBeNull();
-      expect(await existingSubscriberPosIds(guarded, companyA, ['THEIRS-S'])).toEqual([]);
       expect(
-        (await subscribersAfter(guarded, companyA, {}, 0, 1000)).every((s) => s.company_id === companyA),
+        await guarded.tenant(companyA, (sql) => findSubscriptionOfGuest(sql, companyA, theirGuest.id)),
+      ).toBeNull();
+      expect(
+        await guarded.tenant(companyA, (sql) => existingSubscriberPosIds(sql, companyA, ['THEIRS-S'])),
+      ).toEqual([]);
+      expect(
+        (await guarded.tenant(companyA, (sql) => subscribersAfter(sql, companyA, {}, 0, 1000))).every(
+          (s) => s.company_id === companyA,
+        ),
       ).toBe(true);
-      expect(await subscriberFileRows(guarded, companyA, {}, { limit: 1000, offset: 0 })).not.toContainEqual(
-        expect.objectContaining({ pos_id: 'THEIRS-S' }),
-      );
+      expect(
+        await guarded.tenant(companyA, (sql) =>
+          subscriberFileRows(sql, companyA, {}, { limit: 1000, offset: 0 }),
+        ),
+      ).not.toContainEqual(expect.objectContaining({ pos_id: 'THEIRS-S' }));
     }
   });
 });

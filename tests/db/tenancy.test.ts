@@ -27,8 +27,12 @@ describe('tenancy: row-level security as the second wall', () => {
     db = test.db;
     companyA = (await makeCompany(db, 'A')).id;
     companyB = (await makeCompany(db, 'B')).id;
-    await createLocation(db, systemScope(companyA), { ...location, name: 'A1' });
-    await createLocation(db, systemScope(companyB), { ...location, name: 'B1' });
+    await db.tenant(companyA, (sql) =>
+      createLocation(sql, systemScope(companyA), { ...location, name: 'A1' }),
+    );
+    await db.tenant(companyB, (sql) =>
+      createLocation(sql, systemScope(companyB), { ...location, name: 'B1' }),
+    );
   });
   afterAll(() => test.drop());
 
@@ -70,9 +74,11 @@ describe('tenancy: row-level security as the second wall', () => {
     await expect(
       db.tenant(companyA, (sql) => sql.query('UPDATE locations SET company_id = $1', [companyB])),
     ).rejects.toThrow(/row-level security/);
-    expect((await listLocations(db, companyB, { limit: 10, offset: 0 })).rows.map((r) => r.name)).toEqual([
-      'B1',
-    ]);
+    expect(
+      (await db.tenant(companyB, (sql) => listLocations(sql, companyB, { limit: 10, offset: 0 }))).rows.map(
+        (r) => r.name,
+      ),
+    ).toEqual(['B1']);
   });
 
   it('forces row-level security with a tenant policy on every table that has company_id', async () => {

@@ -16,10 +16,14 @@ export async function makeMenu(
   items: Record<string, number>,
 ): Promise<Record<string, MenuItemRow>> {
   const scope = systemScope(companyId);
-  const category = await createMenuCategory(db, scope, `Menu ${randomBytes(4).toString('hex')}`);
+  const category = await db.tenant(scope.companyId, (sql) =>
+    createMenuCategory(sql, scope, `Menu ${randomBytes(4).toString('hex')}`),
+  );
   const made: Record<string, MenuItemRow> = {};
   for (const [name, price] of Object.entries(items)) {
-    made[name] = await createMenuItem(db, scope, { category_id: category.id, name, price_cents: price });
+    made[name] = await db.tenant(scope.companyId, (sql) =>
+      createMenuItem(sql, scope, { category_id: category.id, name, price_cents: price }),
+    );
   }
   return made;
 }
@@ -40,24 +44,26 @@ export async function recordVisits(
   guestId: number | null,
   visits: readonly TestVisit[],
 ): Promise<number[]> {
-  const checks = await insertChecks(
-    db,
-    systemScope(companyId),
-    visits.map((visit, index) => {
-      const closed = new Date(Date.UTC(2025, 0, visit.day, 20));
-      const sum = visit.lines.reduce((total, line) => total + line.quantity * line.unit_price_cents, 0);
-      const total = visit.totalCents ?? sum;
-      return {
-        location_id: visit.locationId,
-        guest_id: guestId,
-        check_number: `T-${visit.day}-${index}`,
-        opened_at: new Date(closed.getTime() - 3_600_000),
-        closed_at: closed,
-        subtotal_cents: total,
-        total_cents: total,
-        lines: visit.lines,
-      };
-    }),
+  const checks = await db.tenant(companyId, (sql) =>
+    insertChecks(
+      sql,
+      systemScope(companyId),
+      visits.map((visit, index) => {
+        const closed = new Date(Date.UTC(2025, 0, visit.day, 20));
+        const sum = visit.lines.reduce((total, line) => total + line.quantity * line.unit_price_cents, 0);
+        const total = visit.totalCents ?? sum;
+        return {
+          location_id: visit.locationId,
+          guest_id: guestId,
+          check_number: `T-${visit.day}-${index}`,
+          opened_at: new Date(closed.getTime() - 3_600_000),
+          closed_at: closed,
+          subtotal_cents: total,
+          total_cents: total,
+          lines: visit.lines,
+        };
+      }),
+    ),
   );
   return checks.map((check) => check.id);
 }

@@ -26,16 +26,18 @@ import { createUser, type NewUser, type UserRow } from '../../server/repositorie
 
 /** A location of the company with only a name; the other fields take neutral values. */
 export function makeLocation(db: Database, companyId: number, name = 'Test Location'): Promise<LocationRow> {
-  return createLocation(db, systemScope(companyId), {
-    name,
-    street: '',
-    city: '',
-    state: '',
-    zip: '',
-    latitude: null,
-    longitude: null,
-    time_zone: 'America/New_York',
-  });
+  return db.tenant(companyId, (sql) =>
+    createLocation(sql, systemScope(companyId), {
+      name,
+      street: '',
+      city: '',
+      state: '',
+      zip: '',
+      latitude: null,
+      longitude: null,
+      time_zone: 'America/New_York',
+    }),
+  );
 }
 
 /** A guest of the company with a unique POS id unless one is given. */
@@ -44,10 +46,12 @@ export function makeGuest(
   companyId: number,
   fields: Partial<NewGuest> = {},
 ): Promise<GuestRow> {
-  return createGuest(db, systemScope(companyId), {
-    pos_id: `pos-${randomBytes(4).toString('hex')}`,
-    ...fields,
-  });
+  return db.tenant(companyId, (sql) =>
+    createGuest(sql, systemScope(companyId), {
+      pos_id: `pos-${randomBytes(4).toString('hex')}`,
+      ...fields,
+    }),
+  );
 }
 
 /** A subscriber of the company with a unique email unless one is given. */
@@ -56,10 +60,12 @@ export function makeSubscriber(
   companyId: number,
   fields: Partial<NewSubscriber> = {},
 ): Promise<SubscriberRow> {
-  return createSubscriber(db, systemScope(companyId), {
-    email: `sub-${randomBytes(4).toString('hex')}@example.com`,
-    ...fields,
-  });
+  return db.tenant(companyId, (sql) =>
+    createSubscriber(sql, systemScope(companyId), {
+      email: `sub-${randomBytes(4).toString('hex')}@example.com`,
+      ...fields,
+    }),
+  );
 }
 
 /** A marketer of the company with a unique email unless one is given. */

@@ -9,16 +9,18 @@ import { systemScope } from './factories.js';
 
 /** A location of the company with plain defaults, for tests that need something to point at. */
 export function makeTestLocation(db: Database, companyId: number, name: string): Promise<LocationRow> {
-  return createLocation(db, systemScope(companyId), {
-    name,
-    street: '1 Main St',
-    city: 'Portland',
-    state: 'OR',
-    zip: '97201',
-    latitude: 45.5,
-    longitude: -122.6,
-    time_zone: 'America/Los_Angeles',
-  });
+  return db.tenant(companyId, (sql) =>
+    createLocation(sql, systemScope(companyId), {
+      name,
+      street: '1 Main St',
+      city: 'Portland',
+      state: 'OR',
+      zip: '97201',
+      latitude: 45.5,
+      longitude: -122.6,
+      time_zone: 'America/Los_Angeles',
+    }),
+  );
 }
 
 /** A location group of the company holding the given locations. */
@@ -28,11 +30,13 @@ export function makeTestLocationGroup(
   name: string,
   locationIds: number[] = [],
 ): Promise<LocationGroupRow> {
-  return createLocationGroup(db, systemScope(companyId), {
-    name,
-    description: '',
-    location_ids: locationIds,
-  });
+  return db.tenant(companyId, (sql) =>
+    createLocationGroup(sql, systemScope(companyId), {
+      name,
+      description: '',
+      location_ids: locationIds,
+    }),
+  );
 }
 
 /**

@@ -1,0 +1,69 @@
+import type { Sql } from '../db/database.js';
+import { recordDeletedCustomer } from '../repositories/deleted-customers.repository.js';
+import { forgetSubscriberInMessages } from '../repositories/email-messages.repository.js';
+import { deleteGuest, findGuestsByIds } from '../repositories/guests.repository.js';
+import { forgetStagedPerson } from '../repositories/imports.repository.js';
+import { deleteNotesAbout } from '../repositories/notes.repository.js';
+import { unlinkChecksOfGuest } from '../repositories/pos.repository.js';
+import { deleteProfileCardsOf } from '../repositories/profile-cards.repository.js';
+import type { CustomerRef } from '../repositories/references.js';
+import type { WriteScope } from '../repositories/scope.js';
+import { removeFromAllLists } from '../repositories/subscriber-lists.repository.js';
+import {
+  deleteSubscriber,
+  findSubscribersByIds,
+  unlinkGuestFromSubscribers,
+} from '../repositories/subscribers.repository.js';
+
+/*
+ * The deletion cascades of the two kinds of customer. They run inside the calling service's transaction, so a
+ * failure at any step leaves everything as it was. Each statement is scoped to the company rather than left
+ * to the foreign keys.
+ */
+
+/**
+ * Deletes a subscriber and everything personal about them: list memberships, notes, cards and the rows finished
+ * imports kept of them go; queued messages are cancelled and every message keeps only a fingerprint of the
+ * address; a deleted-customer record without personal data is written. False when the subscriber is not in
+ * this company.
+ */
+export async function eraseSubscriber(sql: Sql, scope: WriteScope, id: number): Promise<boolean> {
+  const before = (await findSubscribersByIds(sql, scope.companyId, [id]))[0];
+  if (!before) return false;
+  const owner: CustomerRef = { type: 'subscriber', id };
+  await forgetSubscriberInMessages(sql, scope, id);
+  await removeFromAllLists(sql, scope.companyId, id);
+  await deleteNotesAbout(sql, scope.companyId, owner);
+  await deleteProfileCardsOf(sql, scope.companyId, owner);
+  await forgetStagedPerson(sql, scope.companyId, { kind: 'subscriber', email: before.email });
+  await deleteSubscriber(sql, scope, before);
+  await recordDeletedCustomer(sql, scope, {
+    customerType: 'subscriber',
+    posId: before.pos_id,
+    originalId: id,
+  });
+  return true;
+}
+
+/**
+ * Deletes a guest: their checks stay for the figures but lose the link, a linked subscriber forgets them, their
+ * notes, cards and imported rows go, and a deleted-customer record without personal data is written. False
+ * when the guest is not in this company.
+ */
+export async function eraseGuest(sql: Sql, scope: WriteScope, id: number): Promise<boolean> {
+  const before = (await findGuestsByIds(sql, scope.companyId, [id]))[0];
+  if (!before) return false;
+  const owner: CustomerRef = { type: 'guest', id };
+  await unlinkChecksOfGuest(sql, scope.companyId, id);
+  await unlinkGuestFromSubscribers(sql, scope.companyId, id);
+  await deleteNotesAbout(sql, scope.companyId, owner);
+  await deleteProfileCardsOf(sql, scope.companyId, owner);
+  await forgetStagedPerson(sql, scope.companyId, {
+    kind: 'guest',
+    customer_name: before.customer_name,
+    last_four_digits: before.last_four_digits,
+  });
+  await deleteGuest(sql, scope, before);
+  await recordDeletedCustomer(sql, scope, { customerType: 'guest', posId: before.pos_id, originalId: id });
+  return true;
+}
