@@ -1,8 +1,7 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import type { WriteScope } from './scope.js';
-import { UserEmailTakenError } from './users.repository.js';
-import { isUniqueViolation } from './references.js';
+import { isUniqueViolation, UserEmailTakenError } from './references.js';
 
 /** The interface languages a user may pick (the same list the schema allows). */
 export type AccountLanguage = 'en' | 'ch' | 'es' | 'jp' | 'de' | 'fr';

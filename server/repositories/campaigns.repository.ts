@@ -1,6 +1,6 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
-import { likePattern } from './locations.repository.js';
+import { likePattern } from './like-pattern.js';
 import { assertOwnedRows, jsonParam, type Page, type PageWindow } from './marketing-common.js';
 import type { WriteScope } from './scope.js';
 

@@ -1,7 +1,7 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
-import { isUniqueViolation } from './references.js';
-import { UserEmailTakenError, type UserRow } from './users.repository.js';
+import { isUniqueViolation, UserEmailTakenError } from './references.js';
+import type { UserRow } from './users.repository.js';
 
 /** A company (tenant). */
 export interface CompanyRow {

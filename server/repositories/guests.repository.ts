@@ -1,7 +1,7 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { newHashid } from './hashid.js';
-import { likePattern } from './locations.repository.js';
+import { likePattern } from './like-pattern.js';
 import { assertOwned } from './references.js';
 import type { WriteScope } from './scope.js';
 

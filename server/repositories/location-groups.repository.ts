@@ -1,6 +1,6 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
-import { findLocationsByIds, type LocationRow } from './locations.repository.js';
+import { findLocationsByIds, type LocationRow } from './location-rows.js';
 import type { WriteScope } from './scope.js';
 
 /** A location group with its member ids and, when a period was asked, what it earned. */

@@ -1,23 +1,11 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
+import { likePattern } from './like-pattern.js';
+import { findLocationsByIds, SELECT_LOCATION, type LocationRow } from './location-rows.js';
 import type { WriteScope } from './scope.js';
 
-/** A location row with the ids of the groups it belongs to. */
-export interface LocationRow {
-  id: number;
-  company_id: number;
-  name: string;
-  street: string;
-  city: string;
-  state: string;
-  zip: string;
-  latitude: number | null;
-  longitude: number | null;
-  time_zone: string;
-  group_ids: number[];
-  created_at: Date;
-  updated_at: Date;
-}
+/** The row reader lives in location-rows.ts (shared with location groups); callers know it from here. */
+export { findLocationsByIds, type LocationRow };
 
 /** The writable fields of a location. */
 export interface LocationFields {
@@ -41,18 +29,6 @@ export interface LocationFilter {
 
 const WRITABLE = ['name', 'street', 'city', 'state', 'zip', 'latitude', 'longitude', 'time_zone'] as const;
 
-const SELECT_LOCATION = `
-  SELECT l.id, l.company_id, l.name, l.street, l.city, l.state, l.zip, l.latitude, l.longitude, l.time_zone,
-         l.created_at, l.updated_at,
-         coalesce((SELECT array_agg(m.group_id ORDER BY m.group_id) FROM location_group_members m
-                   WHERE m.company_id = l.company_id AND m.location_id = l.id), '{}') AS group_ids
-  FROM locations l`;
-
-/** Escapes LIKE wildcards so a search for "50%" finds the text "50%". */
-export function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
 /** One page of a company's locations by name, with the total count. */
 export async function listLocations(
   sql: Sql,
@@ -74,19 +50,6 @@ export async function listLocations(
     [...params, filter.limit, filter.offset],
   );
   return { count: total.rows[0]?.count ?? 0, rows: page.rows };
-}
-
-/** Fetches locations by id within a transaction; ids of other companies are simply absent. */
-export async function findLocationsByIds(
-  sql: Sql,
-  companyId: CompanyId,
-  ids: readonly number[],
-): Promise<LocationRow[]> {
-  const { rows } = await sql.query<LocationRow>(
-    `${SELECT_LOCATION} WHERE l.company_id = $1 AND l.id = ANY($2::bigint[]) ORDER BY lower(l.name), l.id`,
-    [companyId, ids],
-  );
-  return rows;
 }
 
 /** One location, or null when it does not exist in this company. */

@@ -71,3 +71,11 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   const details = error as { code?: unknown; constraint?: unknown } | null;
   return details?.code === '23505' && details.constraint === constraint;
 }
+
+/** Raised when an email is already used by an account (in any company: sign-in finds the company by it). */
+export class UserEmailTakenError extends Error {
+  constructor() {
+    super('A user with this email already exists');
+    this.name = 'UserEmailTakenError';
+  }
+}

@@ -1,7 +1,7 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { missingIds, UnknownReferenceError } from './references.js';
-import { findSubscribersByIds, type SubscriberRow } from './subscribers.repository.js';
+import { findSubscribersByIds, type SubscriberRow } from './subscriber-rows.js';
 import type { WriteScope } from './scope.js';
 
 /** A subscriber list with how many subscribers are on it. */

@@ -1,7 +1,7 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
-import { likePattern } from './locations.repository.js';
-import { isUniqueViolation } from './references.js';
+import { likePattern } from './like-pattern.js';
+import { isUniqueViolation, UserEmailTakenError } from './references.js';
 import type { WriteScope } from './scope.js';
 
 import { USER_ROLES, type UserRole } from '../../src/schemas/accounts.js';
@@ -59,14 +59,6 @@ export interface UserFilter {
   q?: string | undefined;
   limit: number;
   offset: number;
-}
-
-/** Raised when an email is already used by an account (in any company: sign-in finds the company by it). */
-export class UserEmailTakenError extends Error {
-  constructor() {
-    super('A user with this email already exists');
-    this.name = 'UserEmailTakenError';
-  }
 }
 
 const COLUMNS = `id, company_id, email, username, first_name, last_name, role, is_staff, is_active, verified_at,

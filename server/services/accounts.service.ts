@@ -30,9 +30,9 @@ import {
   getUser,
   revokeUserTokens,
   setUserPassword,
-  UserEmailTakenError,
   type UserRow,
 } from '../repositories/users.repository.js';
+import { UserEmailTakenError } from '../repositories/references.js';
 import { registerCompany } from './registration.service.js';
 
 /** Raised for a throttled sign-in: the route answers 429 with this Retry-After. */

@@ -12,10 +12,10 @@ import {
   LastOwnerError,
   listUsers,
   updateUserKeepingOwner,
-  UserEmailTakenError,
   type UserFilter,
   type UserRow,
 } from '../repositories/users.repository.js';
+import { UserEmailTakenError } from '../repositories/references.js';
 
 /** A user row as the company's user list shows it. */
 export function presentCompanyUser(row: UserRow): CompanyUser {

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.js';
 import { hashPassword } from '../auth/passwords.js';
 import { CompanySlugTakenError, createCompanyWithOwner } from '../repositories/companies.repository.js';
-import { UserEmailTakenError, type UserRow } from '../repositories/users.repository.js';
+import { UserEmailTakenError } from '../repositories/references.js';
+import type { UserRow } from '../repositories/users.repository.js';
 import type { RegistrationRequest } from '../../src/schemas/accounts.js';
 import { ALL_FEATURES } from '../../src/schemas/features.js';
 

@@ -9,8 +9,8 @@ import {
   getUser,
   listUsers,
   updateUser,
-  UserEmailTakenError,
 } from '../../server/repositories/users.repository.js';
+import { UserEmailTakenError } from '../../server/repositories/references.js';
 import { withoutRowLevelSecurity } from '../support/database.js';
 import { makeUser, systemScope } from '../support/factories.js';
 import { useTwoCompanies } from '../support/two-companies.js';
