@@ -185,3 +185,8 @@ export async function updateAccountProfile(
   });
   return { ...after, username: changes.username, email };
 }
+
+/** Gives a new user their settings row with the schema's defaults (a sign-up's owner). */
+export async function createAccountSettings(sql: Sql, companyId: CompanyId, userId: number): Promise<void> {
+  await sql.query('INSERT INTO account_settings (user_id, company_id) VALUES ($1, $2)', [userId, companyId]);
+}

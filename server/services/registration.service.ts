@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.js';
 import { hashPassword } from '../auth/passwords.js';
-import { CompanySlugTakenError, createCompanyWithOwner } from '../repositories/companies.repository.js';
+import type { Sql } from '../db/database.js';
+import { createAccountSettings } from '../repositories/account-settings.repository.js';
+import { recordAudit } from '../repositories/audit.repository.js';
+import { CompanySlugTakenError, createCompany } from '../repositories/companies.repository.js';
+import { setCompanyFeatures } from '../repositories/company-features.repository.js';
 import { UserEmailTakenError } from '../repositories/references.js';
-import type { UserRow } from '../repositories/users.repository.js';
+import { createUser, type UserRow } from '../repositories/users.repository.js';
 import type { RegistrationRequest } from '../../src/schemas/accounts.js';
 import { ALL_FEATURES } from '../../src/schemas/features.js';
 
@@ -25,6 +29,40 @@ export function companySlug(name: string): string {
   return `${base || 'company'}-${randomBytes(4).toString('hex')}`;
 }
 
+/** What a sign-up writes, in the caller's platform transaction. */
+async function createCompanyWithOwner(
+  sql: Sql,
+  input: RegistrationRequest,
+  passwordHash: string,
+): Promise<UserRow> {
+  const company = await createCompany(sql, {
+    name: input.company_name,
+    slug: companySlug(input.company_name),
+  });
+  // Nobody is signed in yet, so the owner's own creation is recorded without an acting user.
+  const owner = await createUser(
+    sql,
+    { companyId: company.id, userId: null, actorUserId: null },
+    {
+      email: input.email,
+      first_name: input.first_name,
+      last_name: input.last_name,
+      role: 'owner',
+      password_hash: passwordHash,
+    },
+  );
+  await createAccountSettings(sql, company.id, owner.id);
+  const ownerScope = { companyId: company.id, userId: owner.id, actorUserId: owner.id };
+  await recordAudit(sql, ownerScope, {
+    action: 'create',
+    entity: 'company',
+    entityId: company.id,
+    after: company,
+  });
+  await setCompanyFeatures(sql, ownerScope, ALL_FEATURES);
+  return owner;
+}
+
 /**
  * Signs up a new company with its owner: the company, every feature (a new company starts with the whole
  * product), the owner (argon2id password, username = email) and their settings, all in one transaction.
@@ -34,19 +72,7 @@ export async function registerCompany(db: Database, input: RegistrationRequest):
   const passwordHash = await hashPassword(input.password);
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const { owner } = await db.platform((sql) =>
-        createCompanyWithOwner(sql, {
-          company: { name: input.company_name, slug: companySlug(input.company_name) },
-          features: ALL_FEATURES,
-          owner: {
-            email: input.email,
-            first_name: input.first_name,
-            last_name: input.last_name,
-            password_hash: passwordHash,
-          },
-        }),
-      );
-      return owner;
+      return await db.platform((sql) => createCompanyWithOwner(sql, input, passwordHash));
     } catch (error) {
       if (error instanceof CompanySlugTakenError && attempt < SLUG_ATTEMPTS) continue;
       throw error;
