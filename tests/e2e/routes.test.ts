@@ -12,6 +12,8 @@ const OWNER = { email: 'owner@harborvine.example', password: 'regulars-demo' };
 const ENGLISH = messagesFor('en');
 /** The server runs with BRAND_NAME set, so titles prove the brand is configurable. */
 const BRAND = 'Harbor Loyalty';
+/** How long the pointer rests on the rail before it expands (product spec section 9). */
+const MENU_HOVER_PAUSE_MS = 800;
 
 /** The English text of an i18n key. */
 function english(key: string): string {
@@ -75,6 +77,23 @@ async function expectAccessible(page: Page, where: string): Promise<void> {
   expect(await unexpectedViolations(page, where)).toBe('');
 }
 
+/**
+ * Waits for page work that needs the page's own short timers (axe's steps) while the page's clock is paused:
+ * the clock is moved on in 10 ms steps, at most `budgetMs` in all, so a timed behaviour due later never fires.
+ */
+async function withinClockBudget<T>(page: Page, budgetMs: number, work: Promise<T>): Promise<T> {
+  let settled = false;
+  const done = work.finally(() => {
+    settled = true;
+  });
+  for (let spent = 0; !settled; spent += 10) {
+    if (spent >= budgetMs) throw new Error(`The page's work needed more than ${budgetMs} ms of its clock`);
+    await page.clock.runFor(10);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return done;
+}
+
 describe('every route of the app in a browser', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -84,6 +103,9 @@ describe('every route of the app in a browser', () => {
     [server, browser] = await Promise.all([startServer({ env: { BRAND_NAME: BRAND } }), launchBrowser()]);
     watched = await openPage(browser, server.url);
     const { page } = watched;
+    // The page's timers run on Playwright's clock from the first load (it flows as usual), so a test can
+    // stop it and count a pause on it rather than on the wall.
+    await page.clock.install();
     await page.goto('/dashboard');
     await page.waitForURL(/\/oidc\/interaction\//);
     await page.getByLabel('Email').fill(OWNER.email);
@@ -151,27 +173,29 @@ describe('every route of the app in a browser', () => {
       () => document.getElementById('app-sidebar')?.getBoundingClientRect().width === 68,
     );
     await screenshot(page, 'desktop-rail');
-    // Resting on the rail: nothing before the 800 ms pause, expanded over the page after it.
+    // Resting on the rail: nothing before the 800 ms pause, expanded over the page when it ends. The clock
+    // stands still meanwhile, so however slow this machine is, no page timer fires unless the test says so.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
     await page.mouse.move(34, 700);
+    await page.clock.runFor(MENU_HOVER_PAUSE_MS - 1);
+    // Room for an early expansion to render, were there one (the paused clock fires nothing meanwhile).
     await page.waitForTimeout(300);
     expect(await width()).toBe(68);
-    await page.waitForFunction(
-      () => document.getElementById('app-sidebar')?.getBoundingClientRect().width === 256,
-      null,
-      { timeout: 3_000 },
-    );
+    await page.clock.runFor(1);
+    await expect.poll(width, { timeout: 5_000 }).toBe(256);
     await page.mouse.move(800, 400);
-    await page.waitForFunction(
-      () => document.getElementById('app-sidebar')?.getBoundingClientRect().width === 68,
-    );
-    // A group's flyout lists its pages.
+    await expect.poll(width, { timeout: 5_000 }).toBe(68);
+    // A group's flyout lists its pages. Hovering it rests on the rail too, so the clock only runs the
+    // flyout's opening, never the rail's pause, while the flyout is checked and used.
     await page.getByRole('button', { name: 'Marketing' }).hover();
+    await page.clock.runFor(300);
     const flyout = page.getByRole('navigation', { name: 'Marketing' });
     await flyout.getByRole('link', { name: 'Campaigns' }).waitFor();
-    await page.waitForTimeout(300);
-    await expectAccessible(page, 'the Marketing flyout');
+    await withinClockBudget(page, MENU_HOVER_PAUSE_MS - 350, expectAccessible(page, 'the Marketing flyout'));
     await flyout.getByRole('link', { name: 'Campaigns' }).click();
     await page.waitForURL(/\/campaigns$/);
+    await page.mouse.move(800, 400);
+    await page.clock.resume();
     await settle(page, `Campaigns | ${BRAND}`);
     await expectAccessible(page, '/campaigns with the rail');
     await page.mouse.move(800, 400);
