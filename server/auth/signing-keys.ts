@@ -34,8 +34,11 @@ export async function loadSigningKeys(db: Database): Promise<SigningKeys> {
   let rows = await db.platform((sql) => listSigningKeys(sql));
   if (!rows.some((row) => row.retired_at === null)) {
     const key = await makeKey();
-    await db.platform((sql) => insertFirstSigningKey(sql, key));
-    rows = await db.platform((sql) => listSigningKeys(sql));
+    // Another process may store its first key meanwhile; the insert keeps only one, and the list shows it.
+    rows = await db.platform(async (sql) => {
+      await insertFirstSigningKey(sql, key);
+      return listSigningKeys(sql);
+    });
   }
   return {
     privateJwks: rows.map((row) => row.private_jwk as JWK),

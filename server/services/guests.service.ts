@@ -81,11 +81,12 @@ export function guestsService(db: Database, profiles: CustomerProfilesService) {
     },
     /** The profile; 404 unless id, hashid and POS id all match a guest of the company. */
     async profile(companyId: number, id: number, query: ProfileKeyQuery): Promise<GuestProfile> {
-      const row = await db.tenant(companyId, (sql) => getGuest(sql, companyId, keyOf(id, query)));
-      if (!row) throw notFound('Guest');
-      const subscription = await db.tenant(companyId, (sql) =>
-        findSubscriptionOfGuest(sql, companyId, row.id),
-      );
+      const found = await db.tenant(companyId, async (sql) => {
+        const row = await getGuest(sql, companyId, keyOf(id, query));
+        return row && { row, subscription: await findSubscriptionOfGuest(sql, companyId, row.id) };
+      });
+      if (!found) throw notFound('Guest');
+      const { row, subscription } = found;
       return {
         kind: 'guest',
         guest: presentGuest(row, subscription !== null),

@@ -44,12 +44,6 @@ function rejectUnknownSubscribers(error: unknown): never {
 
 /** Subscriber lists: list, create, rename, delete, members and their export. */
 export function subscriberListsService(db: Database) {
-  /** The list after a change, or 404 when it is not the company's. */
-  const reread = async (companyId: number, id: number): Promise<SubscriberList> => {
-    const row = await db.tenant(companyId, (sql) => getSubscriberList(sql, companyId, id));
-    if (!row) throw notFound('Subscriber list');
-    return presentSubscriberList(row);
-  };
   return {
     async list(companyId: number, window: { limit: number; offset: number }) {
       const { count, rows } = await db.tenant(companyId, (sql) =>
@@ -78,19 +72,24 @@ export function subscriberListsService(db: Database) {
     },
     /** Adds subscribers (all or none) and answers the list with its new member count. */
     async addMembers(scope: WriteScope, id: number, subscriberIds: number[]): Promise<SubscriberList> {
-      const added = await db
-        .tenant(scope.companyId, (sql) => addListMembers(sql, scope, id, subscriberIds))
+      const row = await db
+        .tenant(scope.companyId, async (sql) => {
+          if ((await addListMembers(sql, scope, id, subscriberIds)) === null) return null;
+          // Read back in the same transaction, so the count is the one this change left.
+          return getSubscriberList(sql, scope.companyId, id);
+        })
         .catch(rejectUnknownSubscribers);
-      if (added === null) throw notFound('Subscriber list');
-      return reread(scope.companyId, id);
+      if (!row) throw notFound('Subscriber list');
+      return presentSubscriberList(row);
     },
     /** Takes subscribers off the list and answers the list with its new member count. */
     async removeMembers(scope: WriteScope, id: number, subscriberIds: number[]): Promise<SubscriberList> {
-      if (
-        (await db.tenant(scope.companyId, (sql) => removeListMembers(sql, scope, id, subscriberIds))) === null
-      )
-        throw notFound('Subscriber list');
-      return reread(scope.companyId, id);
+      const row = await db.tenant(scope.companyId, async (sql) => {
+        if ((await removeListMembers(sql, scope, id, subscriberIds)) === null) return null;
+        return getSubscriberList(sql, scope.companyId, id);
+      });
+      if (!row) throw notFound('Subscriber list');
+      return presentSubscriberList(row);
     },
     /** The list's members as CSV, streamed; 404 before anything is sent when the list is not the company's. */
     async exportCsv(companyId: number, id: number): Promise<Readable> {
