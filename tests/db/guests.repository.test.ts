@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { fingerprint } from '../../server/privacy.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
-import { listDeletedCustomers } from '../../server/repositories/deleted-customers.repository.js';
 import {
   countGuests,
   createGuest,
@@ -19,17 +18,8 @@ import {
 import { eraseGuest } from '../../server/services/customer-erasure.js';
 import { HASHID_PATTERN } from '../../server/repositories/hashid.js';
 import { createLocationGroup } from '../../server/repositories/location-groups.repository.js';
-import { createNote, listNotes } from '../../server/repositories/notes.repository.js';
-import {
-  createMenuCategory,
-  createMenuItem,
-  guestVisits,
-  insertChecks,
-  type NewCheck,
-} from '../../server/repositories/pos.repository.js';
-import { createProfileCard, listProfileCards } from '../../server/repositories/profile-cards.repository.js';
+import { insertChecks, type NewCheck } from '../../server/repositories/pos.repository.js';
 import { UnknownReferenceError } from '../../server/repositories/references.js';
-import { getSubscriber } from '../../server/repositories/subscribers.repository.js';
 import { withoutRowLevelSecurity } from '../support/database.js';
 import { makeCompany, makeGuest, makeLocation, makeSubscriber, systemScope } from '../support/factories.js';
 import { useTwoCompanies } from '../support/two-companies.js';
@@ -233,135 +223,6 @@ describe('guests repository', () => {
       (await db.tenant(company, (sql) => findGuestDuplicatesOf(sql, company, second.id)))?.map((g) => g.id),
     ).toEqual([first.id, third.id]);
     expect(await db.tenant(company, (sql) => findGuestDuplicatesOf(sql, company, 0))).toBeNull();
-  });
-
-  it('deletes a guest: checks unlinked, notes and cards removed, a deleted-customer record kept', async () => {
-    const scope = systemScope(companyA);
-    const location = await makeLocation(db, companyA, 'Deli');
-    const category = await db.tenant(scope.companyId, (sql) => createMenuCategory(sql, scope, 'Deli food'));
-    const item = await db.tenant(scope.companyId, (sql) =>
-      createMenuItem(sql, scope, {
-        category_id: category.id,
-        name: 'Bagel',
-        price_cents: 300,
-      }),
-    );
-    const guest = await makeGuest(db, companyA, { pos_id: 'GONE-1', customer_name: 'Gone Soon' });
-    const keeper = await makeGuest(db, companyA, { customer_name: 'Keeper' });
-    const subscriber = await makeSubscriber(db, companyA, { guest_id: guest.id, pos_id: 'S-1' });
-    const [visit] = await db.tenant(scope.companyId, (sql) =>
-      insertChecks(sql, scope, [
-        {
-          ...check(location.id, guest.id, 5),
-          lines: [{ menu_item_id: item.id, quantity: 2, unit_price_cents: 300 }],
-        },
-        check(location.id, keeper.id, 6),
-      ]),
-    );
-    await db.tenant(scope.companyId, (sql) =>
-      createNote(sql, scope, { type: 'guest', id: guest.id }, 'Likes window seats'),
-    );
-    await db.tenant(scope.companyId, (sql) =>
-      createNote(sql, scope, { type: 'guest', id: keeper.id }, 'Regular'),
-    );
-    await db.tenant(scope.companyId, (sql) =>
-      createProfileCard(sql, scope, { type: 'guest', id: guest.id }, { last_four_digits: '4444' }),
-    );
-
-    expect(await db.tenant(scope.companyId, (sql) => eraseGuest(sql, scope, guest.id))).toBe(true);
-    expect(
-      await db.tenant(companyA, (sql) =>
-        getGuest(sql, companyA, { id: guest.id, hashid: guest.hashid, pos_id: 'GONE-1' }),
-      ),
-    ).toBeNull();
-    expect(await db.tenant(scope.companyId, (sql) => eraseGuest(sql, scope, guest.id))).toBe(false);
-
-    // The check stays for revenue figures, without the guest.
-    const orphan = await db.owner(
-      async (sql) =>
-        (
-          await sql.query<{ guest_id: number | null; lines: number }>(
-            `SELECT guest_id, (SELECT count(*)::int FROM pos_check_lines l WHERE l.check_id = c.id) AS lines
-       FROM pos_checks c WHERE c.id = $1`,
-            [visit!.id],
-          )
-        ).rows[0],
-    );
-    expect(orphan).toEqual({ guest_id: null, lines: 1 });
-    expect(await db.tenant(companyA, (sql) => guestVisits(sql, companyA, guest.id))).toEqual([]);
-    const leftovers = await db.owner(
-      async (sql) =>
-        (
-          await sql.query<{ notes: number; cards: number }>(
-            `SELECT (SELECT count(*)::int FROM notes WHERE guest_id = $1) AS notes,
-              (SELECT count(*)::int FROM profile_cards WHERE guest_id = $1) AS cards`,
-            [guest.id],
-          )
-        ).rows[0],
-    );
-    expect(leftovers).toEqual({ notes: 0, cards: 0 });
-    expect(
-      (await db.tenant(companyA, (sql) => listNotes(sql, companyA, { type: 'guest', id: keeper.id })))?.map(
-        (n) => n.body,
-      ),
-    ).toEqual(['Regular']);
-    expect(
-      await db.tenant(companyA, (sql) => listProfileCards(sql, companyA, { type: 'guest', id: guest.id })),
-    ).toBeNull();
-    expect(
-      (
-        await db.tenant(companyA, (sql) =>
-          getSubscriber(sql, companyA, { id: subscriber.id, hashid: subscriber.hashid, pos_id: 'S-1' }),
-        )
-      )?.guest_id,
-    ).toBeNull();
-
-    const deleted = await db.tenant(companyA, (sql) =>
-      listDeletedCustomers(sql, companyA, {
-        customerType: 'guest',
-        posId: 'GONE-1',
-        limit: 10,
-        offset: 0,
-      }),
-    );
-    expect(deleted.count).toBe(1);
-    expect(deleted.rows[0]).toMatchObject({
-      customer_type: 'guest',
-      pos_id: 'GONE-1',
-      original_id: guest.id,
-    });
-    expect(JSON.stringify(deleted.rows)).not.toContain('Gone Soon');
-
-    const audit = await db.tenant(companyA, (sql) =>
-      listAudit(sql, companyA, { entity: 'guest', entityId: guest.id }),
-    );
-    expect(audit.map((entry) => entry.action)).toEqual(['delete', 'create']);
-    expect((audit[0]!.before as Record<string, unknown>).customer_name).toBe(fingerprint('Gone Soon'));
-  });
-
-  it('rolls a failed delete back completely', async () => {
-    const guest = await makeGuest(db, companyA, { customer_name: 'Sticky' });
-    await db.tenant(companyA, (sql) =>
-      createNote(sql, systemScope(companyA), { type: 'guest', id: guest.id }, 'Keep me'),
-    );
-    // A scope naming a user that does not exist makes the deleted-customer insert fail at the end.
-    await expect(
-      db.tenant(companyA, (sql) =>
-        eraseGuest(sql, { companyId: companyA, userId: 987654321, actorUserId: null }, guest.id),
-      ),
-    ).rejects.toThrow();
-    expect(
-      (await db.tenant(companyA, (sql) => listNotes(sql, companyA, { type: 'guest', id: guest.id })))?.map(
-        (n) => n.body,
-      ),
-    ).toEqual(['Keep me']);
-    expect(
-      (
-        await db.tenant(companyA, (sql) =>
-          listDeletedCustomers(sql, companyA, { posId: guest.pos_id, limit: 10, offset: 0 }),
-        )
-      ).count,
-    ).toBe(0);
   });
 
   it("never returns or changes another company's guests, even without row-level security", async () => {

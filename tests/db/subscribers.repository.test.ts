@@ -2,17 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { fingerprint } from '../../server/privacy.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
-import { listDeletedCustomers } from '../../server/repositories/deleted-customers.repository.js';
 import { HASHID_PATTERN } from '../../server/repositories/hashid.js';
 import { createLocationGroup } from '../../server/repositories/location-groups.repository.js';
-import { createNote } from '../../server/repositories/notes.repository.js';
-import { createProfileCard } from '../../server/repositories/profile-cards.repository.js';
 import { UnknownReferenceError } from '../../server/repositories/references.js';
-import {
-  addListMembers,
-  countListMembers,
-  createSubscriberList,
-} from '../../server/repositories/subscriber-lists.repository.js';
 import {
   countSubscribers,
   createSubscriber,
@@ -262,105 +254,6 @@ describe('subscribers repository', () => {
     );
     expect(audit.map((entry) => entry.action)).toEqual(['update', 'update', 'update', 'update', 'create']);
     expect((audit[3]!.after as Record<string, unknown>).first_name).toBe(fingerprint('New'));
-  });
-
-  it('deletes a subscriber with everything personal in one transaction', async () => {
-    const scope = systemScope(companyA);
-    const subscriber = await makeSubscriber(db, companyA, {
-      email: 'leaving@example.com',
-      pos_id: 'POS-LEAVE',
-    });
-    const stays = await makeSubscriber(db, companyA);
-    const list = await db.tenant(scope.companyId, (sql) => createSubscriberList(sql, scope, 'VIP'));
-    await db.tenant(scope.companyId, (sql) => addListMembers(sql, scope, list.id, [subscriber.id, stays.id]));
-    await db.tenant(scope.companyId, (sql) =>
-      createNote(sql, scope, { type: 'subscriber', id: subscriber.id }, 'Allergic to nuts'),
-    );
-    await db.tenant(scope.companyId, (sql) =>
-      createProfileCard(sql, scope, { type: 'subscriber', id: subscriber.id }, { last_four_digits: '1234' }),
-    );
-    const queued = await queueMessage(companyA, subscriber.id, 'leaving@example.com');
-    const sent = await queueMessage(companyA, subscriber.id, 'leaving@example.com', 'sent');
-    const othersQueued = await queueMessage(companyA, stays.id, stays.email);
-
-    expect(await db.tenant(scope.companyId, (sql) => eraseSubscriber(sql, scope, subscriber.id))).toBe(true);
-    expect(await db.tenant(scope.companyId, (sql) => eraseSubscriber(sql, scope, subscriber.id))).toBe(false);
-    expect(
-      await db.tenant(companyA, (sql) =>
-        getSubscriber(sql, companyA, {
-          id: subscriber.id,
-          hashid: subscriber.hashid,
-          pos_id: 'POS-LEAVE',
-        }),
-      ),
-    ).toBeNull();
-
-    expect(await message(queued)).toEqual({
-      status: 'cancelled',
-      to_address: fingerprint('leaving@example.com'),
-      subscriber_id: null,
-    });
-    // A message already sent stays for the campaign figures, its address fingerprinted the same way.
-    expect(await message(sent)).toEqual({
-      status: 'sent',
-      to_address: fingerprint('leaving@example.com'),
-      subscriber_id: null,
-    });
-    expect(await message(othersQueued)).toMatchObject({ status: 'queued', to_address: stays.email });
-    expect(await db.tenant(companyA, (sql) => countListMembers(sql, companyA, list.id))).toBe(1);
-    const leftovers = await db.owner(
-      async (sql) =>
-        (
-          await sql.query<{ notes: number; cards: number; members: number }>(
-            `SELECT (SELECT count(*)::int FROM notes WHERE subscriber_id = $1) AS notes,
-                    (SELECT count(*)::int FROM profile_cards WHERE subscriber_id = $1) AS cards,
-                    (SELECT count(*)::int FROM subscriber_list_members WHERE subscriber_id = $1) AS members`,
-            [subscriber.id],
-          )
-        ).rows[0],
-    );
-    expect(leftovers).toEqual({ notes: 0, cards: 0, members: 0 });
-
-    const deleted = await db.tenant(companyA, (sql) =>
-      listDeletedCustomers(sql, companyA, {
-        customerType: 'subscriber',
-        limit: 10,
-        offset: 0,
-      }),
-    );
-    expect(deleted.rows).toEqual([
-      expect.objectContaining({
-        customer_type: 'subscriber',
-        pos_id: 'POS-LEAVE',
-        original_id: subscriber.id,
-      }),
-    ]);
-    const audit = await db.tenant(companyA, (sql) =>
-      listAudit(sql, companyA, { entity: 'subscriber', entityId: subscriber.id }),
-    );
-    expect(audit[0]!.action).toBe('delete');
-    expect(JSON.stringify(audit)).not.toContain('leaving@example.com');
-    const messageAudit = await db.tenant(companyA, (sql) =>
-      listAudit(sql, companyA, { entity: 'email_message', entityId: queued }),
-    );
-    expect(messageAudit.map((entry) => entry.after)).toEqual([{ status: 'cancelled' }]);
-  });
-
-  it('rolls a failed delete back completely', async () => {
-    const subscriber = await makeSubscriber(db, companyA, { email: 'sticky@example.com' });
-    const queued = await queueMessage(companyA, subscriber.id, 'sticky@example.com');
-    // A scope naming a user that does not exist makes the deleted-customer insert fail at the end.
-    await expect(
-      db.tenant(companyA, (sql) =>
-        eraseSubscriber(sql, { companyId: companyA, userId: 987654321, actorUserId: null }, subscriber.id),
-      ),
-    ).rejects.toThrow();
-    expect(await message(queued)).toMatchObject({ status: 'queued', to_address: 'sticky@example.com' });
-    expect(
-      await db.tenant(companyA, (sql) =>
-        getSubscriber(sql, companyA, { id: subscriber.id, hashid: subscriber.hashid, pos_id: null }),
-      ),
-    ).not.toBeNull();
   });
 
   it("never returns or changes another company's subscribers, even without row-level security", async () => {
