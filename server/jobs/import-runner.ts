@@ -88,11 +88,11 @@ export function importRunner(
   async function runJob(job: ClaimedJob): Promise<void> {
     try {
       while (!stopping) {
-        if (
-          await db.tenant(job.company_id, (sql) =>
-            mergeImportBatch(sql, job.company_id, job.id, settings.batchRows),
-          )
-        ) {
+        // One batch per transaction, so a crash loses at most the batch being merged.
+        const done = await db.tenant(job.company_id, (sql) =>
+          mergeImportBatch(sql, job.company_id, job.id, settings.batchRows),
+        );
+        if (done) {
           finished.emit(String(job.id));
           return;
         }
