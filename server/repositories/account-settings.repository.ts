@@ -122,7 +122,7 @@ export interface AccountProfileChanges extends AccountSettingsChanges {
 }
 
 /**
- * Saves a user's username, email and preferences in one transaction: all of it or nothing. Throws
+ * Saves a user's username, email and preferences together (one transaction, the caller's: all of it or nothing). Throws
  * UserEmailTakenError when another account has the email; null when the user is not in this company.
  */
 export async function updateAccountProfile(

@@ -376,8 +376,8 @@ async function lockItem(sql: Sql, companyId: CompanyId, itemId: number): Promise
 }
 
 /**
- * Moves an item to another position (clamped to the sequence), shifting the steps between, all in one
- * transaction. Returns the new sequence, or null when the item does not exist in this company.
+ * Moves an item to another position (clamped to the sequence), shifting the steps between, all in the
+ * caller's transaction. Returns the new sequence, or null when the item does not exist in this company.
  */
 export async function updateFlowItem(
   sql: Sql,
@@ -408,8 +408,8 @@ export async function updateFlowItem(
 }
 
 /**
- * Deletes an item with the trigger, action or delay it points at and renumbers the rest from 0, in one
- * transaction. Returns the remaining sequence, or null when the item does not exist in this company.
+ * Deletes an item with the trigger, action or delay it points at and renumbers the rest from 0, in the
+ * caller's transaction. Returns the remaining sequence, or null when the item does not exist in this company.
  */
 export async function deleteFlowItem(
   sql: Sql,

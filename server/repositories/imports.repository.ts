@@ -7,7 +7,7 @@ import type { WriteScope } from './scope.js';
 /**
  * All SQL of CSV imports: the job (which is also the runner's queue entry), its staged rows, and the
  * batch merge into subscribers or guests. A batch's merged rows, its outcomes and the job's progress commit
- * in one transaction, so a job resumed after a restart never counts a row twice.
+ * in one transaction (the runner opens one per batch), so a job resumed after a restart never counts a row twice.
  */
 
 /** An import job as stored. */
@@ -380,7 +380,7 @@ async function mergeGuests(sql: Sql, params: unknown[]): Promise<Merged> {
 }
 
 /**
- * Merges the job's next `batchRows` staged rows in one transaction: rows into subscribers or guests,
+ * Merges the job's next `batchRows` staged rows, in the caller's transaction (one per batch): rows into subscribers or guests,
  * rejected rows' outcomes, counts and the resume point together (a row left without an outcome at or before
  * `processed` was merged). The last batch marks the job done and audits it
  * (counts only). Returns true when the job has nothing left (done, or no longer running).

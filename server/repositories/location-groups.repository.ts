@@ -114,7 +114,7 @@ export async function listGroupLocations(
   return group ? findLocationsByIds(sql, companyId, group.location_ids) : null;
 }
 
-/** Every group with its locations, in one transaction so the two agree. */
+/** Every group with its locations, read in the caller's one transaction so the two agree. */
 export async function listGroupsWithLocations(
   sql: Sql,
   companyId: CompanyId,

@@ -191,7 +191,7 @@ export async function getControlStores(
 
 /**
  * Makes the control stores of a configuration exactly `stores` (a repeated location keeps its last entry), in
- * one transaction. Null when the configuration does not exist in this company; UnknownReferenceError for a
+ * the caller's transaction. Null when the configuration does not exist in this company; UnknownReferenceError for a
  * location of another company, leaving the previous set untouched.
  */
 export async function replaceControlStores(

@@ -289,8 +289,8 @@ async function assertCheckReferences(
 
 /**
  * Inserts checks with their lines and adds them to their guests' running totals (visits, spend, first and
- * last visit, and the first location when the guest had none) and locations visited, all in one transaction: a bad check leaves
- * nothing behind. Throws UnknownReferenceError when a check names another company's rows.
+ * last visit, and the first location when the guest had none) and locations visited, all in the caller's transaction: a bad
+ * check leaves nothing behind. Throws UnknownReferenceError when a check names another company's rows.
  */
 export async function insertChecks(
   sql: Sql,

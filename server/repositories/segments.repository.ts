@@ -201,7 +201,7 @@ export async function getSegment(sql: Sql, companyId: CompanyId, id: number): Pr
 }
 
 /**
- * Creates a segment with its groups in one transaction. Throws UnknownReferenceError for locations or
+ * Creates a segment with its groups in the caller's transaction. Throws UnknownReferenceError for locations or
  * location groups the company does not have, SegmentRulesError for rules that are not an array.
  */
 export function createSegment(sql: Sql, scope: WriteScope, input: SegmentInput): Promise<SegmentRow> {
@@ -242,7 +242,7 @@ export async function updateSegment(
   return after;
 }
 
-/** Replaces only the groups of a segment, in one transaction; null when it does not exist in this company. */
+/** Replaces only the groups of a segment, in the caller's transaction; null when it does not exist in this company. */
 export function replaceSegmentGroups(
   sql: Sql,
   scope: WriteScope,
