@@ -26,7 +26,7 @@ export const NAV_GROUPS = ['insights', 'guests', 'marketing', 'locations', 'sett
 /** One sidebar group (its label is `pages.groups.<group>`). */
 export type NavGroup = (typeof NAV_GROUPS)[number];
 
-/** One page of the app: its path pattern, lazily loaded screen, title, feature, roles and place in the menu. */
+/** One page of the app: its path pattern, lazily loaded screen, title, feature, least role and place in the menu. */
 export interface AppRoute extends RouteRule {
   /** e.g. `/dashboard` or `/flows/builder/:id`. */
   pattern: string;
@@ -36,8 +36,8 @@ export interface AppRoute extends RouteRule {
   titleKey: string;
   /** The company feature the page belongs to (spec section 6), or null. */
   feature: Feature | null;
-  /** The roles that may open it (`staff` for support staff), or null for everyone signed in. */
-  roles: readonly RouteRole[] | null;
+  /** The least role that may open it (`staff` for support staff only), or null for everyone signed in. */
+  leastRole: RouteRole | null;
   /** True when the page shows inside the signed-in frame (header, sidebar, banner). */
   frame: boolean;
   /** The sidebar group listing it, or null when the sidebar does not (pages with parameters, errors). */
@@ -81,7 +81,7 @@ function page(
   titleKey: string,
   feature: Feature | null,
   group: NavGroup | null,
-  options: { roles?: readonly RouteRole[]; parent?: string; groupCrumb?: NavGroup } = {},
+  options: { leastRole?: RouteRole; parent?: string; groupCrumb?: NavGroup } = {},
 ): AppRoute {
   const crumbGroup = group ?? options.groupCrumb;
   return {
@@ -89,7 +89,7 @@ function page(
     screen,
     titleKey,
     feature,
-    roles: options.roles ?? null,
+    leastRole: options.leastRole ?? null,
     frame: true,
     group,
     breadcrumbs: [
@@ -107,21 +107,20 @@ function bare(pattern: string, screen: LazyExoticComponent<ComponentType>, title
     screen,
     titleKey,
     feature: null,
-    roles: null,
+    leastRole: null,
     frame: false,
     group: null,
     breadcrumbs: [],
   };
 }
 
-const OWNER_ADMIN: readonly RouteRole[] = ['owner', 'admin'];
 const dashboard = lazyScreen(() => import('./screens/DashboardScreen.js'));
 /** One profile screen for guests and subscribers (spec section 2). */
 const customerProfile = lazyScreen(() => import('./screens/CustomerProfileScreen.js'));
 
 /**
  * The route table: every route of spec section 2. The navigation machine checks each route's feature
- * (missing → /no-access) and roles (not allowed → /access-denied) after every navigation; unknown paths
+ * (missing → /no-access) and least role (not allowed → /access-denied) after every navigation; unknown paths
  * go to /404. Pages of later issues share the ComingSoon empty state.
  */
 export const ROUTES: readonly AppRoute[] = [
@@ -175,7 +174,7 @@ export const ROUTES: readonly AppRoute[] = [
     'guests',
   ),
   page(
-    '/subscriber/profile/:pos_id/:hashid/:id',
+    '/subscriber/profile/:posId/:hashid/:id',
     customerProfile,
     'pages.titles.profile',
     'Subscribers',
@@ -185,7 +184,7 @@ export const ROUTES: readonly AppRoute[] = [
       parent: 'pages.titles.subscribers',
     },
   ),
-  page('/guest/profile/:pos_id/:hashid/:id', customerProfile, 'pages.titles.profile', 'Subscribers', null, {
+  page('/guest/profile/:posId/:hashid/:id', customerProfile, 'pages.titles.profile', 'Subscribers', null, {
     groupCrumb: 'guests',
     parent: 'pages.titles.guestAnalytics',
   }),
@@ -235,7 +234,7 @@ export const ROUTES: readonly AppRoute[] = [
     'pages.titles.locationsSetup',
     'Locations',
     'locations',
-    { roles: OWNER_ADMIN },
+    { leastRole: 'admin' },
   ),
   page('/benchmark/analytics', comingSoon, 'pages.titles.benchmark', 'Benchmark Analytics', 'locations'),
   page('/compset', comingSoon, 'pages.titles.compset', null, 'locations'),
@@ -251,9 +250,9 @@ export const ROUTES: readonly AppRoute[] = [
     null,
     'settings',
   ),
-  page('/invoice-list', comingSoon, 'pages.titles.invoices', null, 'settings', { roles: OWNER_ADMIN }),
+  page('/invoice-list', comingSoon, 'pages.titles.invoices', null, 'settings', { leastRole: 'admin' }),
   page('/invoice', comingSoon, 'pages.titles.invoice', null, null, {
-    roles: OWNER_ADMIN,
+    leastRole: 'admin',
     groupCrumb: 'settings',
     parent: 'pages.titles.invoices',
   }),
@@ -263,9 +262,7 @@ export const ROUTES: readonly AppRoute[] = [
     'shell.titles.hijack',
     null,
     'settings',
-    {
-      roles: ['staff'],
-    },
+    { leastRole: 'staff' },
   ),
   page(
     '/support/machines',
@@ -273,7 +270,7 @@ export const ROUTES: readonly AppRoute[] = [
     'visualiser.titles.machines',
     null,
     'settings',
-    { roles: ['staff'] },
+    { leastRole: 'staff' },
   ),
   page(
     '/support/replay',
@@ -281,7 +278,7 @@ export const ROUTES: readonly AppRoute[] = [
     'visualiser.titles.replay',
     null,
     'settings',
-    { roles: ['staff'] },
+    { leastRole: 'staff' },
   ),
   // Why a page is not shown
   page(
@@ -309,12 +306,14 @@ export const ROUTES: readonly AppRoute[] = [
 ];
 
 /** What the navigation machine needs of each route. */
-export const ROUTE_RULES: readonly RouteRule[] = ROUTES.map(({ pattern, feature, roles, breadcrumbs }) => ({
-  pattern,
-  feature,
-  roles,
-  breadcrumbs,
-}));
+export const ROUTE_RULES: readonly RouteRule[] = ROUTES.map(
+  ({ pattern, feature, leastRole, breadcrumbs }) => ({
+    pattern,
+    feature,
+    leastRole,
+    breadcrumbs,
+  }),
+);
 
 /** The route shown at a path, or null. */
 export function routeAt(path: string): AppRoute | null {

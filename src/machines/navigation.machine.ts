@@ -1,7 +1,8 @@
+import { matchRoutes } from 'react-router';
 import { assign, setup } from 'xstate';
-import type { UserRole } from '../schemas/accounts.js';
+import { roleAtLeast, type UserRole } from '../schemas/roles.js';
 
-/** Who may open a route: a company role, or `staff` for support staff. */
+/** Who may open a route: a company role and every more powerful one, or `staff` for support staff only. */
 export type RouteRole = UserRole | 'staff';
 
 /** What the navigation machine knows of one route: its path pattern and who may open it. */
@@ -10,8 +11,8 @@ export interface RouteRule {
   pattern: string;
   /** The company feature the page belongs to (spec section 6), or null for every company. */
   feature: string | null;
-  /** The roles that may open it, or null for everyone signed in. */
-  roles: readonly RouteRole[] | null;
+  /** The least role that may open it (owner > admin > marketer > analyst), `staff`, or null for everyone. */
+  leastRole: RouteRole | null;
   /** The i18n keys of the breadcrumb trail shown above the page (the last one is the page itself). */
   breadcrumbs?: readonly string[];
 }
@@ -36,40 +37,66 @@ export const ACCESS_DENIED_ROUTE = '/access-denied';
 /** Shown for an unknown path. */
 export const NOT_FOUND_ROUTE = '/404';
 
-/** The path without a trailing slash (the root stays `/`). */
+/** The path without a query string, hash or trailing slash (the root stays `/`). */
 export function normalizePath(path: string): string {
   const pathname = path.split(/[?#]/)[0] ?? '/';
   const trimmed = pathname.replace(/\/+$/, '');
   return trimmed === '' ? '/' : trimmed;
 }
 
-/** The parameters when `path` matches `pattern` (`:name` segments), else null. */
-export function matchPattern(pattern: string, path: string): Record<string, string> | null {
-  const patternParts = normalizePath(pattern).split('/');
-  const pathParts = normalizePath(path).split('/');
-  if (patternParts.length !== pathParts.length) return null;
-  const params: Record<string, string> = {};
-  for (const [index, part] of patternParts.entries()) {
-    const actual = pathParts[index] ?? '';
-    if (part.startsWith(':')) {
-      if (actual === '') return null;
-      params[part.slice(1)] = decodeURIComponent(actual);
-    } else if (part !== actual) {
-      return null;
-    }
+/** The path with its percent-encoding decoded, or null when it is malformed (`%E0%A4%A`, names no page). */
+function decodedPath(path: string): string | null {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return null;
   }
-  return params;
 }
 
-/** The first route whose pattern matches the path, or null. */
+/** A route table prepared for matching: react-router route objects (the rule in `handle`) and answers so far. */
+interface Matcher {
+  objects: { path: string; handle: RouteRule }[];
+  /** Paths already matched (react-router ranks the whole table on every call; guards ask several times). */
+  found: Map<string, RouteRule | null>;
+}
+
+/** One matcher per route table. */
+const matchers = new WeakMap<readonly RouteRule[], Matcher>();
+
+/** Enough remembered paths for every route and the pages a session visits; past that, it starts afresh. */
+const MAX_REMEMBERED_PATHS = 500;
+
+function matcherFor(rules: readonly RouteRule[]): Matcher {
+  let matcher = matchers.get(rules);
+  if (!matcher) {
+    matcher = { objects: rules.map((rule) => ({ path: rule.pattern, handle: rule })), found: new Map() };
+    matchers.set(rules, matcher);
+  }
+  return matcher;
+}
+
+/**
+ * The route shown at a path, ranked as react-router ranks it (a static segment beats a parameter), or
+ * null for an unknown path and for one that does not decode.
+ */
 export function findRoute<Rule extends RouteRule>(rules: readonly Rule[], path: string): Rule | null {
-  return rules.find((rule) => matchPattern(rule.pattern, path) !== null) ?? null;
+  const pathname = normalizePath(path);
+  const matcher = matcherFor(rules);
+  if (matcher.found.has(pathname)) return matcher.found.get(pathname) as Rule | null;
+  // The decoded value is kept, not just tried: a minifier drops an unused decode as pure.
+  const route =
+    decodedPath(pathname) === null
+      ? null
+      : ((matchRoutes(matcher.objects, pathname)?.at(-1)?.route.handle as Rule | undefined) ?? null);
+  if (matcher.found.size >= MAX_REMEMBERED_PATHS) matcher.found.clear();
+  matcher.found.set(pathname, route);
+  return route;
 }
 
-/** True when the user's role (or staff flag) is among the route's roles. */
-export function roleAllowed(roles: readonly RouteRole[] | null, access: Access): boolean {
-  if (roles === null) return true;
-  return roles.includes(access.role) || (access.isStaff && roles.includes('staff'));
+/** True when the user may open a route needing `leastRole`: by the role ranking, or as staff for `staff`. */
+export function roleAllowed(leastRole: RouteRole | null, access: Access): boolean {
+  if (leastRole === null) return true;
+  return leastRole === 'staff' ? access.isStaff : roleAtLeast(access.role, leastRole);
 }
 
 /** The breadcrumb trail of the route shown at a path, or none for an unknown path. */
@@ -91,7 +118,7 @@ export function pathBeforeNavigation(path: string, access: Access | null): strin
 /** The navigation machine's context. */
 export interface NavigationContext {
   routes: readonly RouteRule[];
-  /** The path the browser shows (normalized). */
+  /** The path the router shows (normalized). */
   path: string;
   /** Null until the user is verified, and after sign-out. */
   access: Access | null;
@@ -111,9 +138,9 @@ export interface NavigationInput {
 
 /** Every event the navigation machine handles. */
 export type NavigationEvent =
-  /** The browser moved to a path (back/forward, or a push/replace the app made). */
+  /** The router moved to a path (a link, back/forward, a deep link, or a navigation the machine asked for). */
   | { type: 'route.changed'; path: string }
-  /** A link or button asks to go to a path. */
+  /** A machine or button asks to go to a path (links go through the router and arrive as `route.changed`). */
   | { type: 'route.navigate'; path: string }
   /** The signed-in user changed: what they may open, or null when nobody is signed in. */
   | { type: 'session.changed'; access: Access | null }
@@ -123,11 +150,13 @@ export type NavigationEvent =
   | { type: 'navbar.close' };
 
 /**
- * The current page (spec section 2): holds the path the browser shows, blocks re-entry to /login while
- * signed in, sends `/` to /login and unknown paths to /404, and after each navigation checks the route's
- * feature against the company's features (/no-access) and its roles against the user (/access-denied).
- * Before each navigation the layout is reset (the phone-width drawer closes; the frame scrolls to the top
- * when the path changes) and the breadcrumbs are recomputed from the route.
+ * The guard around react-router (spec section 2): it hears every location the router commits as
+ * `route.changed`, blocks re-entry to /login while signed in, sends `/` to /login and unknown or malformed
+ * paths to /404, and after each navigation checks the route's feature against the company's features
+ * (/no-access) and its roles against the user (/access-denied). Before each navigation the layout is reset
+ * (the phone-width drawer closes) and the breadcrumbs are recomputed from the route. It moves the router
+ * only through the `pushPath` and `replacePath` actions, so a logged event sequence replays to the same
+ * states without a router.
  * Tags: `ready` when the page may render, `loading` while redirecting.
  */
 export const navigationMachine = setup({
@@ -137,9 +166,9 @@ export const navigationMachine = setup({
     input: {} as NavigationInput,
   },
   actions: {
-    /** Adds a history entry (provided by src/app). */
+    /** Asks the router for a new history entry (provided by src/app/wiring/session.ts). */
     pushPath: (_, _params: { path: string }) => undefined,
-    /** Replaces the current history entry (provided by src/app). */
+    /** Asks the router to replace the current history entry (provided by src/app/wiring/session.ts). */
     replacePath: (_, _params: { path: string }) => undefined,
   },
   guards: {
@@ -157,7 +186,7 @@ export const navigationMachine = setup({
     },
     roleMissing: ({ context }) => {
       const route = findRoute(context.routes, context.path);
-      return context.access !== null && route !== null && !roleAllowed(route.roles, context.access);
+      return context.access !== null && route !== null && !roleAllowed(route.leastRole, context.access);
     },
   },
 }).createMachine({

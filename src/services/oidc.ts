@@ -11,7 +11,6 @@ import type { SilentAuthorization } from '../machines/token-expiry.machine.js';
 import { type AuthConfig, AuthConfigSchema } from '../schemas/accounts.js';
 import type { Language } from '../schemas/constants.js';
 import { apiRequest } from './api-client.js';
-import { currentLocation, currentPath } from './history.js';
 import { createPkce } from './pkce.js';
 import { readJson, readText, removeKey, STORAGE_KEYS, writeJson, writeText } from './storage.js';
 
@@ -20,6 +19,17 @@ import { readJson, readText, removeKey, STORAGE_KEYS, writeJson, writeText } fro
  * PKCE, the callback on /authenticate, the form-encoded code exchange, token storage, silent renewal
  * through a hidden iframe, and the end of the provider session.
  */
+
+/** The path the address bar shows (no query string or hash). */
+function currentPath(): string {
+  return globalThis.location?.pathname ?? '/';
+}
+
+/** The path and query string the address bar shows, e.g. `/account?tab=tokens`. */
+function currentLocation(): string {
+  const location = globalThis.location;
+  return location ? `${location.pathname}${location.search}` : '/';
+}
 
 /** The token set as the provider answers it and as it is stored under `tokenData`. */
 export const TokenDataSchema: z.ZodType<TokenData> = z.object({

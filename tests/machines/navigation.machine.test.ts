@@ -8,7 +8,6 @@ import {
   type Access,
   breadcrumbsFor,
   findRoute,
-  matchPattern,
   type NavigationEvent,
   navigationMachine,
   normalizePath,
@@ -27,7 +26,18 @@ const ROUTE_PATHS = ROUTE_RULES.map((rule) =>
   rule.pattern.replace(/:(\w+)/g, (_, name: string) => `sample-${name}`),
 );
 
-const PATHS = ['/', ...ROUTE_PATHS, '/dashboard/', '/nowhere', '/custom-error/error-9', '/flows/builder'];
+/** A link whose percent-encoding is broken: it must be a 404, never a crash. */
+const MALFORMED = '/guest/profile/%E0%A4%A/x/1';
+
+const PATHS = [
+  '/',
+  ...ROUTE_PATHS,
+  '/dashboard/',
+  '/nowhere',
+  '/custom-error/error-9',
+  '/flows/builder',
+  MALFORMED,
+];
 
 /** Every event the walk tries: history changes to each path, link clicks, and each kind of user. */
 const EVENTS: NavigationEvent[] = [
@@ -43,6 +53,14 @@ const EVENTS: NavigationEvent[] = [
   { type: 'session.changed', access: STAFF },
 ];
 
+/** Who may open what a role may (owner > admin > marketer > analyst), written out apart from src/schemas. */
+const MAY_ACT_AS: Record<Access['role'], readonly string[]> = {
+  owner: ['owner', 'admin', 'marketer', 'analyst'],
+  admin: ['admin', 'marketer', 'analyst'],
+  marketer: ['marketer', 'analyst'],
+  analyst: ['analyst'],
+};
+
 /** The rules written out independently of the machine: where a path must be sent, or null to show it. */
 function expectedRedirect(path: string, access: Access | null): string | null {
   if (path === '/') return '/login';
@@ -51,11 +69,9 @@ function expectedRedirect(path: string, access: Access | null): string | null {
   if (access === null) return null;
   if (path === '/login' || path === '/authenticate') return '/dashboard';
   if (route.feature !== null && !access.features.includes(route.feature)) return '/no-access';
-  if (
-    route.roles !== null &&
-    !route.roles.includes(access.role) &&
-    !(access.isStaff && route.roles.includes('staff'))
-  )
+  const { leastRole } = route;
+  if (leastRole === 'staff' && !access.isStaff) return '/access-denied';
+  if (leastRole !== null && leastRole !== 'staff' && !MAY_ACT_AS[access.role].includes(leastRole))
     return '/access-denied';
   return null;
 }
@@ -131,6 +147,7 @@ describe('navigation machine (model-based)', () => {
     expect(shownPaths).not.toContain('/nowhere');
     expect(shownPaths).not.toContain('/custom-error/error-9');
     expect(shownPaths).not.toContain('/');
+    expect(shownPaths).not.toContain(MALFORMED);
   });
 
   // Grouped by source state and signed-in role, so each test stays well inside the time-out.
@@ -216,8 +233,8 @@ describe('route table', () => {
       '/analytics',
       '/access-denied',
       '/no-access',
-      '/subscriber/profile/:pos_id/:hashid/:id',
-      '/guest/profile/:pos_id/:hashid/:id',
+      '/subscriber/profile/:posId/:hashid/:id',
+      '/guest/profile/:posId/:hashid/:id',
       '/invoice-list',
       '/invoice',
       '/consumer/insights/analytics',
@@ -238,8 +255,9 @@ describe('route table', () => {
     const rule = (pattern: string) => ROUTE_RULES.find((candidate) => candidate.pattern === pattern);
     expect(rule('/marketing-analytics')?.feature).toBe('Recommendations');
     expect(rule('/flows/builder/:id')?.feature).toBe('Campaign Flows');
-    expect(rule('/guest/profile/:pos_id/:hashid/:id')?.feature).toBe('Subscribers');
-    expect(rule('/locations-setup')?.roles).toEqual(['owner', 'admin']);
+    expect(rule('/guest/profile/:posId/:hashid/:id')?.feature).toBe('Subscribers');
+    expect(rule('/locations-setup')?.leastRole).toBe('admin');
+    expect(rule('/invoice-list')?.leastRole).toBe('admin');
     expect(breadcrumbsFor(ROUTE_RULES, '/flows/builder/7')).toEqual([
       'pages.groups.marketing',
       'pages.titles.flows',
@@ -255,7 +273,7 @@ describe('support pages', () => {
       const route = ROUTES.find((candidate) => candidate.pattern === pattern);
       expect(route, pattern).toMatchObject({
         feature: null,
-        roles: ['staff'],
+        leastRole: 'staff',
         frame: true,
         group: 'settings',
       });
@@ -287,17 +305,42 @@ describe('custom error pages', () => {
 });
 
 describe('route matching', () => {
-  it('matches parameters and trailing slashes', () => {
-    expect(matchPattern('/flows/builder/:id', '/flows/builder/42')).toEqual({ id: '42' });
-    expect(matchPattern('/flows/builder/:id', '/flows/builder/')).toBeNull();
-    expect(matchPattern('/dashboard', '/dashboard/')).toEqual({});
+  it('matches as react-router does: parameters, trailing slashes, a static segment before a parameter', () => {
+    expect(findRoute(ROUTE_RULES, '/flows/builder/42')?.pattern).toBe('/flows/builder/:id');
+    expect(findRoute(ROUTE_RULES, '/flows/builder/')).toBeNull();
+    expect(findRoute(ROUTE_RULES, '/dashboard/')?.pattern).toBe('/dashboard');
     expect(findRoute(ROUTE_RULES, '/account?tab=tokens')?.pattern).toBe('/account');
+    expect(findRoute(ROUTE_RULES, '/editor-template/9')?.pattern).toBe('/editor-template/:id');
+    expect(findRoute(ROUTE_RULES, '/guest/profile/caf%C3%A9/a1/7')?.pattern).toBe(
+      '/guest/profile/:posId/:hashid/:id',
+    );
   });
 
-  it('lets staff and listed roles in', () => {
-    expect(roleAllowed(['staff'], STAFF)).toBe(true);
-    expect(roleAllowed(['staff'], OWNER)).toBe(false);
-    expect(roleAllowed(['owner', 'admin'], OWNER)).toBe(true);
+  it('sends a malformed URL to /404 and keeps working afterwards', () => {
+    expect(() => decodeURIComponent(MALFORMED)).toThrow(URIError);
+    expect(findRoute(ROUTE_RULES, MALFORMED)).toBeNull();
+    const { actor, effects } = startSut();
+    actor.send({ type: 'session.changed', access: OWNER });
+    actor.send({ type: 'route.changed', path: MALFORMED });
+    expect(actor.getSnapshot().status).toBe('active');
+    expect(actor.getSnapshot().matches('redirecting')).toBe(true);
+    expect(effects.at(-1)).toEqual({ type: 'replacePath', path: '/404' });
+    actor.send({ type: 'route.changed', path: '/404' });
+    expect(actor.getSnapshot().matches('showing')).toBe(true);
+    actor.send({ type: 'route.changed', path: '/guest/profile/7/a1b2c3/7' });
+    expect(actor.getSnapshot().matches('showing')).toBe(true);
+    expect(actor.getSnapshot().context.breadcrumbs.at(-1)).toBe('pages.titles.profile');
+    actor.stop();
+  });
+
+  it('lets staff into staff pages and a role into pages of its rank or below', () => {
+    expect(roleAllowed('staff', STAFF)).toBe(true);
+    expect(roleAllowed('staff', OWNER)).toBe(false);
+    expect(roleAllowed('admin', OWNER)).toBe(true);
+    expect(roleAllowed('admin', STAFF)).toBe(true);
+    expect(roleAllowed('admin', MARKETER)).toBe(false);
+    expect(roleAllowed('marketer', MARKETER)).toBe(true);
+    expect(roleAllowed('marketer', ANALYST_WITHOUT_DASHBOARD)).toBe(false);
     expect(roleAllowed(null, ANALYST_WITHOUT_DASHBOARD)).toBe(true);
   });
 
@@ -307,7 +350,7 @@ describe('route matching', () => {
       const rule = findRoute(ROUTE_RULES, target);
       expect(rule, target).not.toBeNull();
       expect(rule?.feature, target).toBeNull();
-      expect(rule?.roles, target).toBeNull();
+      expect(rule?.leastRole, target).toBeNull();
     }
   });
 });

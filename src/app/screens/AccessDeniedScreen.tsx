@@ -1,7 +1,6 @@
 import { StatusPageView } from '../../views/shell/StatusPageView.js';
-import { useNavigationActor } from '../session-context.js';
 
 /** /access-denied: the user's role may not open the page. */
 export default function AccessDeniedScreen() {
-  return <StatusPageView kind="accessDenied" navigation={useNavigationActor()} />;
+  return <StatusPageView kind="accessDenied" />;
 }

@@ -1,13 +1,10 @@
-import { useSelector } from '@xstate/react';
+import { useLocation } from 'react-router';
 import { ComingSoonView } from '../../views/shell/ComingSoonView.js';
 import { routeAt } from '../routes.js';
-import { useNavigationActor } from '../session-context.js';
 
 /** Every route whose screen arrives with a later issue: the shared empty state naming the page. */
 export default function ComingSoonScreen() {
-  const navigation = useNavigationActor();
-  const path = useSelector(navigation, (state) => state.context.path);
-  const route = routeAt(path);
+  const route = routeAt(useLocation().pathname);
   if (!route) return null;
-  return <ComingSoonView titleKey={route.titleKey} feature={route.feature} navigation={navigation} />;
+  return <ComingSoonView titleKey={route.titleKey} feature={route.feature} />;
 }

@@ -1,29 +1,24 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
+import { useLocation, useParams } from 'react-router';
 import type { ProfileRoute } from '../../machines/customer-profile.machine.js';
-import { matchPattern } from '../../machines/navigation.machine.js';
 import { ProfileView } from '../../views/profile/ProfileView.js';
 import { roleAtLeast } from '../../schemas/roles.js';
 import { useAppActor } from '../actors.js';
 import { useAuthActor, useNavigationActor } from '../session-context.js';
 import { customerProfileLogic } from '../wiring/customer-profile.js';
 
-/** The profile a path names, or null: /{guest|subscriber}/profile/{pos_id or '-'}/{hashid}/{id}. */
-export function profileRouteOf(path: string): ProfileRoute | null {
-  for (const kind of ['guest', 'subscriber'] as const) {
-    const params = matchPattern(`/${kind}/profile/:pos_id/:hashid/:id`, path);
-    if (!params) continue;
-    const id = Number(params.id);
-    if (!Number.isInteger(id) || id <= 0) return null;
-    // '-' stands for "no POS id" (a path needs a segment).
-    return {
-      kind,
-      id,
-      hashid: params.hashid ?? '',
-      pos_id: params.pos_id === '-' ? '' : (params.pos_id ?? ''),
-    };
-  }
-  return null;
+/**
+ * The profile the route's parameters name, or null: /{guest|subscriber}/profile/{posId or '-'}/{hashid}/{id}.
+ */
+function profileRouteOf(
+  kind: ProfileRoute['kind'],
+  params: Readonly<Partial<Record<'posId' | 'hashid' | 'id', string>>>,
+): ProfileRoute | null {
+  const id = Number(params.id);
+  if (!Number.isInteger(id) || id <= 0) return null;
+  // '-' stands for "no POS id" (a path needs a segment).
+  return { kind, id, hashid: params.hashid ?? '', pos_id: params.posId === '-' ? '' : (params.posId ?? '') };
 }
 
 /** One profile's actor; a new path (another person) makes a new one. */
@@ -44,9 +39,8 @@ function ProfilePanel({ route }: { route: ProfileRoute }) {
 
 /** /guest/profile/… and /subscriber/profile/…: the same screen, loading the kind stored in local storage. */
 export default function CustomerProfileScreen() {
-  const navigation = useNavigationActor();
-  const path = useSelector(navigation, (state) => state.context.path);
-  const route = profileRouteOf(path);
+  const path = useLocation().pathname;
+  const route = profileRouteOf(path.startsWith('/subscriber/') ? 'subscriber' : 'guest', useParams());
   if (!route) return null;
   return <ProfilePanel key={path} route={route} />;
 }

@@ -1,7 +1,7 @@
 import { distinctUntilChanged, firstValueFrom, fromEvent, map, Observable, takeUntil } from 'rxjs';
 import { type Actor, fromPromise } from 'xstate';
 import { authMachine, type StaffToken, type VerifiedUser } from '../../machines/auth.machine.js';
-import { type Access, navigationMachine } from '../../machines/navigation.machine.js';
+import { type Access, navigationMachine, normalizePath } from '../../machines/navigation.machine.js';
 import {
   type ExchangeInput,
   type SaveTokenInput,
@@ -12,7 +12,6 @@ import { AccountSettingsSchema, type AuthConfig, CurrentUserSchema } from '../..
 import type { Language } from '../../schemas/constants.js';
 import { apiRequest, configureApiClient } from '../../services/api-client.js';
 import { now } from '../../services/clock.js';
-import { currentPath, pathChanges, pushPath, replacePath } from '../../services/history.js';
 import { applyLanguage, storedLanguage } from '../../services/language.js';
 import {
   authorizeSilently,
@@ -27,6 +26,7 @@ import {
   takeStaffToken,
 } from '../../services/oidc.js';
 import { createAppActor } from '../actors.js';
+import { type AppRouter, createAppRouter } from '../router.js';
 import { ROUTE_RULES } from '../routes.js';
 
 /** The call's single answer; stopping the actor (its signal aborts) unsubscribes, which aborts the request. */
@@ -55,7 +55,7 @@ export const tokenExpiryLogic = tokenExpiryMachine.provide({
   },
 });
 
-/** The auth machine with the provider, the API, storage, the clock, the language and history services. */
+/** The auth machine with the provider, the API, storage, the clock and the language (the router per session). */
 export const authLogic = authMachine.provide({
   actors: {
     loadConfig: fromPromise<AuthConfig, void>(({ signal }) => answerOf(loadAuthConfig(), signal)),
@@ -100,24 +100,40 @@ export const authLogic = authMachine.provide({
     // Loading a language's messages can fail (a chunk that never arrives): the machine hears of it.
     applyLanguage: fromPromise<void, { language: Language }>(({ input }) => applyLanguage(input.language)),
   },
-  actions: {
-    navigate: (_, { path, replace }) => (replace ? replacePath(path) : pushPath(path)),
-  },
 });
 
-/** The navigation machine with the history service. */
-export const navigationLogic = navigationMachine.provide({
-  actions: {
-    pushPath: (_, { path }) => pushPath(path),
-    replacePath: (_, { path }) => replacePath(path),
-  },
-});
+/** The path and query string the router shows, e.g. `/account?tab=tokens`. */
+function shownHref(router: AppRouter): string {
+  return `${router.state.location.pathname}${router.state.location.search}`;
+}
 
-/** The app-wide actors: the session (auth) and the current page (navigation). */
+/**
+ * Moves the router: a new entry, or the current one replaced (also when asked for the page already shown,
+ * so a repeated click adds no duplicate entry, as a react-router `Link` does).
+ */
+function navigateWith(router: AppRouter) {
+  return (path: string, replace: boolean) =>
+    void router.navigate(path, { replace: replace || path === shownHref(router) });
+}
+
+/** The navigation machine moving the session's router. */
+function navigationLogicFor(router: AppRouter) {
+  const navigate = navigateWith(router);
+  return navigationMachine.provide({
+    actions: {
+      pushPath: (_, { path }) => navigate(path, false),
+      replacePath: (_, { path }) => navigate(path, true),
+    },
+  });
+}
+
+/** The app-wide actors and the router: the session (auth), the guard of the current page (navigation). */
 export interface Session {
   auth: Actor<typeof authLogic>;
-  navigation: Actor<typeof navigationLogic>;
-  /** Stops both actors and the subscriptions between them. */
+  navigation: Actor<typeof navigationMachine>;
+  /** The react-router the app renders; its location changes reach `navigation` as `route.changed`. */
+  router: AppRouter;
+  /** Stops both actors, the router and the subscriptions between them. */
   stop(): void;
 }
 
@@ -129,15 +145,30 @@ function accessOf(snapshot: ReturnType<Session['auth']['getSnapshot']>): Access 
 }
 
 /**
- * Starts the session: the auth actor (every API 401 becomes `session.unauthorized`), the navigation
- * actor (every history change becomes `route.changed`), and the user's access handed from the first to
- * the second as `session.changed`.
+ * Starts the session: the router on the browser's history, the auth actor (every API 401 becomes
+ * `session.unauthorized`), the navigation actor (every location the router commits becomes
+ * `route.changed`), and the user's access handed from the auth actor to the navigation actor as
+ * `session.changed`. Both machines move the router only through the actions provided here.
  */
 export function startSession(language: Language): Session {
-  const auth = createAppActor(authLogic, { input: { language } });
-  const navigation = createAppActor(navigationLogic, { input: { routes: ROUTE_RULES, path: currentPath() } });
+  const router = createAppRouter();
+  const navigate = navigateWith(router);
+  const auth = createAppActor(
+    authLogic.provide({ actions: { navigate: (_, { path, replace }) => navigate(path, replace) } }),
+    { input: { language } },
+  );
+  const navigation = createAppActor(navigationLogicFor(router), {
+    input: { routes: ROUTE_RULES, path: router.state.location.pathname },
+  });
   configureApiClient({ onUnauthorized: () => auth.send({ type: 'session.unauthorized' }) });
-  const routes = pathChanges().subscribe((path) => navigation.send({ type: 'route.changed', path }));
+  // Each committed location once: the router also notifies for its own loading states, and keys are not
+  // unique (an entry pushed outside the router, then reached by back/forward, is 'default' like the first).
+  let shown = router.state.location;
+  const unsubscribeRouter = router.subscribe((state) => {
+    if (state.location === shown) return;
+    shown = state.location;
+    navigation.send({ type: 'route.changed', path: normalizePath(state.location.pathname) });
+  });
   const access = new Observable<ReturnType<typeof auth.getSnapshot>>((subscriber) =>
     auth.subscribe(subscriber),
   )
@@ -151,11 +182,13 @@ export function startSession(language: Language): Session {
   return {
     auth,
     navigation,
+    router,
     stop() {
       access.unsubscribe();
-      routes.unsubscribe();
+      unsubscribeRouter();
       auth.stop();
       navigation.stop();
+      router.dispose();
     },
   };
 }

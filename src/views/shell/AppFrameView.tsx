@@ -1,7 +1,7 @@
 import { Alert, AppShell, Box, Burger, Group, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useSelector } from '@xstate/react';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColorSchemeToggle } from './ColorSchemeToggle.js';
 import { ImpersonationBanner } from './ImpersonationBanner.js';
@@ -42,7 +42,8 @@ function BrandMark() {
  * (phone width), the brand, the location picker, the language picker, the colour-scheme toggle and the
  * user menu; the impersonation banner while staff act as someone; the sidebar of the pages the user may
  * open (a drawer on phones, collapsible to a rail on wider screens); the breadcrumbs; and a
- * scroll-to-top button. Every navigation closes the drawer (navigation machine) and scrolls to the top.
+ * scroll-to-top button. Every navigation closes the drawer (navigation machine); the router's scroll
+ * restoration (src/app/AppLayout.tsx) starts a new page at the top and returns to the old place on Back.
  */
 export function AppFrameView({
   auth,
@@ -65,7 +66,6 @@ export function AppFrameView({
   children: ReactNode;
 }) {
   const { t } = useTranslation();
-  const path = useSelector(navigation, (state) => state.context.path);
   const navbarOpened = useSelector(navigation, (state) => state.context.navbarOpened);
   const impersonating = useSelector(auth, (state) => Boolean(state.context.user?.impersonator));
   const error = useSelector(auth, (state) =>
@@ -78,11 +78,6 @@ export function AppFrameView({
   const [hoverExpanded, setHoverExpanded] = useState(false);
   const phone = useMediaQuery(`(max-width: ${BREAKPOINTS_PX.sm - 0.02}px)`) ?? false;
   const rail = collapsed && !phone;
-
-  // Before each navigation the layout resets: the next page starts at the top.
-  useEffect(() => {
-    window.scrollTo({ top: 0 });
-  }, [path]);
 
   const menuLabel = navbarOpened ? t('shell.layout.closeMenu') : t('shell.layout.openMenu');
   return (
@@ -110,7 +105,6 @@ export function AppFrameView({
               aria-controls="app-sidebar"
             />
             <RouteLink
-              navigation={navigation}
               to="/dashboard"
               underline="never"
               c="inherit"
@@ -148,8 +142,6 @@ export function AppFrameView({
       >
         <Sidebar
           sections={sections}
-          currentPath={path}
-          navigation={navigation}
           collapsed={rail && !hoverExpanded}
           onToggleCollapsed={() => {
             setCollapsed((value) => !value);

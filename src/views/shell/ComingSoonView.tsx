@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import type { Feature } from '../../schemas/features.js';
 import { RouteButton } from './RouteLink.js';
 import { EMPTY_STATE_STYLES, MUTED_TEXT } from './contrast.js';
-import type { NavigationActor } from './types.js';
 
 /** The i18n key of a feature's display name (`pages.features.campaignFlows`). */
 export function featureLabelKey(feature: Feature): string {
@@ -36,15 +35,7 @@ function HourglassIcon() {
  * A page whose screen arrives with a later issue: names the page and its feature and shows no data,
  * with a way back to the dashboard.
  */
-export function ComingSoonView({
-  titleKey,
-  feature,
-  navigation,
-}: {
-  titleKey: string;
-  feature: Feature | null;
-  navigation: NavigationActor;
-}) {
+export function ComingSoonView({ titleKey, feature }: { titleKey: string; feature: Feature | null }) {
   const { t } = useTranslation();
   const page = t(titleKey);
   return (
@@ -60,7 +51,7 @@ export function ComingSoonView({
           )}
         </EmptyState.Description>
         <EmptyState.Actions>
-          <RouteButton navigation={navigation} to="/dashboard" variant="default">
+          <RouteButton to="/dashboard" variant="default">
             {t('pages.comingSoon.toDashboard')}
           </RouteButton>
         </EmptyState.Actions>

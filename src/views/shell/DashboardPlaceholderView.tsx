@@ -2,7 +2,6 @@ import { Center, EmptyState } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { EMPTY_STATE_STYLES } from './contrast.js';
 import { RouteButton } from './RouteLink.js';
-import type { NavigationActor } from './types.js';
 
 function ChartIcon() {
   return (
@@ -21,7 +20,7 @@ function ChartIcon() {
 }
 
 /** /dashboard until the Recommendations dashboard ships: an empty state that says so. */
-export function DashboardPlaceholderView({ navigation }: { navigation: NavigationActor }) {
+export function DashboardPlaceholderView() {
   const { t } = useTranslation();
   return (
     <Center mih={420} p="md">
@@ -29,7 +28,7 @@ export function DashboardPlaceholderView({ navigation }: { navigation: Navigatio
         <EmptyState.Title order={1}>{t('shell.dashboard.title')}</EmptyState.Title>
         <EmptyState.Description>{t('shell.dashboard.body')}</EmptyState.Description>
         <EmptyState.Actions>
-          <RouteButton navigation={navigation} to="/account" variant="default">
+          <RouteButton to="/account" variant="default">
             {t('shell.dashboard.account')}
           </RouteButton>
         </EmptyState.Actions>

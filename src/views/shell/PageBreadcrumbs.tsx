@@ -38,7 +38,7 @@ export function PageBreadcrumbs({
             );
           if (to)
             return (
-              <RouteLink key={key} navigation={navigation} to={to} size="sm">
+              <RouteLink key={key} to={to} size="sm">
                 {t(key)}
               </RouteLink>
             );

@@ -10,11 +10,11 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useTimeout } from '@mantine/hooks';
-import type { MouseEvent, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NavLink as RouterNavLink, useLocation } from 'react-router';
 import { DROPDOWN_CLOSE_MS, MENU_HOVER_PAUSE_MS } from './layout-constants.js';
 import { MUTED_TEXT } from './contrast.js';
-import type { NavigationActor } from './types.js';
 
 /** One link of the sidebar: where it goes and the i18n key of its label. */
 export interface NavItem {
@@ -26,10 +26,6 @@ export interface NavItem {
 export interface NavSection {
   group: string;
   items: readonly NavItem[];
-}
-
-function isPlainClick(event: MouseEvent): boolean {
-  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 }
 
 const GROUP_ICONS: Record<string, ReactNode> = {
@@ -89,6 +85,21 @@ function ChevronIcon({ left }: { left: boolean }) {
   );
 }
 
+/** One sidebar entry: a react-router `NavLink` (a real link, aria-current on the page shown). */
+function PageLink({ item, active }: { item: NavItem; active: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <NavLink
+      component={RouterNavLink}
+      to={item.to}
+      end
+      label={t(item.labelKey)}
+      active={active}
+      style={{ borderRadius: 'var(--mantine-radius-md)' }}
+    />
+  );
+}
+
 /**
  * The sidebar menu: the groups of pages the user's features and role allow, the current page
  * highlighted (aria-current). Collapsed to a rail of group icons, each opens its links in a flyout that
@@ -97,16 +108,12 @@ function ChevronIcon({ left }: { left: boolean }) {
  */
 export function Sidebar({
   sections,
-  currentPath,
-  navigation,
   collapsed,
   onToggleCollapsed,
   onHoverExpand,
   showCollapseToggle,
 }: {
   sections: readonly NavSection[];
-  currentPath: string;
-  navigation: NavigationActor;
   /** True when the sidebar shows as a rail (desktop only). */
   collapsed: boolean;
   onToggleCollapsed: () => void;
@@ -116,11 +123,7 @@ export function Sidebar({
 }) {
   const { t } = useTranslation();
   const hover = useTimeout(() => onHoverExpand(true), MENU_HOVER_PAUSE_MS);
-  const go = (to: string) => (event: MouseEvent<HTMLAnchorElement>) => {
-    if (!isPlainClick(event)) return;
-    event.preventDefault();
-    navigation.send({ type: 'route.navigate', path: to });
-  };
+  const currentPath = useLocation().pathname;
 
   return (
     <Box
@@ -163,16 +166,7 @@ export function Sidebar({
                   {/* Links, not an ARIA menu: the flyout is navigation, like the expanded sidebar. */}
                   <Box component="nav" aria-label={t(`pages.groups.${section.group}`)}>
                     {section.items.map((item) => (
-                      <NavLink
-                        key={item.to}
-                        component="a"
-                        href={item.to}
-                        onClick={go(item.to)}
-                        label={t(item.labelKey)}
-                        active={item.to === currentPath}
-                        aria-current={item.to === currentPath ? 'page' : undefined}
-                        style={{ borderRadius: 'var(--mantine-radius-md)' }}
-                      />
+                      <PageLink key={item.to} item={item} active={item.to === currentPath} />
                     ))}
                   </Box>
                 </HoverCard.Dropdown>
@@ -193,16 +187,7 @@ export function Sidebar({
                   {t(`pages.groups.${section.group}`)}
                 </Text>
                 {section.items.map((item) => (
-                  <NavLink
-                    key={item.to}
-                    component="a"
-                    href={item.to}
-                    onClick={go(item.to)}
-                    label={t(item.labelKey)}
-                    active={item.to === currentPath}
-                    aria-current={item.to === currentPath ? 'page' : undefined}
-                    style={{ borderRadius: 'var(--mantine-radius-md)' }}
-                  />
+                  <PageLink key={item.to} item={item} active={item.to === currentPath} />
                 ))}
               </Box>
             ),

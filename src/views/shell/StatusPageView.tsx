@@ -2,7 +2,6 @@ import { Center, EmptyState, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { EMPTY_STATE_STYLES } from './contrast.js';
 import { RouteButton } from './RouteLink.js';
-import type { NavigationActor } from './types.js';
 
 /** Which explanation the page gives. */
 export type StatusKind = 'noAccess' | 'accessDenied' | 'notFound';
@@ -45,7 +44,7 @@ function CompassIcon() {
  * Why a page is not shown: the company lacks its feature (/no-access), the user's role may not open it
  * (/access-denied), or there is no such page (/404); with links back to where the user can go.
  */
-export function StatusPageView({ kind, navigation }: { kind: StatusKind; navigation: NavigationActor }) {
+export function StatusPageView({ kind }: { kind: StatusKind }) {
   const { t } = useTranslation();
   return (
     <Center mih={kind === 'notFound' ? '100vh' : 420} p="md">
@@ -61,16 +60,8 @@ export function StatusPageView({ kind, navigation }: { kind: StatusKind; navigat
         <EmptyState.Description>{t(`errors.${kind}.body`)}</EmptyState.Description>
         <EmptyState.Actions>
           <Group justify="center">
-            {kind !== 'noAccess' && (
-              <RouteButton navigation={navigation} to="/dashboard">
-                {t('errors.toDashboard')}
-              </RouteButton>
-            )}
-            <RouteButton
-              navigation={navigation}
-              to="/account"
-              variant={kind === 'noAccess' ? 'filled' : 'default'}
-            >
+            {kind !== 'noAccess' && <RouteButton to="/dashboard">{t('errors.toDashboard')}</RouteButton>}
+            <RouteButton to="/account" variant={kind === 'noAccess' ? 'filled' : 'default'}>
               {t('errors.toAccount')}
             </RouteButton>
           </Group>
