@@ -100,6 +100,33 @@ describe('navigating with the router in a browser', () => {
     expect(errors).toEqual([]);
   });
 
+  it('starts a new page at the top and returns to the old scroll position on Back', async () => {
+    const { page, errors } = watched;
+    await page.setViewportSize({ width: 1280, height: 400 });
+    try {
+      await page.goto('/guest/analytics');
+      await expectPage(page, '/guest/analytics', /^Guest analytics \|/);
+      await page
+        .getByRole('button', { name: /^Open the profile of / })
+        .first()
+        .waitFor();
+      await page.evaluate(() => window.scrollTo(0, 300));
+      await page.waitForFunction(() => window.scrollY === 300);
+      await page
+        .getByRole('navigation', { name: 'Main navigation' })
+        .getByRole('link', { name: 'Guest segments' })
+        .click();
+      await expectPage(page, '/segments', /^Guest segments \|/);
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      await page.goBack();
+      await expectPage(page, '/guest/analytics', /^Guest analytics \|/);
+      await page.waitForFunction(() => window.scrollY === 300, null, { timeout: 5_000 });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('never re-enters sign-in while signed in', async () => {
     const { page, errors } = watched;
     await page.goto('/login');
