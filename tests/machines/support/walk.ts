@@ -1,5 +1,11 @@
 import type { StatePath, TestModel } from '@xstate/graph';
-import { type AnyStateMachine, type EventFromLogic, type SnapshotFrom, transition } from 'xstate';
+import {
+  type AnyStateMachine,
+  type EventFromLogic,
+  initialTransition,
+  type SnapshotFrom,
+  transition,
+} from 'xstate';
 
 /** A path of a machine's model: its steps and the snapshot it ends in. */
 export type MachinePath<Machine extends AnyStateMachine> = StatePath<
@@ -21,31 +27,51 @@ export function valueKey(snapshot: unknown): string {
 }
 
 /**
- * Every transition of a model: the shortest path to each reachable snapshot (value and context), extended
- * by each event that snapshot accepts from the model's event list. Walking them all takes every
- * transition of every reachable state, including the ones that return to the same state.
+ * Every transition of a model: the shortest path to each reachable model state, extended by each event
+ * that state accepts from the model's event list. Walking them all takes every transition of every
+ * reachable state, including the ones that return to the same state. A model state is a snapshot's value
+ * and context, unless the model was given its own `serializeState`.
+ *
+ * One breadth-first pass finds both, each transition computed once. (The model's own getShortestPaths
+ * also tells states apart by the event that entered them, which multiplies the states it explores
+ * without adding one.)
  */
 export function everyTransition<Machine extends AnyStateMachine>(
   machine: Machine,
   model: MachineModel<Machine>,
 ): { reached: MachinePath<Machine>[]; transitions: MachinePath<Machine>[] } {
-  const reached: MachinePath<Machine>[] = [];
-  const seen = new Set<string>();
-  for (const path of model.getShortestPaths({ allowDuplicatePaths: true })) {
-    const { value, context } = path.state as { value: unknown; context: unknown };
-    const key = JSON.stringify({ value, context });
-    if (seen.has(key)) continue;
-    seen.add(key);
-    reached.push(path);
-  }
   const eventsOf = model.options.events;
-  const transitions = reached.flatMap((path) => {
+  // Without an event, createTestModel's serializer is the snapshot's value and context alone.
+  const serialize = model.options.serializeState ?? ((snapshot) => JSON.stringify(snapshot));
+  const keyOf = (snapshot: SnapshotFrom<Machine>) => serialize(snapshot, undefined, undefined);
+  const { input } = model.options as { input?: unknown };
+  const [initial] = initialTransition(machine as AnyStateMachine, input) as [SnapshotFrom<Machine>, unknown];
+  const start: MachinePath<Machine> = {
+    state: initial,
+    steps: [{ state: initial, event: { type: 'xstate.init' } as EventFromLogic<Machine> }],
+    weight: 0,
+  };
+  const reached = [start];
+  const seen = new Set([keyOf(initial)]);
+  const transitions: MachinePath<Machine>[] = [];
+  // The list grows while it is read: each newly reached snapshot is extended in its turn.
+  for (let index = 0; index < reached.length; index += 1) {
+    const path = reached[index]!;
     const events = (typeof eventsOf === 'function' ? eventsOf(path.state) : eventsOf) ?? [];
-    return events.map((event): MachinePath<Machine> => {
+    for (const event of events) {
       const [next] = transition(machine, path.state, event);
-      return { state: next, steps: [...path.steps, { state: next, event }], weight: path.weight + 1 };
-    });
-  });
+      const extended = {
+        state: next,
+        steps: [...path.steps, { state: next, event }],
+        weight: path.weight + 1,
+      };
+      transitions.push(extended);
+      const key = keyOf(next);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      reached.push(extended);
+    }
+  }
   return { reached, transitions };
 }
 
