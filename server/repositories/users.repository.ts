@@ -94,13 +94,41 @@ export async function listUsers(
   return { count: total.rows[0]?.count ?? 0, rows: page.rows };
 }
 
+/**
+ * One user, locked for a change until the caller's transaction ends (`FOR UPDATE`), so rules checked against the
+ * row still hold when the caller writes; null when the user does not exist in this company. The company's
+ * active owners are locked with it, in id order as the owner-keeping changes lock them, so two changes of
+ * owners never deadlock.
+ */
+export async function lockUserAndOwners(sql: Sql, companyId: CompanyId, id: number): Promise<UserRow | null> {
+  const { rows } = await sql.query<UserRow>(
+    `SELECT ${COLUMNS} FROM users
+      WHERE company_id = $1 AND (id = $2 OR (role = 'owner' AND is_active))
+      ORDER BY id FOR UPDATE`,
+    [companyId, id],
+  );
+  return rows.find((row) => row.id === id) ?? null;
+}
+
+/**
+ * One user, whose row nobody may change until the caller's transaction ends (`FOR SHARE`), so what the
+ * caller checks on it (active, staff) still holds when it writes something that depends on it; null when the
+ * user does not exist in this company.
+ */
+export async function lockUser(sql: Sql, companyId: CompanyId, id: number): Promise<UserRow | null> {
+  const { rows } = await sql.query<UserRow>(
+    `SELECT ${COLUMNS} FROM users WHERE company_id = $1 AND id = $2 FOR SHARE`,
+    [companyId, id],
+  );
+  return rows[0] ?? null;
+}
+
 /** One user, or null when it does not exist in this company. */
 export function getUser(sql: Sql, companyId: CompanyId, id: number): Promise<UserRow | null> {
   return findUser(sql, companyId, id);
 }
 
-/** Creates a user; throws UserEmailTakenError when the address (any case) already has an account. */
-export async function createUser(sql: Sql, scope: WriteScope, input: NewUser): Promise<UserRow> {
+async function insertUser(sql: Sql, companyId: CompanyId, input: NewUser): Promise<UserRow> {
   const email = input.email.trim();
   let id: number;
   try {
@@ -109,7 +137,7 @@ export async function createUser(sql: Sql, scope: WriteScope, input: NewUser): P
                           is_active, verified_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
       [
-        scope.companyId,
+        companyId,
         email,
         input.username ?? email,
         input.first_name ?? '',
@@ -127,13 +155,31 @@ export async function createUser(sql: Sql, scope: WriteScope, input: NewUser): P
     if (isUniqueViolation(error, 'users_email_unique')) throw new UserEmailTakenError();
     throw error;
   }
-  const created = (await findUser(sql, scope.companyId, id))!;
-  await recordAudit(sql, scope, {
-    action: 'create',
-    entity: 'user',
-    entityId: id,
-    after: created,
-  });
+  return (await findUser(sql, companyId, id))!;
+}
+
+/** Creates a user; throws UserEmailTakenError when the address (any case) already has an account. */
+export async function createUser(sql: Sql, scope: WriteScope, input: NewUser): Promise<UserRow> {
+  const created = await insertUser(sql, scope.companyId, input);
+  await recordAudit(sql, scope, { action: 'create', entity: 'user', entityId: created.id, after: created });
+  return created;
+}
+
+/**
+ * Creates a sign-up's first user, who creates themselves: the audit entry names the new user as both the
+ * acting and the real actor. Throws UserEmailTakenError like createUser.
+ */
+export async function createSelfRegisteredUser(
+  sql: Sql,
+  companyId: CompanyId,
+  input: NewUser,
+): Promise<UserRow> {
+  const created = await insertUser(sql, companyId, input);
+  await recordAudit(
+    sql,
+    { companyId, userId: created.id, actorUserId: created.id },
+    { action: 'create', entity: 'user', entityId: created.id, after: created },
+  );
   return created;
 }
 
@@ -323,20 +369,21 @@ export async function findUserPasswordHash(
 }
 
 /**
- * Stores a new password hash and, in the same transaction, revokes every access token issued until now.
- * Returns the revocation moment (tokens issued in or before its second are refused); null when the user
- * does not exist in this company.
+ * Replaces the password hash, but only while the stored one is still `change.from` (the one the caller
+ * verified), and in the same transaction revokes every access token issued until now. Returns the revocation
+ * moment (tokens issued in or before its second are refused); null when nothing matched: the user does not
+ * exist in this company or their password changed since it was read.
  */
 export async function setUserPassword(
   sql: Sql,
   scope: WriteScope,
   id: number,
-  passwordHash: string,
+  change: { from: string; to: string },
 ): Promise<Date | null> {
   const { rows } = await sql.query<{ tokens_valid_after: Date }>(
-    `UPDATE users SET password_hash = $3, tokens_valid_after = now(), updated_at = now()
-     WHERE company_id = $1 AND id = $2 RETURNING tokens_valid_after`,
-    [scope.companyId, id, passwordHash],
+    `UPDATE users SET password_hash = $4, tokens_valid_after = now(), updated_at = now()
+     WHERE company_id = $1 AND id = $2 AND password_hash = $3 RETURNING tokens_valid_after`,
+    [scope.companyId, id, change.from, change.to],
   );
   const row = rows[0];
   if (!row) return null;

@@ -80,7 +80,7 @@ export function accountsRoutes(service: AccountsService): FastifyPluginAsyncZod 
           tags,
           summary: 'Change the password; earlier tokens stop working and a fresh one is answered',
           body: PasswordChangeSchema,
-          response: { 200: TokenResponseSchema, ...errors },
+          response: { 200: TokenResponseSchema, 409: ApiErrorSchema, ...errors },
         },
       },
       async (request) => service.changePassword(principalOf(request), writeScopeOf(request), request.body),

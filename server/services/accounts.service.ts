@@ -171,13 +171,22 @@ export function accountsService(db: Database, auth: AuthSettings, tokens: Access
       const current = await db.tenant(principal.companyId, (sql) =>
         findUserPasswordHash(sql, principal.companyId, userId),
       );
-      if (!(await verifyPassword(current, input.current_password))) {
+      if (current === null || !(await verifyPassword(current, input.current_password))) {
         throw invalid({ current_password: 'Current password is not valid' });
       }
-      // Hashing is slow on purpose, so it happens before the transaction opens.
+      // Hashing is slow on purpose, so verifying and hashing happen outside any transaction; the write then
+      // applies only while the verified hash is still the stored one.
       const hash = await hashPassword(input.new_password);
-      const revokedAt = await db.tenant(scope.companyId, (sql) => setUserPassword(sql, scope, userId, hash));
-      if (!revokedAt) throw notFound('User');
+      const revokedAt = await db.tenant(scope.companyId, (sql) =>
+        setUserPassword(sql, scope, userId, { from: current, to: hash }),
+      );
+      if (!revokedAt) {
+        throw new ApiError(
+          409,
+          'password_changed',
+          'The password was changed by another request meanwhile; sign in again',
+        );
+      }
       return tokens.issue({ userId });
     },
 

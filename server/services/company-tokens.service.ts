@@ -1,4 +1,4 @@
-import type { Database } from '../db/database.js';
+import type { Database, Sql } from '../db/database.js';
 import { generateCompanyKey } from '../auth/company-token.js';
 import type { CompanyToken, CompanyTokenCreated } from '../../src/schemas/accounts.js';
 import { notFound } from '../http/errors.js';
@@ -8,7 +8,7 @@ import {
   revokeCompanyToken,
   type CompanyTokenRow,
 } from '../repositories/company-tokens.repository.js';
-import { findUserByEmailForSignIn } from '../repositories/users.repository.js';
+import { findUserByEmailForSignIn, lockUser } from '../repositories/users.repository.js';
 
 /** A newly issued token: its stored record and the key, which is shown this once and never again. */
 export interface IssuedCompanyToken {
@@ -16,21 +16,30 @@ export interface IssuedCompanyToken {
   key: string;
 }
 
+/** Generates a key and stores its hash for the company, in the caller's transaction. */
+async function storeNewToken(
+  sql: Sql,
+  companyId: number,
+  input: { name: string; createdBy: number | null },
+): Promise<IssuedCompanyToken> {
+  const generated = generateCompanyKey();
+  const token = await createCompanyToken(sql, companyId, {
+    name: input.name,
+    keyPrefix: generated.keyPrefix,
+    keyHash: generated.keyHash,
+    createdBy: input.createdBy,
+  });
+  return { token, key: generated.key };
+}
+
 /** Issues a company API token made by a user of that company. */
-export async function issueCompanyToken(
+export function issueCompanyToken(
   db: Database,
   input: { companyId: number; userId: number | null; name: string },
 ): Promise<IssuedCompanyToken> {
-  const generated = generateCompanyKey();
-  const token = await db.tenant(input.companyId, (sql) =>
-    createCompanyToken(sql, input.companyId, {
-      name: input.name,
-      keyPrefix: generated.keyPrefix,
-      keyHash: generated.keyHash,
-      createdBy: input.userId,
-    }),
+  return db.tenant(input.companyId, (sql) =>
+    storeNewToken(sql, input.companyId, { name: input.name, createdBy: input.userId }),
   );
-  return { token, key: generated.key };
 }
 
 /** Raised when no active user has the given email. */
@@ -47,10 +56,16 @@ export async function issueCompanyTokenForAccount(
   email: string,
   name: string,
 ): Promise<IssuedCompanyToken & { companyId: number }> {
-  const user = await db.platform((sql) => findUserByEmailForSignIn(sql, email.trim()));
-  if (!user || !user.is_active) throw new UnknownAccountError();
-  const issued = await issueCompanyToken(db, { companyId: user.company_id, userId: user.id, name });
-  return { ...issued, companyId: user.company_id };
+  // The platform read only finds the company; the account's standing is checked where the token is written.
+  const found = await db.platform((sql) => findUserByEmailForSignIn(sql, email.trim()));
+  if (!found) throw new UnknownAccountError();
+  const companyId = found.company_id;
+  const issued = await db.tenant(companyId, async (sql) => {
+    const user = await lockUser(sql, companyId, found.id);
+    if (!user || !user.is_active) throw new UnknownAccountError();
+    return storeNewToken(sql, companyId, { name, createdBy: user.id });
+  });
+  return { ...issued, companyId };
 }
 
 /** A token as listed: never the key, which is not even stored. */

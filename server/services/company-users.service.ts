@@ -2,15 +2,15 @@ import type { CompanyUser, CompanyUserCreate, CompanyUserUpdate } from '../../sr
 import { roleAtLeast } from '../../src/schemas/roles.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { Principal } from '../auth/principal.js';
-import type { Database } from '../db/database.js';
+import type { Database, Sql } from '../db/database.js';
 import { ApiError, notFound } from '../http/errors.js';
 import type { WriteScope } from '../repositories/scope.js';
 import {
   createUser,
   deleteUserKeepingOwner,
-  getUser,
   LastOwnerError,
   listUsers,
+  lockUserAndOwners,
   updateUserKeepingOwner,
   type UserFilter,
   type UserRow,
@@ -45,8 +45,9 @@ function lastOwner(): ApiError {
  * deletes an owner; nobody deletes or deactivates themselves; the last active owner always stays.
  */
 export function companyUsersService(db: Database) {
-  async function target(companyId: number, id: number): Promise<UserRow> {
-    const row = await db.tenant(companyId, (sql) => getUser(sql, companyId, id));
+  /** The target user, locked for the rest of the transaction so the rules checked on it hold for the write. */
+  async function lockedTarget(sql: Sql, companyId: number, id: number): Promise<UserRow> {
+    const row = await lockUserAndOwners(sql, companyId, id);
     // Another company's id answers exactly like an unknown one.
     if (!row) throw notFound('User');
     return row;
@@ -91,20 +92,20 @@ export function companyUsersService(db: Database) {
       id: number,
       changes: CompanyUserUpdate,
     ): Promise<CompanyUser> {
-      const before = await target(principal.companyId, id);
-      if (!roleAtLeast(principal.role, 'owner')) {
-        if (before.role === 'owner') throw ownerRequired('Only an owner may change an owner');
-        if (changes.role === 'owner') throw ownerRequired('Only an owner may make someone an owner');
-      }
-      if (id === principal.userId && changes.is_active === false) {
-        throw new ApiError(400, 'own_account', 'You cannot deactivate your own account', {
-          is_active: 'You cannot deactivate your own account',
-        });
-      }
       try {
-        const row = await db.tenant(scope.companyId, (sql) =>
-          updateUserKeepingOwner(sql, scope, id, changes),
-        );
+        const row = await db.tenant(scope.companyId, async (sql) => {
+          const before = await lockedTarget(sql, scope.companyId, id);
+          if (!roleAtLeast(principal.role, 'owner')) {
+            if (before.role === 'owner') throw ownerRequired('Only an owner may change an owner');
+            if (changes.role === 'owner') throw ownerRequired('Only an owner may make someone an owner');
+          }
+          if (id === principal.userId && changes.is_active === false) {
+            throw new ApiError(400, 'own_account', 'You cannot deactivate your own account', {
+              is_active: 'You cannot deactivate your own account',
+            });
+          }
+          return updateUserKeepingOwner(sql, scope, id, changes);
+        });
         if (!row) throw notFound('User');
         return presentCompanyUser(row);
       } catch (error) {
@@ -114,16 +115,18 @@ export function companyUsersService(db: Database) {
     },
 
     async remove(principal: Principal, scope: WriteScope, id: number): Promise<void> {
-      const before = await target(principal.companyId, id);
-      if (id === principal.userId) {
-        throw new ApiError(400, 'own_account', 'You cannot delete your own account');
-      }
-      if (before.role === 'owner' && !roleAtLeast(principal.role, 'owner')) {
-        throw ownerRequired('Only an owner may delete an owner');
-      }
       try {
-        if (!(await db.tenant(scope.companyId, (sql) => deleteUserKeepingOwner(sql, scope, id))))
-          throw notFound('User');
+        const deleted = await db.tenant(scope.companyId, async (sql) => {
+          const before = await lockedTarget(sql, scope.companyId, id);
+          if (id === principal.userId) {
+            throw new ApiError(400, 'own_account', 'You cannot delete your own account');
+          }
+          if (before.role === 'owner' && !roleAtLeast(principal.role, 'owner')) {
+            throw ownerRequired('Only an owner may delete an owner');
+          }
+          return deleteUserKeepingOwner(sql, scope, id);
+        });
+        if (!deleted) throw notFound('User');
       } catch (error) {
         if (error instanceof LastOwnerError) throw lastOwner();
         throw error;

@@ -9,7 +9,11 @@ import {
   startImpersonation,
   type ImpersonationRow,
 } from '../repositories/impersonations.repository.js';
-import { findUserAuthority, searchImpersonationCandidates } from '../repositories/users.repository.js';
+import {
+  findUserAuthority,
+  lockUser,
+  searchImpersonationCandidates,
+} from '../repositories/users.repository.js';
 import { displayName } from './accounts.service.js';
 
 /** How many candidates one search answers; staff narrow it down with `q`. */
@@ -62,16 +66,20 @@ export function hijackService(db: Database, tokens: AccessTokens) {
     /** Records the impersonation and issues a token for the user that names the staff member as actor. */
     async start(principal: Principal, userId: number): Promise<HijackStarted> {
       const staffUserId = staffIdOf(principal);
-      const user = await db.platform((sql) => findUserAuthority(sql, { id: userId }));
-      if (!user || !user.is_active) throw notFound('User');
-      if (user.is_staff) {
-        throw new ApiError(403, 'staff_target', 'Staff accounts cannot be impersonated');
-      }
-      const impersonation = await db.tenant(user.company_id, (sql) =>
-        startImpersonation(sql, { companyId: user.company_id, staffUserId, userId: user.id }),
-      );
+      // The platform read only finds the user's company; the rules are checked where the write happens.
+      const found = await db.platform((sql) => findUserAuthority(sql, { id: userId }));
+      if (!found) throw notFound('User');
+      const companyId = found.company_id;
+      const impersonation = await db.tenant(companyId, async (sql) => {
+        const user = await lockUser(sql, companyId, userId);
+        if (!user || !user.is_active) throw notFound('User');
+        if (user.is_staff) {
+          throw new ApiError(403, 'staff_target', 'Staff accounts cannot be impersonated');
+        }
+        return startImpersonation(sql, { companyId, staffUserId, userId });
+      });
       const token = await tokens.issue({
-        userId: user.id,
+        userId,
         impersonation: { staffUserId, id: impersonation.id },
       });
       return { ...token, impersonation_id: impersonation.id };

@@ -7,7 +7,7 @@ import { recordAudit } from '../repositories/audit.repository.js';
 import { CompanySlugTakenError, createCompany } from '../repositories/companies.repository.js';
 import { setCompanyFeatures } from '../repositories/company-features.repository.js';
 import { UserEmailTakenError } from '../repositories/references.js';
-import { createUser, type UserRow } from '../repositories/users.repository.js';
+import { createSelfRegisteredUser, type UserRow } from '../repositories/users.repository.js';
 import type { RegistrationRequest } from '../../src/schemas/accounts.js';
 import { ALL_FEATURES } from '../../src/schemas/features.js';
 
@@ -39,18 +39,14 @@ async function createCompanyWithOwner(
     name: input.company_name,
     slug: companySlug(input.company_name),
   });
-  // Nobody is signed in yet, so the owner's own creation is recorded without an acting user.
-  const owner = await createUser(
-    sql,
-    { companyId: company.id, userId: null, actorUserId: null },
-    {
-      email: input.email,
-      first_name: input.first_name,
-      last_name: input.last_name,
-      role: 'owner',
-      password_hash: passwordHash,
-    },
-  );
+  // The owner creates themselves, so their own creation is recorded as theirs, like everything after it.
+  const owner = await createSelfRegisteredUser(sql, company.id, {
+    email: input.email,
+    first_name: input.first_name,
+    last_name: input.last_name,
+    role: 'owner',
+    password_hash: passwordHash,
+  });
   await createAccountSettings(sql, company.id, owner.id);
   const ownerScope = { companyId: company.id, userId: owner.id, actorUserId: owner.id };
   await recordAudit(sql, ownerScope, {

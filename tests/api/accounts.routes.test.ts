@@ -7,13 +7,19 @@ import {
   SignInThrottledError,
   verifyCredentials,
 } from '../../server/auth/credentials.js';
-import { hashPassword } from '../../server/auth/passwords.js';
+import { hashPassword, verifyPassword } from '../../server/auth/passwords.js';
+import type { Principal } from '../../server/auth/principal.js';
+import type { Database } from '../../server/db/database.js';
+import { ApiError } from '../../server/http/errors.js';
+import { accountsService } from '../../server/services/accounts.service.js';
 import { registerCompany, UserEmailTakenError } from '../../server/services/registration.service.js';
+import { listAudit } from '../../server/repositories/audit.repository.js';
 import { listCompanyFeatures } from '../../server/repositories/company-features.repository.js';
 import { ALL_FEATURES } from '../../src/schemas/features.js';
 import { LOGIN_FAILED_MESSAGE } from '../../src/schemas/accounts.js';
 import { openTestApp, type TestApp } from '../support/app.js';
 import { makeCompany, makeUser } from '../support/factories.js';
+import { changeAfterFirstTransaction } from '../db/support/between-transactions.js';
 
 let t: TestApp;
 
@@ -106,6 +112,101 @@ describe('registerCompany', () => {
       registerCompany(t.database.db, { ...input, email: 'NOVA@example.com', company_name: 'Other' }),
     ).rejects.toBeInstanceOf(UserEmailTakenError);
     expect(await count()).toBe(before);
+  });
+
+  it("records the sign-up in the owner's name: their own creation, the company and its features", async () => {
+    const owner = await registerCompany(t.database.db, {
+      company_name: 'Audit Bistro',
+      first_name: 'Aude',
+      last_name: 'Owner',
+      email: 'aude@example.com',
+      password: 'long-enough',
+      confirm_password: 'long-enough',
+      accept_terms: true as const,
+    });
+    const entries = await t.database.db.tenant(owner.company_id, (sql) => listAudit(sql, owner.company_id));
+    expect(
+      entries
+        .map(({ action, entity, entity_id, user_id, actor_user_id }) => ({
+          action,
+          entity,
+          entity_id,
+          user_id,
+          actor_user_id,
+        }))
+        .reverse(),
+    ).toEqual([
+      {
+        action: 'create',
+        entity: 'user',
+        entity_id: String(owner.id),
+        user_id: owner.id,
+        actor_user_id: owner.id,
+      },
+      {
+        action: 'create',
+        entity: 'company',
+        entity_id: String(owner.company_id),
+        user_id: owner.id,
+        actor_user_id: owner.id,
+      },
+      {
+        action: 'update',
+        entity: 'company_features',
+        entity_id: String(owner.company_id),
+        user_id: owner.id,
+        actor_user_id: owner.id,
+      },
+    ]);
+    // The owner's entry holds a fingerprint of the address, never the address itself.
+    expect(JSON.stringify(entries)).not.toContain('aude@example.com');
+  });
+});
+
+describe('accountsService.changePassword', () => {
+  it('answers 409 and keeps the other change when the password changed between its check and its write', async () => {
+    const company = await makeCompany(t.database.db);
+    const user = await makeUser(t.database.db, company.id, {
+      email: 'race@example.com',
+      password_hash: await hashPassword('first-password'),
+    });
+    const principal: Principal = {
+      companyId: company.id,
+      userId: user.id,
+      actorUserId: user.id,
+      tokenId: null,
+      role: user.role,
+      isStaff: false,
+      features: new Set(),
+      impersonationId: null,
+    };
+    const scope = { companyId: company.id, userId: user.id, actorUserId: user.id };
+    const change = (db: Database, to: string) =>
+      accountsService(db, t.auth, t.tokens).changePassword(principal, scope, {
+        current_password: 'first-password',
+        new_password: to,
+        confirm_password: to,
+      });
+    // Another browser of the same user changes the password right after this call has read the old hash.
+    const raced = changeAfterFirstTransaction(t.database.db, async (db) => {
+      await change(db, 'other-browser-password');
+    });
+
+    const error = await change(raced.db, 'this-browser-password').catch((caught: unknown) => caught);
+
+    expect(raced.changed()).toBe(true);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 409, code: 'password_changed' });
+    const stored = await t.database.db.owner(
+      async (sql) =>
+        (await sql.query<{ h: string }>('SELECT password_hash AS h FROM users WHERE id = $1', [user.id]))
+          .rows[0]!.h,
+    );
+    expect(await verifyPassword(stored, 'other-browser-password')).toBe(true);
+    const changes = await t.database.db.tenant(company.id, (sql) =>
+      listAudit(sql, company.id, { entity: 'user_password', entityId: user.id }),
+    );
+    expect(changes).toHaveLength(1);
   });
 });
 

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '../../server/auth/principal.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
+import { listImpersonations } from '../../server/repositories/impersonations.repository.js';
+import { updateUser } from '../../server/repositories/users.repository.js';
+import { hijackService } from '../../server/services/hijack.service.js';
 import { openTestApp, type ApiCaller, type TestApp, type UserCaller } from '../support/app.js';
-import { makeCompany, makeUser } from '../support/factories.js';
+import { makeCompany, makeUser, systemScope } from '../support/factories.js';
+import { changeAfterFirstTransaction } from '../db/support/between-transactions.js';
 
 describe('Impersonation API (/hijack)', () => {
   let t: TestApp;
@@ -10,6 +15,7 @@ describe('Impersonation API (/hijack)', () => {
   let marketer: UserCaller;
   let staff: { userId: number; email: string; headers: { authorization: string } };
   let otherStaffId: number;
+  let staffCompanyId: number;
 
   const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
   const call = (
@@ -25,6 +31,7 @@ describe('Impersonation API (/hijack)', () => {
     owner = await t.newUser(restaurant.companyId, 'owner');
     marketer = await t.newUser(restaurant.companyId, 'marketer');
     const support = await makeCompany(t.database.db, 'Regulars Support');
+    staffCompanyId = support.id;
     const staffUser = await makeUser(t.database.db, support.id, {
       email: 'staff@support.example',
       first_name: 'Sam',
@@ -155,5 +162,46 @@ describe('Impersonation API (/hijack)', () => {
     const release = await call(staff, 'POST', '/api/accounts/hijack/release/');
     expect(release.statusCode).toBe(400);
     expect(release.json().error.code).toBe('not_impersonating');
+  });
+
+  it("checks the user's standing where the impersonation is recorded, not only at the look-up", async () => {
+    const principal: Principal = {
+      companyId: staffCompanyId,
+      userId: staff.userId,
+      actorUserId: staff.userId,
+      tokenId: null,
+      role: 'owner',
+      isStaff: true,
+      features: new Set(),
+      impersonationId: null,
+    };
+    const sessions = () =>
+      t.database.db.tenant(restaurant.companyId, (sql) => listImpersonations(sql, restaurant.companyId));
+    const before = (await sessions()).length;
+
+    // Deactivated by the owner right after the service looked the user up.
+    const leaving = await makeUser(t.database.db, restaurant.companyId, { role: 'marketer' });
+    const deactivated = changeAfterFirstTransaction(t.database.db, async (db) => {
+      await db.tenant(restaurant.companyId, (sql) =>
+        updateUser(sql, systemScope(restaurant.companyId), leaving.id, { is_active: false }),
+      );
+    });
+    await expect(hijackService(deactivated.db, t.tokens).start(principal, leaving.id)).rejects.toMatchObject({
+      status: 404,
+    });
+    expect(deactivated.changed()).toBe(true);
+
+    // Made platform staff right after the look-up (only the owner connection may set the flag).
+    const joining = await makeUser(t.database.db, restaurant.companyId, { role: 'marketer' });
+    const madeStaff = changeAfterFirstTransaction(t.database.db, async (db) => {
+      await db.owner((sql) => sql.query('UPDATE users SET is_staff = true WHERE id = $1', [joining.id]));
+    });
+    await expect(hijackService(madeStaff.db, t.tokens).start(principal, joining.id)).rejects.toMatchObject({
+      status: 403,
+      code: 'staff_target',
+    });
+    expect(madeStaff.changed()).toBe(true);
+
+    expect((await sessions()).length).toBe(before);
   });
 });
