@@ -24,6 +24,8 @@ import { accountsRoutes } from './routes/accounts.routes.js';
 import { authConfigRoutes } from './routes/auth-config.routes.js';
 import { companyTokensRoutes } from './routes/company-tokens.routes.js';
 import { brandRoutes, DEFAULT_BRAND_NAME } from './routes/brand.routes.js';
+import { demoRoutes } from './routes/demo.routes.js';
+import { demoStatusService } from './services/demo-status.service.js';
 import { companyUsersRoutes } from './routes/company-users.routes.js';
 import { emailSendersRoutes } from './routes/email-senders.routes.js';
 import { hijackRoutes } from './routes/hijack.routes.js';
@@ -154,6 +156,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     async (api) => {
       await api.register(healthRoutes(healthService(options.db)));
       await api.register(brandRoutes(options.brandName ?? DEFAULT_BRAND_NAME));
+      await api.register(demoRoutes(demoStatusService(options.db)));
       await api.register(locationsRoutes(locationsService(options.db)));
       await api.register(authConfigRoutes(authConfigService(auth)));
       await api.register(accountsRoutes(accountsService(options.db, auth, tokens)));

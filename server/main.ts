@@ -4,17 +4,19 @@ import { loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { countCompanies } from './repositories/companies.repository.js';
-import { loadDemoData } from './seed/load.js';
+import { loadDemoAccounts, loadDemoHistory } from './seed/load.js';
 
 /** Starts the whole product in one process: migrations, demo data on an empty database, API and app. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const applied = await migrate(db);
+  let demoSignIns: string[] = [];
+  const auth = authSettingsFrom(config);
   const app = await buildApp({
     db,
     logLevel: config.LOG_LEVEL,
-    auth: authSettingsFrom(config),
+    auth,
     brandName: config.BRAND_NAME,
     trustProxyHops: config.TRUST_PROXY,
     imports: { maxBytes: config.UPLOAD_MAX_BYTES },
@@ -22,25 +24,29 @@ async function main(): Promise<void> {
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 
   if (config.SEED_ON_START && (await db.platform((sql) => countCompanies(sql))) === 0) {
-    app.log.info({ scale: config.SEED_SCALE }, 'empty database: loading the demo data set');
-    const summary = await loadDemoData(db, {
+    app.log.info({ scale: config.SEED_SCALE }, 'empty database: loading the demo accounts');
+    const accounts = await loadDemoAccounts(db, {
       scale: config.SEED_SCALE,
       log: (message) => app.log.info(message),
     });
-    for (const company of summary.companies) {
+    demoSignIns = [
       // Demo accounts only: these are the published demo credentials, not personal data.
-      app.log.info(`demo sign-in for ${company.name}: ${company.ownerEmail} / ${company.ownerPassword}`);
-    }
-    const { support } = summary;
-    app.log.info(`demo staff sign-in for ${support.name}: ${support.staffEmail} / ${support.staffPassword}`);
+      ...accounts.companies.map(
+        (company) => `${company.name}: ${company.ownerEmail} / ${company.ownerPassword}`,
+      ),
+      `${accounts.support.name} (platform staff, /hijack): ${accounts.support.staffEmail} / ${accounts.support.staffPassword}`,
+    ];
   }
 
-  let closing = false;
+  const stopping = new AbortController();
+  let demoHistory: Promise<unknown> = Promise.resolve();
   const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
+    if (stopping.signal.aborted) return;
+    stopping.abort();
     app.log.info({ signal }, 'shutting down');
     await app.close();
+    // The demo loader stops between two batches; the database closes after it.
+    await demoHistory;
     await db.close();
     process.exit(0);
   };
@@ -48,6 +54,30 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  app.log.info({ url: auth.publicUrl }, 'ready');
+  printWelcome(auth.publicUrl, demoSignIns);
+
+  // The demo's POS history (or the rest of an interrupted load) loads while the server already answers;
+  // the app shows a banner meanwhile (GET /api/demo/status/).
+  demoHistory = loadDemoHistory(db, {
+    log: (message) => app.log.info(message),
+    signal: stopping.signal,
+  }).then(
+    (loaded) => {
+      if (loaded) app.log.info('demo data loaded');
+    },
+    (error: unknown) => {
+      if (stopping.signal.aborted) app.log.info('demo data loading paused: the next start resumes it');
+      else app.log.error({ err: error }, 'loading the demo data failed');
+    },
+  );
+}
+
+/** One plain-text paragraph for the person who ran `npm start`: where to open the app, and the demo sign-ins. */
+function printWelcome(url: string, demoSignIns: readonly string[]): void {
+  const lines = [``, `Regulars is running at ${url}`];
+  if (demoSignIns.length > 0) lines.push(`Demo sign-ins:`, ...demoSignIns.map((line) => `  ${line}`));
+  process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
 main().catch((error: unknown) => {

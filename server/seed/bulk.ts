@@ -32,11 +32,19 @@ export interface BulkWriter {
   ): Promise<Row[]>;
 }
 
+/**
+ * Checks per COPY on each driver (see `BulkWriter.checksPerCopy`). PGlite runs in the server's own thread, so
+ * its batches stay short: requests are answered between two of them while the demo history loads.
+ */
+export function checksPerCopyOn(kind: DatabaseKind): number {
+  return kind === 'pglite' ? 2_500 : 50_000;
+}
+
 /** COPY straight into the table, then read the new rows back above a sequence watermark. */
 function directWriter(sql: Sql, companyId: number): BulkWriter {
   return {
     rowsPerCopy: 20_000,
-    checksPerCopy: 10_000,
+    checksPerCopy: checksPerCopyOn('pglite'),
     async copy<Row>(table: string, columns: readonly string[], csv: Iterable<string>, returning?: string) {
       if (!returning) {
         await sql.copyFrom(table, columns, csv);
@@ -60,7 +68,7 @@ function directWriter(sql: Sql, companyId: number): BulkWriter {
 function stagedWriter(sql: Sql): BulkWriter {
   return {
     rowsPerCopy: 100_000,
-    checksPerCopy: 50_000,
+    checksPerCopy: checksPerCopyOn('postgres'),
     async copy<Row>(table: string, columns: readonly string[], csv: Iterable<string>, returning?: string) {
       const stage = `seed_stage_${table}`;
       const list = columns.join(', ');

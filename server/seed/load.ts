@@ -12,12 +12,12 @@ import { hashPassword } from '../auth/passwords.js';
 import type { Database, Sql } from '../db/database.js';
 import { ALL_FEATURES } from '../../src/schemas/features.js';
 import { DEMO_PASSWORD, type Scale } from './blueprints.js';
-import { bulkWriter, type BulkWriter } from './bulk.js';
+import { bulkWriter, checksPerCopyOn, type BulkWriter } from './bulk.js';
 import { companyChecks, type CheckRecord } from './checks.js';
 import { companyCompetitors } from './competitors.js';
 import { batches, csvPieces, isoTime } from './csv.js';
 import { DEFAULT_SEED, planDemo, type CompanyPlan } from './generate.js';
-import { guestIndexOfPosId, guestProfiles } from './guests.js';
+import { guestIndexOfPosId, guestProfile, guestProfiles } from './guests.js';
 import { companySubscribers, subscribedGuestIndexes } from './subscribers.js';
 import { insertSupportCompany, SUPPORT_COMPANY, SUPPORT_STAFF, type SupportSummary } from './support.js';
 
@@ -316,7 +316,8 @@ async function copyCheckBatch(bulk: BulkWriter, ids: CompanyIds, batch: CheckRec
       ids.companyId,
       ids.locations[check.locationIndex]!,
       ids.revenueCenters.get(`${check.locationIndex}/${check.revenueCenter}`)!,
-      check.guestIndex === null ? null : ids.guests[check.guestIndex]!,
+      // A guest deleted while the history loads (id unknown, 0) gets the check unlinked, as a deletion does.
+      check.guestIndex === null ? null : ids.guests[check.guestIndex]! || null,
       check.checkNumber,
       isoTime(check.openedAt),
       isoTime(check.closedAt),
@@ -401,60 +402,197 @@ async function insertSubscriberLists(sql: Sql, plan: CompanyPlan, companyId: num
   }
 }
 
-/** Runs `fn` in one owner transaction with the platform flag set (see the top of this file). */
-function bulkTransaction<T>(db: Database, fn: (sql: Sql) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` in one owner transaction with the platform flag set (see the top of this file). With
+ * `checkReferences` off (only before the server answers anyone, and only on PGlite, whose owner is a superuser),
+ * foreign-key triggers are skipped for the transaction: the loader makes every reference itself, and the
+ * checks cost half the load.
+ */
+function bulkTransaction<T>(
+  db: Database,
+  fn: (sql: Sql) => Promise<T>,
+  options: { checkReferences: boolean } = { checkReferences: true },
+): Promise<T> {
   return db.owner(async (sql) => {
     await sql.query(`SELECT set_config('app.platform', 'on', true)`);
+    if (!options.checkReferences && db.kind === 'pglite') {
+      await sql.exec('SET LOCAL session_replication_role = replica');
+    }
     return fn(sql);
   });
 }
 
-/** Loads one company in one transaction and returns its id. */
-async function loadCompany(
+/**
+ * Loads one company's accounts, locations, menu, competitors, guests and subscribers in one transaction, and
+ * records that its POS history is still to load (`demo_loads`). Returns the company id.
+ */
+async function loadCompanyAccounts(
   db: Database,
   plan: CompanyPlan,
+  demo: { scale: Scale; seed: number; until: string },
   passwordHash: string,
   log: (message: string) => void,
 ): Promise<number> {
   const name = plan.blueprint.name;
-  return bulkTransaction(db, async (sql) => {
-    const parents = await insertParents(sql, plan, passwordHash);
-    const bulk = bulkWriter(sql, db.kind, parents.companyId);
-    await bulk.copy(
-      'competitors',
-      COMPETITOR_COLUMNS,
-      csvPieces(companyCompetitors(plan), (competitor) => [
-        parents.companyId,
-        parents.locations[competitor.locationIndex]!,
-        competitor.name,
-        competitor.category,
-        competitor.latitude,
-        competitor.longitude,
-        competitor.priceLevel,
-        competitor.rating,
-      ]),
-    );
+  return bulkTransaction(
+    db,
+    async (sql) => {
+      const parents = await insertParents(sql, plan, passwordHash);
+      const bulk = bulkWriter(sql, db.kind, parents.companyId);
+      await bulk.copy(
+        'competitors',
+        COMPETITOR_COLUMNS,
+        csvPieces(companyCompetitors(plan), (competitor) => [
+          parents.companyId,
+          parents.locations[competitor.locationIndex]!,
+          competitor.name,
+          competitor.category,
+          competitor.latitude,
+          competitor.longitude,
+          competitor.priceLevel,
+          competitor.rating,
+        ]),
+      );
+      const ids: CompanyIds = { ...parents, guests: await copyGuests(bulk, plan, parents) };
+      log(`${name}: ${plan.size.guests.toLocaleString('en-US')} guests loaded`);
+      await copySubscribers(bulk, plan, ids);
+      log(`${name}: ${plan.size.subscribers.toLocaleString('en-US')} subscribers loaded`);
+      await sql.query(
+        `INSERT INTO demo_loads (company_id, scale, seed, until_date, checks_total) VALUES ($1, $2, $3, $4, $5)`,
+        [parents.companyId, demo.scale, demo.seed, demo.until, plan.size.checks],
+      );
+      return parents.companyId;
+    },
+    { checkReferences: false },
+  );
+}
 
-    const ids: CompanyIds = { ...parents, guests: await copyGuests(bulk, plan, parents) };
-    log(`${name}: ${plan.size.guests.toLocaleString('en-US')} guests loaded`);
-    await copySubscribers(bulk, plan, ids);
-    log(`${name}: ${plan.size.subscribers.toLocaleString('en-US')} subscribers loaded`);
-
-    let checks = 0;
-    let nextReport = plan.size.checks / 4;
-    for (const batch of batches(companyChecks(plan), bulk.checksPerCopy)) {
-      await copyCheckBatch(bulk, ids, batch);
-      checks += batch.length;
-      if (checks >= nextReport) {
-        log(`${name}: ${checks.toLocaleString('en-US')} checks loaded`);
-        nextReport += plan.size.checks / 4;
-      }
+/** The ids of a company's demo rows read back from the database, so a load can resume in a new process. */
+async function readCompanyIds(sql: Sql, plan: CompanyPlan, companyId: number): Promise<CompanyIds> {
+  const locations = await sql.query<{ id: number; name: string }>(
+    'SELECT id, name FROM locations WHERE company_id = $1',
+    [companyId],
+  );
+  const locationIdByName = new Map(locations.rows.map((row) => [row.name, row.id]));
+  // A demo location deleted while the history loads gets no more checks (its id stays unknown).
+  const locationIds = plan.blueprint.locations.map((location) => locationIdByName.get(location.name) ?? 0);
+  const centers = await sql.query<{ id: number; location_id: number; name: string }>(
+    'SELECT id, location_id, name FROM revenue_centers WHERE company_id = $1',
+    [companyId],
+  );
+  const revenueCenters = new Map<string, number>();
+  for (const row of centers.rows) {
+    revenueCenters.set(`${locationIds.indexOf(row.location_id)}/${row.name}`, row.id);
+  }
+  const items = await sql.query<{ id: number; name: string }>(
+    'SELECT id, name FROM menu_items WHERE company_id = $1',
+    [companyId],
+  );
+  const itemIdByName = new Map(items.rows.map((row) => [row.name, row.id]));
+  const guests = new Float64Array(plan.size.guests);
+  const guestRows = await sql.query<{ id: number; pos_id: string; hashid: string }>(
+    'SELECT id, pos_id, hashid FROM guests WHERE company_id = $1',
+    [companyId],
+  );
+  for (const row of guestRows.rows) {
+    const index = guestIndexOfPosId(row.pos_id);
+    // Only the demo's own guests: a guest added meanwhile with a look-alike POS id has another hashid.
+    if (Number.isSafeInteger(index) && index >= 0 && index < guests.length) {
+      if (guestProfile(plan, index).hashid === row.hashid) guests[index] = row.id;
     }
-    await updateGuestTotals(sql, ids.companyId);
-    await insertSubscriberLists(sql, plan, ids.companyId);
-    log(`${name}: ${checks.toLocaleString('en-US')} checks and guest totals done`);
-    return ids.companyId;
+  }
+  return {
+    companyId,
+    locations: locationIds,
+    revenueCenters,
+    menuItems: plan.items.map((item) => itemIdByName.get(item.name) ?? 0),
+    guests,
+  };
+}
+
+/** One unfinished demo history, as `demo_loads` keeps it. */
+interface PendingHistory {
+  company_id: number;
+  slug: string;
+  scale: Scale;
+  seed: number;
+  until_date: string;
+  checks_loaded: number;
+}
+
+/**
+ * Loads one company's POS history after `checks_loaded` checks, a batch per transaction that also moves the
+ * progress, then the guests' totals and the subscriber lists, and marks the load finished.
+ */
+async function loadCompanyHistory(
+  db: Database,
+  pending: PendingHistory,
+  log: (message: string) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const demo = planDemo({ scale: pending.scale, seed: pending.seed, until: new Date(pending.until_date) });
+  const plan = demo.companies.find((company) => company.blueprint.slug === pending.slug);
+  if (!plan) throw new Error(`Demo data: no company ${pending.slug} in the demo plan`);
+  const name = plan.blueprint.name;
+  const companyId = pending.company_id;
+  const ids = await bulkTransaction(db, (sql) => readCompanyIds(sql, plan, companyId));
+
+  let checks = 0;
+  let nextReport = plan.size.checks / 4;
+  for (const batch of batches(companyChecks(plan), checksPerCopyOn(db.kind))) {
+    const already = checks < pending.checks_loaded;
+    checks += batch.length;
+    // Batches are whole transactions, so what was loaded before ends on a batch boundary.
+    if (already) {
+      while (checks >= nextReport) nextReport += plan.size.checks / 4;
+      continue;
+    }
+    signal.throwIfAborted();
+    // PGlite works in this thread and answers in microtasks: let waiting requests in between two batches.
+    await new Promise((resolve) => setImmediate(resolve));
+    const usable = batch.filter((check) => ids.locations[check.locationIndex]! > 0);
+    await bulkTransaction(db, async (sql) => {
+      await copyCheckBatch(bulkWriter(sql, db.kind, companyId), ids, usable);
+      await sql.query('UPDATE demo_loads SET checks_loaded = $2 WHERE company_id = $1', [companyId, checks]);
+    });
+    if (checks >= nextReport) {
+      log(`${name}: ${checks.toLocaleString('en-US')} checks loaded`);
+      nextReport += plan.size.checks / 4;
+    }
+  }
+  await bulkTransaction(db, async (sql) => {
+    await updateGuestTotals(sql, companyId);
+    await insertSubscriberLists(sql, plan, companyId);
+    await sql.query('UPDATE demo_loads SET finished_at = now() WHERE company_id = $1', [companyId]);
   });
+  log(`${name}: ${checks.toLocaleString('en-US')} checks and guest totals done`);
+}
+
+/**
+ * Loads the POS history of every demo company whose load is unfinished — right after `loadDemoAccounts`, or
+ * in a later process after an interruption — then refreshes the planner's statistics. Safe while the server
+ * answers: each batch is its own transaction and keeps every reference checked. An abort (the server stopping)
+ * ends it between two batches; the next start resumes. Resolves true when there was anything to load.
+ */
+export async function loadDemoHistory(
+  db: Database,
+  options: { log?: (message: string) => void; signal?: AbortSignal } = {},
+): Promise<boolean> {
+  const log = options.log ?? (() => undefined);
+  const signal = options.signal ?? new AbortController().signal;
+  const pending = await bulkTransaction(db, async (sql) => {
+    const { rows } = await sql.query<PendingHistory>(
+      `SELECT d.company_id, c.slug, d.scale, d.seed::int AS seed, to_char(d.until_date, 'YYYY-MM-DD') AS until_date,
+              d.checks_loaded
+       FROM demo_loads d JOIN companies c ON c.id = d.company_id
+       WHERE d.finished_at IS NULL ORDER BY d.company_id`,
+    );
+    return rows;
+  });
+  if (pending.length === 0) return false;
+  for (const history of pending) await loadCompanyHistory(db, history, log, signal);
+  await db.owner((sql) => sql.exec('ANALYZE'));
+  return true;
 }
 
 /** Refuses to load over an existing demo: the slugs and owner emails are unique across the installation. */
@@ -494,24 +632,33 @@ async function countRows(db: Database, companyIds: readonly number[]): Promise<R
   });
 }
 
+/** What `loadDemoAccounts` wrote: the companies and sign-ins, usable at once; their history is still to load. */
+export interface DemoAccounts {
+  scale: Scale;
+  seed: number;
+  /** The date the history is generated up to (YYYY-MM-DD). */
+  until: string;
+  companies: DemoCompanySummary[];
+  support: SupportSummary;
+}
+
 /**
- * Loads the demo data set: a Portland restaurant group (company 1, the demo sign-in) and a small Denver
- * diner (company 2, to show isolation), with guests, two years of checks, subscribers and competitors,
- * plus the platform's "Regulars Support" company whose staff member may impersonate users (/hijack).
- * The same scale, seed and `until` date always write the same rows. Runs ANALYZE afterwards so the
- * planner knows the new table sizes.
+ * The first step of the demo: a Portland restaurant group (company 1, the demo sign-in) and a small Denver
+ * diner (company 2, to show isolation) with their locations, menus, competitors, guests and subscribers, plus
+ * the platform's "Regulars Support" company whose staff member may impersonate users (/hijack). Each company
+ * is one transaction. Their two years of POS checks follow with `loadDemoHistory`.
  */
-export async function loadDemoData(db: Database, options: LoadDemoOptions): Promise<DemoSummary> {
-  const started = performance.now();
+export async function loadDemoAccounts(db: Database, options: LoadDemoOptions): Promise<DemoAccounts> {
   const log = options.log ?? (() => undefined);
   const seed = options.seed ?? DEFAULT_SEED;
   const plan = planDemo({ scale: options.scale, seed, until: options.until ?? new Date() });
   await assertNotLoaded(db, plan.companies);
+  const until = plan.until.toISOString().slice(0, 10);
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const companies: DemoCompanySummary[] = [];
   for (const company of plan.companies) {
-    const id = await loadCompany(db, company, passwordHash, log);
+    const id = await loadCompanyAccounts(db, company, { scale: plan.scale, seed, until }, passwordHash, log);
     companies.push({
       id,
       name: company.blueprint.name,
@@ -526,18 +673,20 @@ export async function loadDemoData(db: Database, options: LoadDemoOptions): Prom
     staffEmail: SUPPORT_STAFF.email,
     staffPassword: DEMO_PASSWORD,
   };
-  await db.owner((sql) => sql.exec('ANALYZE'));
+  return { scale: plan.scale, seed, until, companies, support };
+}
+
+/**
+ * Loads the whole demo data set (`loadDemoAccounts`, then `loadDemoHistory`) and counts what it wrote. The
+ * same scale, seed and `until` date always write the same rows.
+ */
+export async function loadDemoData(db: Database, options: LoadDemoOptions): Promise<DemoSummary> {
+  const started = performance.now();
+  const accounts = await loadDemoAccounts(db, options);
+  await loadDemoHistory(db, { log: options.log });
   const counts = await countRows(
     db,
-    companies.map((company) => company.id),
+    accounts.companies.map((company) => company.id),
   );
-  return {
-    scale: plan.scale,
-    seed,
-    until: plan.until.toISOString().slice(0, 10),
-    companies,
-    support,
-    counts,
-    elapsedMs: Math.round(performance.now() - started),
-  };
+  return { ...accounts, counts, elapsedMs: Math.round(performance.now() - started) };
 }

@@ -1,4 +1,5 @@
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
+import { screenMessagesReady } from '../i18n/index.js';
 import { findRoute, type RouteRole, type RouteRule } from '../machines/navigation.machine.js';
 import type { Feature } from '../schemas/features.js';
 
@@ -46,7 +47,10 @@ export interface AppRoute extends RouteRule {
   breadcrumbs: readonly string[];
 }
 
-/** A screen module's default export, downloaded on first use, failing as ChunkLoadError after 2 minutes. */
+/**
+ * A screen module's default export and the current language's screen texts, downloaded on first use, failing
+ * as ChunkLoadError after 2 minutes.
+ */
 function lazyScreen(load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> {
   return lazy(
     () =>
@@ -56,8 +60,9 @@ function lazyScreen(load: () => Promise<{ default: ComponentType }>): LazyExotic
           error.name = 'ChunkLoadError';
           reject(error);
         }, CHUNK_TIMEOUT_MS);
-        load().then(
-          (module) => {
+        // The screen's texts come with its code, so it never renders message keys.
+        Promise.all([load(), screenMessagesReady()]).then(
+          ([module]) => {
             clearTimeout(timer);
             resolve(module);
           },

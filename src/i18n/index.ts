@@ -1,17 +1,85 @@
+/**
+ * i18next in the browser, one language at a time: each language's messages arrive as two chunks (see
+ * parts.ts), the shell's before the first page shows and the screens' before the first screen renders. A
+ * language switch loads both chunks of the new language first, so the old texts stay until the new ones are
+ * there — never a flash of keys. Every language is complete (checked by tsc in resources.ts and by
+ * tests/unit/i18n.test.ts), so no fallback language is loaded.
+ */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import type { Language } from '../schemas/constants.js';
 import { LANGUAGES } from '../schemas/constants.js';
-import { resources } from './resources.js';
+import type { MessagePart } from './parts.js';
 
-export { resources };
+type MessagesModule = Promise<{ default: Record<string, unknown> }>;
 
-/** Starts i18next in the given language (default en, the spec's default). */
-export function initI18n(language: string = LANGUAGES[0]) {
-  return i18next.use(initReactI18next).init({
-    resources,
+// Spelled out so the bundler makes one chunk per language and part.
+const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
+  en: {
+    shell: () => import('virtual:messages/en/shell'),
+    screens: () => import('virtual:messages/en/screens'),
+  },
+  ch: {
+    shell: () => import('virtual:messages/ch/shell'),
+    screens: () => import('virtual:messages/ch/screens'),
+  },
+  es: {
+    shell: () => import('virtual:messages/es/shell'),
+    screens: () => import('virtual:messages/es/screens'),
+  },
+  jp: {
+    shell: () => import('virtual:messages/jp/shell'),
+    screens: () => import('virtual:messages/jp/screens'),
+  },
+  de: {
+    shell: () => import('virtual:messages/de/shell'),
+    screens: () => import('virtual:messages/de/screens'),
+  },
+  fr: {
+    shell: () => import('virtual:messages/fr/shell'),
+    screens: () => import('virtual:messages/fr/screens'),
+  },
+};
+
+const loading = new Map<string, Promise<void>>();
+
+/** Loads one part of a language's messages into i18next, once; a failed load may be tried again. */
+function loadPart(language: Language, part: MessagePart): Promise<void> {
+  const key = `${language}/${part}`;
+  let done = loading.get(key);
+  if (!done) {
+    done = LOADERS[language][part]().then(({ default: messages }) => {
+      // Deep and without overwriting: a brand set from the server before the chunk arrived stays.
+      i18next.addResourceBundle(language, 'translation', messages, true, false);
+    });
+    done.catch(() => loading.delete(key));
+    loading.set(key, done);
+  }
+  return done;
+}
+
+/** Loads every message of a language (both parts); a switch to it waits for this. */
+export async function loadLanguage(language: Language): Promise<void> {
+  await Promise.all([loadPart(language, 'shell'), loadPart(language, 'screens')]);
+}
+
+/** Resolves when the current language's screen texts are loaded: a lazy screen waits for it before rendering. */
+export function screenMessagesReady(): Promise<void> {
+  return loadPart(i18next.language as Language, 'screens');
+}
+
+/** Starts i18next in the given language (default en, the spec's default) with its shell texts loaded. */
+export async function initI18n(language: Language = LANGUAGES[0]): Promise<void> {
+  await i18next.use(initReactI18next).init({
     lng: language,
-    fallbackLng: 'en',
+    fallbackLng: false,
     supportedLngs: [...LANGUAGES],
+    partialBundledLanguages: true,
+    resources: {},
     interpolation: { escapeValue: false },
   });
+  await loadPart(language, 'shell');
+  // The screens' texts start downloading now, beside the first screen's code; a failure here is retried
+  // and reported by the screen that waits for them.
+  screenMessagesReady().catch(() => undefined);
 }

@@ -5,6 +5,7 @@ import { companyTokensMachine } from './company-tokens.machine.js';
 import { companyUsersMachine } from './company-users.machine.js';
 import { csvUploadMachine } from './csv-upload.machine.js';
 import { customerProfileMachine } from './customer-profile.machine.js';
+import { demoStatusMachine } from './demo-status.machine.js';
 import { emailSendersMachine } from './email-senders.machine.js';
 import { filePagingMachine } from './file-paging.machine.js';
 import { guestListMachine } from './guest-list.machine.js';
@@ -31,6 +32,7 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   companyUsersMachine,
   csvUploadMachine,
   customerProfileMachine,
+  demoStatusMachine,
   emailSendersMachine,
   filePagingMachine,
   guestListMachine,

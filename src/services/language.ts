@@ -1,4 +1,5 @@
 import i18next from 'i18next';
+import { loadLanguage } from '../i18n/index.js';
 import { HTML_LANG, LANGUAGES, type Language } from '../schemas/constants.js';
 import { STORAGE_KEYS, readText, writeText } from './storage.js';
 
@@ -13,9 +14,13 @@ export function storedLanguage(): Language {
   return isLanguage(stored) ? stored : 'en';
 }
 
-/** Switches the interface to the language and remembers it for the next visit. */
+/**
+ * Switches the interface to the language and remembers it for the next visit. Its messages are downloaded
+ * first, so the old language stays on screen until the new one can replace it whole.
+ */
 export async function applyLanguage(language: Language): Promise<void> {
   writeText('local', STORAGE_KEYS.language, language);
+  await loadLanguage(language);
   if (i18next.language !== language) await i18next.changeLanguage(language);
   document.documentElement.lang = HTML_LANG[language];
 }

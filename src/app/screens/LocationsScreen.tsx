@@ -12,7 +12,7 @@ import { LocationsView } from '../../views/locations/LocationsView.js';
 import { roleAtLeast } from '../../schemas/roles.js';
 import { type LocationSelectionActor, useLocationSelectionActor } from '../location-selection-context.js';
 import { useAuthActor } from '../session-context.js';
-import { locationGroupCreateLogic, locationsAdminLogic } from '../wiring/locations.js';
+import { locationGroupCreateLogic, locationsAdminLogic } from '../wiring/locations-admin.js';
 
 /** Every time zone the runtime knows, for the location dialog. */
 export const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');

@@ -2,7 +2,7 @@ import { useAppActor } from '../actors.js';
 import { useState } from 'react';
 import { LocationsSetupView } from '../../views/locations/LocationsSetupView.js';
 import { useLocationSelectionActor } from '../location-selection-context.js';
-import { locationsAdminLogic } from '../wiring/locations.js';
+import { locationsAdminLogic } from '../wiring/locations-admin.js';
 import { lastDays, TIME_ZONES, useCanManageLocations, useLocationChanges } from './LocationsScreen.js';
 
 // "Has POS checks" reads the ROI since this date: any check ever recorded counts.

@@ -1,16 +1,21 @@
 import { Button } from '@mantine/core';
 import { useSelector } from '@xstate/react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { locationSelectionMachine } from '../../machines/location-selection.machine.js';
-import { LocationSelectModal } from './LocationSelectModal.js';
+
+// The modal (and Mantine's modal, list and input code) downloads on first open, not with every page.
+const LocationSelectModal = lazy(() =>
+  import('./LocationSelectModal.js').then((module) => ({ default: module.LocationSelectModal })),
+);
 
 /** The location-selection actor the header's picker drives. */
 export type LocationSelectionActorRef = ActorRefFrom<typeof locationSelectionMachine>;
 
 /**
  * The header's location picker: shows the current choice ("All locations" when none) and opens the
- * location select modal, which it renders too. Nothing when there is no selection actor.
+ * location select modal, which it renders too while open. Nothing when there is no selection actor.
  */
 export function LocationPickerButton({ actor }: { actor: LocationSelectionActorRef | null }) {
   if (!actor) return null;
@@ -20,6 +25,7 @@ export function LocationPickerButton({ actor }: { actor: LocationSelectionActorR
 function PickerButton({ actor }: { actor: LocationSelectionActorRef }) {
   const { t } = useTranslation();
   const selection = useSelector(actor, (state) => state.context.selection);
+  const visible = useSelector(actor, (state) => state.matches('visible'));
   const label = selection.kind === 'all' ? t('locations.picker.all') : selection.name;
   return (
     <>
@@ -34,7 +40,11 @@ function PickerButton({ actor }: { actor: LocationSelectionActorRef }) {
       >
         {label}
       </Button>
-      <LocationSelectModal actor={actor} />
+      {visible && (
+        <Suspense fallback={null}>
+          <LocationSelectModal actor={actor} />
+        </Suspense>
+      )}
     </>
   );
 }

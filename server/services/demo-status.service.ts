@@ -1,0 +1,25 @@
+import type { Database } from '../db/database.js';
+import { readDemoLoadProgress } from '../repositories/demo-loads.repository.js';
+import type { DemoStatus } from '../../src/schemas/demo.js';
+
+/** What the demo-status route needs. */
+export interface DemoStatusService {
+  /** Whether the demo's POS history is still loading, and how far it got. */
+  status(): Promise<DemoStatus>;
+}
+
+/** The demo data set's loading progress, read from `demo_loads` (any API process answers the same). */
+export function demoStatusService(db: Database): DemoStatusService {
+  return {
+    async status() {
+      const progress = await db.platform((sql) => readDemoLoadProgress(sql));
+      if (progress.unfinished === 0) return { loading: false, percent: 100 };
+      // The planned check count is a target the generator lands near, so the figure stops at 99 until done.
+      const percent = Math.min(
+        99,
+        Math.floor((100 * progress.checksLoaded) / Math.max(1, progress.checksTotal)),
+      );
+      return { loading: true, percent };
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.js';
+import { loadDemoAccounts, loadDemoData, loadDemoHistory } from '../../server/seed/load.js';
+import { demoStatusService } from '../../server/services/demo-status.service.js';
+import { openTestDatabase, type TestDatabase } from '../support/database.js';
+
+const OPTIONS = { scale: 'tiny', seed: 7, until: new Date('2025-06-01T00:00:00Z') } as const;
+
+/** What the demo history wrote, by company slug: independent aggregates of checks, lines and guest totals. */
+async function historyFigures(db: Database): Promise<unknown[]> {
+  return db.platform(async (sql) => {
+    const { rows } = await sql.query(
+      `SELECT c.slug,
+              (SELECT count(*)::int FROM pos_checks k WHERE k.company_id = c.id) AS checks,
+              (SELECT sum(total_cents)::bigint::text FROM pos_checks k WHERE k.company_id = c.id) AS revenue,
+              (SELECT count(*)::int FROM pos_check_lines x WHERE x.company_id = c.id) AS lines,
+              (SELECT sum(visit_count)::int FROM guests g WHERE g.company_id = c.id) AS visits,
+              (SELECT count(*)::int FROM guest_locations gl WHERE gl.company_id = c.id) AS guest_locations,
+              (SELECT count(*)::int FROM subscriber_list_members m WHERE m.company_id = c.id) AS list_members,
+              -- Which guest each check belongs to, by POS ids rather than database ids.
+              (SELECT md5(string_agg(k.check_number || '>' || g.pos_id, ',' ORDER BY k.check_number, g.pos_id))
+               FROM pos_checks k JOIN guests g ON g.id = k.guest_id WHERE k.company_id = c.id) AS links
+       FROM companies c ORDER BY c.slug`,
+    );
+    return rows;
+  });
+}
+
+describe('demo data in two steps', () => {
+  let whole: TestDatabase;
+  let resumed: TestDatabase;
+
+  beforeAll(async () => {
+    [whole, resumed] = await Promise.all([openTestDatabase(), openTestDatabase()]);
+    await loadDemoData(whole.db, OPTIONS);
+  });
+  afterAll(async () => {
+    await whole.drop();
+    await resumed.drop();
+  });
+
+  it('reports nothing loading on an installation without a demo', async () => {
+    expect(await demoStatusService(resumed.db).status()).toEqual({ loading: false, percent: 100 });
+  });
+
+  it('resumes an interrupted history to exactly the rows of an uninterrupted load', async () => {
+    const accounts = await loadDemoAccounts(resumed.db, OPTIONS);
+    expect(accounts.companies.map((company) => company.ownerEmail)).toEqual([
+      'owner@harborvine.example',
+      'owner@copperkettle.example',
+    ]);
+    const status = demoStatusService(resumed.db);
+    expect(await status.status()).toEqual({ loading: true, percent: 0 });
+
+    // Stop as the first company finishes, as a server stopping between two batches does.
+    const stop = new AbortController();
+    const log = (message: string) => {
+      if (message.includes('guest totals done')) stop.abort();
+    };
+    await expect(loadDemoHistory(resumed.db, { log, signal: stop.signal })).rejects.toThrow();
+    const halfway = await status.status();
+    expect(halfway.loading).toBe(true);
+    expect(halfway.percent).toBeGreaterThan(0);
+    expect(halfway.percent).toBeLessThan(100);
+
+    expect(await loadDemoHistory(resumed.db)).toBe(true);
+    expect(await historyFigures(resumed.db)).toEqual(await historyFigures(whole.db));
+    expect(await status.status()).toEqual({ loading: false, percent: 100 });
+    // Nothing is left to load: a later start does nothing.
+    expect(await loadDemoHistory(resumed.db)).toBe(false);
+  });
+});
