@@ -7,7 +7,7 @@ import { answerOf } from './answer.js';
 /** The demo-loading banner's machine with `GET /api/demo/status/`. */
 export const demoStatusLogic = demoStatusMachine.provide({
   actors: {
-    fetchDemoStatus: fromPromise<DemoStatus>(({ signal }) =>
+    fetchDemoStatus: fromPromise<DemoStatus, void>(({ signal }) =>
       answerOf(apiRequest({ method: 'GET', path: '/demo/status/', schema: DemoStatusSchema }), signal),
     ),
   },
