@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProfileCardCreateSchema, type CustomerKind } from '../../src/schemas/customers.js';
+import type { ImportProblemCode, ImportProblemParams } from '../../src/schemas/imports.js';
 import { SubscriberCreateSchema } from '../../src/schemas/subscribers.js';
 import { newHashid } from '../repositories/hashid.js';
 import type { ColumnMap, ImportColumn } from './columns.js';
@@ -10,10 +11,24 @@ import type { CsvRecord } from './csv-reader.js';
  * 'Email is not valid', 'Phone is not valid', 'Zip code is not valid', '{field} is required'.
  */
 
-/** What is wrong with a row: the column at fault (null for the row as a whole) and why. */
+/**
+ * What is wrong with a row: the column at fault (null for the row as a whole), why as a code with its values
+ * (the app translates it), and the same in English (the API and the rejected-rows download).
+ */
 export interface RowProblem {
   field: string | null;
+  code: ImportProblemCode;
+  params: ImportProblemParams;
   message: string;
+}
+
+/** The reason code of one zod issue: an empty required cell, a cell over its length, or anything else invalid. */
+function codeOfIssue(issue: z.core.$ZodIssue): { code: ImportProblemCode; params: ImportProblemParams } {
+  if (issue.code === 'too_small' && Number(issue.minimum) <= 1) return { code: 'required', params: {} };
+  if (issue.code === 'too_big' && issue.origin === 'string') {
+    return { code: 'too_long', params: { max: Number(issue.maximum) } };
+  }
+  return { code: 'invalid', params: {} };
 }
 
 /**
@@ -89,7 +104,9 @@ function problemsOf(error: z.ZodError): RowProblem[] {
     if (seen.has(field)) continue;
     seen.add(field);
     // The date rule's own wording is for API callers; a file's author reads the dialog's.
-    problems.push({ field, message: field === 'birthday' ? 'Birthday is not valid' : issue.message });
+    const message = field === 'birthday' ? 'Birthday is not valid' : issue.message;
+    const reason = field === 'birthday' ? { code: 'invalid' as const, params: {} } : codeOfIssue(issue);
+    problems.push({ field, ...reason, message });
   }
   return problems;
 }
@@ -143,7 +160,14 @@ export function checkRow(kind: CustomerKind, map: ColumnMap, record: CsvRecord):
       line: record.line,
       fields: null,
       raw: record.fields,
-      problems: [{ field: null, message: 'The row has a quote that is never closed' }],
+      problems: [
+        {
+          field: null,
+          code: 'unclosed_quote',
+          params: {},
+          message: 'The row has a quote that is never closed',
+        },
+      ],
     };
   }
   const checked = kind === 'subscriber' ? checkSubscriber(record, map) : checkGuest(record, map);

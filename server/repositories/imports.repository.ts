@@ -1,8 +1,16 @@
 import type { CustomerKind } from '../../src/schemas/customers.js';
-import type { ImportStatus } from '../../src/schemas/imports.js';
+import type {
+  ImportProblemCode,
+  ImportProblemParams,
+  ImportRowError,
+  ImportStatus,
+} from '../../src/schemas/imports.js';
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import type { WriteScope } from './scope.js';
+
+/** Why a staged row was rejected (stored as JSON with the row). */
+type RowProblem = Omit<ImportRowError, 'line'>;
 
 /**
  * All SQL of CSV imports: the job (which is also the runner's queue entry), its staged rows, and the
@@ -36,13 +44,15 @@ export interface StagedRow {
   line: number;
   fields: string[] | null;
   raw: string[];
-  problems: { field: string | null; message: string }[] | null;
+  problems: RowProblem[] | null;
 }
 
 /** One row error as the job shows it. */
 export interface ImportRowErrorRow {
   line: number;
   field: string | null;
+  code: ImportProblemCode;
+  params: ImportProblemParams;
   message: string;
 }
 
@@ -51,7 +61,7 @@ export interface RejectedRow {
   seq: number;
   line: number;
   raw: string[];
-  problems: { field: string | null; message: string }[];
+  problems: RowProblem[];
 }
 
 /** A job the runner took, to merge as the company's tenant. */
@@ -164,7 +174,9 @@ export async function listImportRowErrors(
   limit: number,
 ): Promise<ImportRowErrorRow[]> {
   const { rows } = await sql.query<ImportRowErrorRow>(
-    `SELECT r.line, p.problem->>'field' AS field, p.problem->>'message' AS message
+    // Rows staged before reasons had codes read as 'invalid' with their English message.
+    `SELECT r.line, p.problem->>'field' AS field, coalesce(p.problem->>'code', 'invalid') AS code,
+            coalesce(p.problem->'params', '{}'::jsonb) AS params, p.problem->>'message' AS message
      FROM (SELECT seq, line, problems FROM import_rows
            WHERE company_id = $1 AND job_id = $2 AND outcome IN ('invalid', 'duplicate')
            ORDER BY seq LIMIT $3) r
@@ -277,9 +289,12 @@ interface BatchCounts extends Merged {
 async function markDuplicatesInFile(sql: Sql, params: unknown[], keyField: string): Promise<void> {
   await sql.query(
     `UPDATE import_rows r SET outcome = 'duplicate',
-       problems = jsonb_build_array(jsonb_build_object('field', $5::text, 'message', 'Duplicate of line ' ||
-         (SELECT p.line FROM import_rows p
-          WHERE p.company_id = $1 AND p.job_id = $2 AND p.key = r.key AND p.seq < r.seq ORDER BY p.seq LIMIT 1)))
+       problems = (SELECT jsonb_build_array(jsonb_build_object('field', $5::text, 'code', 'duplicate_in_file',
+                                                               'params', jsonb_build_object('line', first.line),
+                                                               'message', 'Duplicate of line ' || first.line))
+                   FROM (SELECT p.line FROM import_rows p
+                         WHERE p.company_id = $1 AND p.job_id = $2 AND p.key = r.key AND p.seq < r.seq
+                         ORDER BY p.seq LIMIT 1) first)
      WHERE r.company_id = $1 AND r.job_id = $2 AND r.seq > $3 AND r.seq <= $4 AND r.outcome IS NULL
        AND EXISTS (SELECT 1 FROM import_rows p
                    WHERE p.company_id = $1 AND p.job_id = $2 AND p.key = r.key AND p.seq < r.seq)`,
@@ -331,7 +346,7 @@ async function mergeSubscribers(sql: Sql, params: unknown[]): Promise<Merged> {
      -- What the upsert neither inserted nor changed was already there with nothing new.
      rejected AS (
        UPDATE import_rows r SET outcome = 'duplicate',
-         problems = '[{"field": "email", "message": "Email already exists"}]'::jsonb
+         problems = '[{"field": "email", "code": "already_exists", "params": {}, "message": "Email already exists"}]'::jsonb
        WHERE r.company_id = $1 AND r.job_id = $2 AND r.seq > $3 AND r.seq <= $4 AND r.outcome IS NULL
          AND NOT EXISTS (SELECT 1 FROM merged m WHERE m.key = r.key))
      SELECT count(*) FILTER (WHERE inserted)::int AS imported, count(*) FILTER (WHERE NOT inserted)::int AS updated
@@ -352,7 +367,7 @@ async function markExistingGuests(sql: Sql, companyId: CompanyId, jobId: number)
   await sql.query('SET LOCAL enable_nestloop = off');
   await sql.query(
     `UPDATE import_rows r SET outcome = 'duplicate',
-       problems = '[{"field": "customer_name", "message": "Guest already exists"}]'::jsonb
+       problems = '[{"field": "customer_name", "code": "already_exists", "params": {}, "message": "Guest already exists"}]'::jsonb
      FROM guests g
      WHERE r.company_id = $1 AND r.job_id = $2 AND r.outcome IS NULL
        AND g.company_id = $1 AND g.last_four_digits = r.fields[2] AND lower(g.customer_name) = lower(r.fields[1])`,

@@ -9,6 +9,7 @@ import { EmptyFileError, MissingColumnsError, receiveFile } from '../imports/pip
 import { UploadRefusedError } from '../imports/text-source.js';
 import type { ImportRunner } from '../jobs/import-runner.js';
 import {
+  INTERRUPTED_UPLOAD,
   findImportJob,
   listImportRowErrors,
   rejectedRowsAfter,
@@ -59,6 +60,7 @@ export async function presentImportJob(db: Database, row: ImportJobRow): Promise
     invalid: row.invalid,
     errors,
     failure: row.failure,
+    failure_code: row.failure === null ? null : row.failure === INTERRUPTED_UPLOAD ? 'interrupted' : 'failed',
     rejected_url: `/api/imports/${row.id}/rejected/`,
     created_at: row.created_at.toISOString(),
     finished_at: row.finished_at ? row.finished_at.toISOString() : null,

@@ -9,10 +9,39 @@ export const ImportStatusSchema = z.enum(['receiving', 'queued', 'running', 'don
 /** An import job's status. */
 export type ImportStatus = z.infer<typeof ImportStatusSchema>;
 
-/** One rejected row: its line in the file (the header is line 1), the field at fault and why. */
+/**
+ * Why a row was rejected, as a code the app translates: a required cell is empty, a cell is not valid or too
+ * long, the row repeats an earlier line of the file, the record already exists with nothing new, or a quote
+ * is never closed.
+ */
+export const ImportProblemCodeSchema = z.enum([
+  'required',
+  'invalid',
+  'too_long',
+  'duplicate_in_file',
+  'already_exists',
+  'unclosed_quote',
+]);
+/** A rejected row's reason code. */
+export type ImportProblemCode = z.infer<typeof ImportProblemCodeSchema>;
+
+/** The values a reason names: the earlier line a duplicate repeats, the longest length allowed. */
+export const ImportProblemParamsSchema = z.object({
+  line: z.number().int().optional(),
+  max: z.number().int().optional(),
+});
+/** Values of a rejected row's reason. */
+export type ImportProblemParams = z.infer<typeof ImportProblemParamsSchema>;
+
+/**
+ * One rejected row: its line in the file (the header is line 1), the field at fault, why as a code with its
+ * values (what the app shows, in the user's language), and the same in English for API callers.
+ */
 export const ImportRowErrorSchema = z.object({
   line: z.number().int(),
   field: z.string().nullable(),
+  code: ImportProblemCodeSchema,
+  params: ImportProblemParamsSchema,
   message: z.string(),
 });
 /** A rejected row. */
@@ -37,8 +66,10 @@ export const ImportJobSchema = z.object({
   invalid: z.number().int(),
   /** The first rejected rows; the rejected-rows download has all of them. */
   errors: z.array(ImportRowErrorSchema),
-  /** Why the whole import failed, when it did. */
+  /** Why the whole import failed, when it did, in English. */
   failure: z.string().nullable(),
+  /** The same as a code the app translates: the upload was cut off, or merging failed. */
+  failure_code: z.enum(['interrupted', 'failed']).nullable(),
   /** URL of the rejected rows as CSV (invalid and duplicate rows with the reason). */
   rejected_url: z.string(),
   created_at: z.string(),

@@ -159,6 +159,7 @@ describe('CSV imports API', () => {
         invalid: 0,
         errors: [],
         failure: null,
+        failure_code: null,
         rejected_url: `/api/imports/${job.id}/rejected/`,
       });
       expect(job.bytes).toBe(Buffer.byteLength(file, 'utf8'));
@@ -182,11 +183,11 @@ describe('CSV imports API', () => {
       const job = await uploadOk(caller, file);
       expect(job).toMatchObject({ read: 4, imported: 2, invalid: 2, duplicates: 0 });
       expect(job.errors).toEqual([
-        { line: 4, field: 'email', message: 'Email is not valid' },
-        { line: 4, field: 'phone', message: 'Phone is not valid' },
-        { line: 4, field: 'zip', message: 'Zip code is not valid' },
-        { line: 4, field: 'birthday', message: 'Birthday is not valid' },
-        { line: 5, field: 'email', message: 'Email is required' },
+        { line: 4, field: 'email', code: 'invalid', params: {}, message: 'Email is not valid' },
+        { line: 4, field: 'phone', code: 'invalid', params: {}, message: 'Phone is not valid' },
+        { line: 4, field: 'zip', code: 'invalid', params: {}, message: 'Zip code is not valid' },
+        { line: 4, field: 'birthday', code: 'invalid', params: {}, message: 'Birthday is not valid' },
+        { line: 5, field: 'email', code: 'required', params: {}, message: 'Email is required' },
       ]);
       expect((await subscribers(caller)).map((row) => row.email).sort()).toEqual([
         'good@example.com',
@@ -202,8 +203,20 @@ describe('CSV imports API', () => {
       );
       expect(job).toMatchObject({ read: 4, imported: 2, duplicates: 2, updated: 0 });
       expect(job.errors).toEqual([
-        { line: 3, field: 'email', message: 'Duplicate of line 2' },
-        { line: 5, field: 'email', message: 'Duplicate of line 2' },
+        {
+          line: 3,
+          field: 'email',
+          code: 'duplicate_in_file',
+          params: { line: 2 },
+          message: 'Duplicate of line 2',
+        },
+        {
+          line: 5,
+          field: 'email',
+          code: 'duplicate_in_file',
+          params: { line: 2 },
+          message: 'Duplicate of line 2',
+        },
       ]);
       expect((await subscribers(caller, 'ann@')).map((row) => row.first_name)).toEqual(['Ann']);
     });
@@ -221,7 +234,9 @@ describe('CSV imports API', () => {
         'email,first_name,zip,subscribed\n  lacks@EXAMPLE.com ,Newname,22222,no\nFULL@example.com,Other,33333,\n',
       );
       expect(job).toMatchObject({ read: 2, imported: 0, updated: 1, duplicates: 1 });
-      expect(job.errors).toEqual([{ line: 3, field: 'email', message: 'Email already exists' }]);
+      expect(job.errors).toEqual([
+        { line: 3, field: 'email', code: 'already_exists', params: {}, message: 'Email already exists' },
+      ]);
       const lacks = (await subscribers(caller, 'lacks@'))[0]!;
       // Values it lacked are filled; its email keeps its spelling and it is not unsubscribed by the file.
       expect(lacks).toMatchObject({
@@ -367,10 +382,28 @@ describe('CSV imports API', () => {
         updated: 0,
       });
       expect(job.errors).toEqual([
-        { line: 3, field: 'customer_name', message: 'Duplicate of line 2' },
-        { line: 5, field: 'customer_name', message: 'Guest already exists' },
-        { line: 6, field: 'last_four_digits', message: 'Last four digits is not valid' },
-        { line: 7, field: 'pos_id', message: 'POS id is required' },
+        {
+          line: 3,
+          field: 'customer_name',
+          code: 'duplicate_in_file',
+          params: { line: 2 },
+          message: 'Duplicate of line 2',
+        },
+        {
+          line: 5,
+          field: 'customer_name',
+          code: 'already_exists',
+          params: {},
+          message: 'Guest already exists',
+        },
+        {
+          line: 6,
+          field: 'last_four_digits',
+          code: 'invalid',
+          params: {},
+          message: 'Last four digits is not valid',
+        },
+        { line: 7, field: 'pos_id', code: 'required', params: {}, message: 'POS id is required' },
       ]);
       // The guests are stored: the same file again finds every valid row already there.
       expect(await uploadOk(caller, file, GUESTS_URL)).toMatchObject({
@@ -385,8 +418,14 @@ describe('CSV imports API', () => {
       const job = await uploadOk(caller, 'customer_name,last_four_digits,pos_id\nJo Short\n', GUESTS_URL);
       expect(job).toMatchObject({ read: 1, invalid: 1, imported: 0 });
       expect(job.errors).toEqual([
-        { line: 2, field: 'last_four_digits', message: 'Last four digits is required' },
-        { line: 2, field: 'pos_id', message: 'POS id is required' },
+        {
+          line: 2,
+          field: 'last_four_digits',
+          code: 'required',
+          params: {},
+          message: 'Last four digits is required',
+        },
+        { line: 2, field: 'pos_id', code: 'required', params: {}, message: 'POS id is required' },
       ]);
       const empty = await uploadOk(caller, 'customer_name,last_four_digits,pos_id\r\n', GUESTS_URL);
       expect(empty).toMatchObject({ status: 'done', read: 0, processed: 0, imported: 0, errors: [] });
@@ -642,7 +681,12 @@ describe('CSV import jobs across restarts', () => {
     const built = await buildApp(db, { staleAfterMs: 0 });
     try {
       const job = await followed(built.app, caller, id);
-      expect(job).toMatchObject({ status: 'failed', failure: 'The upload was interrupted', imported: 0 });
+      expect(job).toMatchObject({
+        status: 'failed',
+        failure: 'The upload was interrupted',
+        failure_code: 'interrupted',
+        imported: 0,
+      });
       expect(await db.tenant(caller.companyId, (sql) => countStagedRows(sql, caller.companyId, id))).toBe(0);
       expect(
         (

@@ -30,7 +30,7 @@ function subscriberRow(seq: number, email: string | null): StagedRow {
         line: seq + 1,
         fields: null,
         raw: ['bad'],
-        problems: [{ field: 'email', message: 'Email is not valid' }],
+        problems: [{ field: 'email', code: 'invalid', params: {}, message: 'Email is not valid' }],
       }
     : {
         seq,
@@ -89,8 +89,14 @@ describe('imports repository', () => {
       (await db.tenant(companyA, (sql) => listSubscribers(sql, companyA, { limit: 10, offset: 0 }))).count,
     ).toBe(2);
     expect(await db.tenant(companyA, (sql) => listImportRowErrors(sql, companyA, id, 10))).toEqual([
-      { line: 3, field: 'email', message: 'Email is not valid' },
-      { line: 4, field: 'email', message: 'Duplicate of line 2' },
+      { line: 3, field: 'email', code: 'invalid', params: {}, message: 'Email is not valid' },
+      {
+        line: 4,
+        field: 'email',
+        code: 'duplicate_in_file',
+        params: { line: 2 },
+        message: 'Duplicate of line 2',
+      },
     ]);
     expect(
       (await db.tenant(companyA, (sql) => rejectedRowsAfter(sql, companyA, id, 2, 10))).map((row) => row.seq),

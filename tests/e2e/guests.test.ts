@@ -77,7 +77,7 @@ describe('guests and subscribers in a browser', () => {
     await mkdir('test-results', { recursive: true });
     await page.screenshot({ path: 'test-results/e2e-guests-upload-report.png', fullPage: true });
     // Line 1 is the header: the first repeat is line 942 and repeats line 8 (journey.7@…).
-    await dialog.getByRole('row', { name: /^942\s+email\s+Duplicate of line 8$/ }).waitFor();
+    await dialog.getByRole('row', { name: /^942\s+email\s+Repeats line 8$/ }).waitFor();
     // The rejected-rows file has all 60, each with its line and reason; the first invalid one is line 992.
     const download = page.waitForEvent('download');
     await dialog.getByRole('button', { name: 'Download 60 rejected rows' }).click();

@@ -35,6 +35,7 @@ function job(status: ImportJob['status'], changes: Partial<ImportJob> = {}): Imp
     invalid: 0,
     errors: [],
     failure: null,
+    failure_code: null,
     rejected_url: '/api/imports/41/rejected/',
     created_at: '2026-03-05T14:07:00.000Z',
     finished_at: null,
@@ -52,10 +53,10 @@ const DONE = job('done', {
   updated: 10,
   duplicates: 6,
   invalid: 4,
-  errors: [{ line: 7, field: 'email', message: 'Email is not valid' }],
+  errors: [{ line: 7, field: 'email', code: 'invalid', params: {}, message: 'Email is not valid' }],
   finished_at: '2026-03-05T14:07:09.000Z',
 });
-const FAILED = job('failed', { failure: 'The file has no email column' });
+const FAILED = job('failed', { failure: 'The file has no email column', failure_code: 'failed' });
 const SERVER_DOWN = { status: 500, code: 'internal', message: 'Something went wrong on our side' };
 
 const SAMPLES: CsvUploadEvent[] = [

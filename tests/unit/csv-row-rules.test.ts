@@ -67,19 +67,23 @@ describe('checkRow', () => {
     });
     expect(checked.fields).toBeNull();
     expect(checked.problems).toEqual([
-      { field: 'email', message: 'Email is not valid' },
-      { field: 'phone', message: 'Phone is not valid' },
-      { field: 'zip', message: 'Zip code is not valid' },
-      { field: 'birthday', message: 'Birthday is not valid' },
-      { field: 'subscribed', message: 'Subscribed is not valid' },
+      { field: 'email', code: 'invalid', params: {}, message: 'Email is not valid' },
+      { field: 'phone', code: 'invalid', params: {}, message: 'Phone is not valid' },
+      { field: 'zip', code: 'invalid', params: {}, message: 'Zip code is not valid' },
+      { field: 'birthday', code: 'invalid', params: {}, message: 'Birthday is not valid' },
+      { field: 'subscribed', code: 'invalid', params: {}, message: 'Subscribed is not valid' },
     ]);
     // Dates zod calls valid but PostgreSQL refuses (year 0) or no one is born on (the future).
     for (const birthday of ['0000-01-01', '1899-12-31', '2999-01-01']) {
       const odd = checkRow('subscriber', subscribers, { line: 9, fields: ['a@b.co', '', '', '', birthday] });
-      expect(odd.problems, birthday).toEqual([{ field: 'birthday', message: 'Birthday is not valid' }]);
+      expect(odd.problems, birthday).toEqual([
+        { field: 'birthday', code: 'invalid', params: {}, message: 'Birthday is not valid' },
+      ]);
     }
     const short = checkRow('subscriber', subscribers, { line: 8, fields: [] });
-    expect(short.problems).toEqual([{ field: 'email', message: 'Email is required' }]);
+    expect(short.problems).toEqual([
+      { field: 'email', code: 'required', params: {}, message: 'Email is required' },
+    ]);
   });
 
   it('checks guest rows: name, four card digits and POS id required', () => {
@@ -88,14 +92,29 @@ describe('checkRow', () => {
       checkRow('guest', guests, { line: 2, fields: [' Jo Smith ', '4242', 'P-1'] }).fields!.slice(0, 3),
     ).toEqual(['Jo Smith', '4242', 'P-1']);
     expect(checkRow('guest', guests, { line: 3, fields: ['', '42', ''] }).problems).toEqual([
-      { field: 'customer_name', message: 'Customer name is required' },
-      { field: 'last_four_digits', message: 'Last four digits is not valid' },
-      { field: 'pos_id', message: 'POS id is required' },
+      { field: 'customer_name', code: 'required', params: {}, message: 'Customer name is required' },
+      { field: 'last_four_digits', code: 'invalid', params: {}, message: 'Last four digits is not valid' },
+      { field: 'pos_id', code: 'required', params: {}, message: 'POS id is required' },
+    ]);
+  });
+
+  it('names a cell over its length with the longest length allowed', () => {
+    const guests = mapColumns('guest', ['customer_name', 'last_four_digits', 'pos_id']);
+    const checked = checkRow('guest', guests, { line: 5, fields: ['Jo', '4242', 'P'.repeat(101)] });
+    expect(checked.problems).toEqual([
+      { field: 'pos_id', code: 'too_long', params: { max: 100 }, message: 'POS id is not valid' },
     ]);
   });
 
   it('refuses a row whose quote never closes', () => {
     const checked = checkRow('subscriber', subscribers, { line: 4, fields: ['a@b.co'], unclosedQuote: true });
-    expect(checked.problems).toEqual([{ field: null, message: 'The row has a quote that is never closed' }]);
+    expect(checked.problems).toEqual([
+      {
+        field: null,
+        code: 'unclosed_quote',
+        params: {},
+        message: 'The row has a quote that is never closed',
+      },
+    ]);
   });
 });

@@ -225,7 +225,7 @@ function Report({ actor }: { actor: CsvUploadActor }) {
                   <Table.Tr key={`${error.line}-${error.field ?? ''}`}>
                     <Table.Td>{error.line}</Table.Td>
                     <Table.Td>{error.field ? <Code>{error.field}</Code> : '—'}</Table.Td>
-                    <Table.Td>{error.message}</Table.Td>
+                    <Table.Td>{t(`csvUpload.rowErrors.${error.code}`, error.params)}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -270,12 +270,14 @@ function Report({ actor }: { actor: CsvUploadActor }) {
 
 function Failed({ actor }: { actor: CsvUploadActor }) {
   const { t } = useTranslation();
-  const failure = useSelector(actor, (state) => state.context.job?.failure ?? null);
+  const failure = useSelector(actor, (state) => state.context.job?.failure_code ?? null);
   const problem = useSelector(actor, (state) => state.context.problem);
   return (
     <Stack gap="md">
       <Alert color="red" title={t('csvUpload.failed.title')} role="alert">
-        {failure ?? problemMessage(t, 'csvUpload', problem) ?? t('csvUpload.errors.unexpected')}
+        {failure
+          ? t(`csvUpload.failures.${failure}`)
+          : (problemMessage(t, 'csvUpload', problem) ?? t('csvUpload.errors.unexpected'))}
       </Alert>
       <Group justify="flex-end">
         <Button variant="default" onClick={() => actor.send({ type: 'dialog.close' })}>
