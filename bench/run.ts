@@ -4,7 +4,7 @@
  * created on that server and dropped at the end). BENCH_ITERATIONS and BENCH_WARMUP change the loop sizes;
  * BENCH_IMPORT_ROWS the CSV import's size (bench/imports.ts); BENCH_GUEST_SCALE, BENCH_GUEST_ITERATIONS and
  * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts), BENCH_GUEST_DATABASE_URL a pre-seeded database for
- * it; BENCH_ONLY a comma-separated subset (replay, locations, imports, guests).
+ * it; BENCH_ONLY a comma-separated subset (size, start, replay, locations, imports, guests).
  */
 import { buildApp } from '../server/app.js';
 import { generateCompanyKey } from '../server/auth/company-token.js';
@@ -12,9 +12,11 @@ import type { Database } from '../server/db/database.js';
 import { createCompany } from '../server/repositories/companies.repository.js';
 import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
 import { createLocation } from '../server/repositories/locations.repository.js';
+import { benchFirstLoad } from './first-load.js';
 import { benchGuestList } from './guest-list.js';
 import { benchImports } from './imports.js';
 import { benchReplay } from './replay.js';
+import { benchStart } from './start.js';
 import {
   benchDrivers,
   envInt,
@@ -145,8 +147,10 @@ const loop: LoopOptions = {
   warmup: envInt('BENCH_WARMUP', 200),
   iterations: envInt('BENCH_ITERATIONS', 1000),
 };
-// BENCH_ONLY=guests,imports runs a subset (replay, locations, imports, guests); all of them by default.
-const only = new Set((process.env.BENCH_ONLY ?? 'replay,locations,imports,guests').split(','));
+// BENCH_ONLY=guests,imports runs a subset (size, start, replay, locations, imports, guests); all by default.
+const only = new Set((process.env.BENCH_ONLY ?? 'size,start,replay,locations,imports,guests').split(','));
+if (only.has('size')) await benchFirstLoad();
+if (only.has('start')) await benchStart();
 if (only.has('replay')) {
   benchReplay({ entries: envInt('BENCH_REPLAY_ENTRIES', 2000), runs: envInt('BENCH_REPLAY_RUNS', 5) });
 }
