@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -105,9 +105,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 export async function buildAppWithServices(options: AppOptions): Promise<BuiltApp> {
   const auth = options.auth ?? authSettingsFrom({});
   const tokens = accessTokens(auth, await loadSigningKeys(options.db));
+  const clientDir = options.clientDir === undefined ? DEFAULT_CLIENT_DIR : options.clientDir;
+  const hasClient = clientDir !== null && existsSync(join(clientDir, 'index.html'));
   const app = Fastify({
     logger: loggerOptions(options.logLevel ?? 'info', options.logStream),
     routerOptions: { ignoreTrailingSlash: true },
+    // A path that does not decode (`%E0%A4%A`) never reaches a route: the app's own page shows it as /404, and
+    // the API answers in its error shape.
+    frameworkErrors: (error, request, reply) => {
+      const badUrlOfPage =
+        error.code === 'FST_ERR_BAD_URL' && request.method === 'GET' && !request.url.startsWith('/api/');
+      // The reply's route-typed status codes do not apply here: no route was matched.
+      const plain = reply as unknown as FastifyReply;
+      if (badUrlOfPage && hasClient && clientDir !== null) {
+        // Static serving is not set up for a request no route matched; a rare path, so the file is read here.
+        return plain.type('text/html').send(readFileSync(join(clientDir, 'index.html')));
+      }
+      return plain.status(error.statusCode ?? 400).send({
+        error: {
+          code: error.code === 'FST_ERR_BAD_URL' ? 'bad_url' : error.code.toLowerCase(),
+          message: error.message,
+        },
+      });
+    },
     bodyLimit: 1024 * 1024,
     // Trust the nearest N proxies' X-Forwarded-For; with none the socket's address is the client's.
     trustProxy: (_address: string, hop: number) => hop < (options.trustProxyHops ?? 0),
@@ -178,8 +198,6 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   );
   if (auth.embedded) await app.register(embeddedOidcPlugin({ db: options.db, settings: auth }));
 
-  const clientDir = options.clientDir === undefined ? DEFAULT_CLIENT_DIR : options.clientDir;
-  const hasClient = clientDir !== null && existsSync(join(clientDir, 'index.html'));
   if (hasClient) await app.register(fastifyStatic, { root: clientDir, wildcard: false });
 
   app.setNotFoundHandler((request, reply) => {

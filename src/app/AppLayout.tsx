@@ -3,6 +3,7 @@ import { type ReactNode, Suspense, useCallback, useEffect, useMemo } from 'react
 import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
 import { type Access, normalizePath, roleAllowed } from '../machines/navigation.machine.js';
+import { DemoLoadingNotice } from '../views/demo/DemoLoadingNotice.js';
 import { LocationPickerButton } from '../views/locations/LocationPickerButton.js';
 import { AppFrameView } from '../views/shell/AppFrameView.js';
 import { PageLoader } from '../views/shell/PageLoader.js';
@@ -20,6 +21,7 @@ import {
 } from './routes.js';
 import { ScreenBoundary } from './ScreenBoundary.js';
 import { useAuthActor, useNavigationActor } from './session-context.js';
+import { demoStatusLogic } from './wiring/demo-status.js';
 import { supportLogLogic } from './wiring/support.js';
 
 const LOGIN_ROUTE = routeAt('/login');
@@ -67,6 +69,8 @@ export function AppLayout() {
   const auth = useAuthActor();
   // One support-log actor for the session, so a sent log's reference stays visible across pages.
   const support = useAppActor(supportLogLogic);
+  // Asks once whether the demo data is still loading, and follows it while it is.
+  const demoStatus = useAppActor(demoStatusLogic);
   const navigation = useNavigationActor();
   const location = useLocation();
   const matched = useMatches().at(-1)?.handle as AppRoute | undefined;
@@ -109,6 +113,7 @@ export function AppLayout() {
         crumbLinks={CRUMB_LINKS}
         locationPicker={<HeaderLocationPicker />}
         supportItems={<SupportMenuItems actor={support} />}
+        notice={<DemoLoadingNotice actor={demoStatus} />}
       >
         {page}
       </AppFrameView>

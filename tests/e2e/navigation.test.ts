@@ -145,6 +145,9 @@ describe('navigating with the router in a browser', () => {
     await expectPage(page, '/404', /^Page not found \|/);
     await page.getByRole('link', { name: 'Go to the dashboard' }).click();
     await expectPage(page, '/dashboard', /^Dashboard \|/);
+    // Typed or pasted into the address bar: the server serves the app, which shows /404 the same way.
+    await page.goto(MALFORMED);
+    await expectPage(page, '/404', /^Page not found \|/);
     expect(errors).toEqual([]);
   });
 

@@ -5,8 +5,8 @@ import type { ActorRefFrom } from 'xstate';
 import type { demoStatusMachine } from '../../machines/demo-status.machine.js';
 
 /**
- * While the demo data set's POS history is still loading (the server answers meanwhile): a thin band under the
- * header saying figures are still filling in, with the progress. Nothing otherwise.
+ * While the demo data set's POS history is still loading (the server answers meanwhile): a thin band above the
+ * page saying figures are still filling in, with the progress. Nothing otherwise.
  */
 export function DemoLoadingNotice({ actor }: { actor: ActorRefFrom<typeof demoStatusMachine> }) {
   const { t } = useTranslation();
@@ -14,7 +14,17 @@ export function DemoLoadingNotice({ actor }: { actor: ActorRefFrom<typeof demoSt
   const percent = useSelector(actor, (state) => state.context.percent);
   if (!visible) return null;
   return (
-    <Group role="status" justify="center" gap="xs" px="md" py={4} wrap="nowrap" bg="blue.0" c="blue.9">
+    <Group
+      role="status"
+      justify="center"
+      gap="xs"
+      px="md"
+      py={4}
+      mb="md"
+      wrap="nowrap"
+      bg="blue.0"
+      c="blue.9"
+    >
       <Loader size={14} color="blue.9" aria-hidden />
       <Text size="sm" c="blue.9" truncate>
         {t('shell.demoLoading', { percent })}

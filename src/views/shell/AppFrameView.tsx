@@ -52,6 +52,7 @@ export function AppFrameView({
   crumbLinks,
   locationPicker,
   supportItems,
+  notice,
   children,
 }: {
   auth: AuthActor;
@@ -63,6 +64,8 @@ export function AppFrameView({
   locationPicker: ReactNode;
   /** The user menu's support items (event log download and send). */
   supportItems?: ReactNode;
+  /** A notice above every page (the demo data still loading), or nothing. */
+  notice?: ReactNode;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -152,6 +155,7 @@ export function AppFrameView({
         />
       </AppShell.Navbar>
       <AppShell.Main>
+        {notice}
         <PageBreadcrumbs navigation={navigation} links={crumbLinks} />
         {error && (
           // The banner's End button stays available to try again.

@@ -70,9 +70,10 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Starts `npx tsx server/main.ts` from the repository root against a fresh PGlite data directory with the
- * tiny demo data set, and resolves once `GET /api/health` answers 200. Expects `vite build` to have run
- * (`npm run test:e2e` does it), so the server serves the built client.
+ * Starts the built server (`node dist/server/main.mjs`, as `npm start` does) from the repository root against a
+ * fresh PGlite data directory with the tiny demo data set, and resolves once `GET /api/health` answers 200 and
+ * the demo's POS history has finished loading (`GET /api/demo/status/`), so every journey sees the whole demo.
+ * Expects the build to have run (`npm run test:e2e` does it).
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const readyTimeoutMs = options.readyTimeoutMs ?? 120_000;
@@ -95,8 +96,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The suite always runs on its own PGlite, whatever the calling shell points at.
   if (!options.env?.DATABASE_URL) delete env.DATABASE_URL;
 
-  // Its own process group, so stopping it also stops the node process that npx and tsx start under it.
-  const child = spawn('npx', ['tsx', 'server/main.ts'], {
+  // Its own process group, so stopping it also stops anything it starts.
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.mjs'], {
     cwd: process.cwd(),
     env,
     detached: true,
@@ -129,7 +130,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         await waitForExit(child, 5_000);
       }
     }
-    // npx and tsx can exit before their node grandchild; make sure none of the group is left.
+    // Nothing of the process group may outlive the test.
     signalGroup(child, 'SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
   };
@@ -144,15 +145,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       throw new Error(`The server ${reason} before it was ready. Its output:\n${output}`);
     }
     try {
-      const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) });
-      if (response.status === 200) break;
+      const health = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) });
+      const demo = health.ok
+        ? await fetch(`${url}/api/demo/status/`, { signal: AbortSignal.timeout(5_000) })
+        : null;
+      if (demo?.ok && !((await demo.json()) as { loading: boolean }).loading) break;
     } catch {
       // Not listening yet.
     }
     if (Date.now() > deadline) {
       await stop();
       throw new Error(
-        `The server did not answer GET /api/health within ${readyTimeoutMs} ms. Its output:\n${output}`,
+        `The server was not ready with its demo data within ${readyTimeoutMs} ms. Its output:\n${output}`,
       );
     }
     await sleep(250);
