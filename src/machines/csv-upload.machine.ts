@@ -18,7 +18,7 @@ import { problemOf, type ApiProblem } from './support/api-problem.js';
 import { placeholder } from './support/placeholder.js';
 
 // Server calls start with spawnChild on entry and stop on exit, and the poll pause is a delayed raise
-// cancelled on exit: what `invoke` and `after` do, in the form createTestModel accepts (ARCHITECTURE.md).
+// cancelled on exit: what `invoke` and `after` do, in the form createTestModel accepts (docs/client.md).
 
 /**
  * The file the user chose: its name and size (which the event log keeps, so replay validates the same way;

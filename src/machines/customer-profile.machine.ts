@@ -30,7 +30,7 @@ import {
 import { placeholder } from './support/placeholder.js';
 
 // Server calls and storage start with spawnChild on entry and stop on exit: what `invoke` does, in the
-// form @xstate/graph's createTestModel accepts (see ARCHITECTURE.md).
+// form @xstate/graph's createTestModel accepts (see docs/client.md).
 
 /** The profile a path names: /{guest|subscriber}/profile/{pos_id}/{hashid}/{id} ('-' for no POS id). */
 export interface ProfileRoute {

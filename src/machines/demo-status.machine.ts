@@ -12,7 +12,7 @@ import type { DemoStatus } from '../schemas/demo.js';
 import { placeholder } from './support/placeholder.js';
 
 // The status call starts with spawnChild on entry and stops on exit, and the pause is a delayed raise
-// cancelled on exit: what `invoke` and `after` do, in the form createTestModel accepts (ARCHITECTURE.md).
+// cancelled on exit: what `invoke` and `after` do, in the form createTestModel accepts (docs/client.md).
 
 /** Everything the demo-status machine handles: the status call's answer or failure, and the pause's end. */
 export type DemoStatusEvent =

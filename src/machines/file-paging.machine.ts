@@ -6,7 +6,7 @@ import { type FileRow, type FileRows, rowKey } from './support/csv-rows.js';
 import { placeholder } from './support/placeholder.js';
 
 // Server calls start with spawnChild on entry and stop on exit (what `invoke` does, in the form
-// @xstate/graph's createTestModel accepts; see ARCHITECTURE.md).
+// @xstate/graph's createTestModel accepts; see docs/client.md).
 
 /** Which locations the rows come from: the app's selection as the API's repeated filters. */
 export interface LocationFilter {

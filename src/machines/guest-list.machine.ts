@@ -19,7 +19,7 @@ import { placeholder } from './support/placeholder.js';
 
 // Server calls and the storage write start with spawnChild on entry and stop on exit, and the search
 // pause is a delayed raise cancelled on exit: what `invoke` and `after` do, in the form @xstate/graph's
-// createTestModel accepts (see ARCHITECTURE.md).
+// createTestModel accepts (see docs/client.md).
 
 /** `GET /api/pos/guests/` and `GET /api/pos/guests/export/` filters. */
 export interface GuestListQuery extends LocationFilter {

@@ -23,7 +23,7 @@ import {
 import { placeholder } from './support/placeholder.js';
 
 // The save call starts with spawnChild on entry and stops on exit: what `invoke` does, in the form
-// @xstate/graph's createTestModel accepts (see ARCHITECTURE.md).
+// @xstate/graph's createTestModel accepts (see docs/client.md).
 
 /** The group dialog as typed. */
 export interface GroupForm {

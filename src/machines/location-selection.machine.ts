@@ -5,7 +5,7 @@ import { problemOf, type ApiProblem } from './support/api-problem.js';
 import { placeholder } from './support/placeholder.js';
 
 // Server calls and the storage read start with spawnChild on entry and stop on exit: what `invoke` does,
-// in the form @xstate/graph's createTestModel accepts (see ARCHITECTURE.md).
+// in the form @xstate/graph's createTestModel accepts (see docs/client.md).
 
 /** What the whole app is filtered by: every location, one location, or one location group. */
 export const LocationSelectionSchema = z.discriminatedUnion('kind', [

@@ -16,7 +16,7 @@ import {
 import { placeholder } from './support/placeholder.js';
 
 // Server calls start with spawnChild on entry and stop on exit: what `invoke` does, in the form
-// @xstate/graph's createTestModel accepts (see ARCHITECTURE.md).
+// @xstate/graph's createTestModel accepts (see docs/client.md).
 
 /** An inclusive period of whole days (`YYYY-MM-DD`), as `GET /customers/locations/roi/` takes it. */
 export interface DateRange {

@@ -4,7 +4,7 @@ import { problemOf, type ApiProblem } from './support/api-problem.js';
 import { placeholder } from './support/placeholder.js';
 
 // The upload starts with spawnChild on entry and stops on exit: what `invoke` does, in the form
-// @xstate/graph's createTestModel accepts (see ARCHITECTURE.md).
+// @xstate/graph's createTestModel accepts (see docs/client.md).
 
 /** What the support menu sends. */
 export type SupportLogCommand = { type: 'log.export' } | { type: 'log.send' } | { type: 'notice.dismiss' };

@@ -3,7 +3,7 @@ import type { Box } from '../visualiser/layout.js';
 import { placeholder } from './support/placeholder.js';
 
 // The layout starts with spawnChild on entry and stops on exit: what `invoke` does, in the form
-// @xstate/graph's createTestModel accepts (see ARCHITECTURE.md).
+// @xstate/graph's createTestModel accepts (see docs/client.md).
 
 /** Where each state of a chart is drawn, by state id (relative to its parent state). */
 export type ChartBoxes = Readonly<Record<string, Box>>;

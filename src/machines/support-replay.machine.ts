@@ -6,7 +6,7 @@ import { problemOf, type ApiProblem } from './support/api-problem.js';
 import { placeholder } from './support/placeholder.js';
 
 // The list and the replay start with spawnChild on entry and stop on exit: what `invoke` does, in the form
-// @xstate/graph's createTestModel accepts (see ARCHITECTURE.md). Reading and replaying a log happens in the
+// @xstate/graph's createTestModel accepts (see docs/client.md). Reading and replaying a log happens in the
 // `loadReplay` actor (src/app/wiring), never here.
 
 /** Where a log to replay comes from: a local file, the page's own event log, or a log captured on the server. */
