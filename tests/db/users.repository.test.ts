@@ -3,11 +3,16 @@ import type { Database } from '../../server/db/database.js';
 import { fingerprint } from '../../server/privacy.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import {
+  createSelfRegisteredUser,
   createUser,
   deleteUser,
   findUserByEmailForSignIn,
+  findUserPasswordHash,
   getUser,
   listUsers,
+  lockUser,
+  lockUserAndOwners,
+  setUserPassword,
   updateUser,
 } from '../../server/repositories/users.repository.js';
 import { UserEmailTakenError } from '../../server/repositories/references.js';
@@ -126,6 +131,57 @@ describe('users repository', () => {
     expect(await db.platform((sql) => findUserByEmailForSignIn(sql, 'sign_in@example.com'))).toBeNull();
   });
 
+  it('locks and returns the one user asked for, also when it is not an owner', async () => {
+    const owner = await makeUser(db, companyA, { role: 'owner' });
+    const analyst = await makeUser(db, companyA, { role: 'analyst' });
+    expect(await db.tenant(companyA, (sql) => lockUserAndOwners(sql, companyA, analyst.id))).toMatchObject({
+      id: analyst.id,
+      role: 'analyst',
+    });
+    expect((await db.tenant(companyA, (sql) => lockUserAndOwners(sql, companyA, owner.id)))?.id).toBe(
+      owner.id,
+    );
+    expect((await db.tenant(companyA, (sql) => lockUser(sql, companyA, analyst.id)))?.id).toBe(analyst.id);
+    expect(await db.tenant(companyA, (sql) => lockUser(sql, companyA, 987654321))).toBeNull();
+  });
+
+  it('writes a new password only while the hash the caller verified is still stored', async () => {
+    const user = await makeUser(db, companyA, { password_hash: 'old-hash' });
+    const scope = systemScope(companyA);
+    const stored = () => db.tenant(companyA, (sql) => findUserPasswordHash(sql, companyA, user.id));
+    expect(
+      await db.tenant(companyA, (sql) =>
+        setUserPassword(sql, scope, user.id, { from: 'someone-elses-hash', to: 'new-hash' }),
+      ),
+    ).toBeNull();
+    expect(await stored()).toBe('old-hash');
+    expect(
+      await db.tenant(companyA, (sql) =>
+        setUserPassword(sql, scope, user.id, { from: 'old-hash', to: 'new-hash' }),
+      ),
+    ).toBeInstanceOf(Date);
+    expect(await stored()).toBe('new-hash');
+    const changes = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'user_password', entityId: user.id }),
+    );
+    expect(changes.map((entry) => entry.after)).toEqual([{ changed: true }]);
+  });
+
+  it('records a self-registered user as creating themselves', async () => {
+    const created = await db.tenant(companyB, (sql) =>
+      createSelfRegisteredUser(sql, companyB, { email: 'self@example.com', role: 'owner' }),
+    );
+    const [entry] = await db.tenant(companyB, (sql) =>
+      listAudit(sql, companyB, { entity: 'user', entityId: created.id }),
+    );
+    expect(entry).toMatchObject({ action: 'create', user_id: created.id, actor_user_id: created.id });
+    await expect(
+      db.tenant(companyA, (sql) =>
+        createSelfRegisteredUser(sql, companyA, { email: 'SELF@example.com', role: 'owner' }),
+      ),
+    ).rejects.toBeInstanceOf(UserEmailTakenError);
+  });
+
   it("never returns or changes another company's users, even without row-level security", async () => {
     for (const guarded of [db, withoutRowLevelSecurity(db)]) {
       const theirs = await makeUser(guarded, companyB, { first_name: 'Theirs' });
@@ -142,6 +198,8 @@ describe('users repository', () => {
         ).count,
       ).toBe(0);
       expect(await guarded.tenant(companyA, (sql) => getUser(sql, companyA, theirs.id))).toBeNull();
+      expect(await guarded.tenant(companyA, (sql) => lockUser(sql, companyA, theirs.id))).toBeNull();
+      expect(await guarded.tenant(companyA, (sql) => lockUserAndOwners(sql, companyA, theirs.id))).toBeNull();
       expect(
         await guarded.tenant(companyA, (sql) =>
           updateUser(sql, systemScope(companyA), theirs.id, { role: 'owner' }),
