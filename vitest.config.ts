@@ -11,6 +11,9 @@ export default defineConfig({
           environment: 'node',
           // Migrates one template database per run; each test file's database is a copy of it.
           globalSetup: ['tests/support/database-template.ts'],
+          // Files in a worker share loaded modules instead of importing the server, xstate and PGlite
+          // again each: no test changes module state, and each file opens its own database.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
