@@ -12,10 +12,8 @@ import {
   type LocationUpdateRequest,
   type MembershipChange,
 } from '../../machines/locations-admin.machine.js';
-import { LIMITS } from '../../schemas/constants.js';
 import {
   LocationGroupSchema,
-  LocationPageSchema,
   LocationRoiSchema,
   LocationSchema,
   type Location,
@@ -25,6 +23,7 @@ import {
 } from '../../schemas/locations.js';
 import { apiRequest } from '../../services/api-client.js';
 import { answerOf } from './answer.js';
+import { everyLocation } from './locations.js';
 
 /** Each group the location joins or leaves, one `PATCH /api/customers/groups/{id}/` after another. */
 async function saveMemberships(
@@ -52,12 +51,7 @@ export const locationsAdminLogic = locationsAdminMachine.provide({
     loadOverview: fromPromise<LocationsOverview, DateRange>(({ input, signal }) =>
       answerOf(
         forkJoin({
-          page: apiRequest({
-            method: 'GET',
-            path: '/customers/locations/',
-            query: { page_size: LIMITS.maxPageSize },
-            schema: LocationPageSchema,
-          }),
+          page: everyLocation(),
           // With a range, each group also carries its revenue and checks for it.
           groups: apiRequest({
             method: 'GET',

@@ -12,16 +12,21 @@ import { apiRequest } from '../../services/api-client.js';
 import { readJson, removeKey, STORAGE_KEYS, writeJson } from '../../services/storage.js';
 import { answerOf } from './answer.js';
 
-/** Every location of the company (one page of the largest size) and every group. */
+/** `GET /api/customers/locations/` for every location of the company: one page of the largest size. */
+export function everyLocation() {
+  return apiRequest({
+    method: 'GET',
+    path: '/customers/locations/',
+    query: { page_size: LIMITS.maxPageSize },
+    schema: LocationPageSchema,
+  });
+}
+
+/** Every location of the company and every group. */
 function choicesOf(signal: AbortSignal): Promise<LocationChoices> {
   return answerOf(
     forkJoin({
-      page: apiRequest({
-        method: 'GET',
-        path: '/customers/locations/',
-        query: { page_size: LIMITS.maxPageSize },
-        schema: LocationPageSchema,
-      }),
+      page: everyLocation(),
       groups: apiRequest({ method: 'GET', path: '/customers/groups/', schema: z.array(LocationGroupSchema) }),
     }),
     signal,
