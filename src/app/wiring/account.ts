@@ -1,4 +1,3 @@
-import { firstValueFrom, fromEvent, takeUntil, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { fromPromise } from 'xstate';
 import { accountSettingsMachine } from '../../machines/account-settings.machine.js';
@@ -32,11 +31,7 @@ import type { Page } from '../../schemas/common.js';
 import type { Language } from '../../schemas/constants.js';
 import { apiRequest } from '../../services/api-client.js';
 import { applyLanguage } from '../../services/language.js';
-
-/** The call's single answer; stopping the actor (its signal aborts) unsubscribes, which aborts the request. */
-function answerOf<T>(call: Observable<T>, signal: AbortSignal): Promise<T> {
-  return firstValueFrom(call.pipe(takeUntil(fromEvent(signal, 'abort'))));
-}
+import { answerOf } from './answer.js';
 
 /** The Profile tab's machine with `/api/accounts/settings/` and the language service. */
 export const accountSettingsLogic = accountSettingsMachine.provide({

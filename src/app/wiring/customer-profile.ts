@@ -21,7 +21,8 @@ import { GuestProfileSchema } from '../../schemas/guests.js';
 import { SubscriberProfileSchema } from '../../schemas/subscribers.js';
 import { apiRequest } from '../../services/api-client.js';
 import { readText, STORAGE_KEYS } from '../../services/storage.js';
-import { answerOf, rememberProfileKind } from './guests.js';
+import { answerOf } from './answer.js';
+import { rememberProfileKind } from './guests.js';
 
 /** Where a kind's profile lives under /api. */
 function basePath(kind: CustomerKind, id: number): string {

@@ -11,7 +11,7 @@ import type { CustomerKind } from '../../schemas/customers.js';
 import { ExistingRecordsSchema, FileUrlsSchema } from '../../schemas/customers.js';
 import { apiRequest, apiRequestText } from '../../services/api-client.js';
 import { splitApiUrl } from '../../services/download.js';
-import { answerOf } from './guests.js';
+import { answerOf } from './answer.js';
 
 // Spec section 9: without a server count the machine falls back to fixed totals, so a missing count is
 // accepted here rather than failing the call.

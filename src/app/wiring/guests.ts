@@ -1,4 +1,3 @@
-import { firstValueFrom, fromEvent, takeUntil, type Observable } from 'rxjs';
 import { fromPromise } from 'xstate';
 import { guestListMachine, type GuestKey, type GuestListQuery } from '../../machines/guest-list.machine.js';
 import type { Page } from '../../schemas/common.js';
@@ -8,11 +7,7 @@ import { apiRequest } from '../../services/api-client.js';
 import { now } from '../../services/clock.js';
 import { downloadCsv } from '../../services/download.js';
 import { STORAGE_KEYS, writeText } from '../../services/storage.js';
-
-/** The call's single answer; stopping the actor (its signal aborts) unsubscribes, which aborts the request. */
-export function answerOf<T>(call: Observable<T>, signal: AbortSignal): Promise<T> {
-  return firstValueFrom(call.pipe(takeUntil(fromEvent(signal, 'abort'))));
-}
+import { answerOf } from './answer.js';
 
 /** Stores which profile kind the profile screen loads (spec section 4), in local storage. */
 export function rememberProfileKind(kind: CustomerKind): void {

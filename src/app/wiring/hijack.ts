@@ -1,4 +1,3 @@
-import { firstValueFrom, fromEvent, takeUntil, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { fromPromise } from 'xstate';
 import { hijackMachine } from '../../machines/hijack.machine.js';
@@ -9,11 +8,7 @@ import {
   type HijackStarted,
 } from '../../schemas/accounts.js';
 import { apiRequest } from '../../services/api-client.js';
-
-/** The call's single answer; stopping the actor (its signal aborts) unsubscribes, which aborts the request. */
-function answerOf<T>(call: Observable<T>, signal: AbortSignal): Promise<T> {
-  return firstValueFrom(call.pipe(takeUntil(fromEvent(signal, 'abort'))));
-}
+import { answerOf } from './answer.js';
 
 /** The /hijack machine with `GET /api/accounts/hijack/users/` and `POST /api/accounts/hijack/`. */
 export const hijackLogic = hijackMachine.provide({

@@ -1,4 +1,4 @@
-import { distinctUntilChanged, firstValueFrom, fromEvent, map, Observable, takeUntil } from 'rxjs';
+import { distinctUntilChanged, map, Observable } from 'rxjs';
 import { type Actor, fromPromise } from 'xstate';
 import { authMachine, type StaffToken, type VerifiedUser } from '../../machines/auth.machine.js';
 import { type Access, navigationMachine, normalizePath } from '../../machines/navigation.machine.js';
@@ -28,11 +28,7 @@ import {
 import { createAppActor } from '../actors.js';
 import { type AppRouter, createAppRouter } from '../router.js';
 import { ROUTE_RULES } from '../routes.js';
-
-/** The call's single answer; stopping the actor (its signal aborts) unsubscribes, which aborts the request. */
-function answerOf<T>(call: Observable<T>, signal: AbortSignal): Promise<T> {
-  return firstValueFrom(call.pipe(takeUntil(fromEvent(signal, 'abort'))));
-}
+import { answerOf } from './answer.js';
 
 /** The code exchange at the token endpoint, stamped with the time of the answer. */
 const exchangeCodeLogic = fromPromise<TokenReceipt, ExchangeInput>(async ({ input, signal }) => ({

@@ -1,4 +1,3 @@
-import { firstValueFrom, fromEvent, takeUntil, type Observable } from 'rxjs';
 import { fromPromise } from 'xstate';
 import {
   subscriberListsMachine,
@@ -18,11 +17,7 @@ import {
   type SubscriberListWrite,
 } from '../../schemas/subscribers.js';
 import { apiRequest } from '../../services/api-client.js';
-
-/** The call's single answer; stopping the actor (its signal aborts) unsubscribes, which aborts the request. */
-function answerOf<T>(call: Observable<T>, signal: AbortSignal): Promise<T> {
-  return firstValueFrom(call.pipe(takeUntil(fromEvent(signal, 'abort'))));
-}
+import { answerOf } from './answer.js';
 
 const LISTS = '/subscriptions/subscribers/list/';
 

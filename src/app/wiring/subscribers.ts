@@ -1,4 +1,3 @@
-import { firstValueFrom, fromEvent, takeUntil, type Observable } from 'rxjs';
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { csvUploadMachine, type UploadRequest } from '../../machines/csv-upload.machine.js';
 import {
@@ -18,11 +17,7 @@ import { apiRequest } from '../../services/api-client.js';
 import { downloadCsv } from '../../services/download.js';
 import { STORAGE_KEYS, writeText } from '../../services/storage.js';
 import { uploadCsv } from '../../services/upload.js';
-
-/** The call's single answer; stopping the actor (its signal aborts) unsubscribes, which aborts the request. */
-function answerOf<T>(call: Observable<T>, signal: AbortSignal): Promise<T> {
-  return firstValueFrom(call.pipe(takeUntil(fromEvent(signal, 'abort'))));
-}
+import { answerOf } from './answer.js';
 
 /** Today as YYYY-MM-DD, for export file names. */
 function today(): string {

@@ -1,4 +1,3 @@
-import { firstValueFrom, fromEvent, takeUntil, type Observable } from 'rxjs';
 import { fromPromise } from 'xstate';
 import { MACHINES } from '../../machines/registry.js';
 import { type ReplaySource, supportReplayMachine } from '../../machines/support-replay.machine.js';
@@ -7,14 +6,10 @@ import { buildTimeline, type ReplayTimeline } from '../../replay/steps.js';
 import { type SupportEventLog, SupportEventLogPageSchema } from '../../schemas/support.js';
 import { apiRequest, apiRequestText } from '../../services/api-client.js';
 import { entriesToJsonLines, eventLog } from '../../services/event-log.js';
+import { answerOf } from './answer.js';
 
 /** How many captured logs the screen lists (the newest). */
 const LISTED_LOGS = 100;
-
-/** The call's single answer; stopping the actor (its signal aborts) unsubscribes, which aborts the request. */
-function answerOf<T>(call: Observable<T>, signal: AbortSignal): Promise<T> {
-  return firstValueFrom(call.pipe(takeUntil(fromEvent(signal, 'abort'))));
-}
 
 /** `GET /api/support/event-logs/{id}/`: the captured log's JSON Lines, through the API client. */
 function downloadCapturedLog(id: number, signal: AbortSignal): Promise<string> {
