@@ -24,6 +24,7 @@ import { makeCompany, makeUser, systemScope } from '../support/factories.js';
 const PUBLIC_API_ROUTES = [
   'GET /api/health',
   'GET /api/brand/',
+  'GET /api/demo/status/',
   'GET /api/auth/config/',
   'POST /api/accounts/login/',
   'POST /api/accounts/register/',
