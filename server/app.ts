@@ -119,9 +119,10 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       const plain = reply as unknown as FastifyReply;
       if (badUrlOfPage && hasClient && clientDir !== null) {
         // Static serving is not set up for a request no route matched; a rare path, so the file is read here.
-        return plain.type('text/html').send(readFileSync(join(clientDir, 'index.html')));
+        void plain.type('text/html').send(readFileSync(join(clientDir, 'index.html')));
+        return;
       }
-      return plain.status(error.statusCode ?? 400).send({
+      void plain.status(error.statusCode ?? 400).send({
         error: {
           code: error.code === 'FST_ERR_BAD_URL' ? 'bad_url' : error.code.toLowerCase(),
           message: error.message,
