@@ -7,7 +7,7 @@ export default defineConfig({
   build: {
     outDir: 'dist/client',
     emptyOutDir: true,
-    // scripts/first-load.ts reads it to measure what each page downloads before it shows.
+    // scripts/client-size.ts reads it to measure what each page downloads before it shows.
     manifest: true,
     // Big screens (the statechart visualiser, later the email editor) are lazy; the first load has its own budget.
     chunkSizeWarningLimit: 2048,

@@ -18,13 +18,13 @@ function freePort(): Promise<number> {
 }
 
 /**
- * Starts the server as `npm start` does (after the client build) on `dataDir` and answers the seconds until
+ * Starts the built server as `npm start` does (after the build check) on `dataDir` and answers the seconds until
  * `/api/health` answers 200; then stops it with SIGTERM and waits for it to exit.
  */
 async function secondsToHealthy(dataDir: string): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const server = spawn(join('node_modules', '.bin', 'tsx'), ['server/main.ts'], {
+  const server = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.mjs'], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import process from 'node:process';
 import console from 'node:console';
@@ -22,6 +22,7 @@ const PARTS = {
       'index.html',
       'vite.config.ts',
       'scripts/vite-messages-plugin.ts',
+      'scripts/build.mjs',
       'tsconfig.json',
       'package-lock.json',
     ],
@@ -31,7 +32,7 @@ const PARTS = {
     build: buildClient,
   },
   server: {
-    sources: ['server', 'src/schemas', 'src/i18n', 'package-lock.json'],
+    sources: ['server', 'src/schemas', 'src/i18n', 'scripts/build.mjs', 'tsconfig.json', 'package-lock.json'],
     stamp: 'dist/.server-sources-hash',
     output: 'dist/server/main.mjs',
     build: buildServer,
@@ -99,7 +100,8 @@ async function buildServer() {
     sourcemap: true,
     logLevel: 'warning',
   });
-  // The migration runner reads the SQL files beside the module it runs from.
+  // The migration runner reads the SQL files beside the module it runs from; a removed one must not linger.
+  await rm('dist/server/migrations', { recursive: true, force: true });
   await mkdir('dist/server/migrations', { recursive: true });
   await cp('server/db/migrations', 'dist/server/migrations', { recursive: true });
   return true;

@@ -2,8 +2,10 @@ import type { Sql } from '../db/database.js';
 
 /** How far the demo data set's POS history has loaded, over every demo company. */
 export interface DemoLoadProgress {
-  /** Demo companies whose history is still loading. */
+  /** Demo companies whose history is not finished yet. */
   unfinished: number;
+  /** Demo companies whose last attempt stopped on a failure (the next start tries again). */
+  failed: number;
   checksLoaded: number;
   checksTotal: number;
 }
@@ -15,6 +17,7 @@ export interface DemoLoadProgress {
 export async function readDemoLoadProgress(sql: Sql): Promise<DemoLoadProgress> {
   const { rows } = await sql.query<DemoLoadProgress>(
     `SELECT count(*) FILTER (WHERE finished_at IS NULL)::int AS "unfinished",
+            count(*) FILTER (WHERE failure IS NOT NULL)::int AS "failed",
             coalesce(sum(CASE WHEN finished_at IS NULL THEN checks_loaded ELSE checks_total END), 0)::int
               AS "checksLoaded",
             coalesce(sum(checks_total), 0)::int AS "checksTotal"

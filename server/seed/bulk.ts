@@ -7,7 +7,7 @@
  * - PGlite: its owner is a superuser, which row-level security does not apply to, so COPY goes straight
  *   into the table (PostgreSQL's fast bulk-insert path). The new ids are read back with `id > watermark`,
  *   where the watermark is a value taken from the table's sequence just before the COPY: later values are
- *   always larger, and no other transaction can add rows for a company that is not committed yet.
+ *   always larger, and PGlite runs one transaction at a time, so no other writer adds rows in between.
  * - PostgreSQL: COPY FROM is refused on a table under row-level security unless the role bypasses it, so
  *   the CSV goes into a temporary table of the same column types and from there by INSERT ... SELECT,
  *   which the policies check like any other write, with RETURNING handing back the ids.

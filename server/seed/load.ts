@@ -9,7 +9,7 @@
  * policies a platform transaction's would (a superuser owner, as in PGlite, bypasses them anyway).
  */
 import { hashPassword } from '../auth/passwords.js';
-import type { Database, Sql } from '../db/database.js';
+import type { Database, DatabaseKind, Sql } from '../db/database.js';
 import { ALL_FEATURES } from '../../src/schemas/features.js';
 import { DEMO_PASSWORD, type Scale } from './blueprints.js';
 import { bulkWriter, checksPerCopyOn, type BulkWriter } from './bulk.js';
@@ -423,48 +423,43 @@ function bulkTransaction<T>(
 }
 
 /**
- * Loads one company's accounts, locations, menu, competitors, guests and subscribers in one transaction, and
- * records that its POS history is still to load (`demo_loads`). Returns the company id.
+ * Writes one company's accounts, locations, menu, competitors, guests and subscribers, and records that its
+ * POS history is still to load (`demo_loads`). Returns the company id.
  */
-async function loadCompanyAccounts(
-  db: Database,
+async function insertCompanyAccounts(
+  sql: Sql,
+  kind: DatabaseKind,
   plan: CompanyPlan,
   demo: { scale: Scale; seed: number; until: string },
   passwordHash: string,
   log: (message: string) => void,
 ): Promise<number> {
   const name = plan.blueprint.name;
-  return bulkTransaction(
-    db,
-    async (sql) => {
-      const parents = await insertParents(sql, plan, passwordHash);
-      const bulk = bulkWriter(sql, db.kind, parents.companyId);
-      await bulk.copy(
-        'competitors',
-        COMPETITOR_COLUMNS,
-        csvPieces(companyCompetitors(plan), (competitor) => [
-          parents.companyId,
-          parents.locations[competitor.locationIndex]!,
-          competitor.name,
-          competitor.category,
-          competitor.latitude,
-          competitor.longitude,
-          competitor.priceLevel,
-          competitor.rating,
-        ]),
-      );
-      const ids: CompanyIds = { ...parents, guests: await copyGuests(bulk, plan, parents) };
-      log(`${name}: ${plan.size.guests.toLocaleString('en-US')} guests loaded`);
-      await copySubscribers(bulk, plan, ids);
-      log(`${name}: ${plan.size.subscribers.toLocaleString('en-US')} subscribers loaded`);
-      await sql.query(
-        `INSERT INTO demo_loads (company_id, scale, seed, until_date, checks_total) VALUES ($1, $2, $3, $4, $5)`,
-        [parents.companyId, demo.scale, demo.seed, demo.until, plan.size.checks],
-      );
-      return parents.companyId;
-    },
-    { checkReferences: false },
+  const parents = await insertParents(sql, plan, passwordHash);
+  const bulk = bulkWriter(sql, kind, parents.companyId);
+  await bulk.copy(
+    'competitors',
+    COMPETITOR_COLUMNS,
+    csvPieces(companyCompetitors(plan), (competitor) => [
+      parents.companyId,
+      parents.locations[competitor.locationIndex]!,
+      competitor.name,
+      competitor.category,
+      competitor.latitude,
+      competitor.longitude,
+      competitor.priceLevel,
+      competitor.rating,
+    ]),
   );
+  const ids: CompanyIds = { ...parents, guests: await copyGuests(bulk, plan, parents) };
+  log(`${name}: ${plan.size.guests.toLocaleString('en-US')} guests loaded`);
+  await copySubscribers(bulk, plan, ids);
+  log(`${name}: ${plan.size.subscribers.toLocaleString('en-US')} subscribers loaded`);
+  await sql.query(
+    `INSERT INTO demo_loads (company_id, scale, seed, until_date, checks_total) VALUES ($1, $2, $3, $4, $5)`,
+    [parents.companyId, demo.scale, demo.seed, demo.until, plan.size.checks],
+  );
+  return parents.companyId;
 }
 
 /** The ids of a company's demo rows read back from the database, so a load can resume in a new process. */
@@ -515,9 +510,37 @@ interface PendingHistory {
   company_id: number;
   slug: string;
   scale: Scale;
-  seed: number;
+  /** Text: a seed may be any safe integer, beyond PostgreSQL's int. */
+  seed: string;
   until_date: string;
   checks_loaded: number;
+}
+
+/** Raised when another process has moved a company's demo history on: this one leaves it to that one. */
+class DemoHistoryTakenOver extends Error {
+  constructor(companyId: number) {
+    super(`Another process is loading the demo history of company ${companyId}`);
+    this.name = 'DemoHistoryTakenOver';
+  }
+}
+
+/** The records of `records` after the first `skip`. */
+function* after<T>(records: Iterable<T>, skip: number): Generator<T> {
+  let seen = 0;
+  for (const record of records) if (seen++ >= skip) yield record;
+}
+
+/**
+ * Locks the company's progress row for this transaction and checks it still says `expected` checks: a second
+ * process (several API replicas on one PostgreSQL) that loaded meanwhile makes this one stop, never load twice.
+ */
+async function claimProgress(sql: Sql, companyId: number, expected: number): Promise<void> {
+  const { rows } = await sql.query<{ checks_loaded: number; finished: boolean }>(
+    `SELECT checks_loaded, finished_at IS NOT NULL AS finished FROM demo_loads WHERE company_id = $1 FOR UPDATE`,
+    [companyId],
+  );
+  const row = rows[0];
+  if (!row || row.finished || row.checks_loaded !== expected) throw new DemoHistoryTakenOver(companyId);
 }
 
 /**
@@ -527,45 +550,46 @@ interface PendingHistory {
 async function loadCompanyHistory(
   db: Database,
   pending: PendingHistory,
-  log: (message: string) => void,
-  signal: AbortSignal,
+  options: { log: (message: string) => void; signal: AbortSignal; checksPerBatch: number },
 ): Promise<void> {
-  const demo = planDemo({ scale: pending.scale, seed: pending.seed, until: new Date(pending.until_date) });
+  const demo = planDemo({
+    scale: pending.scale,
+    seed: Number(pending.seed),
+    until: new Date(pending.until_date),
+  });
   const plan = demo.companies.find((company) => company.blueprint.slug === pending.slug);
   if (!plan) throw new Error(`Demo data: no company ${pending.slug} in the demo plan`);
   const name = plan.blueprint.name;
   const companyId = pending.company_id;
   const ids = await bulkTransaction(db, (sql) => readCompanyIds(sql, plan, companyId));
 
-  let checks = 0;
-  let nextReport = plan.size.checks / 4;
-  for (const batch of batches(companyChecks(plan), checksPerCopyOn(db.kind))) {
-    const already = checks < pending.checks_loaded;
-    checks += batch.length;
-    // Batches are whole transactions, so what was loaded before ends on a batch boundary.
-    if (already) {
-      while (checks >= nextReport) nextReport += plan.size.checks / 4;
-      continue;
-    }
-    signal.throwIfAborted();
+  let checks = pending.checks_loaded;
+  const quarter = plan.size.checks / 4;
+  let nextReport = (Math.floor(checks / quarter) + 1) * quarter;
+  for (const batch of batches(after(companyChecks(plan), checks), options.checksPerBatch)) {
+    options.signal.throwIfAborted();
     // PGlite works in this thread and answers in microtasks: let waiting requests in between two batches.
     await new Promise((resolve) => setImmediate(resolve));
     const usable = batch.filter((check) => ids.locations[check.locationIndex]! > 0);
+    const loaded = checks + batch.length;
     await bulkTransaction(db, async (sql) => {
+      await claimProgress(sql, companyId, checks);
       await copyCheckBatch(bulkWriter(sql, db.kind, companyId), ids, usable);
-      await sql.query('UPDATE demo_loads SET checks_loaded = $2 WHERE company_id = $1', [companyId, checks]);
+      await sql.query('UPDATE demo_loads SET checks_loaded = $2 WHERE company_id = $1', [companyId, loaded]);
     });
+    checks = loaded;
     if (checks >= nextReport) {
-      log(`${name}: ${checks.toLocaleString('en-US')} checks loaded`);
-      nextReport += plan.size.checks / 4;
+      options.log(`${name}: ${checks.toLocaleString('en-US')} checks loaded`);
+      nextReport += quarter;
     }
   }
   await bulkTransaction(db, async (sql) => {
+    await claimProgress(sql, companyId, checks);
     await updateGuestTotals(sql, companyId);
     await insertSubscriberLists(sql, plan, companyId);
     await sql.query('UPDATE demo_loads SET finished_at = now() WHERE company_id = $1', [companyId]);
   });
-  log(`${name}: ${checks.toLocaleString('en-US')} checks and guest totals done`);
+  options.log(`${name}: ${checks.toLocaleString('en-US')} checks and guest totals done`);
 }
 
 /**
@@ -576,21 +600,39 @@ async function loadCompanyHistory(
  */
 export async function loadDemoHistory(
   db: Database,
-  options: { log?: (message: string) => void; signal?: AbortSignal } = {},
+  options: { log?: (message: string) => void; signal?: AbortSignal; checksPerBatch?: number } = {},
 ): Promise<boolean> {
-  const log = options.log ?? (() => undefined);
-  const signal = options.signal ?? new AbortController().signal;
+  const settings = {
+    log: options.log ?? (() => undefined),
+    signal: options.signal ?? new AbortController().signal,
+    checksPerBatch: options.checksPerBatch ?? checksPerCopyOn(db.kind),
+  };
   const pending = await bulkTransaction(db, async (sql) => {
+    // A load that failed before is tried again.
     const { rows } = await sql.query<PendingHistory>(
-      `SELECT d.company_id, c.slug, d.scale, d.seed::int AS seed, to_char(d.until_date, 'YYYY-MM-DD') AS until_date,
-              d.checks_loaded
-       FROM demo_loads d JOIN companies c ON c.id = d.company_id
-       WHERE d.finished_at IS NULL ORDER BY d.company_id`,
+      `UPDATE demo_loads d SET failure = NULL FROM companies c
+       WHERE c.id = d.company_id AND d.finished_at IS NULL
+       RETURNING d.company_id, c.slug, d.scale, d.seed::text AS seed,
+                 to_char(d.until_date, 'YYYY-MM-DD') AS until_date, d.checks_loaded`,
     );
-    return rows;
+    return rows.sort((a, b) => a.company_id - b.company_id);
   });
   if (pending.length === 0) return false;
-  for (const history of pending) await loadCompanyHistory(db, history, log, signal);
+  for (const history of pending) {
+    try {
+      await loadCompanyHistory(db, history, settings);
+    } catch (error) {
+      if (error instanceof DemoHistoryTakenOver) continue;
+      if (!settings.signal.aborted) {
+        // Kept so the status says the load stopped (the banner goes); the next start tries again.
+        const reason = error instanceof Error ? error.message : String(error);
+        await bulkTransaction(db, (sql) =>
+          sql.query('UPDATE demo_loads SET failure = $2 WHERE company_id = $1', [history.company_id, reason]),
+        );
+      }
+      throw error;
+    }
+  }
   await db.owner((sql) => sql.exec('ANALYZE'));
   return true;
 }
@@ -645,8 +687,8 @@ export interface DemoAccounts {
 /**
  * The first step of the demo: a Portland restaurant group (company 1, the demo sign-in) and a small Denver
  * diner (company 2, to show isolation) with their locations, menus, competitors, guests and subscribers, plus
- * the platform's "Regulars Support" company whose staff member may impersonate users (/hijack). Each company
- * is one transaction. Their two years of POS checks follow with `loadDemoHistory`.
+ * the platform's "Regulars Support" company whose staff member may impersonate users (/hijack), all in one
+ * transaction. Their two years of POS checks follow with `loadDemoHistory`.
  */
 export async function loadDemoAccounts(db: Database, options: LoadDemoOptions): Promise<DemoAccounts> {
   const log = options.log ?? (() => undefined);
@@ -656,19 +698,28 @@ export async function loadDemoAccounts(db: Database, options: LoadDemoOptions): 
   const until = plan.until.toISOString().slice(0, 10);
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  const companies: DemoCompanySummary[] = [];
-  for (const company of plan.companies) {
-    const id = await loadCompanyAccounts(db, company, { scale: plan.scale, seed, until }, passwordHash, log);
-    companies.push({
-      id,
-      name: company.blueprint.name,
-      slug: company.blueprint.slug,
-      ownerEmail: company.blueprint.owner.email,
-      ownerPassword: DEMO_PASSWORD,
-    });
-  }
+  // One transaction for every account: a start stopped halfway leaves none, and the next start loads them all.
+  const { companies, supportId } = await bulkTransaction(
+    db,
+    async (sql) => {
+      const loaded: DemoCompanySummary[] = [];
+      for (const company of plan.companies) {
+        const demo = { scale: plan.scale, seed, until };
+        const id = await insertCompanyAccounts(sql, db.kind, company, demo, passwordHash, log);
+        loaded.push({
+          id,
+          name: company.blueprint.name,
+          slug: company.blueprint.slug,
+          ownerEmail: company.blueprint.owner.email,
+          ownerPassword: DEMO_PASSWORD,
+        });
+      }
+      return { companies: loaded, supportId: await insertSupportCompany(sql, passwordHash) };
+    },
+    { checkReferences: false },
+  );
   const support: SupportSummary = {
-    id: await bulkTransaction(db, (sql) => insertSupportCompany(sql, passwordHash)),
+    id: supportId,
     name: SUPPORT_COMPANY.name,
     staffEmail: SUPPORT_STAFF.email,
     staffPassword: DEMO_PASSWORD,

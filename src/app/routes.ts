@@ -49,9 +49,13 @@ export interface AppRoute extends RouteRule {
 
 /**
  * A screen module's default export and the current language's screen texts, downloaded on first use, failing
- * as ChunkLoadError after 2 minutes.
+ * as ChunkLoadError after 2 minutes. `shellTextsOnly` screens (the error pages) show texts that come with the
+ * shell, so they render even when the screen texts cannot be downloaded.
  */
-function lazyScreen(load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> {
+function lazyScreen(
+  load: () => Promise<{ default: ComponentType }>,
+  options: { shellTextsOnly?: boolean } = {},
+): LazyExoticComponent<ComponentType> {
   return lazy(
     () =>
       new Promise<{ default: ComponentType }>((resolve, reject) => {
@@ -61,7 +65,8 @@ function lazyScreen(load: () => Promise<{ default: ComponentType }>): LazyExotic
           reject(error);
         }, CHUNK_TIMEOUT_MS);
         // The screen's texts come with its code, so it never renders message keys.
-        Promise.all([load(), screenMessagesReady()]).then(
+        const texts = options.shellTextsOnly ? Promise.resolve() : screenMessagesReady();
+        Promise.all([load(), texts]).then(
           ([module]) => {
             clearTimeout(timer);
             resolve(module);
@@ -77,7 +82,7 @@ function lazyScreen(load: () => Promise<{ default: ComponentType }>): LazyExotic
 
 /** Every screen of a later issue: one empty state naming the page and its feature (one chunk for all). */
 const comingSoon = lazyScreen(() => import('./screens/ComingSoonScreen.js'));
-const customError = lazyScreen(() => import('./screens/CustomErrorScreen.js'));
+const customError = lazyScreen(() => import('./screens/CustomErrorScreen.js'), { shellTextsOnly: true });
 
 /** A page inside the frame; `group` null keeps it out of the sidebar. */
 function page(

@@ -30,7 +30,8 @@ export const DEMO_STATUS_POLL_MS = 3_000;
 
 /**
  * The "demo data is still loading" banner. Asks `GET /api/demo/status/` (`checking`); while the demo's POS
- * history loads it shows the progress (`loading`, tagged `banner`) and asks again after a pause; once loaded,
+ * history loads it shows the progress (`loading`, tagged `banner`) and asks again after each pause
+ * (`loading.pausing` → `loading.asking`, the banner staying up); once loaded,
  * or on an installation without a demo, it stops (`done`). A failed call stops it too: the banner is only a
  * courtesy, and the pages themselves report an unreachable server.
  */
@@ -72,11 +73,32 @@ export const demoStatusMachine = setup({
         'xstate.error.actor.fetchDemoStatus': 'done',
       },
     },
+    // The banner stays up while the next answer is awaited, so it does not flicker at every poll.
     loading: {
       tags: ['banner'],
-      entry: raise({ type: 'poll.due' }, { delay: 'pollDelay', id: 'pollPause' }),
-      exit: cancel('pollPause'),
-      on: { 'poll.due': 'checking' },
+      initial: 'pausing',
+      states: {
+        pausing: {
+          entry: raise({ type: 'poll.due' }, { delay: 'pollDelay', id: 'pollPause' }),
+          exit: cancel('pollPause'),
+          on: { 'poll.due': 'asking' },
+        },
+        asking: {
+          entry: spawnChild('fetchDemoStatus', { id: 'fetchDemoStatus' }),
+          exit: stopChild('fetchDemoStatus'),
+          on: {
+            'xstate.done.actor.fetchDemoStatus': [
+              {
+                guard: { type: 'stillLoading', params: ({ event }) => event.output },
+                target: 'pausing',
+                actions: { type: 'keepPercent', params: ({ event }) => event.output },
+              },
+              { target: '#demoStatus.done' },
+            ],
+            'xstate.error.actor.fetchDemoStatus': '#demoStatus.done',
+          },
+        },
+      },
     },
     done: { type: 'final' },
   },

@@ -19,8 +19,9 @@ export function storedLanguage(): Language {
  * first, so the old language stays on screen until the new one can replace it whole.
  */
 export async function applyLanguage(language: Language): Promise<void> {
-  writeText('local', STORAGE_KEYS.language, language);
   await loadLanguage(language);
+  // Kept only once it can be shown: a switch that failed to load opens in the old language next time too.
+  writeText('local', STORAGE_KEYS.language, language);
   if (i18next.language !== language) await i18next.changeLanguage(language);
   document.documentElement.lang = HTML_LANG[language];
 }

@@ -43,7 +43,7 @@ describe('demo data in two steps', () => {
     expect(await demoStatusService(resumed.db).status()).toEqual({ loading: false, percent: 100 });
   });
 
-  it('resumes an interrupted history to exactly the rows of an uninterrupted load', async () => {
+  it('resumes a history stopped partway through a company to exactly the rows of an uninterrupted load', async () => {
     const accounts = await loadDemoAccounts(resumed.db, OPTIONS);
     expect(accounts.companies.map((company) => company.ownerEmail)).toEqual([
       'owner@harborvine.example',
@@ -52,18 +52,30 @@ describe('demo data in two steps', () => {
     const status = demoStatusService(resumed.db);
     expect(await status.status()).toEqual({ loading: true, percent: 0 });
 
-    // Stop as the first company finishes, as a server stopping between two batches does.
+    // Stop after the first quarter of the first company, as a server stopping between two batches does.
     const stop = new AbortController();
     const log = (message: string) => {
-      if (message.includes('guest totals done')) stop.abort();
+      if (message.includes('checks loaded')) stop.abort();
     };
-    await expect(loadDemoHistory(resumed.db, { log, signal: stop.signal })).rejects.toThrow();
+    const options = { log, signal: stop.signal, checksPerBatch: 250 };
+    await expect(loadDemoHistory(resumed.db, options)).rejects.toThrow();
     const halfway = await status.status();
     expect(halfway.loading).toBe(true);
     expect(halfway.percent).toBeGreaterThan(0);
-    expect(halfway.percent).toBeLessThan(100);
+    expect(halfway.percent).toBeLessThan(50);
 
-    expect(await loadDemoHistory(resumed.db)).toBe(true);
+    // A load that fails is reported as stopped (the banner goes) and is tried again on the next start.
+    await resumed.db.owner((sql) =>
+      sql.query(`UPDATE companies SET slug = 'renamed' WHERE slug = 'harbor-vine'`),
+    );
+    await expect(loadDemoHistory(resumed.db)).rejects.toThrow(/no company renamed/);
+    expect((await status.status()).loading).toBe(false);
+    await resumed.db.owner((sql) =>
+      sql.query(`UPDATE companies SET slug = 'harbor-vine' WHERE slug = 'renamed'`),
+    );
+
+    // Another batch size on the next start: progress counts checks, not batches.
+    expect(await loadDemoHistory(resumed.db, { checksPerBatch: 333 })).toBe(true);
     expect(await historyFigures(resumed.db)).toEqual(await historyFigures(whole.db));
     expect(await status.status()).toEqual({ loading: false, percent: 100 });
     // Nothing is left to load: a later start does nothing.

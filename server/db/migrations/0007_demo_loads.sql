@@ -8,7 +8,9 @@ CREATE TABLE demo_loads (
   until_date      date NOT NULL,
   checks_total    integer NOT NULL CHECK (checks_total >= 0),
   checks_loaded   integer NOT NULL DEFAULT 0 CHECK (checks_loaded >= 0),
-  finished_at     timestamptz
+  finished_at     timestamptz,
+  -- Why the last attempt stopped, until the next start tries again.
+  failure         text
 );
 
 ALTER TABLE demo_loads ENABLE ROW LEVEL SECURITY;
