@@ -37,7 +37,7 @@ export interface BulkWriter {
  * its batches stay short: requests are answered between two of them while the demo history loads.
  */
 export function checksPerCopyOn(kind: DatabaseKind): number {
-  return kind === 'pglite' ? 2_500 : 50_000;
+  return kind === 'pglite' ? 1_000 : 50_000;
 }
 
 /** COPY straight into the table, then read the new rows back above a sequence watermark. */

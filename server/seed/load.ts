@@ -516,6 +516,9 @@ interface PendingHistory {
   checks_loaded: number;
 }
 
+/** Milliseconds between two history batches, for the requests the server answers meanwhile. */
+const BATCH_PAUSE_MS = 10;
+
 /** Raised when another process has moved a company's demo history on: this one leaves it to that one. */
 class DemoHistoryTakenOver extends Error {
   constructor(companyId: number) {
@@ -568,8 +571,9 @@ async function loadCompanyHistory(
   let nextReport = (Math.floor(checks / quarter) + 1) * quarter;
   for (const batch of batches(after(companyChecks(plan), checks), options.checksPerBatch)) {
     options.signal.throwIfAborted();
-    // PGlite works in this thread and answers in microtasks: let waiting requests in between two batches.
-    await new Promise((resolve) => setImmediate(resolve));
+    // PGlite works in this thread and answers in microtasks: a short pause between two batches lets waiting
+    // requests in and lets a response being streamed (a page's script) go out in the meantime.
+    await new Promise((resolve) => setTimeout(resolve, BATCH_PAUSE_MS));
     const usable = batch.filter((check) => ids.locations[check.locationIndex]! > 0);
     const loaded = checks + batch.length;
     await bulkTransaction(db, async (sql) => {

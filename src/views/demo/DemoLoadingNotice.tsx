@@ -25,8 +25,8 @@ export function DemoLoadingNotice({ actor }: { actor: ActorRefFrom<typeof demoSt
       bg="blue.0"
       c="blue.9"
     >
-      <Loader size={14} color="blue.9" aria-hidden />
-      <Text size="sm" c="blue.9" truncate>
+      <Loader size={14} color="blue.9" mt={3} aria-hidden />
+      <Text size="sm" c="blue.9">
         {t('shell.demoLoading', { percent })}
       </Text>
     </Group>
