@@ -157,32 +157,12 @@ export async function updateAccountProfile(
       after: { username: changes.username, email },
     });
   }
-  const before = (await findSettings(sql, scope.companyId, userId))!;
-  await sql.query(
-    `INSERT INTO account_settings (user_id, company_id) VALUES ($2, $1) ON CONFLICT (user_id) DO NOTHING`,
-    [scope.companyId, userId],
-  );
-  await sql.query(
-    `UPDATE account_settings
-     SET language = coalesce($3, language), time_zone = coalesce($4, time_zone),
-         communication = communication || coalesce($5::jsonb, '{}'::jsonb), updated_at = now()
-     WHERE company_id = $1 AND user_id = $2`,
-    [
-      scope.companyId,
-      userId,
-      changes.language ?? null,
-      changes.time_zone ?? null,
-      changes.communication ? JSON.stringify(changes.communication) : null,
-    ],
-  );
-  const after = (await findSettings(sql, scope.companyId, userId))!;
-  await recordAudit(sql, scope, {
-    action: before.updated_at === null ? 'create' : 'update',
-    entity: 'account_settings',
-    entityId: userId,
-    before: before.updated_at === null ? undefined : before,
-    after,
-  });
+  // The preferences save as the settings tab saves them (a sign-in's verification is not the page's to change).
+  const after = (await upsertAccountSettings(sql, scope, userId, {
+    language: changes.language,
+    time_zone: changes.time_zone,
+    communication: changes.communication,
+  }))!;
   return { ...after, username: changes.username, email };
 }
 

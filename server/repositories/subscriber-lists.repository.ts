@@ -134,6 +134,24 @@ export async function deleteSubscriberList(sql: Sql, scope: WriteScope, id: numb
   return true;
 }
 
+/** One audit entry for the subscribers a change put on or took off a list (none when nothing changed). */
+async function auditMembers(
+  sql: Sql,
+  scope: WriteScope,
+  listId: number,
+  change: 'added_subscriber_ids' | 'removed_subscriber_ids',
+  rows: readonly { subscriber_id: number }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const ids = rows.map((row) => row.subscriber_id).sort((a, b) => a - b);
+  await recordAudit(sql, scope, {
+    action: 'update',
+    entity: 'subscriber_list',
+    entityId: listId,
+    after: { [change]: ids },
+  });
+}
+
 /**
  * Puts subscribers on a list (those already on it are skipped) and returns how many were added; null
  * when the list does not exist in this company. Throws UnknownSubscribersError, adding none, when any id
@@ -154,14 +172,7 @@ export async function addListMembers(
      RETURNING subscriber_id`,
     [scope.companyId, listId, [...new Set(subscriberIds)]],
   );
-  if (rows.length > 0) {
-    await recordAudit(sql, scope, {
-      action: 'update',
-      entity: 'subscriber_list',
-      entityId: listId,
-      after: { added_subscriber_ids: rows.map((row) => row.subscriber_id).sort((a, b) => a - b) },
-    });
-  }
+  await auditMembers(sql, scope, listId, 'added_subscriber_ids', rows);
   return rows.length;
 }
 
@@ -182,14 +193,7 @@ export async function removeListMembers(
      RETURNING subscriber_id`,
     [scope.companyId, listId, [...new Set(subscriberIds)]],
   );
-  if (rows.length > 0) {
-    await recordAudit(sql, scope, {
-      action: 'update',
-      entity: 'subscriber_list',
-      entityId: listId,
-      after: { removed_subscriber_ids: rows.map((row) => row.subscriber_id).sort((a, b) => a - b) },
-    });
-  }
+  await auditMembers(sql, scope, listId, 'removed_subscriber_ids', rows);
   return rows.length;
 }
 

@@ -206,8 +206,8 @@ export async function updateUser(
     action: 'update',
     entity: 'user',
     entityId: id,
-    before: before,
-    after: after,
+    before,
+    after,
   });
   return after;
 }
@@ -324,20 +324,8 @@ export async function updateUserKeepingOwner(
   changes: Partial<UserChanges>,
 ): Promise<UserRow | null> {
   await lockActiveOwners(sql, scope.companyId);
-  const before = await findUser(sql, scope.companyId, id);
-  if (!before) return null;
-  const keys = CHANGEABLE.filter((key) => changes[key] !== undefined);
-  if (keys.length > 0) {
-    const assignments = keys.map((key, index) => `${key} = $${index + 3}`).join(', ');
-    await sql.query(`UPDATE users SET ${assignments}, updated_at = now() WHERE company_id = $1 AND id = $2`, [
-      scope.companyId,
-      id,
-      ...keys.map((key) => changes[key]),
-    ]);
-  }
-  await assertActiveOwnerRemains(sql, scope.companyId);
-  const after = (await findUser(sql, scope.companyId, id))!;
-  await recordAudit(sql, scope, { action: 'update', entity: 'user', entityId: id, before, after });
+  const after = await updateUser(sql, scope, id, changes);
+  if (after) await assertActiveOwnerRemains(sql, scope.companyId);
   return after;
 }
 
@@ -347,12 +335,9 @@ export async function updateUserKeepingOwner(
  */
 export async function deleteUserKeepingOwner(sql: Sql, scope: WriteScope, id: number): Promise<boolean> {
   await lockActiveOwners(sql, scope.companyId);
-  const before = await findUser(sql, scope.companyId, id);
-  if (!before) return false;
-  await sql.query('DELETE FROM users WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
-  await assertActiveOwnerRemains(sql, scope.companyId);
-  await recordAudit(sql, scope, { action: 'delete', entity: 'user', entityId: id, before });
-  return true;
+  const deleted = await deleteUser(sql, scope, id);
+  if (deleted) await assertActiveOwnerRemains(sql, scope.companyId);
+  return deleted;
 }
 
 /** The user's stored password hash; null when they have none or do not exist in this company. */

@@ -10,7 +10,6 @@ import {
   createMenuItem,
   guestVisits,
   insertChecks,
-  type NewCheck,
 } from '../../server/repositories/pos.repository.js';
 import { createProfileCard, listProfileCards } from '../../server/repositories/profile-cards.repository.js';
 import {
@@ -21,50 +20,13 @@ import {
 import { getSubscriber } from '../../server/repositories/subscribers.repository.js';
 import { eraseGuest, eraseSubscriber } from '../../server/services/customer-erasure.js';
 import { makeGuest, makeLocation, makeSubscriber, systemScope } from '../support/factories.js';
+import { januaryCheck, queueTestMessage, storedMessage } from '../support/customers.js';
 import { useTwoCompanies } from '../support/two-companies.js';
-
-function check(locationId: number, guestId: number | null, day: number, totalCents = 1000): NewCheck {
-  const closed = new Date(Date.UTC(2024, 0, day, 20));
-  return {
-    location_id: locationId,
-    guest_id: guestId,
-    check_number: `C${day}`,
-    opened_at: new Date(closed.getTime() - 3_600_000),
-    closed_at: closed,
-    subtotal_cents: totalCents,
-    total_cents: totalCents,
-    lines: [],
-  };
-}
 
 describe('customer erasure: the deletion cascades, each in the one transaction of its caller', () => {
   let db: Database;
   let companyA: number;
   useTwoCompanies((opened) => ({ db, companyA } = opened));
-
-  /** Puts a message in the outbox directly: the email repositories are not under test here. */
-  async function queueMessage(companyId: number, subscriberId: number, to: string, status = 'queued') {
-    return db.owner(async (sql) => {
-      const { rows } = await sql.query<{ id: number }>(
-        `INSERT INTO email_messages (company_id, subscriber_id, to_address, subject, status)
-         VALUES ($1, $2, $3, 'Hello', $4) RETURNING id`,
-        [companyId, subscriberId, to, status],
-      );
-      return rows[0]!.id;
-    });
-  }
-
-  async function message(id: number) {
-    return db.owner(
-      async (sql) =>
-        (
-          await sql.query<{ status: string; to_address: string; subscriber_id: number | null }>(
-            'SELECT status, to_address, subscriber_id FROM email_messages WHERE id = $1',
-            [id],
-          )
-        ).rows[0]!,
-    );
-  }
 
   it('deletes a subscriber with everything personal in one transaction', async () => {
     const scope = systemScope(companyA);
@@ -81,9 +43,9 @@ describe('customer erasure: the deletion cascades, each in the one transaction o
     await db.tenant(scope.companyId, (sql) =>
       createProfileCard(sql, scope, { type: 'subscriber', id: subscriber.id }, { last_four_digits: '1234' }),
     );
-    const queued = await queueMessage(companyA, subscriber.id, 'leaving@example.com');
-    const sent = await queueMessage(companyA, subscriber.id, 'leaving@example.com', 'sent');
-    const othersQueued = await queueMessage(companyA, stays.id, stays.email);
+    const queued = await queueTestMessage(db, companyA, subscriber.id, 'leaving@example.com');
+    const sent = await queueTestMessage(db, companyA, subscriber.id, 'leaving@example.com', 'sent');
+    const othersQueued = await queueTestMessage(db, companyA, stays.id, stays.email);
 
     expect(await db.tenant(scope.companyId, (sql) => eraseSubscriber(sql, scope, subscriber.id))).toBe(true);
     expect(await db.tenant(scope.companyId, (sql) => eraseSubscriber(sql, scope, subscriber.id))).toBe(false);
@@ -97,18 +59,21 @@ describe('customer erasure: the deletion cascades, each in the one transaction o
       ),
     ).toBeNull();
 
-    expect(await message(queued)).toEqual({
+    expect(await storedMessage(db, queued)).toEqual({
       status: 'cancelled',
       to_address: fingerprint('leaving@example.com'),
       subscriber_id: null,
     });
     // A message already sent stays for the campaign figures, its address fingerprinted the same way.
-    expect(await message(sent)).toEqual({
+    expect(await storedMessage(db, sent)).toEqual({
       status: 'sent',
       to_address: fingerprint('leaving@example.com'),
       subscriber_id: null,
     });
-    expect(await message(othersQueued)).toMatchObject({ status: 'queued', to_address: stays.email });
+    expect(await storedMessage(db, othersQueued)).toMatchObject({
+      status: 'queued',
+      to_address: stays.email,
+    });
     expect(await db.tenant(companyA, (sql) => countListMembers(sql, companyA, list.id))).toBe(1);
     const leftovers = await db.owner(
       async (sql) =>
@@ -150,14 +115,17 @@ describe('customer erasure: the deletion cascades, each in the one transaction o
 
   it('rolls a failed delete back completely', async () => {
     const subscriber = await makeSubscriber(db, companyA, { email: 'sticky@example.com' });
-    const queued = await queueMessage(companyA, subscriber.id, 'sticky@example.com');
+    const queued = await queueTestMessage(db, companyA, subscriber.id, 'sticky@example.com');
     // A scope naming a user that does not exist makes the deleted-customer insert fail at the end.
     await expect(
       db.tenant(companyA, (sql) =>
         eraseSubscriber(sql, { companyId: companyA, userId: 987654321, actorUserId: null }, subscriber.id),
       ),
     ).rejects.toThrow();
-    expect(await message(queued)).toMatchObject({ status: 'queued', to_address: 'sticky@example.com' });
+    expect(await storedMessage(db, queued)).toMatchObject({
+      status: 'queued',
+      to_address: 'sticky@example.com',
+    });
     expect(
       await db.tenant(companyA, (sql) =>
         getSubscriber(sql, companyA, { id: subscriber.id, hashid: subscriber.hashid, pos_id: null }),
@@ -182,10 +150,10 @@ describe('customer erasure: the deletion cascades, each in the one transaction o
     const [visit] = await db.tenant(scope.companyId, (sql) =>
       insertChecks(sql, scope, [
         {
-          ...check(location.id, guest.id, 5),
+          ...januaryCheck(location.id, guest.id, 5),
           lines: [{ menu_item_id: item.id, quantity: 2, unit_price_cents: 300 }],
         },
-        check(location.id, keeper.id, 6),
+        januaryCheck(location.id, keeper.id, 6),
       ]),
     );
     await db.tenant(scope.companyId, (sql) =>

@@ -18,25 +18,12 @@ import {
 import { eraseGuest } from '../../server/services/customer-erasure.js';
 import { HASHID_PATTERN } from '../../server/repositories/hashid.js';
 import { createLocationGroup } from '../../server/repositories/location-groups.repository.js';
-import { insertChecks, type NewCheck } from '../../server/repositories/pos.repository.js';
+import { insertChecks } from '../../server/repositories/pos.repository.js';
 import { UnknownReferenceError } from '../../server/repositories/references.js';
 import { withoutRowLevelSecurity } from '../support/database.js';
 import { makeCompany, makeGuest, makeLocation, makeSubscriber, systemScope } from '../support/factories.js';
+import { januaryCheck } from '../support/customers.js';
 import { useTwoCompanies } from '../support/two-companies.js';
-
-function check(locationId: number, guestId: number | null, day: number, totalCents = 1000): NewCheck {
-  const closed = new Date(Date.UTC(2024, 0, day, 20));
-  return {
-    location_id: locationId,
-    guest_id: guestId,
-    check_number: `C${day}`,
-    opened_at: new Date(closed.getTime() - 3_600_000),
-    closed_at: closed,
-    subtotal_cents: totalCents,
-    total_cents: totalCents,
-    lines: [],
-  };
-}
 
 describe('guests repository', () => {
   let db: Database;
@@ -115,9 +102,9 @@ describe('guests repository', () => {
     // Ann is at two of the places asked for below (first location North, a check at East): counted once.
     await db.tenant(scope.companyId, (sql) =>
       insertChecks(sql, scope, [
-        check(south.id, visitedSouth.id, 3),
-        check(east.id, visitedEast.id, 4),
-        check(east.id, firstAtNorth.id, 5),
+        januaryCheck(south.id, visitedSouth.id, 3),
+        januaryCheck(east.id, visitedEast.id, 4),
+        januaryCheck(east.id, firstAtNorth.id, 5),
       ]),
     );
 

@@ -20,6 +20,7 @@ import {
 import { eraseSubscriber } from '../../server/services/customer-erasure.js';
 import { withoutRowLevelSecurity } from '../support/database.js';
 import { makeCompany, makeGuest, makeLocation, makeSubscriber, systemScope } from '../support/factories.js';
+import { queueTestMessage, storedMessage } from '../support/customers.js';
 import { useTwoCompanies } from '../support/two-companies.js';
 
 describe('subscribers repository', () => {
@@ -27,30 +28,6 @@ describe('subscribers repository', () => {
   let companyA: number;
   let companyB: number;
   useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
-
-  /** Puts a message in the outbox directly: the email repositories are not under test here. */
-  async function queueMessage(companyId: number, subscriberId: number, to: string, status = 'queued') {
-    return db.owner(async (sql) => {
-      const { rows } = await sql.query<{ id: number }>(
-        `INSERT INTO email_messages (company_id, subscriber_id, to_address, subject, status)
-         VALUES ($1, $2, $3, 'Hello', $4) RETURNING id`,
-        [companyId, subscriberId, to, status],
-      );
-      return rows[0]!.id;
-    });
-  }
-
-  async function message(id: number) {
-    return db.owner(
-      async (sql) =>
-        (
-          await sql.query<{ status: string; to_address: string; subscriber_id: number | null }>(
-            'SELECT status, to_address, subscriber_id FROM email_messages WHERE id = $1',
-            [id],
-          )
-        ).rows[0]!,
-    );
-  }
 
   it('creates subscribers with a trimmed email, a hashid and a fingerprinted audit entry', async () => {
     const created = await db.tenant(companyA, (sql) =>
@@ -271,7 +248,7 @@ describe('subscribers repository', () => {
           location_ids: [theirLocation.id],
         }),
       );
-      const theirQueued = await queueMessage(companyB, theirs.id, theirs.email);
+      const theirQueued = await queueTestMessage(db, companyB, theirs.id, theirs.email);
 
       // The same address is free in company A.
       await makeSubscriber(guarded, companyA, { email: theirs.email.toUpperCase() });
@@ -313,7 +290,7 @@ describe('subscribers repository', () => {
       expect(await guarded.tenant(companyB, (sql) => getSubscriber(sql, companyB, key))).toMatchObject({
         first_name: 'Theirs',
       });
-      expect((await message(theirQueued)).status).toBe('queued');
+      expect((await storedMessage(db, theirQueued)).status).toBe('queued');
     }
   });
 });

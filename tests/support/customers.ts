@@ -5,6 +5,7 @@ import {
   createMenuItem,
   insertChecks,
   type MenuItemRow,
+  type NewCheck,
   type NewCheckLine,
 } from '../../server/repositories/pos.repository.js';
 import { systemScope } from './factories.js';
@@ -78,4 +79,58 @@ export async function revenueOf(db: Database, companyId: number): Promise<{ cent
     );
     return rows[0]!;
   });
+}
+
+/** A POS check of 10 USD (by default) at the location, closed at 20:00 UTC on the given day of January 2024. */
+export function januaryCheck(
+  locationId: number,
+  guestId: number | null,
+  day: number,
+  totalCents = 1000,
+): NewCheck {
+  const closed = new Date(Date.UTC(2024, 0, day, 20));
+  return {
+    location_id: locationId,
+    guest_id: guestId,
+    check_number: `C${day}`,
+    opened_at: new Date(closed.getTime() - 3_600_000),
+    closed_at: closed,
+    subtotal_cents: totalCents,
+    total_cents: totalCents,
+    lines: [],
+  };
+}
+
+/** Puts a message in the outbox directly (the email repositories are not under test) and answers its id. */
+export async function queueTestMessage(
+  db: Database,
+  companyId: number,
+  subscriberId: number,
+  to: string,
+  status = 'queued',
+): Promise<number> {
+  return db.owner(async (sql) => {
+    const { rows } = await sql.query<{ id: number }>(
+      `INSERT INTO email_messages (company_id, subscriber_id, to_address, subject, status)
+       VALUES ($1, $2, $3, 'Hello', $4) RETURNING id`,
+      [companyId, subscriberId, to, status],
+    );
+    return rows[0]!.id;
+  });
+}
+
+/** A message of the outbox as stored, read past row-level security. */
+export async function storedMessage(
+  db: Database,
+  id: number,
+): Promise<{ status: string; to_address: string; subscriber_id: number | null }> {
+  return db.owner(
+    async (sql) =>
+      (
+        await sql.query<{ status: string; to_address: string; subscriber_id: number | null }>(
+          'SELECT status, to_address, subscriber_id FROM email_messages WHERE id = $1',
+          [id],
+        )
+      ).rows[0]!,
+  );
 }
