@@ -1,28 +1,16 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findFreePort } from '../tests/e2e/support/server.js';
 import { printFigure, round } from './support.js';
-
-/** A free loopback port. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /**
  * Starts the built server as `npm start` does (after the build check) on `dataDir` and answers the seconds until
  * `/api/health` answers 200; then stops it with SIGTERM and waits for it to exit.
  */
 async function secondsToHealthy(dataDir: string): Promise<number> {
-  const port = await freePort();
+  const port = await findFreePort();
   const started = performance.now();
   const server = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.mjs'], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },

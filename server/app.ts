@@ -90,7 +90,7 @@ export interface BuiltApp {
   routes: readonly RouteOptions[];
 }
 
-/** The built client, when `vite build` has produced it. */
+/** The built client, when `npm run build` (scripts/build.mjs) has produced it. */
 export const DEFAULT_CLIENT_DIR = resolve('dist/client');
 
 /**
@@ -107,6 +107,8 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   const tokens = accessTokens(auth, await loadSigningKeys(options.db));
   const clientDir = options.clientDir === undefined ? DEFAULT_CLIENT_DIR : options.clientDir;
   const hasClient = clientDir !== null && existsSync(join(clientDir, 'index.html'));
+  // Static serving is not set up for a request no route matched, so the app's page is kept for that case.
+  const indexHtml = hasClient && clientDir !== null ? readFileSync(join(clientDir, 'index.html')) : null;
   const app = Fastify({
     logger: loggerOptions(options.logLevel ?? 'info', options.logStream),
     routerOptions: { ignoreTrailingSlash: true },
@@ -117,9 +119,8 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
         error.code === 'FST_ERR_BAD_URL' && request.method === 'GET' && !request.url.startsWith('/api/');
       // The reply's route-typed status codes do not apply here: no route was matched.
       const plain = reply as unknown as FastifyReply;
-      if (badUrlOfPage && hasClient && clientDir !== null) {
-        // Static serving is not set up for a request no route matched; a rare path, so the file is read here.
-        void plain.type('text/html').send(readFileSync(join(clientDir, 'index.html')));
+      if (badUrlOfPage && indexHtml) {
+        void plain.type('text/html').send(indexHtml);
         return;
       }
       void plain.status(error.statusCode ?? 400).send({

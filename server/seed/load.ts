@@ -1,9 +1,11 @@
 /**
- * Writes the demo data set. Each company is loaded in one transaction, so a failure leaves nothing
- * half-written: a few dozen parent rows by INSERT ... RETURNING, then guests, subscribers, checks and
- * check lines in chunks through the bulk writer (bulk.ts), which hands back the new ids.
+ * Writes the demo data set in two steps. `loadDemoAccounts` writes every company's parent rows (INSERT ...
+ * RETURNING), guests and subscribers in one transaction, so a failure leaves nothing half-written.
+ * `loadDemoHistory` then writes the checks and their lines in batches, one transaction each that also moves
+ * the company's progress in `demo_loads`, so it can run while the server answers and resume after a stop.
+ * Bulk rows go through the bulk writer (bulk.ts), which hands back the new ids.
  *
- * The transaction is an owner transaction with the platform flag set: PGlite's COPY reads its data as a
+ * Each transaction is an owner transaction with the platform flag set: PGlite's COPY reads its data as a
  * server file, which the application role may not do, and `owner` is the door meant for bulk loading.
  * Row-level security is forced on every table, so with the flag set the owner's writes pass the same
  * policies a platform transaction's would (a superuser owner, as in PGlite, bypasses them anyway).
@@ -42,19 +44,12 @@ export interface DemoCompanySummary {
   ownerPassword: string;
 }
 
-/** What `loadDemoData` wrote. */
-export interface DemoSummary {
-  scale: Scale;
-  seed: number;
-  /** The date the history was generated up to (YYYY-MM-DD). */
-  until: string;
-  companies: DemoCompanySummary[];
-  /** The platform support company and its staff sign-in (not counted among the demo companies). */
-  support: SupportSummary;
+/** What `loadDemoData` wrote: the accounts, and the rows per table of the demo companies once loaded. */
+export type DemoSummary = DemoAccounts & {
   /** Rows per table belonging to the demo companies. */
   counts: Record<string, number>;
   elapsedMs: number;
-}
+};
 
 /** The tables the demo fills, in the order the summary lists them. */
 export const DEMO_TABLES = [
@@ -685,6 +680,7 @@ export interface DemoAccounts {
   /** The date the history is generated up to (YYYY-MM-DD). */
   until: string;
   companies: DemoCompanySummary[];
+  /** The platform support company and its staff sign-in (not counted among the demo companies). */
   support: SupportSummary;
 }
 

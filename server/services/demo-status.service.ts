@@ -21,12 +21,7 @@ export function demoStatusService(db: Database): DemoStatusService {
       if (progress.unfinished === 0) return { loading: false, percent: 100 };
       // A load that stopped on a failure is not loading any more: the banner goes until a start tries again.
       if (progress.failed > 0) return { loading: false, percent: percentOf(progress) };
-      // The planned check count is a target the generator lands near, so the figure stops at 99 until done.
-      const percent = Math.min(
-        99,
-        Math.floor((100 * progress.checksLoaded) / Math.max(1, progress.checksTotal)),
-      );
-      return { loading: true, percent };
+      return { loading: true, percent: percentOf(progress) };
     },
   };
 }

@@ -3,6 +3,7 @@ import {
   cancel,
   type DoneActorEvent,
   type ErrorActorEvent,
+  type SnapshotFrom,
   raise,
   setup,
   spawnChild,
@@ -20,20 +21,20 @@ export type DemoStatusEvent =
   | ErrorActorEvent<unknown, 'fetchDemoStatus'>
   | { type: 'poll.due' };
 
-/** How far the demo's history has loaded, while it loads. */
+/** How far the demo's history has loaded: null until an answer said it is loading. */
 export interface DemoStatusContext {
-  percent: number;
+  percent: number | null;
 }
 
 /** Milliseconds between two status calls while the history loads (the load takes about a minute). */
 export const DEMO_STATUS_POLL_MS = 3_000;
 
 /**
- * The "demo data is still loading" banner. Asks `GET /api/demo/status/` (`checking`); while the demo's POS
- * history loads it shows the progress (`loading`, tagged `banner`) and asks again after each pause
- * (`loading.pausing` → `loading.asking`, the banner staying up); once loaded,
- * or on an installation without a demo, it stops (`done`). A failed call stops it too: the banner is only a
- * courtesy, and the pages themselves report an unreachable server.
+ * The "demo data is still loading" banner. Asks `GET /api/demo/status/` (`asking`); while the demo's POS
+ * history loads it keeps the progress and asks again after a pause (`pausing`); once loaded, on an
+ * installation without a demo, or when a call fails it stops (`done`: the banner is only a courtesy, and the
+ * pages themselves report an unreachable server). The banner shows while the machine runs and knows a
+ * percentage, so it stays up between two answers.
  */
 export const demoStatusMachine = setup({
   types: {
@@ -55,17 +56,17 @@ export const demoStatusMachine = setup({
   },
 }).createMachine({
   id: 'demoStatus',
-  context: { percent: 0 },
-  initial: 'checking',
+  context: { percent: null },
+  initial: 'asking',
   states: {
-    checking: {
+    asking: {
       entry: spawnChild('fetchDemoStatus', { id: 'fetchDemoStatus' }),
       exit: stopChild('fetchDemoStatus'),
       on: {
         'xstate.done.actor.fetchDemoStatus': [
           {
             guard: { type: 'stillLoading', params: ({ event }) => event.output },
-            target: 'loading',
+            target: 'pausing',
             actions: { type: 'keepPercent', params: ({ event }) => event.output },
           },
           { target: 'done' },
@@ -73,33 +74,16 @@ export const demoStatusMachine = setup({
         'xstate.error.actor.fetchDemoStatus': 'done',
       },
     },
-    // The banner stays up while the next answer is awaited, so it does not flicker at every poll.
-    loading: {
-      tags: ['banner'],
-      initial: 'pausing',
-      states: {
-        pausing: {
-          entry: raise({ type: 'poll.due' }, { delay: 'pollDelay', id: 'pollPause' }),
-          exit: cancel('pollPause'),
-          on: { 'poll.due': 'asking' },
-        },
-        asking: {
-          entry: spawnChild('fetchDemoStatus', { id: 'fetchDemoStatus' }),
-          exit: stopChild('fetchDemoStatus'),
-          on: {
-            'xstate.done.actor.fetchDemoStatus': [
-              {
-                guard: { type: 'stillLoading', params: ({ event }) => event.output },
-                target: 'pausing',
-                actions: { type: 'keepPercent', params: ({ event }) => event.output },
-              },
-              { target: '#demoStatus.done' },
-            ],
-            'xstate.error.actor.fetchDemoStatus': '#demoStatus.done',
-          },
-        },
-      },
+    pausing: {
+      entry: raise({ type: 'poll.due' }, { delay: 'pollDelay', id: 'pollPause' }),
+      exit: cancel('pollPause'),
+      on: { 'poll.due': 'asking' },
     },
     done: { type: 'final' },
   },
 });
+
+/** Whether the banner shows: the machine still runs and an answer said the history is loading. */
+export function demoBannerShown(snapshot: SnapshotFrom<typeof demoStatusMachine>): boolean {
+  return snapshot.status === 'active' && snapshot.context.percent !== null;
+}

@@ -2,7 +2,7 @@ import { Group, Loader, Text } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
-import type { demoStatusMachine } from '../../machines/demo-status.machine.js';
+import { demoBannerShown, type demoStatusMachine } from '../../machines/demo-status.machine.js';
 
 /**
  * While the demo data set's POS history is still loading (the server answers meanwhile): a thin band above the
@@ -10,8 +10,8 @@ import type { demoStatusMachine } from '../../machines/demo-status.machine.js';
  */
 export function DemoLoadingNotice({ actor }: { actor: ActorRefFrom<typeof demoStatusMachine> }) {
   const { t } = useTranslation();
-  const visible = useSelector(actor, (state) => state.hasTag('banner'));
-  const percent = useSelector(actor, (state) => state.context.percent);
+  const visible = useSelector(actor, demoBannerShown);
+  const percent = useSelector(actor, (state) => state.context.percent ?? 0);
   if (!visible) return null;
   return (
     <Group

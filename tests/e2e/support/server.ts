@@ -42,7 +42,7 @@ export function findFreePort(): Promise<number> {
   });
 }
 
-/** Sends a signal to the child's whole process group (npx → tsx → node), ignoring one already gone. */
+/** Sends a signal to the child's whole process group, ignoring one already gone. */
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
