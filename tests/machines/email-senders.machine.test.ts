@@ -1,10 +1,8 @@
 import { createTestModel } from '@xstate/graph';
 import { describe, expect, it } from 'vitest';
-import {
-  emailSendersMachine,
-  NEW_SENDER_FORM,
-  type EmailSendersEvent,
-} from '../../src/machines/email-senders.machine.js';
+import { emailSendersMachine, NEW_SENDER_FORM } from '../../src/machines/email-senders.machine.js';
+import type { EventFromLogic } from 'xstate';
+import type { ListQuery, NoFilters } from '../../src/machines/kit/list-machine.js';
 import type { EmailSender } from '../../src/schemas/accounts.js';
 import {
   pendingActor,
@@ -33,30 +31,30 @@ const BAD_EMAIL = {
   fields: { email: 'Email is not valid' },
 };
 
-const SAMPLES: EmailSendersEvent[] = [
-  { type: 'sender.edit', sender: SENDER },
-  { type: 'sender.delete', sender: SENDER },
+const SAMPLES: EventFromLogic<typeof emailSendersMachine>[] = [
+  { type: 'item.edit', item: SENDER },
+  { type: 'item.delete', item: SENDER },
   { type: 'field.change', field: 'name', value: 'Harbour Grill' },
   { type: 'field.change', field: 'email', value: 'hello@harbourgrill.example' },
   { type: 'field.change', field: 'reply_to', value: 'not an address' },
-  { type: 'default.change', value: true },
-  { type: 'xstate.done.actor.listSenders', actorId: 'listSenders', output: LIST },
-  { type: 'xstate.error.actor.listSenders', actorId: 'listSenders', error: SERVER_DOWN },
-  { type: 'xstate.done.actor.createSender', actorId: 'createSender', output: { ...SENDER, id: 5 } },
-  { type: 'xstate.error.actor.createSender', actorId: 'createSender', error: BAD_EMAIL },
-  { type: 'xstate.done.actor.updateSender', actorId: 'updateSender', output: SENDER },
-  { type: 'xstate.error.actor.updateSender', actorId: 'updateSender', error: BAD_EMAIL },
-  { type: 'xstate.done.actor.deleteSender', actorId: 'deleteSender', output: null },
-  { type: 'xstate.error.actor.deleteSender', actorId: 'deleteSender', error: SERVER_DOWN },
+  { type: 'field.change', field: 'is_default', value: true },
+  { type: 'xstate.done.actor.loadList', actorId: 'loadList', output: LIST },
+  { type: 'xstate.error.actor.loadList', actorId: 'loadList', error: SERVER_DOWN },
+  { type: 'xstate.done.actor.createItem', actorId: 'createItem', output: { ...SENDER, id: 5 } },
+  { type: 'xstate.error.actor.createItem', actorId: 'createItem', error: BAD_EMAIL },
+  { type: 'xstate.done.actor.updateItem', actorId: 'updateItem', output: SENDER },
+  { type: 'xstate.error.actor.updateItem', actorId: 'updateItem', error: BAD_EMAIL },
+  { type: 'xstate.done.actor.deleteItem', actorId: 'deleteItem', output: null },
+  { type: 'xstate.error.actor.deleteItem', actorId: 'deleteItem', error: SERVER_DOWN },
 ];
 
 const start = (recording: Recording) =>
   emailSendersMachine.provide({
     actors: {
-      listSenders: pendingActor('listSenders', recording),
-      createSender: pendingActor('createSender', recording),
-      updateSender: pendingActor('updateSender', recording),
-      deleteSender: pendingActor('deleteSender', recording),
+      loadList: pendingActor<EmailSender[], ListQuery<NoFilters>>('loadList', recording),
+      createItem: pendingActor('createItem', recording),
+      updateItem: pendingActor('updateItem', recording),
+      deleteItem: pendingActor('deleteItem', recording),
     },
   });
 
@@ -76,16 +74,16 @@ const formChecks = (snapshot: Parameters<StateChecks[string]>[0]) => {
 };
 
 const checks: StateChecks = {
-  loading: (snapshot, recording) => {
+  'listing.loading': (snapshot, recording) => {
     expect(snapshot.hasTag('busy')).toBe(true);
-    expect(recording.invoked.at(-1)?.src).toBe('listSenders');
+    expect(recording.invoked.at(-1)?.src).toBe('loadList');
     expect(snapshot.context.selected).toBeNull();
   },
-  failed: (snapshot) => {
+  'listing.failed': (snapshot) => {
     expect(snapshot.context.problem).toMatchObject({ code: 'internal' });
   },
-  browsing: (snapshot) => {
-    expect(snapshot.context.list).toEqual(LIST);
+  'listing.browsing': (snapshot) => {
+    expect(snapshot.context.items).toEqual(LIST);
     expect(snapshot.context.selected).toBeNull();
     expect(snapshot.context.form).toEqual(NEW_SENDER_FORM);
   },
@@ -94,7 +92,7 @@ const checks: StateChecks = {
     formChecks(snapshot);
   },
   'creating.saving': (snapshot, recording) => {
-    expect(recording.invoked.at(-1)).toEqual({ src: 'createSender', input: sent(snapshot.context.form) });
+    expect(recording.invoked.at(-1)).toEqual({ src: 'createItem', input: sent(snapshot.context.form) });
   },
   'editing.open': (snapshot) => {
     expect(snapshot.context.selected).toEqual(SENDER);
@@ -102,8 +100,8 @@ const checks: StateChecks = {
   },
   'editing.saving': (snapshot, recording) => {
     expect(recording.invoked.at(-1)).toEqual({
-      src: 'updateSender',
-      input: { id: SENDER.id, sender: sent(snapshot.context.form) },
+      src: 'updateItem',
+      input: { item: SENDER, changes: sent(snapshot.context.form) },
     });
   },
   'deleting.confirming': (snapshot) => {
@@ -111,7 +109,7 @@ const checks: StateChecks = {
     if (snapshot.context.problem) expect(snapshot.context.problem.code).toBe('internal');
   },
   'deleting.removing': (snapshot, recording) => {
-    expect(recording.invoked.at(-1)).toEqual({ src: 'deleteSender', input: SENDER.id });
+    expect(recording.invoked.at(-1)).toEqual({ src: 'deleteItem', input: SENDER });
   },
 };
 
@@ -122,24 +120,24 @@ const { transitions: paths } = everyTransition(emailSendersMachine, model);
 describe('email senders machine (model)', () => {
   it('reaches every state', () => {
     expect(reachedStates(paths)).toEqual([
-      'browsing',
       'creating.open',
       'creating.saving',
       'deleting.confirming',
       'deleting.removing',
       'editing.open',
       'editing.saving',
-      'failed',
-      'loading',
+      'listing.browsing',
+      'listing.failed',
+      'listing.loading',
     ]);
   });
 
   it('refreshes the list with a notice after every change', () => {
     for (const path of paths) {
       for (const step of path.steps) {
-        const done = /^xstate\.done\.actor\.(create|update|delete)Sender$/.exec(step.event.type);
+        const done = /^xstate\.done\.actor\.(create|update|delete)Item$/.exec(step.event.type);
         if (!done) continue;
-        expect(step.state.matches('loading')).toBe(true);
+        expect(step.state.matches({ listing: 'loading' })).toBe(true);
         expect(step.state.context.notice).toBe(`${done[1]}d`);
       }
     }

@@ -7,7 +7,8 @@ import {
   type UserListQuery,
   type UserUpdateRequest,
 } from '../../machines/company-users.machine.js';
-import { emailSendersMachine, type SenderUpdateRequest } from '../../machines/email-senders.machine.js';
+import { emailSendersMachine } from '../../machines/email-senders.machine.js';
+import type { ListQuery, NoFilters, UpdateRequest } from '../../machines/kit/list-machine.js';
 import { passwordChangeMachine } from '../../machines/password-change.machine.js';
 import {
   AccountSettingsSchema,
@@ -31,7 +32,7 @@ import type { Page } from '../../schemas/common.js';
 import type { Language } from '../../schemas/constants.js';
 import { apiRequest } from '../../services/api-client.js';
 import { applyLanguage } from '../../services/language.js';
-import { answerOf } from './answer.js';
+import { answerOf, apiCall } from './answer.js';
 
 /** The Profile tab's machine with `/api/accounts/settings/` and the language service. */
 export const accountSettingsLogic = accountSettingsMachine.provide({
@@ -135,36 +136,27 @@ export const companyTokensLogic = companyTokensMachine.provide({
 /** The Email senders tab's machine with `/api/campaigns/email-sender/`. */
 export const emailSendersLogic = emailSendersMachine.provide({
   actors: {
-    listSenders: fromPromise<EmailSender[]>(({ signal }) =>
-      answerOf(
-        apiRequest({ method: 'GET', path: '/campaigns/email-sender/', schema: z.array(EmailSenderSchema) }),
-        signal,
-      ),
+    loadList: apiCall((_query: ListQuery<NoFilters>) =>
+      apiRequest({ method: 'GET', path: '/campaigns/email-sender/', schema: z.array(EmailSenderSchema) }),
     ),
-    createSender: fromPromise<EmailSender, EmailSenderInput>(({ input, signal }) =>
-      answerOf(
-        apiRequest({
-          method: 'POST',
-          path: '/campaigns/email-sender/',
-          body: input,
-          schema: EmailSenderSchema,
-        }),
-        signal,
-      ),
+    createItem: apiCall((sender: EmailSenderInput) =>
+      apiRequest({
+        method: 'POST',
+        path: '/campaigns/email-sender/',
+        body: sender,
+        schema: EmailSenderSchema,
+      }),
     ),
-    updateSender: fromPromise<EmailSender, SenderUpdateRequest>(({ input, signal }) =>
-      answerOf(
-        apiRequest({
-          method: 'PUT',
-          path: `/campaigns/email-sender/${input.id}/`,
-          body: input.sender,
-          schema: EmailSenderSchema,
-        }),
-        signal,
-      ),
+    updateItem: apiCall(({ item, changes }: UpdateRequest<EmailSender, EmailSenderInput>) =>
+      apiRequest({
+        method: 'PUT',
+        path: `/campaigns/email-sender/${item.id}/`,
+        body: changes,
+        schema: EmailSenderSchema,
+      }),
     ),
-    deleteSender: fromPromise<unknown, number>(({ input, signal }) =>
-      answerOf(apiRequest({ method: 'DELETE', path: `/campaigns/email-sender/${input}/` }), signal),
+    deleteItem: apiCall((sender: EmailSender) =>
+      apiRequest({ method: 'DELETE', path: `/campaigns/email-sender/${sender.id}/` }),
     ),
   },
 });

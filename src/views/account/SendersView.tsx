@@ -1,72 +1,41 @@
-import {
-  Alert,
-  Badge,
-  Box,
-  Button,
-  Group,
-  LoadingOverlay,
-  Modal,
-  Stack,
-  Switch,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
+import { Badge, Group, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ActorRefFrom } from 'xstate';
-import type { emailSendersMachine, SenderTextField } from '../../machines/email-senders.machine.js';
-import { fieldMessage, hasFieldMessages, problemMessage } from './messages.js';
-import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import type { EmailSender } from '../../schemas/accounts.js';
+import type { SenderForm } from '../../machines/email-senders.machine.js';
+import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
+import { changeField, textFieldProps } from '../kit/field-props.js';
+import { FormDialog } from '../kit/FormDialog.js';
+import type { ListActor } from '../kit/list-actor.js';
+import { ListFrame } from '../kit/ListFrame.js';
+import { RowActions } from '../kit/RowActions.js';
+import { useListDialog, useListView } from '../kit/useListView.js';
+import { fieldMessage, problemMessage } from './messages.js';
 
-type SendersActor = ActorRefFrom<typeof emailSendersMachine>;
+type SendersActor = ListActor<EmailSender, SenderForm>;
 
 /** The Email senders tab: the sender addresses of campaign email; admins and owners add, edit and delete them. */
 export function SendersView({ actor, canManage }: { actor: SendersActor; canManage: boolean }) {
   const { t } = useTranslation();
-  const loading = useSelector(actor, (state) => state.matches('loading'));
-  const failed = useSelector(actor, (state) => state.matches('failed'));
-  const browsing = useSelector(actor, (state) => state.matches('browsing'));
-  const list = useSelector(actor, (state) => state.context.list);
-  const problem = useSelector(actor, (state) => (state.matches('failed') ? state.context.problem : null));
-  const notice = useSelector(actor, (state) => state.context.notice);
-
+  const { notice, listProblem } = useListView(actor);
   return (
     <Stack gap="md">
-      <Text c="dimmed">{t('account.senders.intro')}</Text>
-      {notice && browsing && (
-        <Alert color="green" withCloseButton onClose={() => actor.send({ type: 'notice.dismiss' })}>
-          {t(`account.senders.${notice}`)}
-        </Alert>
-      )}
-      {canManage ? (
-        <Group justify="flex-end">
-          <Button onClick={() => actor.send({ type: 'sender.add' })} disabled={!browsing}>
-            {t('account.senders.add')}
-          </Button>
-        </Group>
-      ) : (
+      {!canManage && (
         <Text size="sm" c="dimmed">
           {t('account.senders.readOnly')}
         </Text>
       )}
-      {failed && (
-        <LoadFailedAlert
-          title={t('account.senders.loadFailed')}
-          message={problemMessage(t, 'account', problem)}
-          retryLabel={t('account.actions.retry')}
-          onRetry={() => actor.send({ type: 'list.retry' })}
-        />
-      )}
-      <Box pos="relative" mih={80}>
-        <LoadingOverlay visible={loading} />
-        {list && list.length === 0 && (
-          <Text c="dimmed" ta="center" py="lg">
-            {t('account.senders.empty')}
-          </Text>
-        )}
-        {list && list.length > 0 && (
+      <ListFrame
+        actor={actor}
+        texts={{
+          intro: t('account.senders.intro'),
+          add: canManage ? t('account.senders.add') : undefined,
+          empty: t('account.senders.empty'),
+          loadFailed: t('account.senders.loadFailed'),
+          problem: problemMessage(t, 'account', listProblem),
+          notice: notice ? t(`account.senders.${notice}`) : null,
+        }}
+      >
+        {(senders, browsing) => (
           <Table.ScrollContainer minWidth={640}>
             <Table striped highlightOnHover>
               <Table.Thead>
@@ -75,11 +44,11 @@ export function SendersView({ actor, canManage }: { actor: SendersActor; canMana
                   <Table.Th>{t('account.senders.email')}</Table.Th>
                   <Table.Th>{t('account.senders.replyTo')}</Table.Th>
                   <Table.Th />
-                  {canManage && <Table.Th>{t('account.actions.column')}</Table.Th>}
+                  {canManage && <Table.Th>{t('kit.actions')}</Table.Th>}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {list.map((sender) => (
+                {senders.map((sender) => (
                   <Table.Tr key={sender.id}>
                     <Table.Td>{sender.name}</Table.Td>
                     <Table.Td>{sender.email}</Table.Td>
@@ -98,25 +67,7 @@ export function SendersView({ actor, canManage }: { actor: SendersActor; canMana
                     </Table.Td>
                     {canManage && (
                       <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
-                          <Button
-                            size="xs"
-                            variant="light"
-                            disabled={!browsing}
-                            onClick={() => actor.send({ type: 'sender.edit', sender })}
-                          >
-                            {t('account.actions.edit')}
-                          </Button>
-                          <Button
-                            size="xs"
-                            variant="light"
-                            color="red"
-                            disabled={!browsing}
-                            onClick={() => actor.send({ type: 'sender.delete', sender })}
-                          >
-                            {t('account.actions.delete')}
-                          </Button>
-                        </Group>
+                        <RowActions actor={actor} item={sender} enabled={browsing} label={sender.email} />
                       </Table.Td>
                     )}
                   </Table.Tr>
@@ -125,115 +76,53 @@ export function SendersView({ actor, canManage }: { actor: SendersActor; canMana
             </Table>
           </Table.ScrollContainer>
         )}
-      </Box>
+      </ListFrame>
       <SenderDialog actor={actor} />
-      <DeleteSenderDialog actor={actor} />
+      <ConfirmDeleteDialog
+        actor={actor}
+        title={t('account.senders.deleteTitle')}
+        message={(sender) => t('account.senders.deleteConfirm', { name: sender.name, email: sender.email })}
+        problemText={(problem) => problemMessage(t, 'account', problem)}
+      />
     </Stack>
   );
 }
 
 function SenderDialog({ actor }: { actor: SendersActor }) {
   const { t } = useTranslation();
-  const creating = useSelector(actor, (state) => state.matches('creating'));
-  const editing = useSelector(actor, (state) => state.matches('editing'));
-  const busy = useSelector(
-    actor,
-    (state) => (state.matches('creating') || state.matches('editing')) && state.hasTag('busy'),
-  );
-  const form = useSelector(actor, (state) => state.context.form);
-  const fieldErrors = useSelector(actor, (state) => state.context.fieldErrors);
-  const problem = useSelector(actor, (state) => state.context.problem);
-  const close = () => actor.send({ type: 'dialog.close' });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'dialog.submit' });
-  };
-  const text = (
-    field: SenderTextField,
-    label: string,
-    extra: { type?: string; description?: string } = {},
-  ) => (
+  const { busy, form, fieldErrors } = useListDialog(actor);
+  const text = (field: 'name' | 'email' | 'reply_to', label: string) => (
     <TextInput
       label={label}
-      value={form[field]}
-      onChange={(event) => actor.send({ type: 'field.change', field, value: event.currentTarget.value })}
+      {...textFieldProps(actor, form, field)}
       error={fieldMessage(t, fieldErrors[field], label)}
       disabled={busy}
-      {...extra}
+      type={field === 'name' ? 'text' : 'email'}
     />
   );
-
   return (
-    <Modal
-      opened={creating || editing}
-      onClose={close}
-      closeOnClickOutside={!busy}
-      closeOnEscape={!busy}
-      withCloseButton={!busy}
-      title={editing ? t('account.senders.editTitle') : t('account.senders.createTitle')}
+    <FormDialog
+      actor={actor}
+      title={{ creating: t('account.senders.createTitle'), editing: t('account.senders.editTitle') }}
+      submit={{ creating: t('account.senders.add'), editing: t('kit.save') }}
+      problemText={(problem) => problemMessage(t, 'account', problem)}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="sm">
-          {problem && !hasFieldMessages(problem) && (
-            <Alert color="red">{problemMessage(t, 'account', problem)}</Alert>
-          )}
-          {text('name', t('account.senders.name'))}
-          {text('email', t('account.senders.email'), { type: 'email' })}
-          {text('reply_to', t('account.senders.replyTo'), {
-            type: 'email',
-            description: t('account.senders.replyToHint'),
-          })}
-          <Switch
-            label={t('account.senders.makeDefault')}
-            checked={form.is_default}
-            onChange={(event) => actor.send({ type: 'default.change', value: event.currentTarget.checked })}
-            disabled={busy}
-          />
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={close} disabled={busy}>
-              {t('account.actions.cancel')}
-            </Button>
-            <Button type="submit" loading={busy}>
-              {editing ? t('account.actions.save') : t('account.senders.add')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
-  );
-}
-
-function DeleteSenderDialog({ actor }: { actor: SendersActor }) {
-  const { t } = useTranslation();
-  const opened = useSelector(actor, (state) => state.matches('deleting'));
-  const busy = useSelector(actor, (state) => state.matches({ deleting: 'removing' }));
-  const selected = useSelector(actor, (state) => state.context.selected);
-  const problem = useSelector(actor, (state) => (state.matches('deleting') ? state.context.problem : null));
-  const close = () => actor.send({ type: 'dialog.close' });
-
-  return (
-    <Modal
-      opened={opened}
-      onClose={close}
-      closeOnClickOutside={!busy}
-      closeOnEscape={!busy}
-      withCloseButton={!busy}
-      title={t('account.senders.deleteTitle')}
-    >
-      <Stack gap="md">
-        <Text>
-          {t('account.senders.deleteConfirm', { name: selected?.name ?? '', email: selected?.email ?? '' })}
-        </Text>
-        {problem && <Alert color="red">{problemMessage(t, 'account', problem)}</Alert>}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close} disabled={busy}>
-            {t('account.actions.cancel')}
-          </Button>
-          <Button color="red" loading={busy} onClick={() => actor.send({ type: 'delete.confirm' })}>
-            {t('account.actions.delete')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      {text('name', t('account.senders.name'))}
+      {text('email', t('account.senders.email'))}
+      <TextInput
+        label={t('account.senders.replyTo')}
+        description={t('account.senders.replyToHint')}
+        type="email"
+        {...textFieldProps(actor, form, 'reply_to')}
+        error={fieldMessage(t, fieldErrors.reply_to, t('account.senders.replyTo'))}
+        disabled={busy}
+      />
+      <Switch
+        label={t('account.senders.makeDefault')}
+        checked={form.is_default}
+        onChange={(event) => changeField(actor, 'is_default', event.currentTarget.checked)}
+        disabled={busy}
+      />
+    </FormDialog>
   );
 }

@@ -1,0 +1,24 @@
+import type { ChangeEvent } from 'react';
+import type { ListActor } from './list-actor.js';
+
+/** The props that bind a text input to one field of a list dialog's form. */
+export function textFieldProps<Item, Form extends object>(
+  actor: ListActor<Item, Form>,
+  form: Form,
+  field: { [Key in keyof Form]: Form[Key] extends string ? Key : never }[keyof Form],
+) {
+  return {
+    value: form[field] as string,
+    onChange: (event: ChangeEvent<HTMLInputElement>) =>
+      actor.send({ type: 'field.change', field, value: event.currentTarget.value } as never),
+  };
+}
+
+/** Sends a new value of one field of a list dialog's form. */
+export function changeField<Item, Form extends object, Field extends keyof Form>(
+  actor: ListActor<Item, Form>,
+  field: Field,
+  value: Form[Field],
+) {
+  actor.send({ type: 'field.change', field, value } as never);
+}
