@@ -48,7 +48,7 @@ export interface UpdateRequest<Item, UpdateInput> {
 }
 
 /** What a list screen tells the user after a change; screens add their own (`uploaded`, `exported`). */
-export type ListNotice = 'created' | 'updated' | 'deleted' | 'exported' | 'exportFailed';
+export type ListNotice = 'created' | 'updated' | 'deleted' | 'exported' | 'exportFailed' | 'uploaded';
 
 /** One change to a dialog field, typed by the form. */
 export type FieldChange<Form> = {
@@ -59,7 +59,7 @@ export type FieldChange<Form> = {
 export type ListCommand<Item, Form, Filters> =
   | { type: 'list.retry' }
   /** Reload the current page `refreshDelay` from now (an upload finished); several in a row reload once. */
-  | { type: 'list.refresh' }
+  | { type: 'list.refresh'; notice?: ListNotice }
   | { type: 'page.change'; page: number }
   | { type: 'search.change'; query: string }
   /** Other filters (another location, another date range): the first page of the new list. */
@@ -343,7 +343,13 @@ function buildListMachine(definition: ErasedDefinition) {
     on: {
       ...(refreshes
         ? {
-            'list.refresh': { actions: 'scheduleRefresh' },
+            'list.refresh': [
+              {
+                guard: ({ event }) => event.notice !== undefined,
+                actions: ['scheduleRefresh', { type: 'notice', params: ({ event }) => event.notice! }],
+              },
+              { actions: 'scheduleRefresh' },
+            ],
             // Outside the list (a dialog open) a due refresh waits for the dialog to close.
             'refresh.due': { actions: 'markRefreshPending' },
           }
