@@ -25,6 +25,8 @@ export interface ListFrameTexts {
   summary?: string;
   /** The search box's label, when the list is searched. */
   search?: string;
+  /** What the search box suggests typing (names, emails). */
+  searchPlaceholder?: string;
 }
 
 /**
@@ -64,6 +66,7 @@ export function ListFrame<Item, Form extends object>({
           {texts.search ? (
             <TextInput
               label={texts.search}
+              placeholder={texts.searchPlaceholder}
               type="search"
               value={view.search}
               onChange={(event) => actor.send({ type: 'search.change', query: event.currentTarget.value })}
