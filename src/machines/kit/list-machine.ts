@@ -231,6 +231,11 @@ function buildListMachine(definition: ErasedDefinition) {
       ...(definition.searchable && search ? { q: search } : {}),
     };
   };
+  // An export is the whole filtered, searched list: every page.
+  const exportQueryOf = (context: Context): ListQuery<Filters> => {
+    const { page: _page, page_size: _pageSize, ...query } = queryOf(context);
+    return query as ListQuery<Filters>;
+  };
   const closed = { selected: null, form: empty, fieldErrors: {}, problem: null, created: null };
   const checkWith = (schema: z.ZodType | undefined, form: Form) =>
     schema ? schema.safeParse(form) : ({ success: false, error: null } as const);
@@ -316,7 +321,7 @@ function buildListMachine(definition: ErasedDefinition) {
       markRefreshPending: assign({ refreshPending: true }),
       startExport: enqueueActions(({ context, enqueue }) => {
         enqueue.assign({ exporting: true, notice: null });
-        enqueue.spawnChild('exportList', { id: 'exportList', input: queryOf(context) });
+        enqueue.spawnChild('exportList', { id: 'exportList', input: exportQueryOf(context) });
       }),
       exportFinished: assign({ exporting: false }),
       announceOpened: emit((_, item: Item) => ({ type: 'item.opened' as const, item })),
