@@ -134,6 +134,11 @@ export interface ListFormDefinition<Item, Form, CreateInput, UpdateInput> {
   create?: z.ZodType<CreateInput>;
   /** Checks the edit dialog and makes `updateItem`'s changes; absent when the list has no edit. */
   update?: z.ZodType<UpdateInput>;
+  /**
+   * What `create` checks when the dialog is not all of it: the form and the list's filters (a new
+   * subscriber's source is the selected location). The form alone when absent.
+   */
+  createInput?: (form: Form, filters: Filters) => unknown;
 }
 
 /** Everything that makes one list screen's machine. */
@@ -237,8 +242,10 @@ function buildListMachine(definition: ErasedDefinition) {
     return query as ListQuery<Filters>;
   };
   const closed = { selected: null, form: empty, fieldErrors: {}, problem: null, created: null };
-  const checkWith = (schema: z.ZodType | undefined, form: Form) =>
+  const checkWith = (schema: z.ZodType | undefined, form: unknown) =>
     schema ? schema.safeParse(form) : ({ success: false, error: null } as const);
+  const createCandidate = (context: Context): unknown =>
+    dialog?.createInput ? dialog.createInput(context.form, context.filters) : context.form;
 
   return setup({
     types: {
@@ -267,7 +274,7 @@ function buildListMachine(definition: ErasedDefinition) {
       refreshDelay: definition.refreshDelay ?? 0,
     },
     guards: {
-      createIsValid: ({ context }) => checkWith(dialog?.create, context.form).success,
+      createIsValid: ({ context }) => checkWith(dialog?.create, createCandidate(context)).success,
       updateIsValid: ({ context }) => checkWith(dialog?.update, context.form).success,
       refreshIsPending: ({ context }) => context.refreshPending,
     },
@@ -299,7 +306,7 @@ function buildListMachine(definition: ErasedDefinition) {
         fieldErrors: withoutField(context.fieldErrors, String(change.field)),
       })),
       showCreateErrors: assign(({ context }) => {
-        const result = checkWith(dialog?.create, context.form);
+        const result = checkWith(dialog?.create, createCandidate(context));
         return { fieldErrors: result.error ? fieldErrorsOf(result.error) : {}, problem: null };
       }),
       showUpdateErrors: assign(({ context }) => {
@@ -485,7 +492,7 @@ function buildListMachine(definition: ErasedDefinition) {
                 saving: {
                   tags: ['busy'],
                   ...request('createItem', {
-                    input: ({ context }: { context: Context }) => dialog?.create?.parse(context.form),
+                    input: ({ context }: { context: Context }) => dialog?.create?.parse(createCandidate(context)),
                     done: definition.showCreated
                       ? {
                           target: 'created',
