@@ -239,7 +239,7 @@ function buildListMachine(definition: ErasedDefinition) {
   // An export is the whole filtered, searched list: every page.
   const exportQueryOf = (context: Context): ListQuery<Filters> => {
     const { page: _page, page_size: _pageSize, ...query } = queryOf(context);
-    return query as ListQuery<Filters>;
+    return query;
   };
   const closed = { selected: null, form: empty, fieldErrors: {}, problem: null, created: null };
   const checkWith = (schema: z.ZodType | undefined, form: unknown) =>
