@@ -15,6 +15,7 @@ export function FormDialog<Item, Form extends object>({
   title,
   submit,
   problemText,
+  size,
   children,
 }: {
   actor: ListActor<Item, Form>;
@@ -24,6 +25,8 @@ export function FormDialog<Item, Form extends object>({
   submit: { creating: string; editing: string };
   /** A failed save in the user's language; not shown when the server named the fields at fault. */
   problemText: (problem: ApiProblem) => string | null;
+  /** The dialog's width (Mantine's modal sizes); Mantine's default when not given. */
+  size?: string;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -45,6 +48,7 @@ export function FormDialog<Item, Form extends object>({
       withCloseButton={!busy}
       closeButtonProps={{ 'aria-label': t('kit.close') }}
       title={title[mode]}
+      size={size}
     >
       <form onSubmit={send} noValidate>
         <Stack gap="sm">
