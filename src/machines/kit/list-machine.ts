@@ -125,7 +125,7 @@ export interface ListContext<Item, Form, Filters, Created = Item> {
 }
 
 /** A list screen's dialog: its starting values, how an item fills it, and the schemas that check it. */
-export interface ListFormDefinition<Item, Form, CreateInput, UpdateInput> {
+export interface ListFormDefinition<Item, Form, CreateInput, UpdateInput, Filters = NoFilters> {
   /** The add dialog's starting values. */
   empty: Form;
   /** The edit dialog's values for an item. */
@@ -152,7 +152,7 @@ export interface ListDefinition<Item, Form, Filters, CreateInput, UpdateInput> {
   /** The filters the list starts with, unless the machine's input gives others. */
   filters: Filters;
   /** The dialogs; a list without one has no add and no edit. */
-  form?: ListFormDefinition<Item, Form, CreateInput, UpdateInput>;
+  form?: ListFormDefinition<Item, Form, CreateInput, UpdateInput, Filters>;
   /** Keep the create call's answer on screen until the dialog closes (a secret shown once). */
   showCreated?: boolean;
   /** How long after `list.refresh` the list reloads (ms); lists without it do not take `list.refresh`. */
@@ -492,7 +492,8 @@ function buildListMachine(definition: ErasedDefinition) {
                 saving: {
                   tags: ['busy'],
                   ...request('createItem', {
-                    input: ({ context }: { context: Context }) => dialog?.create?.parse(createCandidate(context)),
+                    input: ({ context }: { context: Context }) =>
+                      dialog?.create?.parse(createCandidate(context)),
                     done: definition.showCreated
                       ? {
                           target: 'created',
