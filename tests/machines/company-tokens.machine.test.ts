@@ -1,7 +1,13 @@
 import { createTestModel } from '@xstate/graph';
 import { describe, expect, it } from 'vitest';
-import { companyTokensMachine, type CompanyTokensEvent } from '../../src/machines/company-tokens.machine.js';
-import type { CompanyToken } from '../../src/schemas/accounts.js';
+import type { EventFromLogic } from 'xstate';
+import {
+  companyTokensMachine,
+  NEW_TOKEN_FORM,
+  type TokenCreateRequest,
+} from '../../src/machines/company-tokens.machine.js';
+import type { ListQuery, NoFilters } from '../../src/machines/kit/list-machine.js';
+import type { CompanyToken, CompanyTokenCreated } from '../../src/schemas/accounts.js';
 import {
   pendingActor,
   reachedStates,
@@ -30,39 +36,39 @@ const NAME_TOO_LONG = {
   fields: { name: 'Name is not valid' },
 };
 
-const SAMPLES: CompanyTokensEvent[] = [
+const SAMPLES: EventFromLogic<typeof companyTokensMachine>[] = [
   { type: 'field.change', field: 'name', value: 'Loyalty sync' },
   { type: 'field.change', field: 'name', value: '  ' },
-  { type: 'token.revoke', token: TOKEN },
-  { type: 'xstate.done.actor.listTokens', actorId: 'listTokens', output: LIST },
-  { type: 'xstate.error.actor.listTokens', actorId: 'listTokens', error: SERVER_DOWN },
-  { type: 'xstate.done.actor.createToken', actorId: 'createToken', output: CREATED },
-  { type: 'xstate.error.actor.createToken', actorId: 'createToken', error: NAME_TOO_LONG },
-  { type: 'xstate.done.actor.revokeToken', actorId: 'revokeToken', output: null },
-  { type: 'xstate.error.actor.revokeToken', actorId: 'revokeToken', error: SERVER_DOWN },
+  { type: 'item.delete', item: TOKEN },
+  { type: 'xstate.done.actor.loadList', actorId: 'loadList', output: LIST },
+  { type: 'xstate.error.actor.loadList', actorId: 'loadList', error: SERVER_DOWN },
+  { type: 'xstate.done.actor.createItem', actorId: 'createItem', output: CREATED },
+  { type: 'xstate.error.actor.createItem', actorId: 'createItem', error: NAME_TOO_LONG },
+  { type: 'xstate.done.actor.deleteItem', actorId: 'deleteItem', output: null },
+  { type: 'xstate.error.actor.deleteItem', actorId: 'deleteItem', error: SERVER_DOWN },
 ];
 
 const start = (recording: Recording) =>
   companyTokensMachine.provide({
     actors: {
-      listTokens: pendingActor('listTokens', recording),
-      createToken: pendingActor('createToken', recording),
-      revokeToken: pendingActor('revokeToken', recording),
+      loadList: pendingActor<CompanyToken[], ListQuery<NoFilters>>('loadList', recording),
+      createItem: pendingActor<CompanyTokenCreated, TokenCreateRequest>('createItem', recording),
+      deleteItem: pendingActor<unknown, CompanyToken>('deleteItem', recording),
     },
   });
 
 const checks: StateChecks = {
-  loading: (snapshot, recording) => {
+  'listing.loading': (snapshot, recording) => {
     expect(snapshot.hasTag('busy')).toBe(true);
-    expect(recording.invoked.at(-1)?.src).toBe('listTokens');
+    expect(recording.invoked.at(-1)?.src).toBe('loadList');
     // The key never outlives its dialog.
     expect(snapshot.context.created).toBeNull();
   },
-  failed: (snapshot) => {
+  'listing.failed': (snapshot) => {
     expect(snapshot.context.problem).toMatchObject({ code: 'internal' });
   },
-  browsing: (snapshot) => {
-    expect(snapshot.context.list).toEqual(LIST);
+  'listing.browsing': (snapshot) => {
+    expect(snapshot.context.items).toEqual(LIST);
     expect(snapshot.context.created).toBeNull();
     expect(snapshot.context.selected).toBeNull();
   },
@@ -75,20 +81,22 @@ const checks: StateChecks = {
   },
   'creating.saving': (snapshot, recording) => {
     expect(snapshot.hasTag('busy')).toBe(true);
-    expect(recording.invoked.at(-1)).toEqual({ src: 'createToken', input: { name: 'Loyalty sync' } });
+    expect(recording.invoked.at(-1)).toEqual({ src: 'createItem', input: { name: 'Loyalty sync' } });
   },
-  'creating.revealed': (snapshot) => {
+  // The key is on screen (shown once) until the dialog closes; the notice waits for the list.
+  'creating.created': (snapshot) => {
     expect(snapshot.context.created).toEqual(CREATED);
-    expect(snapshot.context.notice).toBe('created');
+    expect(snapshot.context.notice).toBeNull();
   },
-  revoking: (snapshot) => {
+  // Revoking is the kit's delete.
+  deleting: (snapshot) => {
     expect(snapshot.context.selected).toEqual(TOKEN);
   },
-  'revoking.confirming': (snapshot) => {
+  'deleting.confirming': (snapshot) => {
     if (snapshot.context.problem) expect(snapshot.context.problem.code).toBe('internal');
   },
-  'revoking.removing': (snapshot, recording) => {
-    expect(recording.invoked.at(-1)).toEqual({ src: 'revokeToken', input: TOKEN.id });
+  'deleting.removing': (snapshot, recording) => {
+    expect(recording.invoked.at(-1)).toEqual({ src: 'deleteItem', input: TOKEN });
   },
 };
 
@@ -99,14 +107,14 @@ const { transitions: paths } = everyTransition(companyTokensMachine, model);
 describe('company tokens machine (model)', () => {
   it('reaches every state', () => {
     expect(reachedStates(paths)).toEqual([
-      'browsing',
+      'creating.created',
       'creating.open',
-      'creating.revealed',
       'creating.saving',
-      'failed',
-      'loading',
-      'revoking.confirming',
-      'revoking.removing',
+      'deleting.confirming',
+      'deleting.removing',
+      'listing.browsing',
+      'listing.failed',
+      'listing.loading',
     ]);
   });
 
@@ -114,14 +122,28 @@ describe('company tokens machine (model)', () => {
     const closings = paths.flatMap((path) =>
       path.steps.filter(
         (step, index) =>
-          step.event.type === 'dialog.close' &&
-          path.steps[index - 1]?.state.matches({ creating: 'revealed' }),
+          step.event.type === 'dialog.close' && path.steps[index - 1]?.state.matches({ creating: 'created' }),
       ),
     );
     expect(closings.length).toBeGreaterThan(0);
     for (const step of closings) {
-      expect(step.state.matches('loading')).toBe(true);
+      expect(step.state.matches({ listing: 'loading' })).toBe(true);
       expect(step.state.context.created).toBeNull();
+      expect(step.state.context.form).toEqual(NEW_TOKEN_FORM);
+      expect(step.state.context.notice).toBe('created');
+    }
+  });
+
+  it('reloads the list with the revoked notice once a revoke is done', () => {
+    const revokes = paths.flatMap((path) =>
+      path.steps.filter((step) => step.event.type === 'xstate.done.actor.deleteItem'),
+    );
+    expect(revokes.length).toBeGreaterThan(0);
+    for (const step of revokes) {
+      expect(step.state.matches({ listing: 'loading' })).toBe(true);
+      expect(step.state.context.selected).toBeNull();
+      // The view words the kit's "deleted" as "revoked".
+      expect(step.state.context.notice).toBe('deleted');
     }
   });
 

@@ -1,12 +1,10 @@
 import { createTestModel } from '@xstate/graph';
-import { createActor, SimulatedClock } from 'xstate';
+import { createActor, SimulatedClock, type EventFromLogic } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import {
-  companyUsersMachine,
-  NEW_USER_FORM,
-  type CompanyUsersEvent,
-} from '../../src/machines/company-users.machine.js';
-import type { CompanyUser } from '../../src/schemas/accounts.js';
+import { companyUsersMachine, NEW_USER_FORM } from '../../src/machines/company-users.machine.js';
+import type { ListQuery, NoFilters } from '../../src/machines/kit/list-machine.js';
+import type { CompanyUser, CompanyUserCreate, CompanyUserUpdate } from '../../src/schemas/accounts.js';
+import type { Page } from '../../src/schemas/common.js';
 import {
   pendingActor,
   reachedStates,
@@ -44,38 +42,44 @@ const EMAIL_TAKEN = {
 };
 const LAST_OWNER = { status: 409, code: 'last_owner', message: 'A company needs at least one active owner' };
 
-const SAMPLES: CompanyUsersEvent[] = [
+const SAMPLES: EventFromLogic<typeof companyUsersMachine>[] = [
   { type: 'search.change', query: 'ann' },
   { type: 'page.change', page: 2 },
-  { type: 'user.edit', user: OWNER },
-  { type: 'user.delete', user: MARKETER },
+  { type: 'item.edit', item: OWNER },
+  { type: 'item.delete', item: MARKETER },
   // Create: an email and a password make the form valid; edit: a blank username makes it invalid.
   { type: 'field.change', field: 'email', value: 'new@example.com' },
   { type: 'field.change', field: 'password', value: 'long-enough-1' },
   { type: 'field.change', field: 'username', value: '' },
-  { type: 'active.change', value: false },
-  { type: 'xstate.done.actor.listUsers', actorId: 'listUsers', output: PAGE_TWO },
-  { type: 'xstate.error.actor.listUsers', actorId: 'listUsers', error: SERVER_DOWN },
+  { type: 'field.change', field: 'is_active', value: false },
+  { type: 'xstate.done.actor.loadList', actorId: 'loadList', output: PAGE_TWO },
+  { type: 'xstate.error.actor.loadList', actorId: 'loadList', error: SERVER_DOWN },
   {
-    type: 'xstate.done.actor.createUser',
-    actorId: 'createUser',
+    type: 'xstate.done.actor.createItem',
+    actorId: 'createItem',
     output: user(3, 'marketer', 'new@example.com'),
   },
-  { type: 'xstate.error.actor.createUser', actorId: 'createUser', error: EMAIL_TAKEN },
-  { type: 'xstate.done.actor.updateUser', actorId: 'updateUser', output: OWNER },
-  { type: 'xstate.error.actor.updateUser', actorId: 'updateUser', error: LAST_OWNER },
-  { type: 'xstate.done.actor.deleteUser', actorId: 'deleteUser', output: null },
-  { type: 'xstate.error.actor.deleteUser', actorId: 'deleteUser', error: LAST_OWNER },
+  { type: 'xstate.error.actor.createItem', actorId: 'createItem', error: EMAIL_TAKEN },
+  { type: 'xstate.done.actor.updateItem', actorId: 'updateItem', output: OWNER },
+  { type: 'xstate.error.actor.updateItem', actorId: 'updateItem', error: LAST_OWNER },
+  { type: 'xstate.done.actor.deleteItem', actorId: 'deleteItem', output: null },
+  { type: 'xstate.error.actor.deleteItem', actorId: 'deleteItem', error: LAST_OWNER },
 ];
+
+// Stand-ins for the four calls, recording what the machine asks.
+const calls = (recording: Recording) => ({
+  loadList: pendingActor<Page<CompanyUser>, ListQuery<NoFilters>>('loadList', recording),
+  createItem: pendingActor<CompanyUser, CompanyUserCreate>('createItem', recording),
+  updateItem: pendingActor<CompanyUser, { item: CompanyUser; changes: CompanyUserUpdate }>(
+    'updateItem',
+    recording,
+  ),
+  deleteItem: pendingActor<unknown, CompanyUser>('deleteItem', recording),
+});
 
 const start = (recording: Recording) =>
   companyUsersMachine.provide({
-    actors: {
-      listUsers: pendingActor('listUsers', recording),
-      createUser: pendingActor('createUser', recording),
-      updateUser: pendingActor('updateUser', recording),
-      deleteUser: pendingActor('deleteUser', recording),
-    },
+    actors: calls(recording),
     // The path sends the delay's event itself.
     delays: { searchDelay: 2 ** 30 },
   });
@@ -89,8 +93,8 @@ const checks: StateChecks = {
     const { context } = snapshot;
     expect(snapshot.hasTag('busy')).toBe(true);
     expect(recording.invoked.at(-1)).toEqual({
-      src: 'listUsers',
-      input: { page: context.page, page_size: 25, ...(context.query ? { q: context.query } : {}) },
+      src: 'loadList',
+      input: { page: context.page, page_size: 25, ...(context.search ? { q: context.search } : {}) },
     });
   },
   'listing.failed': (snapshot) => {
@@ -98,11 +102,12 @@ const checks: StateChecks = {
   },
   'listing.browsing': (snapshot) => {
     expect(snapshot.hasTag('busy')).toBe(false);
-    expect(snapshot.context.list).toEqual(PAGE_TWO);
+    expect(snapshot.context.items).toEqual([MARKETER]);
+    expect(snapshot.context.total).toBe(26);
     expect(snapshot.context.problem).toBeNull();
   },
   'listing.debouncing': (snapshot) => {
-    expect(snapshot.context.query).toBe('ann');
+    expect(snapshot.context.search).toBe('ann');
   },
   creating: (snapshot) => {
     expect(snapshot.context.selected).toBeNull();
@@ -120,7 +125,7 @@ const checks: StateChecks = {
   'creating.saving': (snapshot, recording) => {
     const { form } = snapshot.context;
     expect(recording.invoked.at(-1)).toEqual({
-      src: 'createUser',
+      src: 'createItem',
       input: {
         email: form.email,
         first_name: form.first_name,
@@ -145,9 +150,9 @@ const checks: StateChecks = {
   'editing.saving': (snapshot, recording) => {
     const { form } = snapshot.context;
     expect(recording.invoked.at(-1)).toEqual({
-      src: 'updateUser',
+      src: 'updateItem',
       input: {
-        id: OWNER.id,
+        item: OWNER,
         changes: {
           username: form.username,
           first_name: form.first_name,
@@ -167,7 +172,7 @@ const checks: StateChecks = {
   },
   'deleting.removing': (snapshot, recording) => {
     expect(snapshot.hasTag('busy')).toBe(true);
-    expect(recording.invoked.at(-1)).toEqual({ src: 'deleteUser', input: MARKETER.id });
+    expect(recording.invoked.at(-1)).toEqual({ src: 'deleteItem', input: MARKETER });
   },
 };
 
@@ -194,7 +199,7 @@ describe('company users machine (model)', () => {
   it('refreshes the list with a notice after every change', () => {
     for (const path of paths) {
       path.steps.forEach((step, index) => {
-        const done = /^xstate\.done\.actor\.(create|update|delete)User$/.exec(step.event.type);
+        const done = /^xstate\.done\.actor\.(create|update|delete)Item$/.exec(step.event.type);
         if (!done) return;
         expect(step.state.matches({ listing: 'loading' })).toBe(true);
         expect(step.state.context.notice).toBe(`${done[1]}d`);
@@ -210,20 +215,13 @@ describe('company users machine (model)', () => {
   it('searches from the first page once typing pauses for 300 ms (simulated clock)', () => {
     const recording: Recording = { invoked: [], emitted: [] };
     const clock = new SimulatedClock();
-    const actor = createActor(
-      companyUsersMachine.provide({
-        actors: {
-          listUsers: pendingActor('listUsers', recording),
-          createUser: pendingActor('createUser', recording),
-          updateUser: pendingActor('updateUser', recording),
-          deleteUser: pendingActor('deleteUser', recording),
-        },
-      }),
-      { clock },
-    ).start();
-    actor.send({ type: 'xstate.done.actor.listUsers', actorId: 'listUsers', output: PAGE_TWO } as never);
+    const actor = createActor(companyUsersMachine.provide({ actors: calls(recording) }), {
+      clock,
+      input: {},
+    }).start();
+    actor.send({ type: 'xstate.done.actor.loadList', actorId: 'loadList', output: PAGE_TWO });
     actor.send({ type: 'page.change', page: 2 });
-    actor.send({ type: 'xstate.done.actor.listUsers', actorId: 'listUsers', output: PAGE_TWO } as never);
+    actor.send({ type: 'xstate.done.actor.loadList', actorId: 'loadList', output: PAGE_TWO });
     actor.send({ type: 'search.change', query: 'an' });
     clock.increment(299);
     actor.send({ type: 'search.change', query: 'ann ' });

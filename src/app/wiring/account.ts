@@ -2,11 +2,7 @@ import { z } from 'zod';
 import { fromPromise } from 'xstate';
 import { accountSettingsMachine } from '../../machines/account-settings.machine.js';
 import { companyTokensMachine, type TokenCreateRequest } from '../../machines/company-tokens.machine.js';
-import {
-  companyUsersMachine,
-  type UserListQuery,
-  type UserUpdateRequest,
-} from '../../machines/company-users.machine.js';
+import { companyUsersMachine } from '../../machines/company-users.machine.js';
 import { emailSendersMachine } from '../../machines/email-senders.machine.js';
 import type { ListQuery, NoFilters, UpdateRequest } from '../../machines/kit/list-machine.js';
 import { passwordChangeMachine } from '../../machines/password-change.machine.js';
@@ -20,15 +16,14 @@ import {
   TokenResponseSchema,
   type AccountSettings,
   type CompanyToken,
-  type CompanyTokenCreated,
   type CompanyUser,
   type CompanyUserCreate,
+  type CompanyUserUpdate,
   type EmailSender,
   type EmailSenderInput,
   type PasswordChange,
   type TokenResponse,
 } from '../../schemas/accounts.js';
-import type { Page } from '../../schemas/common.js';
 import type { Language } from '../../schemas/constants.js';
 import { apiRequest } from '../../services/api-client.js';
 import { applyLanguage } from '../../services/language.js';
@@ -73,62 +68,47 @@ export const passwordChangeLogic = passwordChangeMachine.provide({
 /** The Users tab's machine with `/api/accounts/user/`. */
 export const companyUsersLogic = companyUsersMachine.provide({
   actors: {
-    listUsers: fromPromise<Page<CompanyUser>, UserListQuery>(({ input, signal }) =>
-      answerOf(
-        apiRequest({
-          method: 'GET',
-          path: '/accounts/user/',
-          query: { page: input.page, page_size: input.page_size, q: input.q },
-          schema: CompanyUserPageSchema,
-        }),
-        signal,
-      ),
+    loadList: apiCall((query: ListQuery<NoFilters>) =>
+      apiRequest({
+        method: 'GET',
+        path: '/accounts/user/',
+        query: { page: query.page, page_size: query.page_size, q: query.q },
+        schema: CompanyUserPageSchema,
+      }),
     ),
-    createUser: fromPromise<CompanyUser, CompanyUserCreate>(({ input, signal }) =>
-      answerOf(
-        apiRequest({ method: 'POST', path: '/accounts/user/', body: input, schema: CompanyUserSchema }),
-        signal,
-      ),
+    createItem: apiCall((user: CompanyUserCreate) =>
+      apiRequest({ method: 'POST', path: '/accounts/user/', body: user, schema: CompanyUserSchema }),
     ),
-    updateUser: fromPromise<CompanyUser, UserUpdateRequest>(({ input, signal }) =>
-      answerOf(
-        apiRequest({
-          method: 'PUT',
-          path: `/accounts/user/${input.id}/`,
-          body: input.changes,
-          schema: CompanyUserSchema,
-        }),
-        signal,
-      ),
+    updateItem: apiCall(({ item, changes }: UpdateRequest<CompanyUser, CompanyUserUpdate>) =>
+      apiRequest({
+        method: 'PUT',
+        path: `/accounts/user/${item.id}/`,
+        body: changes,
+        schema: CompanyUserSchema,
+      }),
     ),
-    deleteUser: fromPromise<unknown, number>(({ input, signal }) =>
-      answerOf(apiRequest({ method: 'DELETE', path: `/accounts/user/${input}/` }), signal),
+    deleteItem: apiCall((user: CompanyUser) =>
+      apiRequest({ method: 'DELETE', path: `/accounts/user/${user.id}/` }),
     ),
   },
 });
 
-/** The API tokens tab's machine with `/api/accounts/company-tokens/`. */
+/** The API tokens tab's machine with `/api/accounts/company-tokens/`; revoking is the kit's delete. */
 export const companyTokensLogic = companyTokensMachine.provide({
   actors: {
-    listTokens: fromPromise<CompanyToken[]>(({ signal }) =>
-      answerOf(
-        apiRequest({ method: 'GET', path: '/accounts/company-tokens/', schema: z.array(CompanyTokenSchema) }),
-        signal,
-      ),
+    loadList: apiCall((_query: ListQuery<NoFilters>) =>
+      apiRequest({ method: 'GET', path: '/accounts/company-tokens/', schema: z.array(CompanyTokenSchema) }),
     ),
-    createToken: fromPromise<CompanyTokenCreated, TokenCreateRequest>(({ input, signal }) =>
-      answerOf(
-        apiRequest({
-          method: 'POST',
-          path: '/accounts/company-tokens/',
-          body: input,
-          schema: CompanyTokenCreatedSchema,
-        }),
-        signal,
-      ),
+    createItem: apiCall((token: TokenCreateRequest) =>
+      apiRequest({
+        method: 'POST',
+        path: '/accounts/company-tokens/',
+        body: token,
+        schema: CompanyTokenCreatedSchema,
+      }),
     ),
-    revokeToken: fromPromise<unknown, number>(({ input, signal }) =>
-      answerOf(apiRequest({ method: 'DELETE', path: `/accounts/delete-company-token/${input}/` }), signal),
+    deleteItem: apiCall((token: CompanyToken) =>
+      apiRequest({ method: 'DELETE', path: `/accounts/delete-company-token/${token.id}/` }),
     ),
   },
 });

@@ -1,69 +1,45 @@
-import {
-  Alert,
-  Badge,
-  Box,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  LoadingOverlay,
-  Modal,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { useSelector } from '@xstate/react';
+import { Alert, Badge, Button, Code, CopyButton, Group, Modal, Stack, Table, TextInput } from '@mantine/core';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ActorRefFrom } from 'xstate';
-import type { companyTokensMachine } from '../../machines/company-tokens.machine.js';
-import { fieldMessage, formatMoment, hasFieldMessages, problemMessage } from './messages.js';
-import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import type { TokenForm } from '../../machines/company-tokens.machine.js';
+import type { CompanyToken, CompanyTokenCreated } from '../../schemas/accounts.js';
+import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
+import { textFieldProps } from '../kit/field-props.js';
+import type { ListActor } from '../kit/list-actor.js';
+import { ListFrame } from '../kit/ListFrame.js';
+import { useListDialog, useListView } from '../kit/useListView.js';
+import { fieldMessage, formatMoment, problemMessage } from './messages.js';
 
-type TokensActor = ActorRefFrom<typeof companyTokensMachine>;
+type TokensActor = ListActor<CompanyToken, TokenForm>;
 
 /** The API tokens tab (admins and owners): the tokens with their state, creation that shows the key once, revocation. */
 export function TokensView({ actor, timeZone }: { actor: TokensActor; timeZone?: string }) {
   const { t, i18n } = useTranslation();
-  const loading = useSelector(actor, (state) => state.matches('loading'));
-  const failed = useSelector(actor, (state) => state.matches('failed'));
-  const browsing = useSelector(actor, (state) => state.matches('browsing'));
-  const list = useSelector(actor, (state) => state.context.list);
-  const problem = useSelector(actor, (state) => (state.matches('failed') ? state.context.problem : null));
-  const notice = useSelector(actor, (state) => state.context.notice);
+  const { notice, listProblem } = useListView(actor);
   const moment = (iso: string | null) =>
     iso ? formatMoment(iso, i18n.language, timeZone) : t('account.never');
+  // Revoking is the kit's delete: its notice says "revoked".
+  const noticeText =
+    notice === 'created'
+      ? t('account.tokens.createdNotice')
+      : notice === 'deleted'
+        ? t('account.tokens.revokedNotice')
+        : null;
 
   return (
     <Stack gap="md">
-      <Text c="dimmed">{t('account.tokens.intro')}</Text>
-      {notice && browsing && (
-        <Alert color="green" withCloseButton onClose={() => actor.send({ type: 'notice.dismiss' })}>
-          {t(notice === 'created' ? 'account.tokens.createdNotice' : 'account.tokens.revokedNotice')}
-        </Alert>
-      )}
-      <Group justify="flex-end">
-        <Button onClick={() => actor.send({ type: 'token.add' })} disabled={!browsing}>
-          {t('account.tokens.add')}
-        </Button>
-      </Group>
-      {failed && (
-        <LoadFailedAlert
-          title={t('account.tokens.loadFailed')}
-          message={problemMessage(t, 'account', problem)}
-          retryLabel={t('account.actions.retry')}
-          onRetry={() => actor.send({ type: 'list.retry' })}
-        />
-      )}
-      <Box pos="relative" mih={80}>
-        <LoadingOverlay visible={loading} />
-        {list && list.length === 0 && (
-          <Text c="dimmed" ta="center" py="lg">
-            {t('account.tokens.empty')}
-          </Text>
-        )}
-        {list && list.length > 0 && (
+      <ListFrame
+        actor={actor}
+        texts={{
+          intro: t('account.tokens.intro'),
+          add: t('account.tokens.add'),
+          empty: t('account.tokens.empty'),
+          loadFailed: t('account.tokens.loadFailed'),
+          problem: problemMessage(t, 'account', listProblem),
+          notice: noticeText,
+        }}
+      >
+        {(tokens, browsing) => (
           <Table.ScrollContainer minWidth={720}>
             <Table striped highlightOnHover>
               <Table.Thead>
@@ -73,11 +49,11 @@ export function TokensView({ actor, timeZone }: { actor: TokensActor; timeZone?:
                   <Table.Th>{t('account.tokens.created')}</Table.Th>
                   <Table.Th>{t('account.tokens.lastUsed')}</Table.Th>
                   <Table.Th>{t('account.tokens.status')}</Table.Th>
-                  <Table.Th>{t('account.actions.column')}</Table.Th>
+                  <Table.Th>{t('kit.actions')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {list.map((token) => (
+                {tokens.map((token) => (
                   <Table.Tr key={token.id}>
                     <Table.Td>{token.name}</Table.Td>
                     <Table.Td>
@@ -97,13 +73,14 @@ export function TokensView({ actor, timeZone }: { actor: TokensActor; timeZone?:
                       )}
                     </Table.Td>
                     <Table.Td>
+                      {/* A revoked token stays listed (its history) but cannot be revoked again. */}
                       {!token.revoked_at && (
                         <Button
                           size="xs"
                           variant="light"
                           color="red"
                           disabled={!browsing}
-                          onClick={() => actor.send({ type: 'token.revoke', token })}
+                          onClick={() => actor.send({ type: 'item.delete', item: token })}
                         >
                           {t('account.tokens.revoke')}
                         </Button>
@@ -115,45 +92,54 @@ export function TokensView({ actor, timeZone }: { actor: TokensActor; timeZone?:
             </Table>
           </Table.ScrollContainer>
         )}
-      </Box>
+      </ListFrame>
       <CreateTokenDialog actor={actor} />
-      <RevokeTokenDialog actor={actor} />
+      <ConfirmDeleteDialog
+        actor={actor}
+        title={t('account.tokens.revokeTitle')}
+        message={(token) => t('account.tokens.revokeConfirm', { name: token.name })}
+        problemText={(problem) => problemMessage(t, 'account', problem)}
+        confirm={t('account.tokens.revoke')}
+      />
     </Stack>
   );
 }
 
+/**
+ * The create dialog: the name, then the new key once (`creating.created`) with a copy button. It is
+ * the screen's own (not the kit's FormDialog) because its second step shows the key instead of the form.
+ */
 function CreateTokenDialog({ actor }: { actor: TokensActor }) {
   const { t } = useTranslation();
-  const opened = useSelector(actor, (state) => state.matches('creating'));
-  const revealed = useSelector(actor, (state) => state.matches({ creating: 'revealed' }));
-  const busy = useSelector(actor, (state) => state.matches({ creating: 'saving' }));
-  const name = useSelector(actor, (state) => state.context.form.name);
-  const created = useSelector(actor, (state) => state.context.created);
-  const fieldErrors = useSelector(actor, (state) => state.context.fieldErrors);
-  const problem = useSelector(actor, (state) => (state.matches('creating') ? state.context.problem : null));
+  const { dialog, busy, form, fieldErrors, problem, created } = useListDialog(actor);
+  // The key arrives typed as the machine's Created: a token with its key.
+  const token = created as CompanyTokenCreated | null;
   const close = () => actor.send({ type: 'dialog.close' });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     actor.send({ type: 'dialog.submit' });
   };
   const nameLabel = t('account.tokens.name');
+  const failure =
+    problem && Object.keys(problem.fields).length === 0 ? problemMessage(t, 'account', problem) : null;
 
   return (
     <Modal
-      opened={opened}
+      opened={dialog === 'creating'}
       onClose={close}
       // The key is shown once: closing by a stray click outside would lose it.
-      closeOnClickOutside={!busy && !revealed}
+      closeOnClickOutside={!busy && token === null}
       closeOnEscape={!busy}
       withCloseButton={!busy}
-      title={revealed ? t('account.tokens.keyTitle') : t('account.tokens.createTitle')}
+      closeButtonProps={{ 'aria-label': t('kit.close') }}
+      title={token ? t('account.tokens.keyTitle') : t('account.tokens.createTitle')}
     >
-      {revealed && created ? (
+      {token ? (
         <Stack gap="md">
           <Alert color="yellow">{t('account.tokens.keyWarning')}</Alert>
-          <Code block>{created.key}</Code>
+          <Code block>{token.key}</Code>
           <Group justify="space-between">
-            <CopyButton value={created.key}>
+            <CopyButton value={token.key}>
               {({ copied, copy }) => (
                 <Button variant="light" color={copied ? 'teal' : 'blue'} onClick={copy}>
                   {copied ? t('account.tokens.copied') : t('account.tokens.copy')}
@@ -166,23 +152,22 @@ function CreateTokenDialog({ actor }: { actor: TokensActor }) {
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack gap="md">
-            {problem && !hasFieldMessages(problem) && (
-              <Alert color="red">{problemMessage(t, 'account', problem)}</Alert>
+            {failure && (
+              <Alert color="red" role="alert">
+                {failure}
+              </Alert>
             )}
             <TextInput
               label={nameLabel}
               placeholder={t('account.tokens.namePlaceholder')}
-              value={name}
-              onChange={(event) =>
-                actor.send({ type: 'field.change', field: 'name', value: event.currentTarget.value })
-              }
+              {...textFieldProps(actor, form, 'name')}
               error={fieldMessage(t, fieldErrors.name, nameLabel)}
               disabled={busy}
               data-autofocus
             />
             <Group justify="flex-end">
               <Button variant="default" onClick={close} disabled={busy}>
-                {t('account.actions.cancel')}
+                {t('kit.cancel')}
               </Button>
               <Button type="submit" loading={busy}>
                 {t('account.tokens.create')}
@@ -191,39 +176,6 @@ function CreateTokenDialog({ actor }: { actor: TokensActor }) {
           </Stack>
         </form>
       )}
-    </Modal>
-  );
-}
-
-function RevokeTokenDialog({ actor }: { actor: TokensActor }) {
-  const { t } = useTranslation();
-  const opened = useSelector(actor, (state) => state.matches('revoking'));
-  const busy = useSelector(actor, (state) => state.matches({ revoking: 'removing' }));
-  const selected = useSelector(actor, (state) => state.context.selected);
-  const problem = useSelector(actor, (state) => (state.matches('revoking') ? state.context.problem : null));
-  const close = () => actor.send({ type: 'dialog.close' });
-
-  return (
-    <Modal
-      opened={opened}
-      onClose={close}
-      closeOnClickOutside={!busy}
-      closeOnEscape={!busy}
-      withCloseButton={!busy}
-      title={t('account.tokens.revokeTitle')}
-    >
-      <Stack gap="md">
-        <Text>{t('account.tokens.revokeConfirm', { name: selected?.name ?? '' })}</Text>
-        {problem && <Alert color="red">{problemMessage(t, 'account', problem)}</Alert>}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close} disabled={busy}>
-            {t('account.actions.cancel')}
-          </Button>
-          <Button color="red" loading={busy} onClick={() => actor.send({ type: 'revoke.confirm' })}>
-            {t('account.tokens.revoke')}
-          </Button>
-        </Group>
-      </Stack>
     </Modal>
   );
 }

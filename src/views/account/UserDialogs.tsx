@@ -1,84 +1,27 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  PasswordInput,
-  Select,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
+import { Group, PasswordInput, Select, Switch, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ActorRefFrom } from 'xstate';
-import type { companyUsersMachine, UserTextField } from '../../machines/company-users.machine.js';
-import { USER_ROLES } from '../../schemas/accounts.js';
+import type { UserForm } from '../../machines/company-users.machine.js';
+import { USER_ROLES, type CompanyUser } from '../../schemas/accounts.js';
 import { LIMITS } from '../../schemas/constants.js';
-import { displayName, fieldMessage, hasFieldMessages, problemMessage } from './messages.js';
+import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
+import { changeField, textFieldProps } from '../kit/field-props.js';
+import { FormDialog } from '../kit/FormDialog.js';
+import type { ListActor } from '../kit/list-actor.js';
+import { useListDialog } from '../kit/useListView.js';
+import { displayName, fieldMessage, problemMessage } from './messages.js';
 
-type UsersActor = ActorRefFrom<typeof companyUsersMachine>;
+/** The text fields of the user dialog. */
+type UserTextField = 'email' | 'username' | 'first_name' | 'last_name';
 
-/** The create, edit and delete dialogs of the Users tab, each open while the machine is in its state. */
-export function UserDialogs({ actor }: { actor: UsersActor }) {
+/**
+ * The create, edit and delete dialogs of the Users tab, each open while the machine is in its state.
+ * Creating asks the email, names, role and a first password; editing the username, names, role and
+ * whether the user may sign in.
+ */
+export function UserDialogs({ actor }: { actor: ListActor<CompanyUser, UserForm> }) {
   const { t } = useTranslation();
-  const creating = useSelector(actor, (state) => state.matches('creating'));
-  const editing = useSelector(actor, (state) => state.matches('editing'));
-  const deleting = useSelector(actor, (state) => state.matches('deleting'));
-  const busy = useSelector(actor, (state) => !state.matches('listing') && state.hasTag('busy'));
-  const selected = useSelector(actor, (state) => state.context.selected);
-  const problem = useSelector(actor, (state) => (state.matches('listing') ? null : state.context.problem));
-  const close = () => actor.send({ type: 'dialog.close' });
-  const name = selected ? displayName(selected) : '';
-
-  return (
-    <>
-      <Modal
-        opened={creating || editing}
-        onClose={close}
-        closeOnClickOutside={!busy}
-        closeOnEscape={!busy}
-        withCloseButton={!busy}
-        title={editing ? t('account.users.editTitle', { name }) : t('account.users.createTitle')}
-      >
-        <UserForm actor={actor} mode={editing ? 'edit' : 'create'} />
-      </Modal>
-      <Modal
-        opened={deleting}
-        onClose={close}
-        closeOnClickOutside={!busy}
-        closeOnEscape={!busy}
-        withCloseButton={!busy}
-        title={t('account.users.deleteTitle')}
-      >
-        <Stack gap="md">
-          <Text>{t('account.users.deleteConfirm', { name, email: selected?.email ?? '' })}</Text>
-          {problem && <Alert color="red">{problemMessage(t, 'account', problem)}</Alert>}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close} disabled={busy}>
-              {t('account.actions.cancel')}
-            </Button>
-            <Button color="red" loading={busy} onClick={() => actor.send({ type: 'delete.confirm' })}>
-              {t('account.actions.delete')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-    </>
-  );
-}
-
-function UserForm({ actor, mode }: { actor: UsersActor; mode: 'create' | 'edit' }) {
-  const { t } = useTranslation();
-  const form = useSelector(actor, (state) => state.context.form);
-  const fieldErrors = useSelector(actor, (state) => state.context.fieldErrors);
-  const problem = useSelector(actor, (state) => state.context.problem);
-  const busy = useSelector(actor, (state) => state.hasTag('busy'));
-
-  const change = (field: UserTextField) => (value: string) =>
-    actor.send({ type: 'field.change', field, value });
+  const { dialog, busy, form, fieldErrors, selected } = useListDialog(actor);
+  const editing = dialog === 'editing';
   const text = (
     field: UserTextField,
     label: string,
@@ -86,29 +29,27 @@ function UserForm({ actor, mode }: { actor: UsersActor; mode: 'create' | 'edit' 
   ) => (
     <TextInput
       label={label}
-      value={form[field]}
-      onChange={(event) => change(field)(event.currentTarget.value)}
+      {...textFieldProps(actor, form, field)}
       error={fieldMessage(t, fieldErrors[field], label)}
       disabled={busy}
       {...extra}
     />
   );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'dialog.submit' });
-  };
   const roleLabel = t('account.users.role');
   const passwordLabel = t('account.users.password');
+  const name = selected ? displayName(selected) : '';
 
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        {problem && !hasFieldMessages(problem) && (
-          <Alert color="red">{problemMessage(t, 'account', problem)}</Alert>
-        )}
-        {mode === 'create'
-          ? text('email', t('account.users.email'), { type: 'email', autoComplete: 'off' })
-          : text('username', t('account.users.username'), { autoComplete: 'off' })}
+    <>
+      <FormDialog
+        actor={actor}
+        title={{ creating: t('account.users.createTitle'), editing: t('account.users.editTitle', { name }) }}
+        submit={{ creating: t('account.users.add'), editing: t('kit.save') }}
+        problemText={(problem) => problemMessage(t, 'account', problem)}
+      >
+        {editing
+          ? text('username', t('account.users.username'), { autoComplete: 'off' })
+          : text('email', t('account.users.email'), { type: 'email', autoComplete: 'off' })}
         <Group grow>
           {text('first_name', t('account.users.firstName'))}
           {text('last_name', t('account.users.lastName'))}
@@ -117,7 +58,7 @@ function UserForm({ actor, mode }: { actor: UsersActor; mode: 'create' | 'edit' 
           label={roleLabel}
           data={USER_ROLES.map((role) => ({ value: role, label: t(`account.roles.${role}`) }))}
           value={form.role}
-          onChange={(value) => value && change('role')(value)}
+          onChange={(value) => value && changeField(actor, 'role', value)}
           description={
             (USER_ROLES as readonly string[]).includes(form.role)
               ? t(`account.roleHints.${form.role}`)
@@ -127,34 +68,31 @@ function UserForm({ actor, mode }: { actor: UsersActor; mode: 'create' | 'edit' 
           allowDeselect={false}
           disabled={busy}
         />
-        {mode === 'create' ? (
+        {editing ? (
+          <Switch
+            label={t('account.users.activeLabel')}
+            checked={form.is_active}
+            onChange={(event) => changeField(actor, 'is_active', event.currentTarget.checked)}
+            error={fieldMessage(t, fieldErrors.is_active, t('account.users.status'))}
+            disabled={busy}
+          />
+        ) : (
           <PasswordInput
             label={passwordLabel}
             description={t('account.users.passwordHint', { min: LIMITS.passwordMinLength })}
-            value={form.password}
-            onChange={(event) => change('password')(event.currentTarget.value)}
+            {...textFieldProps(actor, form, 'password')}
             error={fieldMessage(t, fieldErrors.password, passwordLabel)}
             autoComplete="new-password"
             disabled={busy}
           />
-        ) : (
-          <Switch
-            label={t('account.users.activeLabel')}
-            checked={form.is_active}
-            onChange={(event) => actor.send({ type: 'active.change', value: event.currentTarget.checked })}
-            error={fieldMessage(t, fieldErrors.is_active, t('account.users.status'))}
-            disabled={busy}
-          />
         )}
-        <Group justify="flex-end" mt="sm">
-          <Button variant="default" onClick={() => actor.send({ type: 'dialog.close' })} disabled={busy}>
-            {t('account.actions.cancel')}
-          </Button>
-          <Button type="submit" loading={busy}>
-            {mode === 'create' ? t('account.users.add') : t('account.actions.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      </FormDialog>
+      <ConfirmDeleteDialog
+        actor={actor}
+        title={t('account.users.deleteTitle')}
+        message={(user) => t('account.users.deleteConfirm', { name: displayName(user), email: user.email })}
+        problemText={(problem) => problemMessage(t, 'account', problem)}
+      />
+    </>
   );
 }
