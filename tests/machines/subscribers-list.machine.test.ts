@@ -1,12 +1,14 @@
 import { createTestModel } from '@xstate/graph';
-import { createActor, SimulatedClock, transition } from 'xstate';
+import { createActor, SimulatedClock, transition, type EventFromLogic } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import type { LocationFilter } from '../../src/machines/file-paging.machine.js';
+import type { ListQuery } from '../../src/machines/kit/list-machine.js';
 import {
+  locationFilterOf,
   NEW_SUBSCRIBER_FORM,
-  profilePathOf,
   subscribersListMachine,
-  type SubscribersListEvent,
 } from '../../src/machines/subscribers-list.machine.js';
+import type { Page } from '../../src/schemas/common.js';
 import type { Subscriber } from '../../src/schemas/subscribers.js';
 import {
   pendingActor,
@@ -49,7 +51,8 @@ const PAGE = {
   previous: null,
   results: [ANA, BEN],
 };
-const DOWNTOWN = { kind: 'location' as const, id: 4, name: 'Downtown' };
+const DOWNTOWN = locationFilterOf({ kind: 'location', id: 4, name: 'Downtown' });
+const CHICAGO = locationFilterOf({ kind: 'group', id: 7, name: 'Chicago' });
 
 const SERVER_DOWN = { status: 500, code: 'internal', message: 'Something went wrong on our side' };
 const EMAIL_EXISTS = {
@@ -59,72 +62,54 @@ const EMAIL_EXISTS = {
   fields: { email: 'Email already exists' },
 };
 
-const LIST_DONE = {
-  type: 'xstate.done.actor.listSubscribers',
-  actorId: 'listSubscribers',
-  output: PAGE,
-} as const;
-const LIST_FAILED = {
-  type: 'xstate.error.actor.listSubscribers',
-  actorId: 'listSubscribers',
-  error: SERVER_DOWN,
-} as const;
+type SubscribersListEvent = EventFromLogic<typeof subscribersListMachine>;
+
+const LIST_DONE = { type: 'xstate.done.actor.loadList', actorId: 'loadList', output: PAGE } as const;
+const LIST_FAILED = { type: 'xstate.error.actor.loadList', actorId: 'loadList', error: SERVER_DOWN } as const;
 
 // Events offered per state, so the walk stays small (the model sends any other accepted event bare, so
 // every state also gets the events the whole machine takes).
 const ANYWHERE: SubscribersListEvent[] = [
-  { type: 'location.change', selection: DOWNTOWN },
+  { type: 'filters.change', filters: DOWNTOWN },
+  { type: 'list.refresh', notice: 'uploaded' },
   { type: 'refresh.due' },
-  { type: 'upload.completed' },
-  { type: 'xstate.done.actor.exportSubscribers', actorId: 'exportSubscribers', output: null },
-  { type: 'xstate.error.actor.exportSubscribers', actorId: 'exportSubscribers', error: SERVER_DOWN },
+  { type: 'xstate.done.actor.exportList', actorId: 'exportList', output: null },
+  { type: 'xstate.error.actor.exportList', actorId: 'exportList', error: SERVER_DOWN },
 ];
 const SAMPLES: Record<string, SubscribersListEvent[]> = {
-  'listing.loading': [
-    LIST_DONE,
-    LIST_FAILED,
-    { type: 'search.change', query: 'ann' },
-    { type: 'location.change', selection: DOWNTOWN },
-    { type: 'refresh.due' },
-  ],
+  'listing.loading': [LIST_DONE, LIST_FAILED, { type: 'search.change', query: 'ann' }],
   'listing.failed': [{ type: 'list.retry' }, { type: 'search.change', query: 'ann' }],
   'listing.debouncing': [{ type: 'search.settled' }, { type: 'search.change', query: 'ann' }],
   'listing.browsing': [
     { type: 'search.change', query: 'ann' },
     { type: 'page.change', page: 2 },
-    { type: 'location.change', selection: DOWNTOWN },
-    { type: 'subscriber.add' },
-    { type: 'subscriber.edit', subscriber: BEN },
-    { type: 'profile.open', subscriber: BEN },
+    { type: 'item.add' },
+    { type: 'item.edit', item: BEN },
+    { type: 'item.open', item: BEN },
     { type: 'export.start' },
     { type: 'notice.dismiss' },
-    { type: 'upload.completed' },
-    { type: 'refresh.due' },
-    { type: 'xstate.done.actor.exportSubscribers', actorId: 'exportSubscribers', output: null },
-    { type: 'xstate.error.actor.exportSubscribers', actorId: 'exportSubscribers', error: SERVER_DOWN },
   ],
-  'adding.open': [
+  'creating.open': [
     // An email makes the form valid; a four-digit zip makes it invalid.
     { type: 'field.change', field: 'email', value: 'new@example.com' },
     { type: 'field.change', field: 'zip', value: '1234' },
-    { type: 'subscribed.change', value: false },
+    { type: 'field.change', field: 'subscribed', value: false },
     { type: 'dialog.submit' },
     { type: 'dialog.close' },
-    { type: 'refresh.due' },
   ],
-  'adding.saving': [
-    { type: 'xstate.done.actor.createSubscriber', actorId: 'createSubscriber', output: ANA },
-    { type: 'xstate.error.actor.createSubscriber', actorId: 'createSubscriber', error: EMAIL_EXISTS },
+  'creating.saving': [
+    { type: 'xstate.done.actor.createItem', actorId: 'createItem', output: ANA },
+    { type: 'xstate.error.actor.createItem', actorId: 'createItem', error: EMAIL_EXISTS },
   ],
-  'updating.open': [
+  'editing.open': [
     { type: 'field.change', field: 'zip', value: '1234' },
-    { type: 'subscribed.change', value: false },
+    { type: 'field.change', field: 'subscribed', value: false },
     { type: 'dialog.submit' },
     { type: 'dialog.close' },
   ],
-  'updating.saving': [
-    { type: 'xstate.done.actor.updateSubscriber', actorId: 'updateSubscriber', output: BEN_UPDATED },
-    { type: 'xstate.error.actor.updateSubscriber', actorId: 'updateSubscriber', error: SERVER_DOWN },
+  'editing.saving': [
+    { type: 'xstate.done.actor.updateItem', actorId: 'updateItem', output: BEN_UPDATED },
+    { type: 'xstate.error.actor.updateItem', actorId: 'updateItem', error: SERVER_DOWN },
   ],
 };
 
@@ -137,27 +122,22 @@ function samplesFor(snapshot: { value: unknown }): SubscribersListEvent[] {
 const start = (recording: Recording) =>
   subscribersListMachine.provide({
     actors: {
-      listSubscribers: pendingActor('listSubscribers', recording),
-      createSubscriber: pendingActor('createSubscriber', recording),
-      updateSubscriber: pendingActor('updateSubscriber', recording),
-      exportSubscribers: pendingActor('exportSubscribers', recording),
-    },
-    actions: {
-      storeProfileKind: (_, kind) => {
-        recording.invoked.push({ src: 'storeProfileKind', input: kind });
-      },
+      loadList: pendingActor<Page<Subscriber>, ListQuery<LocationFilter>>('loadList', recording),
+      createItem: pendingActor('createItem', recording),
+      updateItem: pendingActor('updateItem', recording),
+      exportList: pendingActor('exportList', recording),
     },
     // The path sends the delays' events itself.
     delays: { searchDelay: 2 ** 30, refreshDelay: 2 ** 30 },
   });
 
 /** The filters the list call must carry for the context. */
-function expectedQuery(context: { page: number; query: string; selection: { kind: string; id?: number } }) {
+function expectedQuery(context: { page: number; search: string; filters: LocationFilter }) {
   return {
     page: context.page,
     page_size: 8,
-    ...(context.query ? { q: context.query } : {}),
-    ...(context.selection.kind === 'location' ? { location_id: [context.selection.id] } : {}),
+    ...context.filters,
+    ...(context.search ? { q: context.search } : {}),
   };
 }
 
@@ -170,7 +150,7 @@ const checks: StateChecks = {
   'listing.loading': (snapshot, recording) => {
     expect(snapshot.hasTag('busy')).toBe(true);
     expect(snapshot.context.pageSize).toBe(8);
-    const lastList = recording.invoked.filter((call) => call.src === 'listSubscribers').at(-1);
+    const lastList = recording.invoked.filter((call) => call.src === 'loadList').at(-1);
     expect(lastList?.input).toEqual(expectedQuery(snapshot.context));
   },
   'listing.failed': (snapshot) => {
@@ -180,23 +160,18 @@ const checks: StateChecks = {
     const { context } = snapshot;
     expect(snapshot.hasTag('busy')).toBe(false);
     expect(context.problem).toBeNull();
-    expect(context.list?.count).toBe(9);
+    expect(context.total).toBe(9);
     expect(context.refreshPending).toBe(false);
-    // Opening a profile stores the kind and navigates, with '-' for a missing POS id.
-    const navigations = recording.emitted.filter((event) => event.type === 'route.open');
-    for (const event of navigations)
-      expect(event).toEqual({ type: 'route.open', path: '/subscriber/profile/-/h2x/2' });
-    const kinds = recording.invoked.filter((call) => call.src === 'storeProfileKind');
-    expect(kinds.length).toBe(navigations.length);
-    for (const call of kinds) expect(call.input).toBe('subscriber');
+    // Opening a profile only announces the subscriber: the screen stores the kind and navigates.
+    for (const event of recording.emitted) expect(event).toEqual({ type: 'item.opened', item: BEN });
   },
   'listing.debouncing': (snapshot) => {
-    expect(snapshot.context.query).toBe('ann');
+    expect(snapshot.context.search).toBe('ann');
   },
-  adding: (snapshot) => {
+  creating: (snapshot) => {
     expect(snapshot.context.selected).toBeNull();
   },
-  'adding.open': (snapshot) => {
+  'creating.open': (snapshot) => {
     const { context } = snapshot;
     if ('email' in context.fieldErrors) {
       // The schema's message while blank, the server's when the address is taken.
@@ -205,31 +180,29 @@ const checks: StateChecks = {
     }
     if ('zip' in context.fieldErrors) expect(context.fieldErrors.zip).toBe('Zip code is not valid');
   },
-  'adding.saving': (snapshot, recording) => {
+  'creating.saving': (snapshot, recording) => {
     const { context } = snapshot;
     expect(snapshot.hasTag('busy')).toBe(true);
-    const call = recording.invoked.at(-1) as { src: string; input: { source_location_id: number | null } };
-    const { source_location_id: source, ...rest } = call.input;
-    expect(call.src).toBe('createSubscriber');
-    expect(rest).toEqual({
-      email: context.form.email,
-      first_name: '',
-      last_name: '',
-      phone: '',
-      zip: '',
-      birthday: null,
-      subscribed: context.form.subscribed,
-      pos_id: '',
+    expect(recording.invoked.at(-1)).toEqual({
+      src: 'createItem',
+      input: {
+        email: context.form.email,
+        first_name: '',
+        last_name: '',
+        phone: '',
+        zip: '',
+        birthday: null,
+        subscribed: context.form.subscribed,
+        pos_id: '',
+        // The selected location is the new subscriber's source.
+        source_location_id: context.filters.location_id.length === 1 ? DOWNTOWN.location_id[0] : null,
+      },
     });
-    // The selected location is the source; a location chosen while saving only reloads the list after.
-    if (!context.refreshPending)
-      expect(source).toBe(context.selection.kind === 'location' ? DOWNTOWN.id : null);
-    else expect([null, DOWNTOWN.id]).toContain(source);
   },
-  updating: (snapshot) => {
+  editing: (snapshot) => {
     expect(snapshot.context.selected).toEqual(BEN);
   },
-  'updating.open': (snapshot) => {
+  'editing.open': (snapshot) => {
     const { context } = snapshot;
     if ('zip' in context.fieldErrors) {
       expect(context.fieldErrors.zip).toBe('Zip code is not valid');
@@ -237,13 +210,14 @@ const checks: StateChecks = {
     }
     if (context.problem) expect(context.problem).toMatchObject({ status: 500 });
   },
-  'updating.saving': (snapshot, recording) => {
+  'editing.saving': (snapshot, recording) => {
     const { form } = snapshot.context;
+    // Every profile field; the POS id is not changed here.
     expect(recording.invoked.at(-1)).toEqual({
-      src: 'updateSubscriber',
+      src: 'updateItem',
       input: {
-        id: BEN.id,
-        profile: {
+        item: BEN,
+        changes: {
           email: form.email,
           first_name: form.first_name,
           last_name: form.last_name,
@@ -258,7 +232,7 @@ const checks: StateChecks = {
 };
 
 /**
- * Snapshots count as the same model state when they agree on what changes behaviour (state, filters kind,
+ * Snapshots count as the same model state when they agree on what changes behaviour (state, filters,
  * pending refresh, export, field errors, the form's validity), so the walk does not multiply every notice
  * and typed value; the paths still replay on a real actor with their exact contexts.
  */
@@ -266,21 +240,17 @@ function serializeState(snapshot: unknown): string {
   const { value, context } = snapshot as ReturnType<typeof subscribersListMachine.getInitialSnapshot>;
   return JSON.stringify({
     value,
-    selection: context.selection.kind,
+    located: context.filters.location_id.length,
     pending: context.refreshPending,
     exporting: context.exporting,
     errors: Object.keys(context.fieldErrors).sort(),
     email: context.form.email !== '',
     zip: context.form.zip,
-    listed: context.list !== null,
+    listed: context.items !== null,
   });
 }
 
-const model = createTestModel(subscribersListMachine, {
-  events: samplesFor,
-  input: undefined,
-  serializeState,
-});
+const model = createTestModel(subscribersListMachine, { events: samplesFor, serializeState });
 /** The path with each step's snapshot recomputed from its events (the model keeps one per serialized state). */
 function concrete(
   path: MachinePath<typeof subscribersListMachine>,
@@ -297,93 +267,114 @@ function concrete(
 
 const paths = everyTransition(subscribersListMachine, model).transitions.map(concrete);
 
+/** The list started with real delays in a group, its first page answered. */
+function browsing(recording: Recording, clock: SimulatedClock) {
+  const actor = createActor(start(recording).provide({ delays: { searchDelay: 300, refreshDelay: 3000 } }), {
+    clock,
+    input: { filters: CHICAGO },
+  });
+  actor.on('*', (event) => recording.emitted.push(event));
+  actor.start();
+  actor.send(LIST_DONE);
+  return actor;
+}
+
 describe('subscribers list machine (model)', () => {
   it('reaches every state', () => {
     expect(reachedStates(paths)).toEqual([
-      'adding.open',
-      'adding.saving',
+      'creating.open',
+      'creating.saving',
+      'editing.open',
+      'editing.saving',
       'listing.browsing',
       'listing.debouncing',
       'listing.failed',
       'listing.loading',
-      'updating.open',
-      'updating.saving',
     ]);
   });
 
-  it('builds profile paths with "-" for a missing POS id', () => {
-    expect(profilePathOf('subscriber', ANA)).toBe('/subscriber/profile/POS-17/h1x/1');
-    expect(profilePathOf('subscriber', BEN)).toBe('/subscriber/profile/-/h2x/2');
-    expect(profilePathOf('guest', { id: 3, hashid: 'a/b', pos_id: 'x y' })).toBe(
-      '/guest/profile/x%20y/a%2Fb/3',
-    );
-  });
-
-  it('exports with the list filters and never two at once', () => {
+  it('reloads the list with a notice after an add and an update', () => {
+    let seen = 0;
     for (const path of paths) {
-      path.steps.forEach((step, index) => {
-        if (step.event.type !== 'export.start' || index === 0) return;
-        const before = path.steps[index - 1]!.state;
-        if (!before.matches({ listing: 'browsing' })) return;
-        expect(step.state.context.exporting).toBe(true);
-      });
+      for (const step of path.steps) {
+        const done = /^xstate\.done\.actor\.(create|update)Item$/.exec(step.event.type);
+        if (!done) continue;
+        seen += 1;
+        expect(step.state.matches({ listing: 'loading' })).toBe(true);
+        expect(step.state.context.notice).toBe(`${done[1]}d`);
+      }
     }
+    expect(seen).toBeGreaterThan(0);
+  });
+
+  it('announces the subscriber to open only while browsing', () => {
+    let seen = 0;
+    for (const path of paths) {
+      if (path.steps.at(-1)!.event.type !== 'item.open') continue;
+      const recording = replayPath(path, start, checks);
+      const opened = recording.emitted.filter((event) => event.type === 'item.opened');
+      if (path.steps.at(-2)!.state.matches({ listing: 'browsing' })) {
+        seen += 1;
+        expect(opened).toEqual([{ type: 'item.opened', item: BEN }]);
+      } else expect(opened).toEqual([]);
+    }
+    expect(seen).toBeGreaterThan(0);
+  });
+
+  it('exports every page of the filtered list and never two at once', () => {
     const recording: Recording = { invoked: [], emitted: [] };
-    const actor = createActor(start(recording), { input: { selection: DOWNTOWN } }).start();
-    actor.send({
-      type: 'xstate.done.actor.listSubscribers',
-      actorId: 'listSubscribers',
-      output: PAGE,
-    } as never);
+    const actor = createActor(start(recording), { input: { filters: DOWNTOWN } }).start();
+    actor.send(LIST_DONE);
     actor.send({ type: 'export.start' });
     actor.send({ type: 'export.start' });
-    expect(recording.invoked.filter((call) => call.src === 'exportSubscribers')).toEqual([
-      { src: 'exportSubscribers', input: { location_id: [4] } },
+    expect(actor.getSnapshot().context.exporting).toBe(true);
+    expect(recording.invoked.filter((call) => call.src === 'exportList')).toEqual([
+      { src: 'exportList', input: { location_id: [4], location_group_id: [] } },
     ]);
+    actor.send({ type: 'xstate.error.actor.exportList', actorId: 'exportList', error: SERVER_DOWN });
+    expect(actor.getSnapshot().context).toMatchObject({ exporting: false, notice: 'exportFailed' });
     actor.stop();
   });
 
-  it('refreshes 3 seconds after an add, an update and an upload, and once after a dialog closes (simulated clock)', () => {
+  it('gives a new subscriber the one selected location as its source, none for a group', () => {
+    const recording: Recording = { invoked: [], emitted: [] };
+    const actor = browsing(recording, new SimulatedClock());
+    const add = () => {
+      actor.send({ type: 'item.add' });
+      actor.send({ type: 'field.change', field: 'email', value: 'new@example.com' });
+      actor.send({ type: 'dialog.submit' });
+      return (recording.invoked.at(-1)?.input as { source_location_id: number | null }).source_location_id;
+    };
+    expect(add()).toBeNull();
+    actor.send({ type: 'filters.change', filters: DOWNTOWN });
+    actor.send(LIST_DONE);
+    expect(add()).toBe(4);
+    actor.stop();
+  });
+
+  it('refreshes 3 seconds after an upload with a notice, and once after a dialog closes (simulated clock)', () => {
     const recording: Recording = { invoked: [], emitted: [] };
     const clock = new SimulatedClock();
-    const actor = createActor(
-      start(recording).provide({ delays: { searchDelay: 300, refreshDelay: 3000 } }),
-      {
-        clock,
-        input: { selection: { kind: 'group', id: 7, name: 'Chicago' } },
-      },
-    ).start();
-    const lists = () => recording.invoked.filter((call) => call.src === 'listSubscribers').length;
-    actor.send({
-      type: 'xstate.done.actor.listSubscribers',
-      actorId: 'listSubscribers',
-      output: PAGE,
-    } as never);
-    expect(recording.invoked[0]?.input).toEqual({ page: 1, page_size: 8, location_group_id: [7] });
+    const actor = browsing(recording, clock);
+    const lists = () => recording.invoked.filter((call) => call.src === 'loadList').length;
+    expect(recording.invoked[0]?.input).toEqual({
+      page: 1,
+      page_size: 8,
+      location_id: [],
+      location_group_id: [7],
+    });
 
-    // Update: the row changes at once, the list reloads 3 s later.
-    actor.send({ type: 'subscriber.edit', subscriber: BEN });
-    actor.send({ type: 'field.change', field: 'zip', value: '10001' });
-    actor.send({ type: 'dialog.submit' });
-    actor.send({
-      type: 'xstate.done.actor.updateSubscriber',
-      actorId: 'updateSubscriber',
-      output: BEN_UPDATED,
-    } as never);
-    expect(actor.getSnapshot().context.list?.results[1]).toEqual(BEN_UPDATED);
+    actor.send({ type: 'list.refresh', notice: 'uploaded' });
+    expect(actor.getSnapshot().context.notice).toBe('uploaded');
     clock.increment(2999);
     expect(lists()).toBe(1);
     clock.increment(1);
     expect(lists()).toBe(2);
-    actor.send({
-      type: 'xstate.done.actor.listSubscribers',
-      actorId: 'listSubscribers',
-      output: PAGE,
-    } as never);
+    actor.send(LIST_DONE);
 
     // An upload finishes while the add dialog is open: the refresh waits for the dialog to close.
-    actor.send({ type: 'upload.completed' });
-    actor.send({ type: 'subscriber.add' });
+    actor.send({ type: 'list.refresh', notice: 'uploaded' });
+    actor.send({ type: 'item.add' });
     clock.increment(3000);
     expect(lists()).toBe(2);
     actor.send({ type: 'dialog.close' });

@@ -1,13 +1,12 @@
 import { fromPromise } from 'xstate';
-import { guestListMachine, type GuestKey, type GuestListQuery } from '../../machines/guest-list.machine.js';
-import type { Page } from '../../schemas/common.js';
+import { guestListMachine, type GuestListQuery } from '../../machines/guest-list.machine.js';
 import type { CustomerKind } from '../../schemas/customers.js';
 import { GuestPageSchema, type Guest } from '../../schemas/guests.js';
 import { apiRequest } from '../../services/api-client.js';
 import { now } from '../../services/clock.js';
 import { downloadCsv } from '../../services/download.js';
 import { STORAGE_KEYS, writeText } from '../../services/storage.js';
-import { answerOf } from './answer.js';
+import { apiCall } from './answer.js';
 
 /** Stores which profile kind the profile screen loads (spec section 4), in local storage. */
 export function rememberProfileKind(kind: CustomerKind): void {
@@ -25,27 +24,21 @@ function listQuery(input: GuestListQuery) {
   };
 }
 
-/** The guest list of /guest/analytics with `/api/pos/guests/`, its export and local storage. */
+/** The guest list of /guest/analytics with `/api/pos/guests/` and its export. */
 export const guestListLogic = guestListMachine.provide({
   actors: {
-    listGuests: fromPromise<Page<Guest>, GuestListQuery>(({ input, signal }) =>
-      answerOf(
-        apiRequest({ method: 'GET', path: '/pos/guests/', query: listQuery(input), schema: GuestPageSchema }),
-        signal,
-      ),
+    loadList: apiCall((query: GuestListQuery) =>
+      apiRequest({ method: 'GET', path: '/pos/guests/', query: listQuery(query), schema: GuestPageSchema }),
     ),
-    deleteGuest: fromPromise<unknown, GuestKey>(({ input, signal }) =>
-      answerOf(
-        apiRequest({
-          method: 'DELETE',
-          path: `/pos/guests/${input.id}/`,
-          query: { hashid: input.hashid, pos_id: input.pos_id },
-        }),
-        signal,
-      ),
+    // The API names a guest by id, hashid and POS id together.
+    deleteItem: apiCall((guest: Guest) =>
+      apiRequest({
+        method: 'DELETE',
+        path: `/pos/guests/${guest.id}/`,
+        query: { hashid: guest.hashid, pos_id: guest.pos_id },
+      }),
     ),
-    rememberProfileKind: fromPromise<unknown, CustomerKind>(async ({ input }) => rememberProfileKind(input)),
-    exportGuests: fromPromise<unknown, GuestListQuery>(({ input, signal }) => {
+    exportList: fromPromise<unknown, GuestListQuery>(({ input, signal }) => {
       // Every page of the filtered list: the export ignores paging.
       const { page: _page, page_size: _size, ...filters } = listQuery(input);
       const day = new Date(now()).toISOString().slice(0, 10);

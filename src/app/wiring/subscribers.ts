@@ -1,72 +1,59 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { csvUploadMachine, type UploadRequest } from '../../machines/csv-upload.machine.js';
-import {
-  subscribersListMachine,
-  type SubscriberListQuery,
-  type SubscriberUpdateRequest,
-} from '../../machines/subscribers-list.machine.js';
-import type { Page } from '../../schemas/common.js';
+import type { UpdateRequest } from '../../machines/kit/list-machine.js';
+import { subscribersListMachine, type SubscriberListQuery } from '../../machines/subscribers-list.machine.js';
 import { ImportJobSchema, type ImportJob } from '../../schemas/imports.js';
 import {
   SubscriberPageSchema,
   SubscriberSchema,
   type Subscriber,
   type SubscriberCreate,
+  type SubscriberProfileUpdate,
 } from '../../schemas/subscribers.js';
 import { apiRequest } from '../../services/api-client.js';
 import { downloadCsv } from '../../services/download.js';
-import { STORAGE_KEYS, writeText } from '../../services/storage.js';
 import { uploadCsv } from '../../services/upload.js';
-import { answerOf } from './answer.js';
+import { answerOf, apiCall } from './answer.js';
 
 /** Today as YYYY-MM-DD, for export file names. */
 function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-/** /subscribers' list machine with `/api/subscriptions/subscribers/`, local storage and history. */
+/** /subscribers' list machine with `/api/subscriptions/subscribers/` and its export. */
 export const subscribersListLogic = subscribersListMachine.provide({
   actors: {
-    listSubscribers: fromPromise<Page<Subscriber>, SubscriberListQuery>(({ input, signal }) =>
-      answerOf(
-        apiRequest({
-          method: 'GET',
-          path: '/subscriptions/subscribers/',
-          query: { ...input },
-          schema: SubscriberPageSchema,
-        }),
-        signal,
-      ),
+    loadList: apiCall((query: SubscriberListQuery) =>
+      apiRequest({
+        method: 'GET',
+        path: '/subscriptions/subscribers/',
+        query: { ...query },
+        schema: SubscriberPageSchema,
+      }),
     ),
-    createSubscriber: fromPromise<Subscriber, SubscriberCreate>(({ input, signal }) =>
-      answerOf(
-        apiRequest({
-          method: 'POST',
-          path: '/subscriptions/subscribers/',
-          body: input,
-          schema: SubscriberSchema,
-        }),
-        signal,
-      ),
+    createItem: apiCall((subscriber: SubscriberCreate) =>
+      apiRequest({
+        method: 'POST',
+        path: '/subscriptions/subscribers/',
+        body: subscriber,
+        schema: SubscriberSchema,
+      }),
     ),
-    updateSubscriber: fromPromise<Subscriber, SubscriberUpdateRequest>(({ input, signal }) =>
-      answerOf(
-        apiRequest({
-          method: 'PUT',
-          path: `/subscriptions/subscribers/${input.id}/profile/`,
-          body: input.profile,
-          schema: SubscriberSchema,
-        }),
-        signal,
-      ),
+    updateItem: apiCall(({ item, changes }: UpdateRequest<Subscriber, SubscriberProfileUpdate>) =>
+      apiRequest({
+        method: 'PUT',
+        path: `/subscriptions/subscribers/${item.id}/profile/`,
+        body: changes,
+        schema: SubscriberSchema,
+      }),
     ),
-    exportSubscribers: fromPromise<unknown, Omit<SubscriberListQuery, 'page' | 'page_size'>>(
-      ({ input, signal }) =>
-        downloadCsv('/subscriptions/subscribers/export/', `subscribers-${today()}.csv`, signal, { ...input }),
-    ),
-  },
-  actions: {
-    storeProfileKind: (_, kind) => writeText('local', STORAGE_KEYS.profileKind, kind),
+    exportList: fromPromise<unknown, SubscriberListQuery>(({ input, signal }) => {
+      // Every page of the filtered list: the export ignores paging.
+      const { page: _page, page_size: _size, ...filters } = input;
+      return downloadCsv('/subscriptions/subscribers/export/', `subscribers-${today()}.csv`, signal, {
+        ...filters,
+      });
+    }),
   },
 });
 

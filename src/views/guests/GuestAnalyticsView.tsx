@@ -2,9 +2,8 @@ import { Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { filePagingMachine } from '../../machines/file-paging.machine.js';
-import type { guestListMachine } from '../../machines/guest-list.machine.js';
 import type { CsvUploadActor } from '../subscribers/CsvUploadDialog.js';
-import { GuestListView } from './GuestListView.js';
+import { GuestListView, type GuestListActor } from './GuestListView.js';
 import { GuestsToInvitePanel } from './GuestsToInvitePanel.js';
 
 /** /guest/analytics: the guest list, and the guests not yet subscribed (the invite list). */
@@ -16,7 +15,7 @@ export function GuestAnalyticsView({
   canDelete,
   timeZone,
 }: {
-  listActor: ActorRefFrom<typeof guestListMachine>;
+  listActor: GuestListActor;
   inviteActor: ActorRefFrom<typeof filePagingMachine>;
   uploadActor: CsvUploadActor;
   /** Marketers and above upload guests. */

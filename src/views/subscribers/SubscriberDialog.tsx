@@ -1,53 +1,23 @@
-import { Alert, Button, Group, Modal, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
-import { useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
+import { SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { READABLE_ERRORS } from './readable-errors.js';
-import type { ActorRefFrom } from 'xstate';
-import type { subscribersListMachine, SubscriberTextField } from '../../machines/subscribers-list.machine.js';
-import { fieldMessage, hasFieldMessages } from './messages.js';
+import { changeField, textFieldProps } from '../kit/field-props.js';
+import { FormDialog } from '../kit/FormDialog.js';
+import { useListDialog } from '../kit/useListView.js';
 import { problemMessage } from '../shared/problem-message.js';
+import { fieldMessage } from './messages.js';
+import { READABLE_ERRORS } from './readable-errors.js';
+import type { SubscribersActor } from './SubscribersView.js';
 
-type SubscribersActor = ActorRefFrom<typeof subscribersListMachine>;
+/** The text fields of the subscriber dialog. */
+type TextField = 'email' | 'first_name' | 'last_name' | 'phone' | 'zip' | 'birthday' | 'pos_id';
 
-/** The add and update dialogs of /subscribers, open while the machine is adding or updating. */
+/** The add and update dialogs of /subscribers, open while the machine is creating or editing. */
 export function SubscriberDialog({ actor }: { actor: SubscribersActor }) {
   const { t } = useTranslation();
-  const adding = useSelector(actor, (state) => state.matches('adding'));
-  const updating = useSelector(actor, (state) => state.matches('updating'));
-  const busy = useSelector(actor, (state) => !state.matches('listing') && state.hasTag('busy'));
-  const selectedEmail = useSelector(actor, (state) => state.context.selected?.email ?? '');
-  const close = () => actor.send({ type: 'dialog.close' });
-
-  return (
-    <Modal
-      opened={adding || updating}
-      onClose={close}
-      closeOnClickOutside={!busy}
-      closeOnEscape={!busy}
-      withCloseButton={!busy}
-      closeButtonProps={{ 'aria-label': t('subscribers.actions.close') }}
-      size="lg"
-      title={
-        updating
-          ? t('subscribers.dialog.editTitle', { email: selectedEmail })
-          : t('subscribers.dialog.addTitle')
-      }
-    >
-      <SubscriberForm actor={actor} mode={updating ? 'update' : 'add'} />
-    </Modal>
-  );
-}
-
-function SubscriberForm({ actor, mode }: { actor: SubscribersActor; mode: 'add' | 'update' }) {
-  const { t } = useTranslation();
-  const form = useSelector(actor, (state) => state.context.form);
-  const fieldErrors = useSelector(actor, (state) => state.context.fieldErrors);
-  const problem = useSelector(actor, (state) => state.context.problem);
-  const busy = useSelector(actor, (state) => state.hasTag('busy'));
+  const { dialog, busy, form, fieldErrors, selected } = useListDialog(actor);
 
   const text = (
-    field: SubscriberTextField,
+    field: TextField,
     label: string,
     extra: {
       type?: string;
@@ -59,26 +29,25 @@ function SubscriberForm({ actor, mode }: { actor: SubscribersActor; mode: 'add' 
   ) => (
     <TextInput
       label={label}
-      value={form[field]}
-      onChange={(event) => actor.send({ type: 'field.change', field, value: event.currentTarget.value })}
+      {...textFieldProps(actor, form, field)}
       error={fieldMessage(t, 'subscribers', fieldErrors[field], label)}
       disabled={busy}
       {...extra}
     />
   );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'dialog.submit' });
-  };
 
   return (
-    <form onSubmit={submit} noValidate style={READABLE_ERRORS}>
-      <Stack gap="sm">
-        {problem && !hasFieldMessages(problem) && (
-          <Alert color="red" role="alert">
-            {problemMessage(t, 'subscribers', problem)}
-          </Alert>
-        )}
+    <FormDialog
+      actor={actor}
+      title={{
+        creating: t('subscribers.dialog.addTitle'),
+        editing: t('subscribers.dialog.editTitle', { email: selected?.email ?? '' }),
+      }}
+      submit={{ creating: t('subscribers.actions.add'), editing: t('subscribers.actions.save') }}
+      problemText={(problem) => problemMessage(t, 'subscribers', problem)}
+    >
+      {/* One wrapper so every field's error is drawn in the readable red. */}
+      <Stack gap="sm" style={READABLE_ERRORS}>
         {text('email', t('subscribers.dialog.email'), {
           type: 'email',
           autoComplete: 'off',
@@ -100,7 +69,7 @@ function SubscriberForm({ actor, mode }: { actor: SubscribersActor; mode: 'add' 
             description: t('subscribers.dialog.zipHint'),
           })}
           {text('birthday', t('subscribers.dialog.birthday'), { type: 'date' })}
-          {mode === 'add' &&
+          {dialog === 'creating' &&
             text('pos_id', t('subscribers.dialog.posId'), {
               autoComplete: 'off',
               description: t('subscribers.dialog.posIdHint'),
@@ -109,19 +78,11 @@ function SubscriberForm({ actor, mode }: { actor: SubscribersActor; mode: 'add' 
         <Switch
           label={t('subscribers.dialog.subscribed')}
           checked={form.subscribed}
-          onChange={(event) => actor.send({ type: 'subscribed.change', value: event.currentTarget.checked })}
+          onChange={(event) => changeField(actor, 'subscribed', event.currentTarget.checked)}
           disabled={busy}
           mt="xs"
         />
-        <Group justify="flex-end" mt="sm">
-          <Button variant="default" onClick={() => actor.send({ type: 'dialog.close' })} disabled={busy}>
-            {t('subscribers.actions.cancel')}
-          </Button>
-          <Button type="submit" loading={busy}>
-            {mode === 'add' ? t('subscribers.actions.add') : t('subscribers.actions.save')}
-          </Button>
-        </Group>
       </Stack>
-    </form>
+    </FormDialog>
   );
 }
