@@ -1,4 +1,4 @@
-import { and, assign, type DoneActorEvent, type ErrorActorEvent, setup, spawnChild, stopChild } from 'xstate';
+import { z } from 'zod';
 import {
   LocationCreateSchema,
   type Location,
@@ -6,17 +6,7 @@ import {
   type LocationGroup,
   type LocationRoi,
 } from '../schemas/locations.js';
-import {
-  fieldErrorsOf,
-  problemOf,
-  withoutField,
-  type ApiProblem,
-  type FieldErrors,
-} from './support/api-problem.js';
-import { placeholder } from './support/placeholder.js';
-
-// Server calls start with spawnChild on entry and stop on exit: what `invoke` does, in the form
-// @xstate/graph's createTestModel accepts (see docs/client.md).
+import { createListMachine } from './kit/list-machine.js';
 
 /** An inclusive period of whole days (`YYYY-MM-DD`), as `GET /customers/locations/roi/` takes it. */
 export interface DateRange {
@@ -24,90 +14,34 @@ export interface DateRange {
   to_date: string;
 }
 
-/** What the Locations screens show: every location, every group and each location's ROI. */
-export interface LocationsOverview {
-  locations: Location[];
-  groups: LocationGroup[];
-  roi: LocationRoi;
+/** True for a period the ROI call accepts: two whole days, the end not before the start. */
+export function isDateRange(range: DateRange): boolean {
+  const day = /^\d{4}-\d{2}-\d{2}$/;
+  return day.test(range.from_date) && day.test(range.to_date) && range.from_date <= range.to_date;
 }
 
-/** The text fields of the location dialog. */
-export type LocationTextField =
-  'name' | 'street' | 'city' | 'state' | 'zip' | 'latitude' | 'longitude' | 'time_zone';
+/** The filters of the Locations lists: the period their revenue covers (null: no revenue asked). */
+export interface LocationsFilters {
+  range: DateRange | null;
+}
+
+/** What one location earned in the period. */
+export type LocationRoiRow = LocationRoi['results'][number];
+
+/** A row of the locations list: the location and what it earned in the period (null: nothing asked). */
+export type LocationRow = Location & { roi: LocationRoiRow | null };
 
 /** The location dialog as typed (coordinates are text until they are sent), with its groups. */
-export type LocationForm = Record<LocationTextField, string> & { group_ids: number[] };
-
-/** A group the location joins or leaves: the group's other locations, and which way. */
-export interface MembershipChange {
-  groupId: number;
-  otherLocationIds: number[];
-  join: boolean;
-}
-
-/**
- * `PATCH /api/customers/locations/{id}/`, then each group it joins or leaves (an edit only: a retry
- * repeats the same changes, where a retried create would add the location twice).
- */
-export interface LocationUpdateRequest {
-  id: number;
-  changes: LocationCreate;
-  memberships: MembershipChange[];
-}
-
-/** What the screens send. */
-export type LocationsAdminCommand =
-  | { type: 'list.retry' }
-  | { type: 'range.change'; range: DateRange }
-  /** A group was created or changed elsewhere (the group dialog): load again and say so. */
-  | { type: 'groups.changed'; created: boolean }
-  | { type: 'location.add' }
-  | { type: 'location.edit'; location: Location }
-  | { type: 'location.delete'; location: Location }
-  | { type: 'group.delete'; group: LocationGroup }
-  | { type: 'field.change'; field: LocationTextField; value: string }
-  | { type: 'groups.pick'; groupIds: number[] }
-  | { type: 'dialog.submit' }
-  | { type: 'dialog.close' }
-  | { type: 'delete.confirm' }
-  | { type: 'notice.dismiss' };
-
-/** Everything the locations screens handle. */
-export type LocationsAdminEvent =
-  | LocationsAdminCommand
-  | DoneActorEvent<LocationsOverview, 'loadOverview'>
-  | ErrorActorEvent<unknown, 'loadOverview'>
-  | DoneActorEvent<Location, 'createLocation'>
-  | ErrorActorEvent<unknown, 'createLocation'>
-  | DoneActorEvent<Location, 'updateLocation'>
-  | ErrorActorEvent<unknown, 'updateLocation'>
-  | DoneActorEvent<unknown, 'deleteLocation'>
-  | ErrorActorEvent<unknown, 'deleteLocation'>
-  | DoneActorEvent<unknown, 'deleteGroup'>
-  | ErrorActorEvent<unknown, 'deleteGroup'>;
-
-/** The success notices. */
-export type LocationsNotice =
-  | 'locationCreated'
-  | 'locationUpdated'
-  | 'locationDeleted'
-  | 'groupCreated'
-  | 'groupUpdated'
-  | 'groupDeleted';
-
-/** What the locations screens know. */
-export interface LocationsAdminContext {
-  range: DateRange;
-  /** The lists last loaded; kept while the next load runs. */
-  overview: LocationsOverview | null;
-  /** The location being edited or deleted. */
-  location: Location | null;
-  /** The group being deleted. */
-  group: LocationGroup | null;
-  form: LocationForm;
-  fieldErrors: FieldErrors;
-  problem: ApiProblem | null;
-  notice: LocationsNotice | null;
+export interface LocationForm {
+  name: string;
+  street: string;
+  city: string;
+  state: string;
+  zip: string;
+  latitude: string;
+  longitude: string;
+  time_zone: string;
+  group_ids: number[];
 }
 
 /** The add dialog's starting values. */
@@ -123,29 +57,52 @@ export const NEW_LOCATION_FORM: LocationForm = {
   group_ids: [],
 };
 
-function formOf(location: Location): LocationForm {
-  return {
-    name: location.name,
-    street: location.street,
-    city: location.city,
-    state: location.state,
-    zip: location.zip,
-    latitude: location.latitude === null ? '' : String(location.latitude),
-    longitude: location.longitude === null ? '' : String(location.longitude),
-    time_zone: location.time_zone,
-    group_ids: [...location.group_ids],
-  };
+/** A coordinate typed as text: empty is none, anything else must read as a number the schema accepts. */
+function coordinate(label: string, schema: z.ZodType<number | null, number | null>) {
+  return z
+    .string()
+    .transform((text, context) => {
+      const trimmed = text.trim();
+      if (trimmed === '') return null;
+      const value = Number(trimmed);
+      // A coordinate that is not a number would otherwise get zod's generic type message.
+      if (Number.isNaN(value)) context.addIssue({ code: 'custom', message: `${label} is not valid` });
+      return value;
+    })
+    .pipe(schema);
 }
 
-/** The groups the dialog's location joins or leaves, from the groups as loaded. */
+/**
+ * The add dialog checked with the shared schema (spec section 5: a required name, a zip of exactly
+ * 5 digits, coordinates as numbers): what `POST /api/customers/locations/` takes.
+ */
+export const LocationFormSchema = LocationCreateSchema.extend({
+  latitude: coordinate('Latitude', LocationCreateSchema.shape.latitude.unwrap()),
+  longitude: coordinate('Longitude', LocationCreateSchema.shape.longitude.unwrap()),
+});
+
+/** The edit dialog checked: the location's fields and the groups it belongs to afterwards. */
+export const LocationEditSchema = LocationFormSchema.extend({ group_ids: z.array(z.number().int()) });
+
+/** What an edit saves: `PATCH /api/customers/locations/{id}/` with the fields, then the group changes. */
+export type LocationEdit = LocationCreate & { group_ids: number[] };
+
+/** A group the location joins or leaves: the group's other locations, and which way. */
+export interface MembershipChange {
+  groupId: number;
+  otherLocationIds: number[];
+  join: boolean;
+}
+
+/** The groups a location joins or leaves when it ends up in `groupIds`, from the groups as they are. */
 export function membershipChanges(
   groups: readonly LocationGroup[],
-  locationId: number | null,
+  locationId: number,
   groupIds: readonly number[],
 ): MembershipChange[] {
   const changes: MembershipChange[] = [];
   for (const group of groups) {
-    const isMember = locationId !== null && group.location_ids.includes(locationId);
+    const isMember = group.location_ids.includes(locationId);
     const join = groupIds.includes(group.id);
     if (isMember === join) continue;
     changes.push({
@@ -157,313 +114,40 @@ export function membershipChanges(
   return changes;
 }
 
-function coordinate(text: string): number | null {
-  const trimmed = text.trim();
-  return trimmed === '' ? null : Number(trimmed);
-}
-
 /**
- * The location a form describes, checked with the shared schema (spec section 5: a required name, a
- * zip of exactly 5 digits), or the message of each refused field.
+ * The locations list of the Locations screens (`/locations`, `/locations-setup`), on the list kit:
+ * every location with what it earned in the period (the `range` filter), an add dialog, an edit
+ * dialog that also picks the location's groups, and a confirmed delete. The groups are their own list
+ * (location-groups.machine.ts); the screen refreshes each list when the other changes.
  */
-export function locationRequestOf(
-  form: LocationForm,
-): { ok: true; location: LocationCreate } | { ok: false; fieldErrors: FieldErrors } {
-  const fieldErrors: FieldErrors = {};
-  const latitude = coordinate(form.latitude);
-  const longitude = coordinate(form.longitude);
-  // A coordinate that is not a number would otherwise get zod's generic type message.
-  if (Number.isNaN(latitude)) fieldErrors.latitude = 'Latitude is not valid';
-  if (Number.isNaN(longitude)) fieldErrors.longitude = 'Longitude is not valid';
-  const result = LocationCreateSchema.safeParse({
-    ...form,
-    latitude: Number.isNaN(latitude) ? null : latitude,
-    longitude: Number.isNaN(longitude) ? null : longitude,
-  });
-  if (!result.success) Object.assign(fieldErrors, { ...fieldErrorsOf(result.error), ...fieldErrors });
-  if (!result.success || Object.keys(fieldErrors).length > 0) return { ok: false, fieldErrors };
-  return { ok: true, location: result.data };
-}
-
-function requestOf(form: LocationForm): LocationCreate {
-  const request = locationRequestOf(form);
-  if (!request.ok) throw new Error('the form was checked before saving');
-  return request.location;
-}
-
-/**
- * The Locations screens (`/locations`, `/locations-setup`): every location with its groups and its
- * ROI for a period, a location dialog (add, edit) and confirmed deletes of locations and groups. The
- * group dialog is its own machine; it tells this one with `groups.changed`. A success reloads the
- * lists and shows a notice; the server's field errors stay next to the fields.
- */
-export const locationsAdminMachine = setup({
-  types: {
-    context: {} as LocationsAdminContext,
-    events: {} as LocationsAdminEvent,
-    input: {} as { range: DateRange },
-  },
-  actors: {
-    /** `GET /api/customers/locations/`, `/customers/groups/` and `/customers/locations/roi/`. */
-    loadOverview: placeholder<LocationsOverview, DateRange>(),
-    /** `POST /api/customers/locations/`. */
-    createLocation: placeholder<Location, LocationCreate>(),
-    /** `PATCH /api/customers/locations/{id}/`. */
-    updateLocation: placeholder<Location, LocationUpdateRequest>(),
-    /** `DELETE /api/customers/locations/{id}/`. */
-    deleteLocation: placeholder<unknown, number>(),
-    /** `DELETE /api/customers/groups/{id}/`. */
-    deleteGroup: placeholder<unknown, number>(),
-  },
-  guards: {
-    formIsValid: ({ context }) => locationRequestOf(context.form).ok,
-    isEditing: ({ context }) => context.location !== null,
-    rangeIsValid: (_, range: DateRange) =>
-      /^\d{4}-\d{2}-\d{2}$/.test(range.from_date) &&
-      /^\d{4}-\d{2}-\d{2}$/.test(range.to_date) &&
-      range.from_date <= range.to_date,
-  },
-  actions: {
-    keepOverview: assign((_, overview: LocationsOverview) => ({ overview, problem: null })),
-    keepProblem: assign((_, failure: { error: unknown }) => ({ problem: problemOf(failure.error) })),
-    keepServerErrors: assign((_, failure: { error: unknown }) => {
-      const problem = problemOf(failure.error);
-      return { problem, fieldErrors: problem.fields };
-    }),
-    keepRange: assign((_, range: DateRange) => ({ range, notice: null })),
-    openCreate: assign({
-      location: null,
-      group: null,
-      form: NEW_LOCATION_FORM,
-      fieldErrors: {},
-      problem: null,
-      notice: null,
-    }),
-    openLocation: assign((_, location: Location) => ({
-      location,
-      group: null,
-      form: formOf(location),
-      fieldErrors: {},
-      problem: null,
-      notice: null,
-    })),
-    openGroup: assign((_, group: LocationGroup) => ({ group, location: null, problem: null, notice: null })),
-    closeDialog: assign({
-      location: null,
-      group: null,
-      form: NEW_LOCATION_FORM,
-      fieldErrors: {},
-      problem: null,
-    }),
-    changeField: assign(({ context }, change: { field: LocationTextField; value: string }) => ({
-      form: { ...context.form, [change.field]: change.value },
-      fieldErrors: withoutField(context.fieldErrors, change.field),
-    })),
-    pickGroups: assign(({ context }, groupIds: number[]) => ({
-      form: { ...context.form, group_ids: [...new Set(groupIds)] },
-    })),
-    showErrors: assign(({ context }) => {
-      const request = locationRequestOf(context.form);
-      return { fieldErrors: request.ok ? {} : request.fieldErrors, problem: null };
-    }),
-    clearProblem: assign({ problem: null }),
-    notify: assign((_, notice: LocationsNotice) => ({ notice })),
-    dismissNotice: assign({ notice: null }),
-  },
-}).createMachine({
+export const locationsAdminMachine = createListMachine<
+  LocationRow,
+  LocationForm,
+  LocationsFilters,
+  LocationCreate,
+  LocationEdit,
+  Location
+>({
   id: 'locationsAdmin',
-  context: ({ input }) => ({
-    range: input.range,
-    overview: null,
-    location: null,
-    group: null,
-    form: NEW_LOCATION_FORM,
-    fieldErrors: {},
-    problem: null,
-    notice: null,
-  }),
-  initial: 'listing',
-  states: {
-    listing: {
-      initial: 'loading',
-      on: {
-        'groups.changed': {
-          target: '.loading',
-          actions: {
-            type: 'notify',
-            params: ({ event }) => (event.created ? 'groupCreated' : 'groupUpdated'),
-          },
-        },
-        'notice.dismiss': { actions: 'dismissNotice' },
-      },
-      states: {
-        loading: {
-          tags: ['busy'],
-          entry: spawnChild('loadOverview', { id: 'loadOverview', input: ({ context }) => context.range }),
-          exit: stopChild('loadOverview'),
-          on: {
-            'xstate.done.actor.loadOverview': {
-              target: 'browsing',
-              actions: { type: 'keepOverview', params: ({ event }) => event.output },
-            },
-            'xstate.error.actor.loadOverview': {
-              target: 'failed',
-              actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
-        failed: {
-          on: {
-            'list.retry': { target: 'loading', actions: 'clearProblem' },
-            'range.change': {
-              guard: { type: 'rangeIsValid', params: ({ event }) => event.range },
-              target: 'loading',
-              actions: { type: 'keepRange', params: ({ event }) => event.range },
-            },
-          },
-        },
-        browsing: {
-          on: {
-            'range.change': {
-              guard: { type: 'rangeIsValid', params: ({ event }) => event.range },
-              target: 'loading',
-              actions: { type: 'keepRange', params: ({ event }) => event.range },
-            },
-            'location.add': { target: '#locationsAdmin.editingLocation', actions: 'openCreate' },
-            'location.edit': {
-              target: '#locationsAdmin.editingLocation',
-              actions: { type: 'openLocation', params: ({ event }) => event.location },
-            },
-            'location.delete': {
-              target: '#locationsAdmin.deletingLocation',
-              actions: { type: 'openLocation', params: ({ event }) => event.location },
-            },
-            'group.delete': {
-              target: '#locationsAdmin.deletingGroup',
-              actions: { type: 'openGroup', params: ({ event }) => event.group },
-            },
-          },
-        },
-      },
-    },
-    editingLocation: {
-      initial: 'open',
-      states: {
-        open: {
-          on: {
-            'field.change': { actions: { type: 'changeField', params: ({ event }) => event } },
-            'groups.pick': { actions: { type: 'pickGroups', params: ({ event }) => event.groupIds } },
-            'dialog.submit': [
-              { guard: and(['formIsValid', 'isEditing']), target: 'updating', actions: 'clearProblem' },
-              { guard: 'formIsValid', target: 'creating', actions: 'clearProblem' },
-              { actions: 'showErrors' },
-            ],
-            'dialog.close': { target: '#locationsAdmin.listing.browsing', actions: 'closeDialog' },
-          },
-        },
-        creating: {
-          tags: ['busy'],
-          entry: spawnChild('createLocation', {
-            id: 'createLocation',
-            input: ({ context }) => requestOf(context.form),
-          }),
-          exit: stopChild('createLocation'),
-          on: {
-            'xstate.done.actor.createLocation': {
-              target: '#locationsAdmin.listing.loading',
-              actions: ['closeDialog', { type: 'notify', params: 'locationCreated' }],
-            },
-            'xstate.error.actor.createLocation': {
-              target: 'open',
-              actions: { type: 'keepServerErrors', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
-        updating: {
-          tags: ['busy'],
-          entry: spawnChild('updateLocation', {
-            id: 'updateLocation',
-            input: ({ context }) => ({
-              id: context.location?.id ?? 0,
-              changes: requestOf(context.form),
-              memberships: membershipChanges(
-                context.overview?.groups ?? [],
-                context.location?.id ?? null,
-                context.form.group_ids,
-              ),
-            }),
-          }),
-          exit: stopChild('updateLocation'),
-          on: {
-            'xstate.done.actor.updateLocation': {
-              target: '#locationsAdmin.listing.loading',
-              actions: ['closeDialog', { type: 'notify', params: 'locationUpdated' }],
-            },
-            'xstate.error.actor.updateLocation': {
-              target: 'open',
-              actions: { type: 'keepServerErrors', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
-      },
-    },
-    deletingLocation: {
-      initial: 'confirming',
-      states: {
-        confirming: {
-          on: {
-            'delete.confirm': { target: 'removing', actions: 'clearProblem' },
-            'dialog.close': { target: '#locationsAdmin.listing.browsing', actions: 'closeDialog' },
-          },
-        },
-        removing: {
-          tags: ['busy'],
-          entry: spawnChild('deleteLocation', {
-            id: 'deleteLocation',
-            input: ({ context }) => context.location?.id ?? 0,
-          }),
-          exit: stopChild('deleteLocation'),
-          on: {
-            'xstate.done.actor.deleteLocation': {
-              target: '#locationsAdmin.listing.loading',
-              actions: ['closeDialog', { type: 'notify', params: 'locationDeleted' }],
-            },
-            'xstate.error.actor.deleteLocation': {
-              target: 'confirming',
-              actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
-      },
-    },
-    deletingGroup: {
-      initial: 'confirming',
-      states: {
-        confirming: {
-          on: {
-            'delete.confirm': { target: 'removing', actions: 'clearProblem' },
-            'dialog.close': { target: '#locationsAdmin.listing.browsing', actions: 'closeDialog' },
-          },
-        },
-        removing: {
-          tags: ['busy'],
-          entry: spawnChild('deleteGroup', {
-            id: 'deleteGroup',
-            input: ({ context }) => context.group?.id ?? 0,
-          }),
-          exit: stopChild('deleteGroup'),
-          on: {
-            'xstate.done.actor.deleteGroup': {
-              target: '#locationsAdmin.listing.loading',
-              actions: ['closeDialog', { type: 'notify', params: 'groupDeleted' }],
-            },
-            'xstate.error.actor.deleteGroup': {
-              target: 'confirming',
-              actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
-      },
-    },
+  pageSize: null,
+  searchable: false,
+  filters: { range: null },
+  // A group changed elsewhere (its dialog, its delete) changes the locations' groups: load again.
+  refreshDelay: 0,
+  form: {
+    empty: NEW_LOCATION_FORM,
+    of: (location) => ({
+      name: location.name,
+      street: location.street,
+      city: location.city,
+      state: location.state,
+      zip: location.zip,
+      latitude: location.latitude === null ? '' : String(location.latitude),
+      longitude: location.longitude === null ? '' : String(location.longitude),
+      time_zone: location.time_zone,
+      group_ids: [...location.group_ids],
+    }),
+    create: LocationFormSchema,
+    update: LocationEditSchema,
   },
 });

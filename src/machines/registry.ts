@@ -11,6 +11,7 @@ import { filePagingMachine } from './file-paging.machine.js';
 import { guestListMachine } from './guest-list.machine.js';
 import { hijackMachine } from './hijack.machine.js';
 import { locationGroupCreateMachine } from './location-group-create.machine.js';
+import { locationGroupsMachine } from './location-groups.machine.js';
 import { locationSelectionMachine } from './location-selection.machine.js';
 import { locationsAdminMachine } from './locations-admin.machine.js';
 import { navigationMachine } from './navigation.machine.js';
@@ -38,6 +39,7 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   guestListMachine,
   hijackMachine,
   locationGroupCreateMachine,
+  locationGroupsMachine,
   locationSelectionMachine,
   locationsAdminMachine,
   navigationMachine,

@@ -1,20 +1,22 @@
 import { createTestModel } from '@xstate/graph';
-import { createActor, type AnyMachineSnapshot } from 'xstate';
+import { createActor, type EventFromLogic } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import type { ListQuery } from '../../src/machines/kit/list-machine.js';
 import {
-  locationRequestOf,
-  membershipChanges,
+  LocationEditSchema,
+  LocationFormSchema,
   locationsAdminMachine,
+  membershipChanges,
   NEW_LOCATION_FORM,
-  type LocationsAdminEvent,
-  type LocationsOverview,
+  type LocationRow,
+  type LocationsFilters,
 } from '../../src/machines/locations-admin.machine.js';
-import type { Location, LocationGroup } from '../../src/schemas/locations.js';
+import { fieldErrorsOf } from '../../src/machines/support/api-problem.js';
+import type { LocationGroup } from '../../src/schemas/locations.js';
 import {
-  describePath,
   pendingActor,
   reachedStates,
-  type ModelPath,
+  replayPath,
   type Recording,
   type StateChecks,
 } from './support/model-paths.js';
@@ -23,7 +25,7 @@ import { everyTransition, groupBy, valueKey } from './support/walk.js';
 const RANGE = { from_date: '2024-04-01', to_date: '2024-04-30' };
 const NEXT_RANGE = { from_date: '2024-03-01', to_date: '2024-03-31' };
 
-const LOCATION: Location = {
+const ROW: LocationRow = {
   id: 1,
   name: 'Harbor Grill',
   street: '12 Pier St',
@@ -36,6 +38,15 @@ const LOCATION: Location = {
   group_ids: [7],
   created_at: '2024-05-01T10:00:00.000Z',
   updated_at: '2024-05-01T10:00:00.000Z',
+  roi: {
+    location_id: 1,
+    name: 'Harbor Grill',
+    revenue: 12345.6,
+    checks: 310,
+    guests: 200,
+    returning_guests: 80,
+    average_check: 39.82,
+  },
 };
 const GROUP: LocationGroup = {
   id: 7,
@@ -47,25 +58,8 @@ const GROUP: LocationGroup = {
   created_at: '2024-05-01T10:00:00.000Z',
   updated_at: '2024-05-01T10:00:00.000Z',
 };
-const OVERVIEW: LocationsOverview = {
-  locations: [LOCATION],
-  groups: [GROUP],
-  roi: {
-    ...RANGE,
-    results: [
-      {
-        location_id: 1,
-        name: 'Harbor Grill',
-        revenue: 12345.6,
-        checks: 310,
-        guests: 200,
-        returning_guests: 80,
-        average_check: 39.82,
-      },
-    ],
-  },
-};
-const { group_ids: _groups, ...NEW_LOCATION_FORM_FIELDS } = NEW_LOCATION_FORM;
+const { roi: _roi, ...LOCATION } = ROW;
+const { group_ids: _groups, ...NEW_LOCATION_FIELDS } = NEW_LOCATION_FORM;
 const SERVER_DOWN = { status: 500, code: 'internal', message: 'Something went wrong on our side' };
 const BAD_ZIP = {
   status: 400,
@@ -75,180 +69,245 @@ const BAD_ZIP = {
 };
 const FORBIDDEN = { status: 403, code: 'role_forbidden', message: 'This needs the admin role or higher' };
 
-const SAMPLES: LocationsAdminEvent[] = [
+const SAMPLES: EventFromLogic<typeof locationsAdminMachine>[] = [
   { type: 'list.retry' },
-  { type: 'range.change', range: NEXT_RANGE },
-  // The end before the start is refused without a call.
-  { type: 'range.change', range: { from_date: '2024-05-02', to_date: '2024-05-01' } },
-  { type: 'groups.changed', created: true },
-  { type: 'location.add' },
-  { type: 'location.edit', location: LOCATION },
-  { type: 'location.delete', location: LOCATION },
-  { type: 'group.delete', group: GROUP },
+  // Another period reloads the list (the same period here: another one would double every state the
+  // walk visits; 'asks for another period' below takes one).
+  { type: 'filters.change', filters: { range: RANGE } },
+  // A group changed on the same screen: the locations' groups are loaded again.
+  { type: 'list.refresh' },
+  { type: 'refresh.due' },
+  { type: 'item.add' },
+  { type: 'item.edit', item: ROW },
+  { type: 'item.delete', item: ROW },
   // A name makes a new location valid; a 4-digit zip makes any location invalid (spec section 5).
   { type: 'field.change', field: 'name', value: 'Café Soleil' },
   { type: 'field.change', field: 'zip', value: '1234' },
   // Editing Harbor Grill: leaving its only group.
-  { type: 'groups.pick', groupIds: [] },
+  { type: 'field.change', field: 'group_ids', value: [] },
   { type: 'dialog.submit' },
   { type: 'dialog.close' },
   { type: 'delete.confirm' },
   { type: 'notice.dismiss' },
-  { type: 'xstate.done.actor.loadOverview', actorId: 'loadOverview', output: OVERVIEW },
-  { type: 'xstate.error.actor.loadOverview', actorId: 'loadOverview', error: SERVER_DOWN },
-  { type: 'xstate.done.actor.createLocation', actorId: 'createLocation', output: LOCATION },
-  { type: 'xstate.error.actor.createLocation', actorId: 'createLocation', error: BAD_ZIP },
-  { type: 'xstate.done.actor.updateLocation', actorId: 'updateLocation', output: LOCATION },
-  { type: 'xstate.error.actor.updateLocation', actorId: 'updateLocation', error: BAD_ZIP },
-  { type: 'xstate.done.actor.deleteLocation', actorId: 'deleteLocation', output: null },
-  { type: 'xstate.error.actor.deleteLocation', actorId: 'deleteLocation', error: FORBIDDEN },
-  { type: 'xstate.done.actor.deleteGroup', actorId: 'deleteGroup', output: null },
-  { type: 'xstate.error.actor.deleteGroup', actorId: 'deleteGroup', error: FORBIDDEN },
+  { type: 'xstate.done.actor.loadList', actorId: 'loadList', output: [ROW] },
+  { type: 'xstate.error.actor.loadList', actorId: 'loadList', error: SERVER_DOWN },
+  { type: 'xstate.done.actor.createItem', actorId: 'createItem', output: LOCATION },
+  { type: 'xstate.error.actor.createItem', actorId: 'createItem', error: BAD_ZIP },
+  { type: 'xstate.done.actor.updateItem', actorId: 'updateItem', output: ROW },
+  { type: 'xstate.error.actor.updateItem', actorId: 'updateItem', error: BAD_ZIP },
+  { type: 'xstate.done.actor.deleteItem', actorId: 'deleteItem', output: null },
+  { type: 'xstate.error.actor.deleteItem', actorId: 'deleteItem', error: FORBIDDEN },
 ];
 
 const start = (recording: Recording) =>
   locationsAdminMachine.provide({
     actors: {
-      loadOverview: pendingActor('loadOverview', recording),
-      createLocation: pendingActor('createLocation', recording),
-      updateLocation: pendingActor('updateLocation', recording),
-      deleteLocation: pendingActor('deleteLocation', recording),
-      deleteGroup: pendingActor('deleteGroup', recording),
+      loadList: pendingActor<LocationRow[], ListQuery<LocationsFilters>>('loadList', recording),
+      createItem: pendingActor('createItem', recording),
+      updateItem: pendingActor('updateItem', recording),
+      deleteItem: pendingActor('deleteItem', recording),
     },
   });
 
+const formChecks = (snapshot: Parameters<StateChecks[string]>[0]) => {
+  const { fieldErrors, form } = snapshot.context;
+  if (fieldErrors.zip) expect(fieldErrors.zip).toBe('Zip code is not valid');
+  if (fieldErrors.name) {
+    expect(form.name).toBe('');
+    expect(fieldErrors.name).toBe('Name is required');
+  }
+};
+
 const checks: StateChecks = {
   listing: (snapshot) => {
-    expect(snapshot.context.location).toBeNull();
-    expect(snapshot.context.group).toBeNull();
+    expect(snapshot.context.selected).toBeNull();
     expect(snapshot.context.fieldErrors).toEqual({});
+    expect(snapshot.context.form).toEqual(NEW_LOCATION_FORM);
   },
   'listing.loading': (snapshot, recording) => {
     expect(snapshot.hasTag('busy')).toBe(true);
-    expect(recording.invoked.at(-1)).toEqual({ src: 'loadOverview', input: snapshot.context.range });
-    expect([RANGE, NEXT_RANGE]).toContainEqual(snapshot.context.range);
+    // The list is asked for the period its revenue covers, and nothing else (it is not paged).
+    expect(recording.invoked.at(-1)).toEqual({ src: 'loadList', input: snapshot.context.filters });
+    expect(snapshot.context.filters.range).toEqual(RANGE);
   },
   'listing.failed': (snapshot) => {
     expect(snapshot.context.problem).toMatchObject({ code: 'internal' });
   },
   'listing.browsing': (snapshot) => {
-    expect(snapshot.context.overview).toEqual(OVERVIEW);
+    expect(snapshot.context.items).toEqual([ROW]);
     expect(snapshot.context.problem).toBeNull();
   },
-  editingLocation: (snapshot) => {
-    expect(snapshot.context.group).toBeNull();
+  'creating.open': (snapshot) => {
+    expect(snapshot.context.selected).toBeNull();
+    formChecks(snapshot);
   },
-  'editingLocation.open': (snapshot) => {
-    const { context } = snapshot;
-    if (context.fieldErrors.zip) expect(context.fieldErrors.zip).toBe('Zip code is not valid');
-    if (context.fieldErrors.name) {
-      expect(context.form.name).toBe('');
-      expect(context.fieldErrors.name).toBe('Name is required');
-    }
-  },
-  'editingLocation.creating': (snapshot, recording) => {
-    expect(snapshot.context.location).toBeNull();
+  'creating.saving': (snapshot, recording) => {
+    // A new location is sent without groups, its coordinates as numbers (none typed: null).
     expect(recording.invoked.at(-1)).toEqual({
-      src: 'createLocation',
+      src: 'createItem',
+      input: { ...NEW_LOCATION_FIELDS, name: 'Café Soleil', latitude: null, longitude: null },
+    });
+    expect(snapshot.hasTag('busy')).toBe(true);
+  },
+  'editing.open': (snapshot) => {
+    expect(snapshot.context.selected).toEqual(ROW);
+    formChecks(snapshot);
+  },
+  'editing.saving': (snapshot, recording) => {
+    const { id: _id, created_at: _c, updated_at: _u, group_ids: _g, ...fields } = LOCATION;
+    expect(recording.invoked.at(-1)).toEqual({
+      src: 'updateItem',
       input: {
-        ...NEW_LOCATION_FORM_FIELDS,
-        name: 'Café Soleil',
-        latitude: null,
-        longitude: null,
+        item: ROW,
+        changes: { ...fields, name: snapshot.context.form.name, group_ids: snapshot.context.form.group_ids },
       },
     });
   },
-  'editingLocation.updating': (snapshot, recording) => {
-    const { id, created_at: _c, updated_at: _u, group_ids: _g, ...fields } = LOCATION;
-    expect(recording.invoked.at(-1)).toEqual({
-      src: 'updateLocation',
-      input: {
-        id,
-        changes: { ...fields, name: snapshot.context.form.name },
-        memberships: snapshot.context.form.group_ids.includes(GROUP.id)
-          ? []
-          : [{ groupId: GROUP.id, otherLocationIds: [], join: false }],
-      },
-    });
+  deleting: (snapshot) => {
+    expect(snapshot.context.selected).toEqual(ROW);
   },
-  deletingLocation: (snapshot) => {
-    expect(snapshot.context.location).toEqual(LOCATION);
-  },
-  'deletingLocation.confirming': (snapshot) => {
+  'deleting.confirming': (snapshot) => {
     if (snapshot.context.problem) expect(snapshot.context.problem).toMatchObject({ status: 403 });
   },
-  'deletingLocation.removing': (_snapshot, recording) => {
-    expect(recording.invoked.at(-1)).toEqual({ src: 'deleteLocation', input: LOCATION.id });
-  },
-  deletingGroup: (snapshot) => {
-    expect(snapshot.context.group).toEqual(GROUP);
-  },
-  'deletingGroup.confirming': (snapshot) => {
-    if (snapshot.context.problem) expect(snapshot.context.problem).toMatchObject({ status: 403 });
-  },
-  'deletingGroup.removing': (_snapshot, recording) => {
-    expect(recording.invoked.at(-1)).toEqual({ src: 'deleteGroup', input: GROUP.id });
+  'deleting.removing': (_snapshot, recording) => {
+    expect(recording.invoked.at(-1)).toEqual({ src: 'deleteItem', input: ROW });
   },
 };
 
-/** Runs a path on a real actor started with the range (the machine takes input), like replayPath. */
-function replay(path: ModelPath): Recording {
-  const recording: Recording = { invoked: [], emitted: [] };
-  const actor = createActor(start(recording), { input: { range: RANGE } }).start();
-  try {
-    for (const step of path.steps) {
-      if (step.event.type !== 'xstate.init') actor.send(step.event as LocationsAdminEvent);
-      const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
-      const keys = Object.keys(checks).filter((key) => snapshot.matches(key));
-      expect(keys, `no check gives ${JSON.stringify(snapshot.value)} a meaning`).not.toEqual([]);
-      for (const key of keys) checks[key]!(snapshot, recording);
-    }
-  } catch (error) {
-    if (error instanceof Error) error.message = `${describePath(path)}: ${error.message}`;
-    throw error;
-  } finally {
-    actor.stop();
-  }
-  return recording;
-}
-
-const model = createTestModel(locationsAdminMachine, { events: SAMPLES, input: { range: RANGE } });
+const INPUT = { filters: { range: RANGE } };
+const model = createTestModel(locationsAdminMachine, { events: SAMPLES, input: INPUT });
 const { transitions: paths } = everyTransition(locationsAdminMachine, model);
 
 describe('locations admin machine (model)', () => {
   it('reaches every state', () => {
     expect(reachedStates(paths)).toEqual([
-      'deletingGroup.confirming',
-      'deletingGroup.removing',
-      'deletingLocation.confirming',
-      'deletingLocation.removing',
-      'editingLocation.creating',
-      'editingLocation.open',
-      'editingLocation.updating',
+      'creating.open',
+      'creating.saving',
+      'deleting.confirming',
+      'deleting.removing',
+      'editing.open',
+      'editing.saving',
       'listing.browsing',
       'listing.failed',
       'listing.loading',
     ]);
   });
 
-  it('reloads the lists with a notice after every change', () => {
-    const notices: Record<string, string> = {
-      'xstate.done.actor.createLocation': 'locationCreated',
-      'xstate.done.actor.updateLocation': 'locationUpdated',
-      'xstate.done.actor.deleteLocation': 'locationDeleted',
-      'xstate.done.actor.deleteGroup': 'groupDeleted',
-    };
+  it('reloads the list with a notice after every change', () => {
     const seen = new Set<string>();
     for (const path of paths) {
       const last = path.steps.at(-1)!;
-      const before = path.steps.at(-2)?.state;
-      if (!(last.event.type in notices) || !before?.hasTag('busy')) continue;
-      seen.add(last.event.type);
+      const done = /^xstate\.done\.actor\.(create|update|delete)Item$/.exec(last.event.type);
+      if (!done || !path.steps.at(-2)?.state.hasTag('busy')) continue;
+      seen.add(done[1]!);
       expect(last.state.matches({ listing: 'loading' })).toBe(true);
-      expect(last.state.context.notice).toBe(notices[last.event.type]);
+      expect(last.state.context.notice).toBe(`${done[1]}d`);
       expect(last.state.context.form).toEqual(NEW_LOCATION_FORM);
     }
-    expect([...seen].sort()).toEqual(Object.keys(notices).sort());
+    expect([...seen].sort()).toEqual(['create', 'delete', 'update']);
+  });
+
+  it('reloads after a group changed, once the open dialog closes', () => {
+    let waited = 0;
+    for (const path of paths) {
+      const [before, after] = [path.steps.at(-2)?.state, path.steps.at(-1)!];
+      if (!before || after.event.type !== 'refresh.due') continue;
+      if (before.matches('listing')) expect(after.state.matches({ listing: 'loading' })).toBe(true);
+      else {
+        waited += 1;
+        expect(after.state.context.refreshPending).toBe(true);
+      }
+    }
+    for (const path of paths) {
+      const [before, after] = [path.steps.at(-2)?.state, path.steps.at(-1)!];
+      if (!before?.context.refreshPending || after.event.type !== 'dialog.close') continue;
+      expect(after.state.matches({ listing: 'loading' })).toBe(true);
+    }
+    expect(waited).toBeGreaterThan(0);
+  });
+
+  const bySource = groupBy(paths, (path) => valueKey(path.steps.at(-2)?.state ?? path.state));
+  for (const [source, group] of bySource) {
+    it(`keeps each state's meaning through the ${group.length} transitions out of ${source}`, () => {
+      for (const path of group) replayPath(path, start, checks, INPUT);
+    });
+  }
+});
+
+describe('locations admin machine (scenarios)', () => {
+  // A group changed on the same screen (its dialog, its delete): the locations' groups load again.
+  const browsing = (recording: Recording) => {
+    const actor = createActor(start(recording), { input: INPUT }).start();
+    actor.send({ type: 'xstate.done.actor.loadList', actorId: 'loadList', output: [ROW] });
+    return actor;
+  };
+  const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('asks for another period, from a dialog left open too', () => {
+    const recording: Recording = { invoked: [], emitted: [] };
+    const actor = browsing(recording);
+    actor.send({ type: 'item.edit', item: ROW });
+    actor.send({ type: 'filters.change', filters: { range: NEXT_RANGE } });
+    expect(actor.getSnapshot().matches({ listing: 'loading' })).toBe(true);
+    expect(actor.getSnapshot().context.selected).toBeNull();
+    expect(recording.invoked.at(-1)).toEqual({ src: 'loadList', input: { range: NEXT_RANGE } });
+    actor.stop();
+  });
+
+  it('loads the list again when told a group changed', async () => {
+    const recording: Recording = { invoked: [], emitted: [] };
+    const actor = browsing(recording);
+    actor.send({ type: 'list.refresh' });
+    await nextTask();
+    expect(actor.getSnapshot().matches({ listing: 'loading' })).toBe(true);
+    expect(recording.invoked.map((call) => call.src)).toEqual(['loadList', 'loadList']);
+    actor.stop();
+  });
+
+  it('keeps an open dialog and loads again once it closes', async () => {
+    const recording: Recording = { invoked: [], emitted: [] };
+    const actor = browsing(recording);
+    actor.send({ type: 'item.edit', item: ROW });
+    actor.send({ type: 'field.change', field: 'name', value: 'Harbour Grill' });
+    actor.send({ type: 'list.refresh' });
+    await nextTask();
+    expect(actor.getSnapshot().matches({ editing: 'open' })).toBe(true);
+    expect(actor.getSnapshot().context.form.name).toBe('Harbour Grill');
+    actor.send({ type: 'dialog.close' });
+    expect(actor.getSnapshot().matches({ listing: 'loading' })).toBe(true);
+    expect(recording.invoked.map((call) => call.src)).toEqual(['loadList', 'loadList']);
+    actor.stop();
+  });
+});
+
+describe('location dialog rules', () => {
+  const errorsOf = (form: typeof NEW_LOCATION_FORM) => {
+    const result = LocationFormSchema.safeParse(form);
+    return result.success ? {} : fieldErrorsOf(result.error);
+  };
+
+  it('checks the location form after spec section 5, every field at once', () => {
+    expect(errorsOf({ ...NEW_LOCATION_FORM, name: ' ' })).toEqual({ name: 'Name is required' });
+    expect(errorsOf({ ...NEW_LOCATION_FORM, name: 'A', zip: '123456' })).toEqual({
+      zip: 'Zip code is not valid',
+    });
+    expect(errorsOf({ ...NEW_LOCATION_FORM, name: '', latitude: 'north', longitude: '1e' })).toEqual({
+      name: 'Name is required',
+      latitude: 'Latitude is not valid',
+      longitude: 'Longitude is not valid',
+    });
+  });
+
+  it('sends coordinates as numbers and the edited groups only with an edit', () => {
+    const form = { ...NEW_LOCATION_FORM, name: 'A', zip: '02139', latitude: ' 42.36', longitude: '-71.1' };
+    expect(LocationFormSchema.parse({ ...form, group_ids: [7] })).toEqual({
+      ...NEW_LOCATION_FIELDS,
+      name: 'A',
+      zip: '02139',
+      latitude: 42.36,
+      longitude: -71.1,
+    });
+    expect(LocationEditSchema.parse({ ...form, group_ids: [7] })).toMatchObject({ group_ids: [7] });
   });
 
   it('joins and leaves only the groups whose membership changed', () => {
@@ -259,35 +318,4 @@ describe('locations admin machine (model)', () => {
       { groupId: 8, otherLocationIds: [2, 3], join: true },
     ]);
   });
-
-  it('checks the location form after spec section 5', () => {
-    expect(locationRequestOf({ ...NEW_LOCATION_FORM, name: ' ' })).toEqual({
-      ok: false,
-      fieldErrors: { name: 'Name is required' },
-    });
-    expect(locationRequestOf({ ...NEW_LOCATION_FORM, name: 'A', zip: '123456' })).toMatchObject({
-      ok: false,
-      fieldErrors: { zip: 'Zip code is not valid' },
-    });
-    expect(locationRequestOf({ ...NEW_LOCATION_FORM, name: 'A', latitude: 'north' })).toMatchObject({
-      ok: false,
-      fieldErrors: { latitude: 'Latitude is not valid' },
-    });
-    expect(
-      locationRequestOf({
-        ...NEW_LOCATION_FORM,
-        name: 'A',
-        zip: '02139',
-        latitude: '42.36',
-        longitude: '-71.1',
-      }),
-    ).toMatchObject({ ok: true, location: { zip: '02139', latitude: 42.36, longitude: -71.1 } });
-  });
-
-  const bySource = groupBy(paths, (path) => valueKey(path.steps.at(-2)?.state ?? path.state));
-  for (const [source, group] of bySource) {
-    it(`keeps each state's meaning through the ${group.length} transitions out of ${source}`, () => {
-      for (const path of group) replay(path);
-    });
-  }
 });

@@ -1,18 +1,24 @@
 import { useSelector } from '@xstate/react';
 import { useAppActor } from '../actors.js';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import type {
-  DateRange,
-  LocationsNotice,
-  locationsAdminMachine,
+import type { ListNotice } from '../../machines/kit/list-machine.js';
+import type { locationGroupsMachine } from '../../machines/location-groups.machine.js';
+import {
+  isDateRange,
+  type DateRange,
+  type locationsAdminMachine,
 } from '../../machines/locations-admin.machine.js';
 import { now } from '../../services/clock.js';
 import { LocationsView } from '../../views/locations/LocationsView.js';
 import { roleAtLeast } from '../../schemas/roles.js';
 import { type LocationSelectionActor, useLocationSelectionActor } from '../location-selection-context.js';
 import { useAuthActor } from '../session-context.js';
-import { locationGroupCreateLogic, locationsAdminLogic } from '../wiring/locations-admin.js';
+import {
+  locationGroupCreateLogic,
+  locationGroupsLogic,
+  locationsAdminLogic,
+} from '../wiring/locations-admin.js';
 
 /** Every time zone the runtime knows, for the location dialog. */
 export const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
@@ -37,36 +43,84 @@ export function useCanManageLocations(): boolean {
 /** /locations: locations with their groups and ROI for the last 30 days by default, and groups. */
 export default function LocationsScreen() {
   const canManage = useCanManageLocations();
-  const [range] = useState(() => lastDays(30));
-  const actor = useAppActor(locationsAdminLogic, { input: { range } });
+  const [start] = useState(() => ({ filters: { range: lastDays(30) } }));
+  const actor = useAppActor(locationsAdminLogic, { input: start });
+  const groupsActor = useAppActor(locationGroupsLogic, { input: start });
   const groupActor = useAppActor(locationGroupCreateLogic);
   const selection = useLocationSelectionActor();
+  const range = useSelector(actor, (state) => state.context.filters.range) ?? start.filters.range;
 
-  // A saved group reloads this screen's lists and the location picker's.
+  // A saved group reloads both lists (members and groups change) and the location picker's.
   useEffect(() => {
     const subscription = groupActor.on('group.saved', (event) => {
-      actor.send({ type: 'groups.changed', created: event.created });
+      groupsActor.send({ type: 'list.refresh', notice: event.created ? 'created' : 'updated' });
+      actor.send({ type: 'list.refresh' });
       selection?.send({ type: 'choices.changed' });
     });
     return () => subscription.unsubscribe();
-  }, [actor, groupActor, selection]);
-  useLocationChanges(actor, selection);
+  }, [actor, groupsActor, groupActor, selection]);
+  useLocationChanges(actor, groupsActor, selection);
 
-  return <LocationsView actor={actor} groupActor={groupActor} canManage={canManage} timeZones={TIME_ZONES} />;
+  // Both lists show the same period; a period ending before it starts is not asked for.
+  const changeRange = useCallback(
+    (next: DateRange) => {
+      if (!isDateRange(next)) return;
+      for (const list of [actor, groupsActor])
+        list.send({ type: 'filters.change', filters: { range: next } });
+    },
+    [actor, groupsActor],
+  );
+
+  return (
+    <LocationsView
+      actor={actor}
+      groupsActor={groupsActor}
+      groupActor={groupActor}
+      range={range}
+      onRangeChange={changeRange}
+      canManage={canManage}
+      timeZones={TIME_ZONES}
+    />
+  );
 }
 
-/** Tells the location picker to load its lists again after a location or group changed here. */
+/** A change the list announces with a notice (its own dialogs, not a refresh it was told about). */
+function changedBy(notice: ListNotice | null): boolean {
+  return notice === 'created' || notice === 'updated' || notice === 'deleted';
+}
+
+/**
+ * After a location changed, the groups list (its members) and the location picker load again; after
+ * a group was deleted, the locations list (their groups) and the picker do.
+ */
 export function useLocationChanges(
-  actor: ActorRefFrom<typeof locationsAdminMachine>,
+  locations: ActorRefFrom<typeof locationsAdminMachine>,
+  groups: ActorRefFrom<typeof locationGroupsMachine>,
   selection: LocationSelectionActor | null,
 ): void {
   useEffect(() => {
-    let last: LocationsNotice | null = null;
-    const subscription = actor.subscribe((snapshot) => {
+    let lastLocationNotice: ListNotice | null = null;
+    let lastGroupNotice: ListNotice | null = null;
+    const locationChanges = locations.subscribe((snapshot) => {
       const { notice } = snapshot.context;
-      if (notice && notice !== last) selection?.send({ type: 'choices.changed' });
-      last = notice;
+      if (changedBy(notice) && notice !== lastLocationNotice) {
+        groups.send({ type: 'list.refresh' });
+        selection?.send({ type: 'choices.changed' });
+      }
+      lastLocationNotice = notice;
     });
-    return () => subscription.unsubscribe();
-  }, [actor, selection]);
+    // The group dialog's saves come with their own refresh (the screen's group.saved handler).
+    const groupDeletes = groups.subscribe((snapshot) => {
+      const { notice } = snapshot.context;
+      if (notice === 'deleted' && notice !== lastGroupNotice) {
+        locations.send({ type: 'list.refresh' });
+        selection?.send({ type: 'choices.changed' });
+      }
+      lastGroupNotice = notice;
+    });
+    return () => {
+      locationChanges.unsubscribe();
+      groupDeletes.unsubscribe();
+    };
+  }, [locations, groups, selection]);
 }

@@ -1,66 +1,77 @@
-import {
-  Alert,
-  Badge,
-  Box,
-  Button,
-  Group,
-  LoadingOverlay,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useSelector } from '@xstate/react';
+import { Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
+import type { ListNotice } from '../../machines/kit/list-machine.js';
 import type { locationGroupCreateMachine } from '../../machines/location-group-create.machine.js';
-import type { locationsAdminMachine } from '../../machines/locations-admin.machine.js';
-import { displayLocationName, type LocationRoi } from '../../schemas/locations.js';
+import type { DateRange } from '../../machines/locations-admin.machine.js';
+import { displayLocationName, type LocationGroup } from '../../schemas/locations.js';
+import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
+import type { ListActor } from '../kit/list-actor.js';
+import { ListFrame } from '../kit/ListFrame.js';
+import { RowActions } from '../kit/RowActions.js';
+import { useListView } from '../kit/useListView.js';
 import { GroupDialog } from './GroupDialog.js';
-import { LocationDialogs } from './LocationDialogs.js';
+import { LocationDialogs, type LocationsActor } from './LocationDialogs.js';
 import { formatMoney, problemMessage } from './messages.js';
-import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 import { formatCount } from '../../format/index.js';
 
-type AdminActor = ActorRefFrom<typeof locationsAdminMachine>;
+type GroupsActor = ListActor<LocationGroup>;
 type GroupActor = ActorRefFrom<typeof locationGroupCreateMachine>;
 
-type RoiRow = LocationRoi['results'][number];
+/** The locations list's notices in the screen's own words. */
+export const LOCATION_NOTICES: Partial<Record<ListNotice, string>> = {
+  created: 'locations.notices.locationCreated',
+  updated: 'locations.notices.locationUpdated',
+  deleted: 'locations.notices.locationDeleted',
+};
+const GROUP_NOTICES: Partial<Record<ListNotice, string>> = {
+  created: 'locations.notices.groupCreated',
+  updated: 'locations.notices.groupUpdated',
+  deleted: 'locations.notices.groupDeleted',
+};
+
+/** The message key of a list's notice, or null for none. */
+export function noticeKey(notices: Partial<Record<ListNotice, string>>, notice: ListNotice | null) {
+  return (notice && notices[notice]) ?? null;
+}
 
 /**
  * /locations: the period, every location with its groups and ROI (revenue, checks, guests, returning
- * guests, average check), and the location groups. Owners and admins add, edit and delete.
+ * guests, average check), and the location groups with their revenue. Owners and admins add, edit and
+ * delete. Two kit lists: the locations and the groups; the group dialog is its own machine.
  */
 export function LocationsView({
   actor,
+  groupsActor,
   groupActor,
+  range,
+  onRangeChange,
   canManage,
   timeZones,
 }: {
-  actor: AdminActor;
+  actor: LocationsActor;
+  groupsActor: GroupsActor;
   groupActor: GroupActor;
+  /** The period the revenue covers. */
+  range: DateRange;
+  onRangeChange: (range: DateRange) => void;
   /** Owners and admins; the server refuses changes from other roles, so the buttons are hidden. */
   canManage: boolean;
   timeZones: readonly string[];
 }) {
   const { t, i18n } = useTranslation();
-  const busy = useSelector(actor, (state) => state.matches('listing') && state.hasTag('busy'));
-  const failed = useSelector(actor, (state) => state.matches({ listing: 'failed' }));
-  const browsing = useSelector(actor, (state) => state.matches({ listing: 'browsing' }));
-  const overview = useSelector(actor, (state) => state.context.overview);
-  const range = useSelector(actor, (state) => state.context.range);
-  const problem = useSelector(actor, (state) => (state.matches('listing') ? state.context.problem : null));
-  const notice = useSelector(actor, (state) => state.context.notice);
+  const locationsView = useListView(actor);
+  const groupsView = useListView(groupsActor);
+  const locations = locationsView.items ?? [];
+  const groups = groupsView.items ?? [];
   const language = i18n.language;
 
-  const roiBy = new Map<number, RoiRow>((overview?.roi.results ?? []).map((row) => [row.location_id, row]));
-  const groupName = new Map((overview?.groups ?? []).map((group) => [group.id, group.name]));
-  const locationName = new Map(
-    (overview?.locations ?? []).map((location) => [location.id, displayLocationName(location)]),
-  );
+  const groupName = new Map(groups.map((group) => [group.id, group.name]));
+  const locationName = new Map(locations.map((location) => [location.id, displayLocationName(location)]));
   const money = (amount: number | null | undefined) => formatMoney(amount ?? 0, language);
   const count = (value: number | null | undefined) => formatCount(value ?? 0, language);
+  const locationNotice = noticeKey(LOCATION_NOTICES, locationsView.notice);
+  const groupNotice = noticeKey(GROUP_NOTICES, groupsView.notice);
 
   return (
     <Stack gap="lg">
@@ -68,11 +79,6 @@ export function LocationsView({
         <Title order={2}>{t('locations.page.title')}</Title>
         <Text c="dimmed">{t('locations.page.intro')}</Text>
       </Stack>
-      {notice && (
-        <Alert color="green" withCloseButton onClose={() => actor.send({ type: 'notice.dismiss' })}>
-          {t(`locations.notices.${notice}`)}
-        </Alert>
-      )}
       {!canManage && (
         <Text size="sm" c="dimmed">
           {t('locations.page.readOnly')}
@@ -84,10 +90,7 @@ export function LocationsView({
           label={t('locations.page.from')}
           value={range.from_date}
           max={range.to_date}
-          onChange={(event) =>
-            event.currentTarget.value &&
-            actor.send({ type: 'range.change', range: { ...range, from_date: event.currentTarget.value } })
-          }
+          onChange={(event) => onRangeChange({ ...range, from_date: event.currentTarget.value })}
           w={170}
         />
         <TextInput
@@ -95,39 +98,30 @@ export function LocationsView({
           label={t('locations.page.to')}
           value={range.to_date}
           min={range.from_date}
-          onChange={(event) =>
-            event.currentTarget.value &&
-            actor.send({ type: 'range.change', range: { ...range, to_date: event.currentTarget.value } })
-          }
+          onChange={(event) => onRangeChange({ ...range, to_date: event.currentTarget.value })}
           w={170}
         />
       </Group>
-      {failed && (
-        <LoadFailedAlert
-          title={t('locations.page.loadFailed')}
-          message={problemMessage(t, problem)}
-          retryLabel={t('locations.actions.retry')}
-          onRetry={() => actor.send({ type: 'list.retry' })}
-        />
-      )}
 
       <Stack gap="sm">
         <Group justify="space-between">
           <Title order={3}>{t('locations.page.locationsTitle')}</Title>
           {canManage && (
-            <Button onClick={() => actor.send({ type: 'location.add' })} disabled={!browsing}>
+            <Button onClick={() => actor.send({ type: 'item.add' })} disabled={!locationsView.browsing}>
               {t('locations.page.addLocation')}
             </Button>
           )}
         </Group>
-        <Box pos="relative" mih={80}>
-          <LoadingOverlay visible={busy} />
-          {overview && overview.locations.length === 0 && (
-            <Text c="dimmed" ta="center" py="lg">
-              {t('locations.page.empty')}
-            </Text>
-          )}
-          {overview && overview.locations.length > 0 && (
+        <ListFrame
+          actor={actor}
+          texts={{
+            empty: t('locations.page.empty'),
+            loadFailed: t('locations.page.loadFailed'),
+            problem: problemMessage(t, locationsView.listProblem),
+            notice: locationNotice && t(locationNotice),
+          }}
+        >
+          {(rows, browsing) => (
             <Table.ScrollContainer minWidth={880}>
               <Table striped highlightOnHover>
                 <Table.Thead>
@@ -139,12 +133,12 @@ export function LocationsView({
                     <Table.Th ta="right">{t('locations.page.guests')}</Table.Th>
                     <Table.Th ta="right">{t('locations.page.returning')}</Table.Th>
                     <Table.Th ta="right">{t('locations.page.averageCheck')}</Table.Th>
-                    {canManage && <Table.Th>{t('locations.actions.column')}</Table.Th>}
+                    {canManage && <Table.Th>{t('kit.actions')}</Table.Th>}
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
-                  {overview.locations.map((location) => {
-                    const roi = roiBy.get(location.id);
+                  {rows.map((location) => {
+                    const { roi } = location;
                     return (
                       <Table.Tr key={location.id}>
                         <Table.Td>
@@ -177,25 +171,12 @@ export function LocationsView({
                         <Table.Td ta="right">{money(roi?.average_check)}</Table.Td>
                         {canManage && (
                           <Table.Td>
-                            <Group gap="xs" wrap="nowrap">
-                              <Button
-                                size="xs"
-                                variant="light"
-                                disabled={!browsing}
-                                onClick={() => actor.send({ type: 'location.edit', location })}
-                              >
-                                {t('locations.actions.edit')}
-                              </Button>
-                              <Button
-                                size="xs"
-                                variant="light"
-                                color="red"
-                                disabled={!browsing}
-                                onClick={() => actor.send({ type: 'location.delete', location })}
-                              >
-                                {t('locations.actions.delete')}
-                              </Button>
-                            </Group>
+                            <RowActions
+                              actor={actor}
+                              item={location}
+                              enabled={browsing}
+                              label={displayLocationName(location)}
+                            />
                           </Table.Td>
                         )}
                       </Table.Tr>
@@ -205,7 +186,7 @@ export function LocationsView({
               </Table>
             </Table.ScrollContainer>
           )}
-        </Box>
+        </ListFrame>
       </Stack>
 
       <Stack gap="sm">
@@ -215,81 +196,92 @@ export function LocationsView({
             <Button
               variant="light"
               onClick={() => groupActor.send({ type: 'dialog.open' })}
-              disabled={!browsing}
+              disabled={!groupsView.browsing}
             >
               {t('locations.page.addGroup')}
             </Button>
           )}
         </Group>
-        {overview && overview.groups.length === 0 && (
-          <Text c="dimmed" ta="center" py="lg">
-            {t('locations.page.groupsEmpty')}
-          </Text>
-        )}
-        {overview && overview.groups.length > 0 && (
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('locations.fields.name')}</Table.Th>
-                  <Table.Th>{t('locations.page.members')}</Table.Th>
-                  <Table.Th ta="right">{t('locations.page.revenue')}</Table.Th>
-                  <Table.Th ta="right">{t('locations.page.checks')}</Table.Th>
-                  {canManage && <Table.Th>{t('locations.actions.column')}</Table.Th>}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {overview.groups.map((group) => (
-                  <Table.Tr key={group.id}>
-                    <Table.Td>
-                      <Text size="sm" fw={500}>
-                        {group.name}
-                      </Text>
-                      {group.description && (
-                        <Text size="xs" c="dimmed">
-                          {group.description}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">
-                        {group.location_ids.map((id) => locationName.get(id) ?? id).join(', ') || '—'}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td ta="right">{money(group.revenue)}</Table.Td>
-                    <Table.Td ta="right">{count(group.checks)}</Table.Td>
-                    {canManage && (
-                      <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
-                          <Button
-                            size="xs"
-                            variant="light"
-                            disabled={!browsing}
-                            onClick={() => groupActor.send({ type: 'dialog.open', group })}
-                          >
-                            {t('locations.actions.edit')}
-                          </Button>
-                          <Button
-                            size="xs"
-                            variant="light"
-                            color="red"
-                            disabled={!browsing}
-                            onClick={() => actor.send({ type: 'group.delete', group })}
-                          >
-                            {t('locations.actions.delete')}
-                          </Button>
-                        </Group>
-                      </Table.Td>
-                    )}
+        <ListFrame
+          actor={groupsActor}
+          texts={{
+            empty: t('locations.page.groupsEmpty'),
+            loadFailed: t('locations.page.loadFailed'),
+            problem: problemMessage(t, groupsView.listProblem),
+            notice: groupNotice && t(groupNotice),
+          }}
+        >
+          {(rows, browsing) => (
+            <Table.ScrollContainer minWidth={640}>
+              <Table striped>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('locations.fields.name')}</Table.Th>
+                    <Table.Th>{t('locations.page.members')}</Table.Th>
+                    <Table.Th ta="right">{t('locations.page.revenue')}</Table.Th>
+                    <Table.Th ta="right">{t('locations.page.checks')}</Table.Th>
+                    {canManage && <Table.Th>{t('kit.actions')}</Table.Th>}
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((group) => (
+                    <Table.Tr key={group.id}>
+                      <Table.Td>
+                        <Text size="sm" fw={500}>
+                          {group.name}
+                        </Text>
+                        {group.description && (
+                          <Text size="xs" c="dimmed">
+                            {group.description}
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">
+                          {group.location_ids.map((id) => locationName.get(id) ?? id).join(', ') || '—'}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td ta="right">{money(group.revenue)}</Table.Td>
+                      <Table.Td ta="right">{count(group.checks)}</Table.Td>
+                      {canManage && (
+                        <Table.Td>
+                          <Group gap="xs" wrap="nowrap">
+                            {/* A group is edited in its own dialog (its own machine), deleted by this list. */}
+                            <Button
+                              size="xs"
+                              variant="light"
+                              disabled={!browsing}
+                              aria-label={`${t('kit.edit')} ${group.name}`}
+                              onClick={() => groupActor.send({ type: 'dialog.open', group })}
+                            >
+                              {t('kit.edit')}
+                            </Button>
+                            <RowActions
+                              actor={groupsActor}
+                              item={group}
+                              enabled={browsing}
+                              edit={false}
+                              label={group.name}
+                            />
+                          </Group>
+                        </Table.Td>
+                      )}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </ListFrame>
       </Stack>
-      <LocationDialogs actor={actor} timeZones={timeZones} />
-      <GroupDialog actor={groupActor} locations={overview?.locations ?? []} />
+      <LocationDialogs actor={actor} groups={groups} timeZones={timeZones} />
+      <ConfirmDeleteDialog
+        actor={groupsActor}
+        title={t('locations.deleteDialog.groupTitle')}
+        message={(group) => t('locations.deleteDialog.groupBody', { name: group.name })}
+        problemText={(problem) => problemMessage(t, problem)}
+      />
+      <GroupDialog actor={groupActor} locations={locations} />
     </Stack>
   );
 }
