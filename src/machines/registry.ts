@@ -10,10 +10,12 @@ import { emailSendersMachine } from './email-senders.machine.js';
 import { filePagingMachine } from './file-paging.machine.js';
 import { guestListMachine } from './guest-list.machine.js';
 import { hijackMachine } from './hijack.machine.js';
+import { listMembersMachine } from './list-members.machine.js';
 import { locationGroupCreateMachine } from './location-group-create.machine.js';
 import { locationGroupsMachine } from './location-groups.machine.js';
 import { locationSelectionMachine } from './location-selection.machine.js';
 import { locationsAdminMachine } from './locations-admin.machine.js';
+import { memberCandidatesMachine } from './member-candidates.machine.js';
 import { navigationMachine } from './navigation.machine.js';
 import { passwordChangeMachine } from './password-change.machine.js';
 import { subscriberListsMachine } from './subscriber-lists.machine.js';
@@ -38,10 +40,12 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   filePagingMachine,
   guestListMachine,
   hijackMachine,
+  listMembersMachine,
   locationGroupCreateMachine,
   locationGroupsMachine,
   locationSelectionMachine,
   locationsAdminMachine,
+  memberCandidatesMachine,
   navigationMachine,
   passwordChangeMachine,
   subscriberListsMachine,

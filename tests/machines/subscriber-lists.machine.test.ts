@@ -1,11 +1,10 @@
 import { createTestModel } from '@xstate/graph';
-import { createActor, SimulatedClock, transition } from 'xstate';
+import { createActor, type EventFromLogic } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import {
-  subscriberListsMachine,
-  type SubscriberListsEvent,
-} from '../../src/machines/subscriber-lists.machine.js';
-import type { Subscriber, SubscriberList } from '../../src/schemas/subscribers.js';
+import { NEW_LIST_FORM, subscriberListsMachine } from '../../src/machines/subscriber-lists.machine.js';
+import type { ListQuery, NoFilters } from '../../src/machines/kit/list-machine.js';
+import type { Page } from '../../src/schemas/common.js';
+import type { SubscriberList } from '../../src/schemas/subscribers.js';
 import {
   pendingActor,
   reachedStates,
@@ -13,29 +12,7 @@ import {
   type Recording,
   type StateChecks,
 } from './support/model-paths.js';
-import { everyTransition, groupBy, valueKey, type MachinePath } from './support/walk.js';
-
-function subscriber(id: number, email: string): Subscriber {
-  return {
-    id,
-    hashid: `h${id}x`,
-    pos_id: null,
-    email,
-    first_name: 'Ana',
-    last_name: 'Lee',
-    phone: '',
-    zip: '',
-    birthday: null,
-    subscribed: true,
-    SUBSCRIBED: 'True',
-    guest_id: null,
-    source_location_id: null,
-    list_ids: [],
-    unsubscribed_at: null,
-    created_at: '2026-03-05T14:07:00.000Z',
-    updated_at: '2026-03-05T14:07:00.000Z',
-  };
-}
+import { everyTransition, groupBy, valueKey } from './support/walk.js';
 
 const VIP: SubscriberList = {
   id: 5,
@@ -44,17 +21,13 @@ const VIP: SubscriberList = {
   created: '2026-03-05T14:07:00.000Z',
   updated_at: '2026-03-05T14:07:00.000Z',
 };
-const ANA = subscriber(11, 'ana@example.com');
-const BEN = subscriber(12, 'ben@example.com');
-// Second pages holding one row: removing it steps back a page.
+// A second page holding one row: deleting it steps back a page.
 const LISTS = {
   count: 26,
   next: null,
   previous: '/api/subscriptions/subscribers/list/?page=1',
   results: [VIP],
 };
-const MEMBERS = { count: 9, next: null, previous: 'x', results: [ANA] };
-const CANDIDATES = { count: 2, next: null, previous: null, results: [ANA, BEN] };
 
 const SERVER_DOWN = { status: 500, code: 'internal', message: 'Something went wrong on our side' };
 const NAME_TAKEN = {
@@ -64,201 +37,113 @@ const NAME_TAKEN = {
   fields: { name: 'Name already exists' },
 };
 
-const SAMPLES: SubscriberListsEvent[] = [
-  { type: 'lists.retry' },
+const SAMPLES: EventFromLogic<typeof subscriberListsMachine>[] = [
+  { type: 'list.retry' },
   { type: 'page.change', page: 2 },
-  { type: 'list.create' },
-  { type: 'list.rename', list: VIP },
-  { type: 'list.delete', list: VIP },
-  { type: 'list.open', list: VIP },
-  { type: 'name.change', value: 'Brunch regulars' },
-  { type: 'name.change', value: '   ' },
+  { type: 'item.add' },
+  { type: 'item.edit', item: VIP },
+  { type: 'item.delete', item: VIP },
+  { type: 'item.open', item: VIP },
+  { type: 'field.change', field: 'name', value: 'Brunch regulars' },
+  { type: 'field.change', field: 'name', value: '   ' },
   { type: 'dialog.submit' },
   { type: 'dialog.close' },
   { type: 'delete.confirm' },
-  { type: 'members.close' },
-  { type: 'members.retry' },
-  { type: 'members.page', page: 2 },
-  { type: 'member.remove', subscriber: ANA },
-  { type: 'picker.open' },
-  { type: 'search.change', query: 'ben' },
-  { type: 'search.settled' },
-  { type: 'candidates.retry' },
-  { type: 'candidates.page', page: 2 },
-  { type: 'candidate.toggle', id: BEN.id },
+  // Back from a list's members: the counts reload.
+  { type: 'list.refresh' },
+  { type: 'refresh.due' },
   { type: 'notice.dismiss' },
-  { type: 'xstate.done.actor.listLists', actorId: 'listLists', output: LISTS },
-  { type: 'xstate.error.actor.listLists', actorId: 'listLists', error: SERVER_DOWN },
-  { type: 'xstate.done.actor.createList', actorId: 'createList', output: VIP },
-  { type: 'xstate.error.actor.createList', actorId: 'createList', error: NAME_TAKEN },
-  { type: 'xstate.done.actor.renameList', actorId: 'renameList', output: VIP },
-  { type: 'xstate.error.actor.renameList', actorId: 'renameList', error: NAME_TAKEN },
-  { type: 'xstate.done.actor.deleteList', actorId: 'deleteList', output: null },
-  { type: 'xstate.error.actor.deleteList', actorId: 'deleteList', error: SERVER_DOWN },
-  { type: 'xstate.done.actor.listMembers', actorId: 'listMembers', output: MEMBERS },
-  { type: 'xstate.error.actor.listMembers', actorId: 'listMembers', error: SERVER_DOWN },
-  { type: 'xstate.done.actor.removeMembers', actorId: 'removeMembers', output: null },
-  { type: 'xstate.error.actor.removeMembers', actorId: 'removeMembers', error: SERVER_DOWN },
-  { type: 'xstate.done.actor.searchCandidates', actorId: 'searchCandidates', output: CANDIDATES },
-  { type: 'xstate.error.actor.searchCandidates', actorId: 'searchCandidates', error: SERVER_DOWN },
-  { type: 'xstate.done.actor.addMembers', actorId: 'addMembers', output: null },
-  { type: 'xstate.error.actor.addMembers', actorId: 'addMembers', error: SERVER_DOWN },
+  { type: 'xstate.done.actor.loadList', actorId: 'loadList', output: LISTS },
+  { type: 'xstate.error.actor.loadList', actorId: 'loadList', error: SERVER_DOWN },
+  { type: 'xstate.done.actor.createItem', actorId: 'createItem', output: VIP },
+  { type: 'xstate.error.actor.createItem', actorId: 'createItem', error: NAME_TAKEN },
+  { type: 'xstate.done.actor.updateItem', actorId: 'updateItem', output: VIP },
+  { type: 'xstate.error.actor.updateItem', actorId: 'updateItem', error: NAME_TAKEN },
+  { type: 'xstate.done.actor.deleteItem', actorId: 'deleteItem', output: null },
+  { type: 'xstate.error.actor.deleteItem', actorId: 'deleteItem', error: SERVER_DOWN },
 ];
 
 const start = (recording: Recording) =>
   subscriberListsMachine.provide({
     actors: {
-      listLists: pendingActor('listLists', recording),
-      createList: pendingActor('createList', recording),
-      renameList: pendingActor('renameList', recording),
-      deleteList: pendingActor('deleteList', recording),
-      listMembers: pendingActor('listMembers', recording),
-      removeMembers: pendingActor('removeMembers', recording),
-      searchCandidates: pendingActor('searchCandidates', recording),
-      addMembers: pendingActor('addMembers', recording),
+      loadList: pendingActor<Page<SubscriberList>, ListQuery<NoFilters>>('loadList', recording),
+      createItem: pendingActor('createItem', recording),
+      updateItem: pendingActor('updateItem', recording),
+      deleteItem: pendingActor('deleteItem', recording),
     },
-    // The path sends the delay's event itself.
-    delays: { searchDelay: 2 ** 30 },
+    // The path sends the refresh's event itself.
+    delays: { refreshDelay: 2 ** 30 },
   });
 
+/** A name field error says why: nothing typed, or the server's word on a taken name. */
+const nameChecks = (snapshot: Parameters<StateChecks[string]>[0]) => {
+  const { form, fieldErrors } = snapshot.context;
+  if (!fieldErrors.name) return;
+  if (form.name.trim() === '') expect(fieldErrors.name).toBe('Name is required');
+  else expect(fieldErrors.name).toBe('Name already exists');
+};
+
 const checks: StateChecks = {
-  lists: (snapshot) => {
-    expect(snapshot.context.selected).toBeNull();
-    expect(snapshot.context.members).toBeNull();
-    expect(snapshot.context.picked).toEqual([]);
-  },
-  'lists.loading': (snapshot, recording) => {
+  'listing.loading': (snapshot, recording) => {
     expect(snapshot.hasTag('busy')).toBe(true);
+    expect(snapshot.context.selected).toBeNull();
     expect(recording.invoked.at(-1)).toEqual({
-      src: 'listLists',
+      src: 'loadList',
       input: { page: snapshot.context.page, page_size: 25 },
     });
   },
-  'lists.failed': (snapshot) => {
+  'listing.failed': (snapshot) => {
     expect(snapshot.context.problem).toMatchObject({ code: 'internal' });
   },
-  'lists.browsing': (snapshot) => {
-    expect(snapshot.context.lists).toEqual(LISTS);
+  'listing.browsing': (snapshot) => {
+    expect(snapshot.context.items).toEqual(LISTS.results);
+    expect(snapshot.context.total).toBe(26);
     expect(snapshot.context.problem).toBeNull();
-  },
-  creating: (snapshot) => {
-    expect(snapshot.context.selected).toBeNull();
+    expect(snapshot.context.form).toEqual(NEW_LIST_FORM);
   },
   'creating.open': (snapshot) => {
-    const { context } = snapshot;
-    if (context.fieldErrors.name) {
-      if (context.name.trim() === '') expect(context.fieldErrors.name).toBe('Name is required');
-      else expect(context.fieldErrors.name).toBe('Name already exists');
-    }
+    expect(snapshot.context.selected).toBeNull();
+    nameChecks(snapshot);
   },
-  'creating.saving': (snapshot, recording) => {
-    expect(recording.invoked.at(-1)).toEqual({ src: 'createList', input: { name: 'Brunch regulars' } });
+  'creating.saving': (_snapshot, recording) => {
+    expect(recording.invoked.at(-1)).toEqual({ src: 'createItem', input: { name: 'Brunch regulars' } });
   },
-  renaming: (snapshot) => {
+  'editing.open': (snapshot) => {
     expect(snapshot.context.selected).toEqual(VIP);
+    nameChecks(snapshot);
   },
-  'renaming.open': (snapshot) => {
-    const { context } = snapshot;
-    if (context.fieldErrors.name && context.name.trim() === '') {
-      expect(context.fieldErrors.name).toBe('Name is required');
-    }
-  },
-  'renaming.saving': (snapshot, recording) => {
+  'editing.saving': (snapshot, recording) => {
     expect(recording.invoked.at(-1)).toEqual({
-      src: 'renameList',
-      input: { id: VIP.id, body: { name: snapshot.context.name.trim() } },
+      src: 'updateItem',
+      input: { item: VIP, changes: { name: snapshot.context.form.name.trim() } },
     });
-  },
-  deleting: (snapshot) => {
-    expect(snapshot.context.selected).toEqual(VIP);
   },
   'deleting.confirming': (snapshot) => {
-    const { problem } = snapshot.context;
-    if (problem) expect(problem.code).toBe('internal');
-  },
-  'deleting.removing': (snapshot, recording) => {
-    expect(recording.invoked.at(-1)).toEqual({ src: 'deleteList', input: VIP.id });
-  },
-  members: (snapshot) => {
     expect(snapshot.context.selected).toEqual(VIP);
+    if (snapshot.context.problem) expect(snapshot.context.problem.code).toBe('internal');
   },
-  'members.loading': (snapshot, recording) => {
-    expect(recording.invoked.at(-1)).toEqual({
-      src: 'listMembers',
-      input: { listId: VIP.id, page: snapshot.context.membersPage, page_size: 8 },
-    });
-  },
-  'members.failed': (snapshot) => {
-    expect(snapshot.context.problem).toMatchObject({ code: 'internal' });
-  },
-  'members.browsing': (snapshot) => {
-    expect(snapshot.context.members).toEqual(MEMBERS);
-    expect(snapshot.context.removing).toBeNull();
-    expect(snapshot.context.picked).toEqual([]);
-  },
-  'members.removing': (snapshot, recording) => {
-    expect(recording.invoked.at(-1)).toEqual({
-      src: 'removeMembers',
-      input: { listId: VIP.id, subscriber_ids: [ANA.id] },
-    });
-  },
-  'members.picking': (snapshot) => {
-    expect(snapshot.context.members).toEqual(MEMBERS);
-  },
-  'members.picking.searching': (snapshot, recording) => {
-    const { context } = snapshot;
-    expect(recording.invoked.at(-1)).toEqual({
-      src: 'searchCandidates',
-      input: { page: context.candidatesPage, page_size: 8, ...(context.query ? { q: context.query } : {}) },
-    });
-  },
-  'members.picking.debouncing': (snapshot) => {
-    expect(snapshot.context.query).toBe('ben');
-  },
-  'members.picking.failed': (snapshot) => {
-    expect(snapshot.context.problem).toMatchObject({ code: 'internal' });
-  },
-  'members.picking.choosing': (snapshot) => {
-    expect(snapshot.context.candidates).toEqual(CANDIDATES);
-  },
-  'members.picking.saving': (snapshot, recording) => {
-    expect(snapshot.context.picked).toEqual([BEN.id]);
-    expect(recording.invoked.at(-1)).toEqual({
-      src: 'addMembers',
-      input: { listId: VIP.id, subscriber_ids: [BEN.id] },
-    });
+  'deleting.removing': (_snapshot, recording) => {
+    expect(recording.invoked.at(-1)).toEqual({ src: 'deleteItem', input: VIP });
   },
 };
 
-/** Snapshots count as the same model state when they agree on state, dialog validity and what is held. */
+/** Snapshots count as the same model state when they agree on state, page, dialog and what is held. */
 function serializeState(snapshot: unknown): string {
   const { value, context } = snapshot as ReturnType<typeof subscriberListsMachine.getInitialSnapshot>;
   return JSON.stringify({
     value,
-    name: context.name.trim() !== '',
+    page: context.page,
+    name: context.form.name.trim() !== '',
     errors: Object.keys(context.fieldErrors),
-    picked: context.picked.length,
-    held: [context.lists, context.members, context.candidates].map((page) => page !== null),
-    selected: context.selected !== null,
+    problem: context.problem !== null,
+    notice: context.notice,
+    held: context.items !== null,
+    pending: context.refreshPending,
   });
 }
 
-/** The path with each step's snapshot recomputed from its events (the model keeps one per serialized state). */
-function concrete(
-  path: MachinePath<typeof subscriberListsMachine>,
-): MachinePath<typeof subscriberListsMachine> {
-  const [first, ...rest] = path.steps;
-  let state = first!.state;
-  const steps = [first!];
-  for (const step of rest) {
-    [state] = transition(subscriberListsMachine, state, step.event);
-    steps.push({ state, event: step.event });
-  }
-  return { ...path, state, steps };
-}
-
 const model = createTestModel(subscriberListsMachine, { events: SAMPLES, serializeState });
-const paths = everyTransition(subscriberListsMachine, model).transitions.map(concrete);
+const { transitions: paths } = everyTransition(subscriberListsMachine, model);
 
 describe('subscriber lists machine (model)', () => {
   it('reaches every state', () => {
@@ -267,65 +152,43 @@ describe('subscriber lists machine (model)', () => {
       'creating.saving',
       'deleting.confirming',
       'deleting.removing',
-      'lists.browsing',
-      'lists.failed',
-      'lists.loading',
-      'members.browsing',
-      'members.failed',
-      'members.loading',
-      'members.picking.choosing',
-      'members.picking.debouncing',
-      'members.picking.failed',
-      'members.picking.saving',
-      'members.picking.searching',
-      'members.removing',
-      'renaming.open',
-      'renaming.saving',
+      'editing.open',
+      'editing.saving',
+      'listing.browsing',
+      'listing.failed',
+      'listing.loading',
     ]);
   });
 
-  it('steps back a page when the only row of a later page goes', () => {
+  it('reloads with a notice after a create, a rename or a delete, and steps back from an emptied page', () => {
+    const notices = { createItem: 'created', updateItem: 'updated', deleteItem: 'deleted' } as const;
     for (const path of paths) {
       path.steps.forEach((step, index) => {
-        const before = path.steps[index - 1]?.state.context;
-        if (!before) return;
-        if (step.event.type === 'xstate.done.actor.deleteList') {
-          expect(step.state.context.page).toBe(
-            Math.max(1, before.page - (before.lists?.results.length === 1 ? 1 : 0)),
-          );
-          expect(step.state.context.notice).toBe('deleted');
-        }
-        if (step.event.type === 'xstate.done.actor.removeMembers') {
-          expect(step.state.context.membersPage).toBe(Math.max(1, before.membersPage - 1));
-          expect(step.state.context.notice).toBe('memberRemoved');
-        }
+        const done = /^xstate\.done\.actor\.(\w+)$/.exec(step.event.type)?.[1];
+        if (!done || !(done in notices)) return;
+        const before = path.steps[index - 1]!.state.context;
+        expect(step.state.matches({ listing: 'loading' })).toBe(true);
+        expect(step.state.context.notice).toBe(notices[done as keyof typeof notices]);
+        const page = done === 'deleteItem' && before.items?.length === 1 ? before.page - 1 : before.page;
+        expect(step.state.context.page).toBe(Math.max(1, page));
       });
     }
   });
 
-  it('searches the picker once typing pauses for 300 ms and keeps the ticks (simulated clock)', () => {
+  it('announces an opened list and reloads the member counts on the way back', async () => {
     const recording: Recording = { invoked: [], emitted: [] };
-    const clock = new SimulatedClock();
-    const actor = createActor(start(recording).provide({ delays: { searchDelay: 300 } }), { clock }).start();
-    actor.send({ type: 'xstate.done.actor.listLists', actorId: 'listLists', output: LISTS } as never);
-    actor.send({ type: 'list.open', list: VIP });
-    actor.send({ type: 'xstate.done.actor.listMembers', actorId: 'listMembers', output: MEMBERS } as never);
-    actor.send({ type: 'picker.open' });
-    actor.send({
-      type: 'xstate.done.actor.searchCandidates',
-      actorId: 'searchCandidates',
-      output: CANDIDATES,
-    } as never);
-    actor.send({ type: 'candidate.toggle', id: ANA.id });
-    actor.send({ type: 'search.change', query: 'be' });
-    clock.increment(299);
-    actor.send({ type: 'search.change', query: 'ben ' });
-    clock.increment(299);
-    const searches = () => recording.invoked.filter((call) => call.src === 'searchCandidates');
-    expect(searches().length).toBe(1);
-    clock.increment(1);
-    expect(searches().at(-1)?.input).toEqual({ page: 1, page_size: 8, q: 'ben' });
-    expect(actor.getSnapshot().context.picked).toEqual([ANA.id]);
+    const actor = createActor(start(recording).provide({ delays: { refreshDelay: 0 } }), { input: {} });
+    actor.on('item.opened', (event) => recording.emitted.push(event));
+    actor.start();
+    actor.send({ type: 'xstate.done.actor.loadList', actorId: 'loadList', output: LISTS } as never);
+    actor.send({ type: 'item.open', item: VIP });
+    expect(recording.emitted).toEqual([{ type: 'item.opened', item: VIP }]);
+    expect(actor.getSnapshot().matches({ listing: 'browsing' })).toBe(true);
+    actor.send({ type: 'list.refresh' });
+    // The wait is zero, yet still a timer: the reload comes on the next turn.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(actor.getSnapshot().matches({ listing: 'loading' })).toBe(true);
+    expect(recording.invoked.filter((call) => call.src === 'loadList')).toHaveLength(2);
     actor.stop();
   });
 

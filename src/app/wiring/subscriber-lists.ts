@@ -1,96 +1,75 @@
-import { fromPromise } from 'xstate';
-import {
-  subscriberListsMachine,
-  type CandidatesQuery,
-  type ListRenameRequest,
-  type ListsQuery,
-  type MembersChangeRequest,
-  type MembersQuery,
-} from '../../machines/subscriber-lists.machine.js';
-import type { Page } from '../../schemas/common.js';
+import type { ListQuery, NoFilters, UpdateRequest } from '../../machines/kit/list-machine.js';
+import { listMembersMachine, type ListMembersFilters } from '../../machines/list-members.machine.js';
+import { memberCandidatesMachine } from '../../machines/member-candidates.machine.js';
+import { subscriberListsMachine } from '../../machines/subscriber-lists.machine.js';
 import {
   SubscriberListPageSchema,
   SubscriberListSchema,
   SubscriberPageSchema,
+  type ListMembersChange,
   type Subscriber,
   type SubscriberList,
   type SubscriberListWrite,
 } from '../../schemas/subscribers.js';
 import { apiRequest } from '../../services/api-client.js';
-import { answerOf } from './answer.js';
+import { apiCall } from './answer.js';
 
 const LISTS = '/subscriptions/subscribers/list/';
 
-/** /subscriber-list's machine with `/api/subscriptions/subscribers/list/` and the subscriber search. */
+/** /subscriber-lists' machine with `/api/subscriptions/subscribers/list/`. */
 export const subscriberListsLogic = subscriberListsMachine.provide({
   actors: {
-    listLists: fromPromise<Page<SubscriberList>, ListsQuery>(({ input, signal }) =>
-      answerOf(
-        apiRequest({ method: 'GET', path: LISTS, query: { ...input }, schema: SubscriberListPageSchema }),
-        signal,
-      ),
+    loadList: apiCall((query: ListQuery<NoFilters>) =>
+      apiRequest({ method: 'GET', path: LISTS, query: { ...query }, schema: SubscriberListPageSchema }),
     ),
-    createList: fromPromise<SubscriberList, SubscriberListWrite>(({ input, signal }) =>
-      answerOf(
-        apiRequest({ method: 'POST', path: LISTS, body: input, schema: SubscriberListSchema }),
-        signal,
-      ),
+    createItem: apiCall((list: SubscriberListWrite) =>
+      apiRequest({ method: 'POST', path: LISTS, body: list, schema: SubscriberListSchema }),
     ),
-    renameList: fromPromise<SubscriberList, ListRenameRequest>(({ input, signal }) =>
-      answerOf(
-        apiRequest({
-          method: 'PUT',
-          path: `${LISTS}${input.id}/`,
-          body: input.body,
-          schema: SubscriberListSchema,
-        }),
-        signal,
-      ),
+    updateItem: apiCall(({ item, changes }: UpdateRequest<SubscriberList, SubscriberListWrite>) =>
+      apiRequest({ method: 'PUT', path: `${LISTS}${item.id}/`, body: changes, schema: SubscriberListSchema }),
     ),
-    deleteList: fromPromise<unknown, number>(({ input, signal }) =>
-      answerOf(apiRequest({ method: 'DELETE', path: `${LISTS}${input}/` }), signal),
+    deleteItem: apiCall((list: SubscriberList) =>
+      apiRequest({ method: 'DELETE', path: `${LISTS}${list.id}/` }),
     ),
-    listMembers: fromPromise<Page<Subscriber>, MembersQuery>(({ input, signal }) =>
-      answerOf(
+  },
+});
+
+/**
+ * One list's members machine with `…/list/{id}/members/`: the page call reads the list from the
+ * machine's filter; adding and taking off, whose calls get only the picks or the member, use `listId`.
+ */
+export function listMembersLogic(listId: number) {
+  const members = `${LISTS}${listId}/members/`;
+  return listMembersMachine.provide({
+    actors: {
+      loadList: apiCall(({ listId: list, page, page_size }: ListQuery<ListMembersFilters>) =>
         apiRequest({
           method: 'GET',
-          path: `${LISTS}${input.listId}/members/`,
-          query: { page: input.page, page_size: input.page_size },
+          path: `${LISTS}${list}/members/`,
+          query: { page, page_size },
           schema: SubscriberPageSchema,
         }),
-        signal,
       ),
-    ),
-    removeMembers: fromPromise<unknown, MembersChangeRequest>(({ input, signal }) =>
-      answerOf(
-        apiRequest({
-          method: 'POST',
-          path: `${LISTS}${input.listId}/members/remove/`,
-          body: { subscriber_ids: input.subscriber_ids },
-        }),
-        signal,
+      createItem: apiCall((picks: ListMembersChange) =>
+        apiRequest({ method: 'POST', path: members, body: picks }),
       ),
-    ),
-    searchCandidates: fromPromise<Page<Subscriber>, CandidatesQuery>(({ input, signal }) =>
-      answerOf(
-        apiRequest({
-          method: 'GET',
-          path: '/subscriptions/subscribers/',
-          query: { ...input },
-          schema: SubscriberPageSchema,
-        }),
-        signal,
+      deleteItem: apiCall((member: Subscriber) =>
+        apiRequest({ method: 'POST', path: `${members}remove/`, body: { subscriber_ids: [member.id] } }),
       ),
-    ),
-    addMembers: fromPromise<unknown, MembersChangeRequest>(({ input, signal }) =>
-      answerOf(
-        apiRequest({
-          method: 'POST',
-          path: `${LISTS}${input.listId}/members/`,
-          body: { subscriber_ids: input.subscriber_ids },
-        }),
-        signal,
-      ),
+    },
+  });
+}
+
+/** The add-members picker's machine with the subscriber search (`/api/subscriptions/subscribers/?q=`). */
+export const memberCandidatesLogic = memberCandidatesMachine.provide({
+  actors: {
+    loadList: apiCall((query: ListQuery<NoFilters>) =>
+      apiRequest({
+        method: 'GET',
+        path: '/subscriptions/subscribers/',
+        query: { ...query },
+        schema: SubscriberPageSchema,
+      }),
     ),
   },
 });

@@ -1,105 +1,67 @@
-import {
-  Alert,
-  Button,
-  Group,
-  LoadingOverlay,
-  Paper,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
-import { useSelector } from '@xstate/react';
+import { Button, Group, Stack, Table, Title, VisuallyHidden } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LIMITS } from '../../schemas/constants.js';
-import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import type { MembersPickForm } from '../../machines/list-members.machine.js';
+import type { Subscriber, SubscriberList } from '../../schemas/subscribers.js';
+import { formatCount, languageOf } from '../../format/index.js';
+import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
+import type { ListActor } from '../kit/list-actor.js';
+import { ListFrame } from '../kit/ListFrame.js';
+import { useListView } from '../kit/useListView.js';
 import { problemMessage } from '../shared/problem-message.js';
-import { PagedFooter } from '../shared/PagedFooter.js';
-import { listPagerLabels } from './pager-labels.js';
 import { personName } from '../subscribers/messages.js';
 import { SubscribedBadge } from '../subscribers/SubscribedBadge.js';
-import type { SubscriberListsActor } from './SubscriberListsView.js';
-import { formatCount, languageOf } from '../../format/index.js';
 
-/** One list's members, 8 to a page: back to the lists, add members, take one off. */
-export function MembersPanel({ actor, canWrite }: { actor: SubscriberListsActor; canWrite: boolean }) {
+/** A list's members actor, as the view sees it: its add dialog is the picker's ticks. */
+export type ListMembersActor = ListActor<Subscriber, MembersPickForm>;
+
+// The kit's notices in this panel's words: adding is the kit's create, taking off its delete.
+const NOTICES = { created: 'membersAdded', deleted: 'memberRemoved' } as const;
+
+/**
+ * One list's members, 8 to a page: back to the lists, add members (the picker, which the screen
+ * mounts while the members machine's add dialog is open), take one off after a confirmation.
+ */
+export function MembersPanel({
+  actor,
+  list,
+  canWrite,
+  onBack,
+  picker,
+}: {
+  actor: ListMembersActor;
+  list: SubscriberList;
+  canWrite: boolean;
+  /** Back to all lists. */
+  onBack: () => void;
+  /** The add-members picker while it is open. */
+  picker: ReactNode;
+}) {
   const { t, i18n } = useTranslation();
   const language = languageOf(i18n.language);
-  const list = useSelector(actor, (state) => state.context.selected);
-  const members = useSelector(actor, (state) => state.context.members);
-  const page = useSelector(actor, (state) => state.context.membersPage);
-  const loading = useSelector(actor, (state) => state.matches({ members: 'loading' }));
-  const removingOne = useSelector(actor, (state) => state.matches({ members: 'removing' }));
-  const removing = useSelector(actor, (state) => state.context.removing);
-  const failed = useSelector(actor, (state) => state.matches({ members: 'failed' }));
-  const browsing = useSelector(actor, (state) => state.matches({ members: 'browsing' }));
-  const problem = useSelector(actor, (state) =>
-    state.matches({ members: 'picking' }) ? null : state.context.problem,
-  );
-  const notice = useSelector(actor, (state) => state.context.notice);
-  const pages = members ? Math.max(1, Math.ceil(members.count / LIMITS.subscribersPageSize)) : 1;
-
+  const { notice, listProblem, total } = useListView(actor);
+  const noticeKey = notice && notice in NOTICES ? NOTICES[notice as keyof typeof NOTICES] : null;
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Stack gap={4}>
-          <Button
-            variant="subtle"
-            px={0}
-            onClick={() => actor.send({ type: 'members.close' })}
-            w="fit-content"
-          >
-            {t('subscriberLists.actions.back')}
-          </Button>
-          <Title order={2}>{t('subscriberLists.members.title', { name: list?.name ?? '' })}</Title>
-          <Text c="dimmed">{t('subscriberLists.members.intro')}</Text>
-        </Stack>
-        {canWrite && (
-          <Button onClick={() => actor.send({ type: 'picker.open' })} disabled={!browsing}>
-            {t('subscriberLists.actions.addMembers')}
-          </Button>
-        )}
-      </Group>
-      {notice && (
-        <Alert
-          color="green"
-          withCloseButton
-          closeButtonLabel={t('subscriberLists.actions.dismiss')}
-          onClose={() => actor.send({ type: 'notice.dismiss' })}
-        >
-          {t(`subscriberLists.notices.${notice}`)}
-        </Alert>
-      )}
-      {failed && (
-        <LoadFailedAlert
-          title={t('subscriberLists.members.loadFailed')}
-          message={problemMessage(t, 'subscriberLists', problem)}
-          retryLabel={t('subscriberLists.actions.retry')}
-          onRetry={() => actor.send({ type: 'members.retry' })}
-        />
-      )}
-      {browsing && problem && (
-        <Alert color="red" role="alert">
-          {problemMessage(t, 'subscriberLists', problem)}
-        </Alert>
-      )}
-      <Paper withBorder radius="md" pos="relative" mih={120}>
-        <LoadingOverlay visible={(loading || removingOne) && members !== null} />
-        {members === null && loading && (
-          <Stack gap="sm" p="md" role="status" aria-label={t('subscriberLists.loading')}>
-            {Array.from({ length: 5 }, (_, row) => (
-              <Skeleton key={row} height={16} />
-            ))}
-          </Stack>
-        )}
-        {members && members.results.length === 0 && (
-          <Text fw={600} ta="center" py="xl">
-            {t('subscriberLists.members.empty')}
-          </Text>
-        )}
-        {members && members.results.length > 0 && (
+      <Stack gap={4}>
+        <Button variant="subtle" px={0} onClick={onBack} w="fit-content">
+          {t('subscriberLists.actions.back')}
+        </Button>
+        <Title order={2}>{t('subscriberLists.members.title', { name: list.name })}</Title>
+      </Stack>
+      <ListFrame
+        actor={actor}
+        texts={{
+          intro: t('subscriberLists.members.intro'),
+          add: canWrite ? t('subscriberLists.actions.addMembers') : undefined,
+          empty: t('subscriberLists.members.empty'),
+          loadFailed: t('subscriberLists.members.loadFailed'),
+          problem: problemMessage(t, 'subscriberLists', listProblem),
+          notice: noticeKey ? t(`subscriberLists.notices.${noticeKey}`) : null,
+          summary: t('subscriberLists.members.total', { total: formatCount(total, language) }),
+        }}
+      >
+        {(members, browsing) => (
           <Table.ScrollContainer minWidth={640}>
             <Table striped highlightOnHover verticalSpacing="sm">
               <Table.Thead>
@@ -108,12 +70,12 @@ export function MembersPanel({ actor, canWrite }: { actor: SubscriberListsActor;
                   <Table.Th>{t('subscriberLists.table.email')}</Table.Th>
                   <Table.Th>{t('subscriberLists.table.status')}</Table.Th>
                   <Table.Th>
-                    <VisuallyHidden>{t('subscriberLists.table.actions')}</VisuallyHidden>
+                    <VisuallyHidden>{t('kit.actions')}</VisuallyHidden>
                   </Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {members.results.map((member) => (
+                {members.map((member) => (
                   <Table.Tr key={member.id}>
                     <Table.Td>{personName(member) ?? t('subscriberLists.table.noName')}</Table.Td>
                     <Table.Td>{member.email}</Table.Td>
@@ -135,8 +97,7 @@ export function MembersPanel({ actor, canWrite }: { actor: SubscriberListsActor;
                             variant="subtle"
                             color="red"
                             disabled={!browsing}
-                            loading={removingOne && removing?.id === member.id}
-                            onClick={() => actor.send({ type: 'member.remove', subscriber: member })}
+                            onClick={() => actor.send({ type: 'item.delete', item: member })}
                             aria-label={t('subscriberLists.actions.removeOf', { email: member.email })}
                           >
                             {t('subscriberLists.actions.remove')}
@@ -150,17 +111,17 @@ export function MembersPanel({ actor, canWrite }: { actor: SubscriberListsActor;
             </Table>
           </Table.ScrollContainer>
         )}
-      </Paper>
-      {members && members.count > 0 && (
-        <PagedFooter
-          summary={t('subscriberLists.members.total', { total: formatCount(members.count, language) })}
-          page={page}
-          pages={pages}
-          disabled={!browsing}
-          onPage={(next) => actor.send({ type: 'members.page', page: next })}
-          labels={listPagerLabels(t)}
-        />
-      )}
+      </ListFrame>
+      <ConfirmDeleteDialog
+        actor={actor}
+        title={t('subscriberLists.dialog.removeTitle')}
+        message={(member) =>
+          t('subscriberLists.dialog.removeConfirm', { email: member.email, name: list.name })
+        }
+        confirm={t('subscriberLists.actions.remove')}
+        problemText={(problem) => problemMessage(t, 'subscriberLists', problem)}
+      />
+      {picker}
     </Stack>
   );
 }

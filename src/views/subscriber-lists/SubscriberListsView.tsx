@@ -1,34 +1,28 @@
-import {
-  Alert,
-  Button,
-  Group,
-  LoadingOverlay,
-  Paper,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
-import { useSelector } from '@xstate/react';
+import { Box, Button, Group, Stack, Table, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ActorRefFrom } from 'xstate';
-import type { subscriberListsMachine } from '../../machines/subscriber-lists.machine.js';
+import type { ListNameForm } from '../../machines/subscriber-lists.machine.js';
+import { LIMITS } from '../../schemas/constants.js';
+import type { SubscriberList } from '../../schemas/subscribers.js';
 import { formatCount, formatDateTime, languageOf } from '../../format/index.js';
-import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
+import { textFieldProps } from '../kit/field-props.js';
+import { FormDialog } from '../kit/FormDialog.js';
+import type { ListActor } from '../kit/list-actor.js';
+import { ListFrame } from '../kit/ListFrame.js';
+import { useListDialog, useListView } from '../kit/useListView.js';
 import { problemMessage } from '../shared/problem-message.js';
-import { PagedFooter } from '../shared/PagedFooter.js';
-import { listPagerLabels } from './pager-labels.js';
-import { ListDialogs } from './ListDialogs.js';
-import { MembersPanel } from './MembersPanel.js';
+import { READABLE_ERRORS } from '../subscribers/readable-errors.js';
+import { fieldMessage } from '../subscribers/messages.js';
 
-/** The subscriber-lists actor. */
-export type SubscriberListsActor = ActorRefFrom<typeof subscriberListsMachine>;
+/** The subscriber-lists actor, as the view sees it. */
+export type SubscriberListsActor = ListActor<SubscriberList, ListNameForm>;
+
+// The kit's notices in this screen's words.
+const NOTICES = { created: 'created', updated: 'renamed', deleted: 'deleted' } as const;
 
 /**
- * /subscriber-list: the company's subscriber lists (name, members, created as a long date-time) with
- * create, rename and delete; opening a list shows its members.
+ * /subscriber-lists: the company's subscriber lists (name, members, created as a long date-time) with
+ * create, rename and delete; a list's Members button opens its members (the screen shows MembersPanel).
  */
 export function SubscriberListsView({
   actor,
@@ -43,93 +37,28 @@ export function SubscriberListsView({
   canDelete: boolean;
   timeZone?: string;
 }) {
-  const inMembers = useSelector(actor, (state) => state.matches('members'));
-  return (
-    <>
-      {inMembers ? (
-        <MembersPanel actor={actor} canWrite={canWrite} />
-      ) : (
-        <ListsPanel actor={actor} canWrite={canWrite} canDelete={canDelete} timeZone={timeZone} />
-      )}
-      <ListDialogs actor={actor} />
-    </>
-  );
-}
-
-function ListsPanel({
-  actor,
-  canWrite,
-  canDelete,
-  timeZone,
-}: {
-  actor: SubscriberListsActor;
-  canWrite: boolean;
-  canDelete: boolean;
-  timeZone?: string;
-}) {
   const { t, i18n } = useTranslation();
   const language = languageOf(i18n.language);
-  const busy = useSelector(actor, (state) => state.matches('lists') && state.hasTag('busy'));
-  const failed = useSelector(actor, (state) => state.matches({ lists: 'failed' }));
-  const browsing = useSelector(actor, (state) => state.matches({ lists: 'browsing' }));
-  const lists = useSelector(actor, (state) => state.context.lists);
-  const page = useSelector(actor, (state) => state.context.page);
-  const pageSize = useSelector(actor, (state) => state.context.pageSize);
-  const problem = useSelector(actor, (state) => (state.matches('lists') ? state.context.problem : null));
-  const notice = useSelector(actor, (state) => state.context.notice);
-  const pages = lists ? Math.max(1, Math.ceil(lists.count / pageSize)) : 1;
-
+  const { notice, listProblem, total } = useListView(actor);
+  const noticeKey = notice && notice in NOTICES ? NOTICES[notice as keyof typeof NOTICES] : null;
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Stack gap={4}>
-          <Title order={2}>{t('subscriberLists.page.title')}</Title>
-          <Text c="dimmed">{t('subscriberLists.page.intro')}</Text>
-        </Stack>
-        {canWrite && (
-          <Button onClick={() => actor.send({ type: 'list.create' })} disabled={!browsing}>
-            {t('subscriberLists.actions.create')}
-          </Button>
-        )}
-      </Group>
-      {notice && (
-        <Alert
-          color="green"
-          withCloseButton
-          closeButtonLabel={t('subscriberLists.actions.dismiss')}
-          onClose={() => actor.send({ type: 'notice.dismiss' })}
-        >
-          {t(`subscriberLists.notices.${notice}`)}
-        </Alert>
-      )}
-      {failed && (
-        <LoadFailedAlert
-          title={t('subscriberLists.loadFailed')}
-          message={problemMessage(t, 'subscriberLists', problem)}
-          retryLabel={t('subscriberLists.actions.retry')}
-          onRetry={() => actor.send({ type: 'lists.retry' })}
-        />
-      )}
-      <Paper withBorder radius="md" pos="relative" mih={120}>
-        <LoadingOverlay visible={busy && lists !== null} />
-        {lists === null && busy && (
-          <Stack gap="sm" p="md" role="status" aria-label={t('subscriberLists.loading')}>
-            {Array.from({ length: 5 }, (_, row) => (
-              <Skeleton key={row} height={16} />
-            ))}
-          </Stack>
-        )}
-        {lists && lists.results.length === 0 && (
-          <Stack align="center" gap="xs" py="xl" px="md">
-            <Text fw={600}>{t('subscriberLists.empty')}</Text>
-            {canWrite && (
-              <Text c="dimmed" size="sm">
-                {t('subscriberLists.emptyHint')}
-              </Text>
-            )}
-          </Stack>
-        )}
-        {lists && lists.results.length > 0 && (
+      <Title order={2}>{t('subscriberLists.page.title')}</Title>
+      <ListFrame
+        actor={actor}
+        texts={{
+          intro: t('subscriberLists.page.intro'),
+          add: canWrite ? t('subscriberLists.actions.create') : undefined,
+          empty: canWrite
+            ? `${t('subscriberLists.empty')} ${t('subscriberLists.emptyHint')}`
+            : t('subscriberLists.empty'),
+          loadFailed: t('subscriberLists.loadFailed'),
+          problem: problemMessage(t, 'subscriberLists', listProblem),
+          notice: noticeKey ? t(`subscriberLists.notices.${noticeKey}`) : null,
+          summary: t('subscriberLists.total', { total: formatCount(total, language) }),
+        }}
+      >
+        {(lists, browsing) => (
           <Table.ScrollContainer minWidth={720}>
             <Table striped highlightOnHover verticalSpacing="sm">
               <Table.Thead>
@@ -138,51 +67,24 @@ function ListsPanel({
                   <Table.Th ta="right">{t('subscriberLists.table.members')}</Table.Th>
                   <Table.Th>{t('subscriberLists.table.created')}</Table.Th>
                   <Table.Th>
-                    <VisuallyHidden>{t('subscriberLists.table.actions')}</VisuallyHidden>
+                    <VisuallyHidden>{t('kit.actions')}</VisuallyHidden>
                   </Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {lists.results.map((list) => (
+                {lists.map((list) => (
                   <Table.Tr key={list.id}>
                     <Table.Td fw={500}>{list.name}</Table.Td>
                     <Table.Td ta="right">{formatCount(list.member_count, language)}</Table.Td>
                     <Table.Td>{formatDateTime(list.created, language, timeZone)}</Table.Td>
                     <Table.Td>
-                      <Group gap="xs" wrap="nowrap" justify="flex-end">
-                        <Button
-                          size="xs"
-                          variant="light"
-                          disabled={!browsing}
-                          onClick={() => actor.send({ type: 'list.open', list })}
-                          aria-label={t('subscriberLists.actions.membersOf', { name: list.name })}
-                        >
-                          {t('subscriberLists.actions.members')}
-                        </Button>
-                        {canWrite && (
-                          <Button
-                            size="xs"
-                            variant="subtle"
-                            disabled={!browsing}
-                            onClick={() => actor.send({ type: 'list.rename', list })}
-                            aria-label={t('subscriberLists.actions.renameOf', { name: list.name })}
-                          >
-                            {t('subscriberLists.actions.rename')}
-                          </Button>
-                        )}
-                        {canDelete && (
-                          <Button
-                            size="xs"
-                            variant="subtle"
-                            color="red"
-                            disabled={!browsing}
-                            onClick={() => actor.send({ type: 'list.delete', list })}
-                            aria-label={t('subscriberLists.actions.deleteOf', { name: list.name })}
-                          >
-                            {t('subscriberLists.actions.delete')}
-                          </Button>
-                        )}
-                      </Group>
+                      <ListRowActions
+                        actor={actor}
+                        list={list}
+                        enabled={browsing}
+                        canWrite={canWrite}
+                        canDelete={canDelete}
+                      />
                     </Table.Td>
                   </Table.Tr>
                 ))}
@@ -190,17 +92,99 @@ function ListsPanel({
             </Table>
           </Table.ScrollContainer>
         )}
-      </Paper>
-      {lists && lists.count > 0 && (
-        <PagedFooter
-          summary={t('subscriberLists.total', { total: formatCount(lists.count, language) })}
-          page={page}
-          pages={pages}
-          disabled={!browsing}
-          onPage={(next) => actor.send({ type: 'page.change', page: next })}
-          labels={listPagerLabels(t)}
-        />
-      )}
+      </ListFrame>
+      <NameDialog actor={actor} />
+      <ConfirmDeleteDialog
+        actor={actor}
+        title={t('subscriberLists.dialog.deleteTitle')}
+        message={(list) =>
+          t('subscriberLists.dialog.deleteConfirm', { name: list.name, members: list.member_count })
+        }
+        problemText={(problem) => problemMessage(t, 'subscriberLists', problem)}
+      />
     </Stack>
+  );
+}
+
+/** A list's Members, Rename and Delete buttons, each named after the list for screen readers. */
+function ListRowActions({
+  actor,
+  list,
+  enabled,
+  canWrite,
+  canDelete,
+}: {
+  actor: SubscriberListsActor;
+  list: SubscriberList;
+  enabled: boolean;
+  canWrite: boolean;
+  canDelete: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="xs" wrap="nowrap" justify="flex-end">
+      <Button
+        size="xs"
+        variant="light"
+        disabled={!enabled}
+        onClick={() => actor.send({ type: 'item.open', item: list })}
+        aria-label={t('subscriberLists.actions.membersOf', { name: list.name })}
+      >
+        {t('subscriberLists.actions.members')}
+      </Button>
+      {canWrite && (
+        <Button
+          size="xs"
+          variant="subtle"
+          disabled={!enabled}
+          onClick={() => actor.send({ type: 'item.edit', item: list })}
+          aria-label={t('subscriberLists.actions.renameOf', { name: list.name })}
+        >
+          {t('subscriberLists.actions.rename')}
+        </Button>
+      )}
+      {canDelete && (
+        <Button
+          size="xs"
+          variant="subtle"
+          color="red"
+          disabled={!enabled}
+          onClick={() => actor.send({ type: 'item.delete', item: list })}
+          aria-label={t('subscriberLists.actions.deleteOf', { name: list.name })}
+        >
+          {t('kit.delete')}
+        </Button>
+      )}
+    </Group>
+  );
+}
+
+/** The create and rename dialog: the list's name. */
+function NameDialog({ actor }: { actor: SubscriberListsActor }) {
+  const { t } = useTranslation();
+  const { busy, form, fieldErrors, selected } = useListDialog(actor);
+  const label = t('subscriberLists.dialog.name');
+  return (
+    <FormDialog
+      actor={actor}
+      title={{
+        creating: t('subscriberLists.dialog.createTitle'),
+        editing: t('subscriberLists.dialog.renameTitle', { name: selected?.name ?? '' }),
+      }}
+      submit={{ creating: t('subscriberLists.actions.create'), editing: t('kit.save') }}
+      problemText={(problem) => problemMessage(t, 'subscriberLists', problem)}
+    >
+      <Box style={READABLE_ERRORS}>
+        <TextInput
+          label={label}
+          {...textFieldProps(actor, form, 'name')}
+          required
+          maxLength={LIMITS.nameMaxLength}
+          error={fieldMessage(t, 'subscriberLists', fieldErrors.name, label)}
+          disabled={busy}
+          data-autofocus
+        />
+      </Box>
+    </FormDialog>
   );
 }

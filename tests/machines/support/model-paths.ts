@@ -54,14 +54,16 @@ export type StateChecks = Record<string, (snapshot: AnyMachineSnapshot, recordin
  * Runs a path on a real actor (the machine with stand-in actors, made by `start`): sends each event
  * and, after each one, runs every check whose key the actor's state matches. A state no check matches
  * fails: every state has a meaning. Answers what the actor invoked and emitted along the way.
+ * A machine that takes input starts with `input` (the model's own, so both start alike).
  */
 export function replayPath(
   path: ModelPath,
   start: (recording: Recording) => AnyStateMachine,
   checks: StateChecks,
+  input?: unknown,
 ): Recording {
   const recording: Recording = { invoked: [], emitted: [] };
-  const actor = createActor(start(recording));
+  const actor = createActor(start(recording), input === undefined ? {} : { input });
   actor.on('*', (event) => recording.emitted.push(event));
   actor.start();
   try {
