@@ -60,6 +60,7 @@ export function MemberPicker({
           actor={candidates}
           texts={{
             search: t('subscriberLists.picker.search'),
+            searchPlaceholder: t('subscriberLists.picker.searchPlaceholder'),
             empty: t('subscriberLists.picker.noMatch'),
             loadFailed: t('subscriberLists.picker.loadFailed'),
             problem: problemMessage(t, 'subscriberLists', listProblem),
