@@ -15,7 +15,7 @@ export const FIRST_LOAD_GOAL_KB = 150;
  * What `npm run check` lets no page exceed: the figure reached so far plus a little room, lowered as the first
  * load shrinks toward the goal (see docs/platform.md, "First load"), so it can only get smaller.
  */
-export const FIRST_LOAD_CEILING_KB = 280;
+export const FIRST_LOAD_CEILING_KB = 245;
 
 /** The pages measured, with the source module of the screen each one lazily loads. */
 const PAGES: Readonly<Record<string, string>> = {

@@ -1,5 +1,6 @@
-import { ActionIcon, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { ActionIcon, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { FloatingTooltip } from './FloatingTooltip.js';
 
 function SunIcon() {
   return (
@@ -44,7 +45,7 @@ export function ColorSchemeToggle() {
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: true });
   const label = computed === 'dark' ? t('shell.colorScheme.toLight') : t('shell.colorScheme.toDark');
   return (
-    <Tooltip label={label} withArrow>
+    <FloatingTooltip label={label} withArrow>
       <ActionIcon
         variant="default"
         size="lg"
@@ -53,6 +54,6 @@ export function ColorSchemeToggle() {
       >
         {computed === 'dark' ? <SunIcon /> : <MoonIcon />}
       </ActionIcon>
-    </Tooltip>
+    </FloatingTooltip>
   );
 }

@@ -1,20 +1,12 @@
-import {
-  ActionIcon,
-  Box,
-  HoverCard,
-  NavLink,
-  ScrollArea,
-  Stack,
-  Text,
-  Tooltip,
-  UnstyledButton,
-} from '@mantine/core';
+import { ActionIcon, Box, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useTimeout } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterNavLink, useLocation } from 'react-router';
 import { DROPDOWN_CLOSE_MS, MENU_HOVER_PAUSE_MS } from './layout-constants.js';
 import { MUTED_TEXT } from './contrast.js';
+import { FloatingTooltip } from './FloatingTooltip.js';
+import { useFloatingParts, type FloatingParts } from './useFloatingParts.js';
 
 /** One link of the sidebar: where it goes and the i18n key of its label. */
 export interface NavItem {
@@ -124,6 +116,7 @@ export function Sidebar({
   const { t } = useTranslation();
   const hover = useTimeout(() => onHoverExpand(true), MENU_HOVER_PAUSE_MS);
   const currentPath = useLocation().pathname;
+  const floating = useFloatingParts();
 
   return (
     <Box
@@ -137,40 +130,18 @@ export function Sidebar({
         onHoverExpand(false);
       }}
     >
-      <ScrollArea style={{ flex: 1 }} type="scroll">
+      {/* The browser's own scrolling: Mantine's ScrollArea would bring Floating UI into the first load. */}
+      <Box style={{ flex: 1, minHeight: 0, overflowY: 'auto', overscrollBehavior: 'contain' }}>
         <Stack gap="sm" p={collapsed ? 'xs' : 'sm'}>
           {sections.map((section) =>
             collapsed ? (
-              <HoverCard
+              <CollapsedSection
                 key={section.group}
-                position="right-start"
-                closeDelay={DROPDOWN_CLOSE_MS}
-                withinPortal
-                offset={12}
-                shadow="md"
-              >
-                <HoverCard.Target>
-                  <ActionIcon
-                    variant={section.items.some((item) => item.to === currentPath) ? 'light' : 'subtle'}
-                    color={section.items.some((item) => item.to === currentPath) ? undefined : 'gray'}
-                    size="xl"
-                    aria-label={t(`pages.groups.${section.group}`)}
-                    // Keyboard and touch users open the whole sidebar instead of the hover flyout.
-                    onClick={onToggleCollapsed}
-                    mx="auto"
-                  >
-                    <GroupIcon group={section.group} />
-                  </ActionIcon>
-                </HoverCard.Target>
-                <HoverCard.Dropdown p={4} miw={200}>
-                  {/* Links, not an ARIA menu: the flyout is navigation, like the expanded sidebar. */}
-                  <Box component="nav" aria-label={t(`pages.groups.${section.group}`)}>
-                    {section.items.map((item) => (
-                      <PageLink key={item.to} item={item} active={item.to === currentPath} />
-                    ))}
-                  </Box>
-                </HoverCard.Dropdown>
-              </HoverCard>
+                section={section}
+                currentPath={currentPath}
+                floating={floating}
+                onOpen={onToggleCollapsed}
+              />
             ) : (
               <Box key={section.group} role="group" aria-labelledby={`nav-group-${section.group}`}>
                 <Text
@@ -193,10 +164,13 @@ export function Sidebar({
             ),
           )}
         </Stack>
-      </ScrollArea>
+      </Box>
       {showCollapseToggle && (
         <Box p="xs" style={{ borderTop: '1px solid var(--app-shell-border-color)' }}>
-          <Tooltip label={collapsed ? t('shell.layout.expand') : t('shell.layout.collapse')} position="right">
+          <FloatingTooltip
+            position="right"
+            label={collapsed ? t('shell.layout.expand') : t('shell.layout.collapse')}
+          >
             <UnstyledButton
               onClick={onToggleCollapsed}
               aria-label={collapsed ? t('shell.layout.expand') : t('shell.layout.collapse')}
@@ -207,9 +181,56 @@ export function Sidebar({
             >
               <ChevronIcon left={!collapsed} />
             </UnstyledButton>
-          </Tooltip>
+          </FloatingTooltip>
         </Box>
       )}
     </Box>
+  );
+}
+
+/**
+ * A group of the collapsed sidebar: its icon, which opens the whole sidebar when clicked (keyboard and
+ * touch), and on hover a flyout with the group's links once the floating parts have loaded.
+ */
+function CollapsedSection({
+  section,
+  currentPath,
+  floating,
+  onOpen,
+}: {
+  section: NavSection;
+  currentPath: string;
+  floating: FloatingParts | null;
+  onOpen: () => void;
+}) {
+  const { t } = useTranslation();
+  const current = section.items.some((item) => item.to === currentPath);
+  const icon = (
+    <ActionIcon
+      variant={current ? 'light' : 'subtle'}
+      color={current ? undefined : 'gray'}
+      size="xl"
+      aria-label={t(`pages.groups.${section.group}`)}
+      // Keyboard and touch users open the whole sidebar instead of the hover flyout.
+      onClick={onOpen}
+      mx="auto"
+    >
+      <GroupIcon group={section.group} />
+    </ActionIcon>
+  );
+  if (!floating) return icon;
+  const { HoverCard } = floating;
+  return (
+    <HoverCard position="right-start" closeDelay={DROPDOWN_CLOSE_MS} withinPortal offset={12} shadow="md">
+      <HoverCard.Target>{icon}</HoverCard.Target>
+      <HoverCard.Dropdown p={4} miw={200}>
+        {/* Links, not an ARIA menu: the flyout is navigation, like the expanded sidebar. */}
+        <Box component="nav" aria-label={t(`pages.groups.${section.group}`)}>
+          {section.items.map((item) => (
+            <PageLink key={item.to} item={item} active={item.to === currentPath} />
+          ))}
+        </Box>
+      </HoverCard.Dropdown>
+    </HoverCard>
   );
 }

@@ -1,8 +1,9 @@
-import { Menu, Portal, Text, VisuallyHidden } from '@mantine/core';
+import { Portal, Text, VisuallyHidden } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { supportLogMachine } from '../../machines/support-log.machine.js';
+import { useFloatingParts } from '../shell/useFloatingParts.js';
 
 /** The support menu's actor: export and send the page's event log. */
 export type SupportLogActor = ActorRefFrom<typeof supportLogMachine>;
@@ -14,6 +15,8 @@ export type SupportLogActor = ActorRefFrom<typeof supportLogMachine>;
  */
 export function SupportMenuItems({ actor }: { actor: SupportLogActor }) {
   const { t } = useTranslation();
+  // Rendered inside the user menu, which exists only once the floating parts have loaded.
+  const floating = useFloatingParts();
   const busy = useSelector(actor, (state) => state.hasTag('busy'));
   const sentId = useSelector(actor, (state) => (state.matches('sent') ? state.context.sentId : null));
   const problem = useSelector(actor, (state) => (state.matches('failed') ? state.context.problem : null));
@@ -24,6 +27,8 @@ export function SupportMenuItems({ actor }: { actor: SupportLogActor }) {
       : problem
         ? { text: t('support.failed', { message: problem.message }), color: 'red.9' }
         : null;
+  if (!floating) return null;
+  const { Menu } = floating;
   return (
     <>
       <Menu.Label>{t('support.label')}</Menu.Label>
