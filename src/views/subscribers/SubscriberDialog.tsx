@@ -39,6 +39,7 @@ export function SubscriberDialog({ actor }: { actor: SubscribersActor }) {
   return (
     <FormDialog
       actor={actor}
+      size="lg"
       title={{
         creating: t('subscribers.dialog.addTitle'),
         editing: t('subscribers.dialog.editTitle', { email: selected?.email ?? '' }),
