@@ -1,4 +1,7 @@
+import type { Expression, ExpressionBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { CompanyId, Sql } from '../db/database.js';
+import { anyId, queryBuilder, runQuery } from '../db/query-builder.js';
+import type { Tables } from '../db/tables.js';
 import { recordAudit } from './audit.repository.js';
 import { newHashid } from './hashid.js';
 import { likePattern } from './like-pattern.js';
@@ -95,47 +98,126 @@ export async function findGuestsByIds(
   return rows;
 }
 
-/** True when a subscriber is linked to guest `g` (uses the subscribers_guest index). */
-const IS_SUBSCRIBER = 'EXISTS (SELECT 1 FROM subscribers s WHERE s.company_id = $1 AND s.guest_id = g.id)';
-
-/**
- * The WHERE clause of a guest list and its first six parameters. Groups are turned into their location ids
- * first, so both filters are the same flat test (first location, or a check there) instead of nested
- * EXISTS per guest.
- */
-async function guestWhere(
+/** The location ids of some groups (none for no groups); ids of another company's groups give none. */
+async function locationsOfGroups(
   sql: Sql,
   companyId: CompanyId,
-  filter: GuestFilter,
-): Promise<{ where: string; params: unknown[]; groupLocationIds: number[] }> {
-  const groupIds = filter.groupIds ?? [];
-  let groupLocationIds: number[] = [];
-  if (groupIds.length > 0) {
-    const { rows } = await sql.query<{ location_id: number }>(
-      `SELECT DISTINCT location_id FROM location_group_members
-       WHERE company_id = $1 AND group_id = ANY($2::bigint[])`,
-      [companyId, groupIds],
-    );
-    groupLocationIds = rows.map((row) => row.location_id);
-  }
-  // guest_locations holds each guest's first location and every location they have a check at.
-  const atLocations = (param: string) => `EXISTS (
-        SELECT 1 FROM guest_locations gl
-        WHERE gl.company_id = $1 AND gl.guest_id = g.id AND gl.location_id = ANY(${param}::bigint[]))`;
-  const where = `g.company_id = $1
-      AND ($2::text IS NULL OR g.customer_name ILIKE $2 OR g.pos_id ILIKE $2 OR g.last_four_digits ILIKE $2)
-      AND (cardinality($3::bigint[]) = 0 OR ${atLocations('$3')})
-      AND (NOT $4::boolean OR ${atLocations('$5')})
-      AND ($6::boolean IS NULL OR ${IS_SUBSCRIBER} = $6::boolean)`;
-  const params = [
-    companyId,
-    filter.q ? likePattern(filter.q) : null,
-    filter.locationIds ?? [],
-    groupIds.length > 0,
+  groupIds: readonly number[],
+): Promise<number[]> {
+  if (groupIds.length === 0) return [];
+  const rows = await runQuery(
+    sql,
+    queryBuilder
+      .selectFrom('location_group_members')
+      .select('location_id')
+      .distinct()
+      .where('company_id', '=', companyId)
+      .where('group_id', '=', anyId(groupIds)),
+  );
+  return rows.map((row) => row.location_id);
+}
+
+type GuestExpressions = ExpressionBuilder<Tables & { g: Tables['guests'] }, 'g'>;
+
+/** True when a subscriber is linked to guest `g` (uses the subscribers_guest index). */
+function hasSubscriber(eb: GuestExpressions, companyId: CompanyId) {
+  return eb.exists(
+    eb
+      .selectFrom('subscribers as s')
+      .select(eb.lit(1).as('one'))
+      .where('s.company_id', '=', companyId)
+      .whereRef('s.guest_id', '=', 'g.id'),
+  );
+}
+
+/**
+ * The conditions of a guest list. Groups are turned into their location ids first (`locationsOfGroups`),
+ * so both filters are the same flat test: guest_locations holds each guest's first location and every
+ * location they have a check at. Only the filters given are in the statement.
+ */
+function guestConditions(companyId: CompanyId, filter: GuestFilter, groupLocationIds: readonly number[]) {
+  return (eb: GuestExpressions) => {
+    const atLocations = (ids: readonly number[]) =>
+      eb.exists(
+        eb
+          .selectFrom('guest_locations as gl')
+          .select(eb.lit(1).as('one'))
+          .where('gl.company_id', '=', companyId)
+          .whereRef('gl.guest_id', '=', 'g.id')
+          .where('gl.location_id', '=', anyId(ids)),
+      );
+    const conditions: Expression<SqlBool>[] = [eb('g.company_id', '=', companyId)];
+    if (filter.q) {
+      const pattern = likePattern(filter.q);
+      conditions.push(
+        eb.or([
+          eb('g.customer_name', 'ilike', pattern),
+          eb('g.pos_id', 'ilike', pattern),
+          eb('g.last_four_digits', 'ilike', pattern),
+        ]),
+      );
+    }
+    if ((filter.locationIds ?? []).length > 0) conditions.push(atLocations(filter.locationIds ?? []));
+    // Groups that hold no location of the company match no guest.
+    if ((filter.groupIds ?? []).length > 0) conditions.push(atLocations(groupLocationIds));
+    if (filter.isSubscriber !== undefined) {
+      conditions.push(
+        filter.isSubscriber ? hasSubscriber(eb, companyId) : eb.not(hasSubscriber(eb, companyId)),
+      );
+    }
+    return eb.and(conditions);
+  };
+}
+
+/** The guests matching a filter, as a query to narrow further (order, window, columns). */
+async function matchingGuests(sql: Sql, companyId: CompanyId, filter: GuestFilter) {
+  const groupLocationIds = await locationsOfGroups(sql, companyId, filter.groupIds ?? []);
+  return {
+    guests: queryBuilder
+      .selectFrom('guests as g')
+      .where(guestConditions(companyId, filter, groupLocationIds)),
     groupLocationIds,
-    filter.isSubscriber ?? null,
-  ];
-  return { where, params, groupLocationIds };
+  };
+}
+
+const GUEST_COLUMNS = [
+  'g.id',
+  'g.company_id',
+  'g.pos_id',
+  'g.hashid',
+  'g.customer_name',
+  'g.last_four_digits',
+  'g.first_location_id',
+  'g.visit_count',
+  'g.total_spend_cents',
+  'g.first_visit_at',
+  'g.last_visit_at',
+  'g.created_at',
+  'g.updated_at',
+] as const;
+
+/** A window of guests with `is_subscriber`, computed for the window's rows only (after the limit). */
+function withSubscriberFlag(
+  companyId: CompanyId,
+  window: SelectQueryBuilder<Tables & { g: Tables['guests'] }, 'g', GuestRow>,
+  order: 'asc' | 'desc',
+) {
+  return queryBuilder
+    .selectFrom(window.as('p'))
+    .selectAll('p')
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('subscribers as s')
+            .select(eb.lit(1).as('one'))
+            .where('s.company_id', '=', companyId)
+            .whereRef('s.guest_id', '=', 'p.id'),
+        )
+        .$castTo<boolean>()
+        .as('is_subscriber'),
+    )
+    .orderBy('p.id', order);
 }
 
 /** One page of guests matching a filter, each with `is_subscriber`. */
@@ -145,40 +227,41 @@ async function selectGuestPage(
   filter: GuestFilter,
   window: GuestWindow,
 ): Promise<GuestListRow[]> {
-  const { where, params } = await guestWhere(sql, companyId, filter);
-  const order = window.oldestFirst ? 'ASC' : 'DESC';
-  // The flag is computed for the page's rows only, after the limit, not for every guest that matched.
-  const { rows } = await sql.query<GuestListRow>(
-    `SELECT p.*, EXISTS (SELECT 1 FROM subscribers s WHERE s.company_id = $1 AND s.guest_id = p.id) AS is_subscriber
-     FROM (${SELECT_GUEST} WHERE ${where} ORDER BY g.id ${order} LIMIT $7 OFFSET $8) p
-     ORDER BY p.id ${order}`,
-    [...params, window.limit, window.offset],
-  );
-  return rows;
+  const { guests } = await matchingGuests(sql, companyId, filter);
+  const order = window.oldestFirst ? 'asc' : 'desc';
+  const page = guests.select(GUEST_COLUMNS).orderBy('g.id', order).limit(window.limit).offset(window.offset);
+  return runQuery(sql, withSubscriberFlag(companyId, page, order));
 }
 
 /** How many guests match a filter. */
 async function countGuestsWhere(sql: Sql, companyId: CompanyId, filter: GuestFilter): Promise<number> {
-  const { where, params, groupLocationIds } = await guestWhere(sql, companyId, filter);
+  const { guests, groupLocationIds } = await matchingGuests(sql, companyId, filter);
   const locationIds = filter.locationIds ?? [];
   const exactlyOneOfLocationOrGroup = locationIds.length > 0 !== (filter.groupIds ?? []).length > 0;
-  const byLocationOnly = !filter.q && (filter.isSubscriber ?? null) === null && exactlyOneOfLocationOrGroup;
+  const byLocationOnly = !filter.q && filter.isSubscriber === undefined && exactlyOneOfLocationOrGroup;
   if (byLocationOnly) {
     // Only places asked for: count guest_locations itself, not every guest probing it (5x faster at 1M).
     const ids = locationIds.length > 0 ? locationIds : groupLocationIds;
+    const places = queryBuilder
+      .selectFrom('guest_locations')
+      .where('company_id', '=', companyId)
+      .where('location_id', '=', anyId(ids));
     // One row per guest and location, so one location needs no DISTINCT.
-    const counted = ids.length === 1 ? 'count(*)' : 'count(DISTINCT guest_id)';
-    const { rows } = await sql.query<{ count: number }>(
-      `SELECT ${counted}::int AS count FROM guest_locations WHERE company_id = $1 AND location_id = ANY($2::bigint[])`,
-      [companyId, ids],
+    const [row] = await runQuery(
+      sql,
+      places.select((eb) =>
+        (ids.length === 1 ? eb.fn.countAll<number>() : eb.fn.count<number>('guest_id').distinct()).as(
+          'count',
+        ),
+      ),
     );
-    return rows[0]?.count ?? 0;
+    return Number(row?.count ?? 0);
   }
-  const { rows } = await sql.query<{ count: number }>(
-    `SELECT count(*)::int AS count FROM guests g WHERE ${where}`,
-    params,
+  const [row] = await runQuery(
+    sql,
+    guests.select((eb) => eb.fn.countAll<number>().as('count')),
   );
-  return rows[0]?.count ?? 0;
+  return Number(row?.count ?? 0);
 }
 
 /**
@@ -212,14 +295,9 @@ export async function guestsAfter(
   afterId: number,
   limit: number,
 ): Promise<GuestListRow[]> {
-  const { where, params } = await guestWhere(sql, companyId, filter);
-  const { rows } = await sql.query<GuestListRow>(
-    `SELECT p.*, EXISTS (SELECT 1 FROM subscribers s WHERE s.company_id = $1 AND s.guest_id = p.id) AS is_subscriber
-     FROM (${SELECT_GUEST} WHERE ${where} AND g.id > $7 ORDER BY g.id LIMIT $8) p
-     ORDER BY p.id`,
-    [...params, afterId, limit],
-  );
-  return rows;
+  const { guests } = await matchingGuests(sql, companyId, filter);
+  const batch = guests.select(GUEST_COLUMNS).where('g.id', '>', afterId).orderBy('g.id', 'asc').limit(limit);
+  return runQuery(sql, withSubscriberFlag(companyId, batch, 'asc'));
 }
 
 /** The rows of one big-data guest file: guests matching a filter, oldest first, `limit` from `offset`. */
@@ -229,13 +307,15 @@ export async function guestFileRows(
   filter: GuestFilter,
   window: { limit: number; offset: number },
 ): Promise<GuestFileRow[]> {
-  const { where, params } = await guestWhere(sql, companyId, filter);
-  const { rows } = await sql.query<GuestFileRow>(
-    `SELECT g.customer_name, g.last_four_digits, g.pos_id FROM guests g
-     WHERE ${where} ORDER BY g.id LIMIT $7 OFFSET $8`,
-    [...params, window.limit, window.offset],
+  const { guests } = await matchingGuests(sql, companyId, filter);
+  return runQuery(
+    sql,
+    guests
+      .select(['g.customer_name', 'g.last_four_digits', 'g.pos_id'])
+      .orderBy('g.id', 'asc')
+      .limit(window.limit)
+      .offset(window.offset),
   );
-  return rows;
 }
 
 /** Which of these POS ids already belong to a guest of the company. */
