@@ -54,6 +54,7 @@ export default function LocationsScreen() {
   useEffect(() => {
     const subscription = groupActor.on('group.saved', (event) => {
       groupsActor.send({ type: 'list.refresh', notice: event.created ? 'created' : 'updated' });
+      actor.send({ type: 'notice.dismiss' });
       actor.send({ type: 'list.refresh' });
       selection?.send({ type: 'choices.changed' });
     });
@@ -91,7 +92,8 @@ function changedBy(notice: ListNotice | null): boolean {
 
 /**
  * After a location changed, the groups list (its members) and the location picker load again; after
- * a group was deleted, the locations list (their groups) and the picker do.
+ * a group was deleted, the locations list (their groups) and the picker do. The other list's notice
+ * goes, so the screen tells only the latest change.
  */
 export function useLocationChanges(
   locations: ActorRefFrom<typeof locationsAdminMachine>,
@@ -104,6 +106,8 @@ export function useLocationChanges(
     const locationChanges = locations.subscribe((snapshot) => {
       const { notice } = snapshot.context;
       if (changedBy(notice) && notice !== lastLocationNotice) {
+        // One notice at a time on the screen: the latest change's.
+        groups.send({ type: 'notice.dismiss' });
         groups.send({ type: 'list.refresh' });
         selection?.send({ type: 'choices.changed' });
       }
@@ -113,6 +117,7 @@ export function useLocationChanges(
     const groupDeletes = groups.subscribe((snapshot) => {
       const { notice } = snapshot.context;
       if (notice === 'deleted' && notice !== lastGroupNotice) {
+        locations.send({ type: 'notice.dismiss' });
         locations.send({ type: 'list.refresh' });
         selection?.send({ type: 'choices.changed' });
       }

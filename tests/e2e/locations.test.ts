@@ -1,0 +1,112 @@
+import { mkdir } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeViolations, seriousA11yViolations } from './support/a11y.js';
+import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';
+import { startServer, type RunningServer } from './support/server.js';
+
+/** The demo company's owner (see README, Demo sign-in). */
+const OWNER = { email: 'owner@harborvine.example', password: 'regulars-demo' };
+const LOCATION = 'E2E Bistro';
+const GROUP = 'E2E Group';
+
+/** Signs in at the provider's form, after the app has sent the browser there. */
+async function signIn(page: Page): Promise<void> {
+  await page.waitForURL(/\/oidc\/interaction\//);
+  await page.getByLabel('Email').fill(OWNER.email);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Takes the page at both sizes the design names (desktop and phone) into test-results/. */
+async function screenshots(page: Page, name: string): Promise<void> {
+  await mkdir('test-results', { recursive: true });
+  for (const [size, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: `test-results/e2e-locations-${name}-${size}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+describe('the locations screen: locations and their groups', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let watched: WatchedPage;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    watched = await openPage(browser, server.url);
+    await watched.page.goto('/locations');
+    await signIn(watched.page);
+    await watched.page.waitForURL(/\/locations$/);
+  });
+
+  afterAll(async () => {
+    await watched?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('adds a location, groups it, and each list follows the other through edits and deletes', async () => {
+    const { page, errors } = watched;
+    await page.getByRole('heading', { name: 'Locations and return on investment' }).waitFor();
+
+    await page.getByRole('button', { name: 'Add location' }).click();
+    const create = page.getByRole('dialog', { name: 'Add a location' });
+    await create.getByRole('button', { name: 'Create' }).click();
+    // The shared schema asks for a name and a 5-digit zip before any call.
+    await create.getByText('Name is required').waitFor();
+    await create.getByLabel('Name').fill(LOCATION);
+    await create.getByLabel('Zip code').fill('1234');
+    await create.getByRole('button', { name: 'Create' }).click();
+    await create.getByText('Zip code is not valid').waitFor();
+    await create.getByLabel('Zip code').fill('02139');
+    await create.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('The location was added.').waitFor();
+    const row = page.getByRole('row', { name: new RegExp(`^${LOCATION}`) });
+    await row.getByText('No group').waitFor();
+
+    // The group dialog is its own machine; a saved group refreshes the groups list with a notice.
+    await page.getByRole('button', { name: 'New group' }).click();
+    const groupDialog = page.getByRole('dialog', { name: 'New location group' });
+    await groupDialog.getByLabel('Name').fill(GROUP);
+    await groupDialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('The group was created.').waitFor();
+    // The location's row names the group too: the group's own row starts with its name.
+    const groupRow = page.getByRole('row', { name: new RegExp(`^${GROUP}`) });
+    await groupRow.waitFor();
+
+    // Joining the group in the location dialog: the groups list loads again and shows the member.
+    await row.getByRole('button', { name: `Edit ${LOCATION}` }).click();
+    const edit = page.getByRole('dialog', { name: `Edit ${LOCATION}` });
+    await edit.getByLabel('Groups').click();
+    await page.getByRole('option', { name: GROUP }).click();
+    // A click outside the picker closes its dropdown, which covers the buttons.
+    await edit.getByRole('heading', { name: `Edit ${LOCATION}` }).click();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('The location was saved.').waitFor();
+    // One notice at a time: the group's went when the location changed.
+    await page.getByText('The group was created.').waitFor({ state: 'detached' });
+    await row.getByText(GROUP).waitFor();
+    await groupRow.getByText(LOCATION).waitFor();
+    await screenshots(page, 'overview');
+    expect(describeViolations(await seriousA11yViolations(page))).toBe('');
+
+    // Deleting the group: the locations list loads again and the location has no group left.
+    await groupRow.getByRole('button', { name: `Delete ${GROUP}` }).click();
+    const deleteGroup = page.getByRole('dialog', { name: 'Delete this group?' });
+    await deleteGroup.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('The group was deleted.').waitFor();
+    await row.getByText('No group').waitFor();
+
+    await row.getByRole('button', { name: `Delete ${LOCATION}` }).click();
+    const deleteLocation = page.getByRole('dialog', { name: 'Delete this location?' });
+    await deleteLocation.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('The location was deleted.').waitFor();
+    await row.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+  });
+});
