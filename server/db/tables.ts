@@ -41,8 +41,15 @@ export interface LocationGroupMembersTable {
   location_id: number;
 }
 
-/** `subscribers`: the columns the guest list reads (whether a subscriber is linked to a guest). */
+/** `subscribers`: the columns the guest and subscriber lists filter and page on. */
 export interface SubscribersTable {
+  id: number;
   company_id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone: string;
+  pos_id: string | null;
   guest_id: number | null;
+  source_location_id: number | null;
 }

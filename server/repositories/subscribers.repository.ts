@@ -1,4 +1,7 @@
+import { sql as rawSql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { CompanyId, Sql } from '../db/database.js';
+import { anyId, queryBuilder, runQuery } from '../db/query-builder.js';
+import type { Tables } from '../db/tables.js';
 import { recordAudit } from './audit.repository.js';
 import { newHashid } from './hashid.js';
 import { likePattern } from './like-pattern.js';
@@ -97,28 +100,51 @@ export interface GuestSubscriptionRow {
   pos_id: string | null;
 }
 
+type SubscriberExpressions = ExpressionBuilder<Tables & { s: Tables['subscribers'] }, 's'>;
+
 /**
- * The WHERE clause of a subscriber list and its four parameters. Locations match where the subscriber
- * signed up; ids of another company's locations or groups match nobody. The search terms are exactly the
- * expressions of the trigram indexes (migration 0006); the full name covers first and last name alone.
+ * The conditions of a subscriber list. Locations match where the subscriber signed up; ids of another
+ * company's locations or groups match nobody. The search terms are exactly the expressions of the trigram
+ * indexes (migration 0006); the full name covers first and last name alone. Only the filters given are
+ * in the statement.
  */
-function subscriberWhere(
-  companyId: CompanyId,
-  filter: Omit<SubscriberFilter, 'limit' | 'offset'>,
-): { where: string; params: unknown[] } {
-  const where = `s.company_id = $1
-      AND ($2::text IS NULL OR s.email ILIKE $2 OR s.phone ILIKE $2 OR (s.first_name || ' ' || s.last_name) ILIKE $2)
-      AND (cardinality($3::bigint[]) = 0 OR s.source_location_id = ANY($3::bigint[]))
-      AND (cardinality($4::bigint[]) = 0 OR EXISTS (
-        SELECT 1 FROM location_group_members m
-        WHERE m.company_id = $1 AND m.group_id = ANY($4::bigint[]) AND m.location_id = s.source_location_id))`;
-  const params = [
-    companyId,
-    filter.q ? likePattern(filter.q) : null,
-    filter.locationIds ?? [],
-    filter.groupIds ?? [],
-  ];
-  return { where, params };
+function subscriberConditions(companyId: CompanyId, filter: Omit<SubscriberFilter, 'limit' | 'offset'>) {
+  return (eb: SubscriberExpressions) => {
+    const conditions: Expression<SqlBool>[] = [eb('s.company_id', '=', companyId)];
+    if (filter.q) {
+      const pattern = likePattern(filter.q);
+      // The space is part of the statement, not a parameter, so the expression matches its index.
+      const fullName = rawSql<string>`(${rawSql.ref('s.first_name')} || ' ' || ${rawSql.ref('s.last_name')})`;
+      conditions.push(
+        eb.or([
+          eb('s.email', 'ilike', pattern),
+          eb('s.phone', 'ilike', pattern),
+          eb(fullName, 'ilike', pattern),
+        ]),
+      );
+    }
+    const locationIds = filter.locationIds ?? [];
+    if (locationIds.length > 0) conditions.push(eb('s.source_location_id', '=', anyId(locationIds)));
+    const groupIds = filter.groupIds ?? [];
+    if (groupIds.length > 0) {
+      conditions.push(
+        eb.exists(
+          eb
+            .selectFrom('location_group_members as m')
+            .select(eb.lit(1).as('one'))
+            .where('m.company_id', '=', companyId)
+            .where('m.group_id', '=', anyId(groupIds))
+            .whereRef('m.location_id', '=', 's.source_location_id'),
+        ),
+      );
+    }
+    return eb.and(conditions);
+  };
+}
+
+/** The subscribers matching a filter, as a query to narrow further (order, window, columns). */
+function matchingSubscribers(companyId: CompanyId, filter: Omit<SubscriberFilter, 'limit' | 'offset'>) {
+  return queryBuilder.selectFrom('subscribers as s').where(subscriberConditions(companyId, filter));
 }
 
 /** One page of a company's subscribers, newest first, searched by email, name or phone. */
@@ -127,22 +153,22 @@ export async function listSubscribers(
   companyId: CompanyId,
   filter: SubscriberFilter,
 ): Promise<{ count: number; rows: SubscriberRow[] }> {
-  const { where, params } = subscriberWhere(companyId, filter);
-  const total = await sql.query<{ count: number }>(
-    `SELECT count(*)::int AS count FROM subscribers s WHERE ${where}`,
-    params,
-  );
+  const count = await countSubscribers(sql, companyId, filter);
   // Ids first, so list memberships are read for this page's rows only, not for every row skipped.
-  const page = await sql.query<{ id: number }>(
-    `SELECT s.id FROM subscribers s WHERE ${where} ORDER BY s.id DESC LIMIT $5 OFFSET $6`,
-    [...params, filter.limit, filter.offset],
+  const page = await runQuery(
+    sql,
+    matchingSubscribers(companyId, filter)
+      .select('s.id')
+      .orderBy('s.id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset),
   );
   const rows = await findSubscribersByIds(
     sql,
     companyId,
-    page.rows.map((row) => row.id),
+    page.map((row) => row.id),
   );
-  return { count: total.rows[0]?.count ?? 0, rows: rows.reverse() };
+  return { count, rows: rows.reverse() };
 }
 
 /** How many of a company's subscribers match a filter. */
@@ -151,12 +177,11 @@ export async function countSubscribers(
   companyId: CompanyId,
   filter: Omit<SubscriberFilter, 'limit' | 'offset'>,
 ): Promise<number> {
-  const { where, params } = subscriberWhere(companyId, filter);
-  const { rows } = await sql.query<{ count: number }>(
-    `SELECT count(*)::int AS count FROM subscribers s WHERE ${where}`,
-    params,
+  const [row] = await runQuery(
+    sql,
+    matchingSubscribers(companyId, filter).select((eb) => eb.fn.countAll<number>().as('count')),
   );
-  return rows[0]?.count ?? 0;
+  return Number(row?.count ?? 0);
 }
 
 /**
@@ -170,12 +195,19 @@ export async function subscribersAfter(
   afterId: number,
   limit: number,
 ): Promise<SubscriberRow[]> {
-  const { where, params } = subscriberWhere(companyId, filter);
-  const { rows } = await sql.query<SubscriberRow>(
-    `${SELECT_SUBSCRIBER} WHERE ${where} AND s.id > $5 ORDER BY s.id LIMIT $6`,
-    [...params, afterId, limit],
+  const batch = await runQuery(
+    sql,
+    matchingSubscribers(companyId, filter)
+      .select('s.id')
+      .where('s.id', '>', afterId)
+      .orderBy('s.id')
+      .limit(limit),
   );
-  return rows;
+  return findSubscribersByIds(
+    sql,
+    companyId,
+    batch.map((row) => row.id),
+  );
 }
 
 /** The rows of one big-data subscriber file: subscribers matching a filter, oldest first, `limit` from `offset`. */
@@ -185,12 +217,14 @@ export async function subscriberFileRows(
   filter: Omit<SubscriberFilter, 'limit' | 'offset'>,
   window: { limit: number; offset: number },
 ): Promise<SubscriberFileRow[]> {
-  const { where, params } = subscriberWhere(companyId, filter);
-  const { rows } = await sql.query<SubscriberFileRow>(
-    `SELECT s.email, s.pos_id FROM subscribers s WHERE ${where} ORDER BY s.id LIMIT $5 OFFSET $6`,
-    [...params, window.limit, window.offset],
+  return runQuery(
+    sql,
+    matchingSubscribers(companyId, filter)
+      .select(['s.email', 's.pos_id'])
+      .orderBy('s.id')
+      .limit(window.limit)
+      .offset(window.offset),
   );
-  return rows;
 }
 
 /** Which of these POS ids already belong to a subscriber of the company. */
