@@ -109,4 +109,32 @@ describe('the locations screen: locations and their groups', () => {
     await row.waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
   });
+
+  it('lists what each location still lacks and completes one in the same dialog', async () => {
+    const { page, errors } = watched;
+    await page.goto('/locations-setup');
+    await page.getByRole('heading', { name: 'Locations setup' }).waitFor();
+    // Every demo location is set up, so the setup list says so and offers no quick edit.
+    await page.getByText('Every location is set up.').waitFor();
+    expect(await page.getByRole('button', { name: 'Complete' }).count()).toBe(0);
+
+    await page.goto('/locations');
+    await page.getByRole('button', { name: 'Add location' }).click();
+    const create = page.getByRole('dialog', { name: 'Add a location' });
+    await create.getByLabel('Name').fill(LOCATION);
+    await create.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('The location was added.').waitFor();
+
+    await page.goto('/locations-setup');
+    const card = page.getByText(LOCATION).locator('xpath=ancestor::div[contains(@class, "Card")][1]');
+    await card.getByText('To do: 5').waitFor();
+    await card.getByRole('button', { name: 'Complete' }).click();
+    const edit = page.getByRole('dialog', { name: `Edit ${LOCATION}` });
+    await edit.getByLabel('Zip code').fill('97214');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('The location was saved.').waitFor();
+    await card.getByText('To do: 4').waitFor();
+    await screenshots(page, 'setup');
+    expect(errors).toEqual([]);
+  });
 });
