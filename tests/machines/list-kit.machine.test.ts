@@ -315,6 +315,21 @@ describe('list kit machine (scenarios)', () => {
     expect(actor.getSnapshot().context.notice).toBe('uploaded');
   });
 
+  it('reloads at once after an update and again a refresh delay later', async () => {
+    const { actor, loads } = running();
+    await vi.runAllTimersAsync();
+    actor.send({ type: 'item.edit', item: SOUP });
+    actor.send({ type: 'dialog.submit' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(loads()).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(loads()).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    await vi.runAllTimersAsync();
+    expect(loads()).toHaveLength(3);
+    expect(actor.getSnapshot().context.notice).toBe('updated');
+  });
+
   it('reloads once after several refreshes in a row', async () => {
     const { actor, loads } = running();
     await vi.runAllTimersAsync();

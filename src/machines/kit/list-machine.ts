@@ -155,7 +155,10 @@ export interface ListDefinition<Item, Form, Filters, CreateInput, UpdateInput> {
   form?: ListFormDefinition<Item, Form, CreateInput, UpdateInput, Filters>;
   /** Keep the create call's answer on screen until the dialog closes (a secret shown once). */
   showCreated?: boolean;
-  /** How long after `list.refresh` the list reloads (ms); lists without it do not take `list.refresh`. */
+  /**
+   * How long after `list.refresh`, an add or an update the list reloads again (ms); lists without it do not
+   * take `list.refresh`.
+   */
   refreshDelay?: number;
   /** Whether rows can be deleted (after a confirmation); true when not given. */
   deletable?: boolean;
@@ -226,6 +229,9 @@ function buildListMachine(definition: ErasedDefinition) {
   const filtered = Object.keys(definition.filters).length > 0;
   const refreshes = definition.refreshDelay !== undefined;
   const deletable = definition.deletable ?? true;
+  // Spec §2: a list is refreshed 3 s after an add or update (and an upload); it also reloads at once, so the
+  // change shows, and the later refresh picks up what the server finishes after answering.
+  const afterChange = refreshes ? (['scheduleRefresh'] as const) : ([] as const);
   const empty: Form = dialog?.empty ?? {};
   type Context = ListContext<Item, Form, Filters, Created>;
   const queryOf = (context: Context): ListQuery<Filters> => {
@@ -504,7 +510,7 @@ function buildListMachine(definition: ErasedDefinition) {
                         }
                       : {
                           target: `#${id}.listing.loading`,
-                          actions: ['closeDialog', { type: 'notice', params: 'created' }],
+                          actions: ['closeDialog', { type: 'notice', params: 'created' }, ...afterChange],
                         },
                     error: {
                       target: 'open',
@@ -522,7 +528,7 @@ function buildListMachine(definition: ErasedDefinition) {
                         on: {
                           'dialog.close': {
                             target: `#${id}.listing.loading`,
-                            actions: ['closeDialog', { type: 'notice', params: 'created' }],
+                            actions: ['closeDialog', { type: 'notice', params: 'created' }, ...afterChange],
                           },
                         },
                       },
@@ -559,7 +565,7 @@ function buildListMachine(definition: ErasedDefinition) {
                     }),
                     done: {
                       target: `#${id}.listing.loading`,
-                      actions: ['closeDialog', { type: 'notice', params: 'updated' }],
+                      actions: ['closeDialog', { type: 'notice', params: 'updated' }, ...afterChange],
                     },
                     error: {
                       target: 'open',
