@@ -1,8 +1,33 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import {
+  fieldProblemOf,
+  type FieldFailure,
+  type FieldProblemCode,
+} from '../../src/schemas/field-problems.js';
 
-/** Field name → message, for errors about particular inputs. */
-export type FieldErrors = Record<string, string>;
+/** Field name → what is wrong with it: a code the interface translates, and an English message. */
+export type FieldErrors = Record<string, FieldFailure>;
+
+/** A field failure: what kind (spec §5) and the English message API callers read. */
+export function fieldFailure(
+  code: FieldProblemCode,
+  message: string,
+  limits: { min?: number; max?: number } = {},
+) {
+  return { code, message, ...limits } satisfies FieldFailure;
+}
+
+/** The body's two views of field errors: English messages (`fields`) and codes (`field_problems`). */
+function fieldsBody(fields: FieldErrors) {
+  const entries = Object.entries(fields);
+  return {
+    fields: Object.fromEntries(entries.map(([name, failure]) => [name, failure.message])),
+    field_problems: Object.fromEntries(
+      entries.map(([name, { message: _message, ...problem }]) => [name, problem]),
+    ),
+  };
+}
 
 /** An error that reaches the client as `{error: {code, message, fields?}}` with its status. */
 export class ApiError extends Error {
@@ -40,7 +65,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         error: {
           code: error.code,
           message: error.message,
-          ...(error.fields ? { fields: error.fields } : {}),
+          ...(error.fields ? fieldsBody(error.fields) : {}),
         },
       });
     }
@@ -49,10 +74,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
       for (const issue of error.validation) {
         // instancePath is "/location_ids/0"; the field is named "location_ids.0", or the part when empty.
         const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-        fields[path || error.validationContext || 'request'] ??= issue.message ?? 'Field is not valid';
+        fields[path || error.validationContext || 'request'] ??= {
+          ...fieldProblemOf({ code: issue.keyword, ...issue.params }),
+          message: issue.message ?? 'Field is not valid',
+        };
       }
       return reply.status(400).send({
-        error: { code: 'validation_failed', message: 'The request has invalid fields', fields },
+        error: {
+          code: 'validation_failed',
+          message: 'The request has invalid fields',
+          ...fieldsBody(fields),
+        },
       });
     }
     const pgCode = (error as { code?: string }).code;

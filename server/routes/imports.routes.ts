@@ -7,7 +7,7 @@ import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
 import type { CustomerKind } from '../../src/schemas/customers.js';
 import { ImportJobSchema } from '../../src/schemas/imports.js';
 import { access } from '../http/access.js';
-import { ApiError, invalid } from '../http/errors.js';
+import { ApiError, fieldFailure, invalid } from '../http/errors.js';
 import { companyOf, writeScopeOf } from '../http/scope.js';
 import type { ImportsService, Upload } from '../services/imports.service.js';
 
@@ -92,7 +92,10 @@ async function uploadOf(
   // One more byte than allowed reaches the service, which refuses the file with the same 413 as a raw body.
   const part = await request.file({ limits: { files: 1, fileSize: maxBytes + 1, fields: 20 } });
   if (!part || part.fieldname !== 'file') {
-    throw invalid({ file: 'Send the CSV file in a form field named file' }, 'The form has no file field');
+    throw invalid(
+      { file: fieldFailure('required', 'Send the CSV file in a form field named file') },
+      'The form has no file field',
+    );
   }
   if (!CSV_PART_TYPES.has(mediaType(part.mimetype))) throw UNSUPPORTED;
   return { kind, fileName: fileNameOr(query.file_name ?? part.filename), source: part.file };

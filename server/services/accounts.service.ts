@@ -13,7 +13,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { Principal } from '../auth/principal.js';
 import type { AuthSettings } from '../auth/settings.js';
 import type { Database } from '../db/database.js';
-import { ApiError, invalid, notFound } from '../http/errors.js';
+import { ApiError, fieldFailure, invalid, notFound } from '../http/errors.js';
 import {
   getAccountSettings,
   updateAccountProfile,
@@ -46,7 +46,7 @@ export class TooManySignInAttemptsError extends ApiError {
 /** The 409 of an email that already belongs to an account. */
 function emailTaken(): ApiError {
   return new ApiError(409, 'email_taken', 'A user with this email already exists', {
-    email: 'Email is already in use',
+    email: fieldFailure('in_use', 'Email is already in use'),
   });
 }
 
@@ -172,7 +172,7 @@ export function accountsService(db: Database, auth: AuthSettings, tokens: Access
         findUserPasswordHash(sql, principal.companyId, userId),
       );
       if (current === null || !(await verifyPassword(current, input.current_password))) {
-        throw invalid({ current_password: 'Current password is not valid' });
+        throw invalid({ current_password: fieldFailure('not_valid', 'Current password is not valid') });
       }
       // Hashing is slow on purpose, so verifying and hashing happen outside any transaction; the write then
       // applies only while the verified hash is still the stored one.

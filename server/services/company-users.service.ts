@@ -3,7 +3,7 @@ import { roleAtLeast } from '../../src/schemas/roles.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { Principal } from '../auth/principal.js';
 import type { Database, Sql } from '../db/database.js';
-import { ApiError, notFound } from '../http/errors.js';
+import { ApiError, fieldFailure, notFound } from '../http/errors.js';
 import type { WriteScope } from '../repositories/scope.js';
 import {
   createUser,
@@ -79,7 +79,7 @@ export function companyUsersService(db: Database) {
       } catch (error) {
         if (error instanceof UserEmailTakenError) {
           throw new ApiError(409, 'email_taken', 'A user with this email already exists', {
-            email: 'Email is already in use',
+            email: fieldFailure('in_use', 'Email is already in use'),
           });
         }
         throw error;
@@ -101,7 +101,7 @@ export function companyUsersService(db: Database) {
           }
           if (id === principal.userId && changes.is_active === false) {
             throw new ApiError(400, 'own_account', 'You cannot deactivate your own account', {
-              is_active: 'You cannot deactivate your own account',
+              is_active: fieldFailure('not_valid', 'You cannot deactivate your own account'),
             });
           }
           return updateUserKeepingOwner(sql, scope, id, changes);

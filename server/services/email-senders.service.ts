@@ -1,6 +1,6 @@
 import type { EmailProvider, EmailSender, EmailSenderInput } from '../../src/schemas/accounts.js';
 import type { Database } from '../db/database.js';
-import { ApiError, notFound } from '../http/errors.js';
+import { ApiError, fieldFailure, notFound } from '../http/errors.js';
 import {
   listEmailProviders,
   maskSecrets,
@@ -48,7 +48,7 @@ async function translateDuplicate<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof DuplicateSenderEmailError) {
       throw new ApiError(409, 'email_taken', 'The company already has a sender with this email', {
-        email: 'Email is already in use',
+        email: fieldFailure('in_use', 'Email is already in use'),
       });
     }
     throw error;

@@ -3,7 +3,7 @@ import type { CustomerKind } from '../../src/schemas/customers.js';
 import type { ImportJob } from '../../src/schemas/imports.js';
 import type { Database } from '../db/database.js';
 import { csvLine } from '../http/csv-writer.js';
-import { ApiError, invalid, notFound } from '../http/errors.js';
+import { ApiError, fieldFailure, invalid, notFound } from '../http/errors.js';
 import { CsvRecordTooLongError } from '../imports/csv-reader.js';
 import { EmptyFileError, MissingColumnsError, receiveFile } from '../imports/pipeline.js';
 import { UploadRefusedError } from '../imports/text-source.js';
@@ -72,16 +72,16 @@ function refusal(error: unknown): unknown {
   if (error instanceof UploadRefusedError) {
     return error.reason === 'too_large'
       ? new ApiError(413, 'file_too_large', error.message)
-      : invalid({ file: error.message }, error.message);
+      : invalid({ file: fieldFailure('not_valid', error.message) }, error.message);
   }
   if (error instanceof MissingColumnsError) {
     const fields = Object.fromEntries(
-      error.columns.map((column) => [column, `The column ${column} is missing`]),
+      error.columns.map((column) => [column, fieldFailure('required', `The column ${column} is missing`)]),
     );
     return invalid(fields, `${error.message}; nothing was imported`);
   }
   if (error instanceof EmptyFileError || error instanceof CsvRecordTooLongError) {
-    return invalid({ file: error.message }, error.message);
+    return invalid({ file: fieldFailure('not_valid', error.message) }, error.message);
   }
   return error;
 }

@@ -8,7 +8,7 @@ import type {
   LocationRoi,
 } from '../../src/schemas/locations.js';
 import type { Database } from '../db/database.js';
-import { invalid, notFound } from '../http/errors.js';
+import { fieldFailure, invalid, notFound } from '../http/errors.js';
 import {
   createLocationGroup,
   deleteLocationGroup,
@@ -79,7 +79,9 @@ export function optionalPeriod(fromDate?: string, toDate?: string): Period | nul
 /** Turns a group's unknown member ids into a 400 that names the field. */
 function rejectUnknownLocations(error: unknown): never {
   if (error instanceof UnknownLocationsError) {
-    throw invalid({ location_ids: `Unknown location ids: ${error.ids.join(', ')}` });
+    throw invalid({
+      location_ids: fieldFailure('not_valid', `Unknown location ids: ${error.ids.join(', ')}`),
+    });
   }
   throw error;
 }

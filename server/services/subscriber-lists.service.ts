@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { SubscriberList } from '../../src/schemas/subscribers.js';
 import type { Database } from '../db/database.js';
-import { invalid, notFound } from '../http/errors.js';
+import { fieldFailure, invalid, notFound } from '../http/errors.js';
 import type { WriteScope } from '../repositories/scope.js';
 import {
   addListMembers,
@@ -37,7 +37,9 @@ export function presentSubscriberList(row: SubscriberListRow): SubscriberList {
 /** Turns ids that are not the company's subscribers into a 400 naming the field. */
 function rejectUnknownSubscribers(error: unknown): never {
   if (error instanceof UnknownSubscribersError) {
-    throw invalid({ subscriber_ids: `Unknown subscriber ids: ${error.ids.join(', ')}` });
+    throw invalid({
+      subscriber_ids: fieldFailure('not_valid', `Unknown subscriber ids: ${error.ids.join(', ')}`),
+    });
   }
   throw error;
 }

@@ -7,7 +7,7 @@ import type {
   SubscriberProfileUpdate,
 } from '../../src/schemas/subscribers.js';
 import type { Database } from '../db/database.js';
-import { invalid, notFound } from '../http/errors.js';
+import { fieldFailure, invalid, notFound } from '../http/errors.js';
 import { findGuestIdByPosId } from '../repositories/guests.repository.js';
 import { UnknownReferenceError } from '../repositories/references.js';
 import type { WriteScope } from '../repositories/scope.js';
@@ -93,9 +93,10 @@ function keyOf(id: number, query: ProfileKeyQuery): SubscriberKey {
 
 /** Turns repository errors about the input into 400s naming the field. */
 function rejectBadInput(error: unknown): never {
-  if (error instanceof DuplicateSubscriberEmailError) throw invalid({ email: 'Email already exists' });
+  if (error instanceof DuplicateSubscriberEmailError)
+    throw invalid({ email: fieldFailure('in_use', 'Email already exists') });
   if (error instanceof UnknownReferenceError && error.field === 'source_location_id') {
-    throw invalid({ source_location_id: 'Location is not valid' });
+    throw invalid({ source_location_id: fieldFailure('not_valid', 'Location is not valid') });
   }
   throw error;
 }

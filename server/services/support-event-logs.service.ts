@@ -6,7 +6,7 @@ import type {
 import { SUPPORT_LOG_LIMITS } from '../../src/schemas/support.js';
 import type { Principal } from '../auth/principal.js';
 import type { Database } from '../db/database.js';
-import { ApiError, invalid, notFound } from '../http/errors.js';
+import { ApiError, fieldFailure, invalid, notFound } from '../http/errors.js';
 import {
   findSupportEventLog,
   insertSupportEventLog,
@@ -46,12 +46,22 @@ function checkEntries(entries: SupportEventLogCreate['entries']): void {
   let previous = 0;
   for (const [index, entry] of entries.entries()) {
     if (entry.seq <= previous) {
-      throw invalid({ [`entries.${index}.seq`]: `line ${index + 1}: seq must grow (after ${previous})` });
+      throw invalid({
+        [`entries.${index}.seq`]: fieldFailure(
+          'not_valid',
+          `line ${index + 1}: seq must grow (after ${previous})`,
+        ),
+      });
     }
     previous = entry.seq;
     if (EMAIL_IN_CLEAR.test(JSON.stringify(entry.event))) {
       throw invalid(
-        { [`entries.${index}.event`]: `line ${index + 1}: the event holds an email address in clear` },
+        {
+          [`entries.${index}.event`]: fieldFailure(
+            'not_valid',
+            `line ${index + 1}: the event holds an email address in clear`,
+          ),
+        },
         'The log holds personal data in clear; it was not stored',
       );
     }

@@ -49,8 +49,8 @@ export function locationFilterOf(selection: LocationSelection | undefined): Loca
  * 8 to a page, searched once typing pauses; an add and an update dialog checked with the shared schemas
  * (the server's field errors, such as a taken email, show next to the field; a new subscriber's source
  * is the one selected location; the update leaves the POS id alone, the schema drops it); the list
- * reloads after an add or an update, and 3 seconds after a finished CSV upload (`list.refresh` with
- * the `uploaded` notice); `item.open` emits `item.opened` for the screen to open the profile; the
+ * reloads at once and 3 seconds after an add or an update, and 3 seconds after a finished CSV upload
+ * (`list.refresh` with the `uploaded` notice); `item.open` emits `item.opened` for the screen to open the profile; the
  * export downloads a CSV of the current filters. Subscribers are not deleted from this list.
  */
 export const subscribersListMachine = createListMachine<
@@ -83,7 +83,7 @@ export const subscribersListMachine = createListMachine<
       source_location_id: filters.location_id.length === 1 ? filters.location_id[0] : null,
     }),
   },
-  // Spec section 4: a list is refreshed 3 seconds after a CSV upload.
+  // Spec §2: a list is refreshed 3 seconds after an add, an update or a CSV upload.
   refreshDelay: 3000,
   deletable: false,
   openable: true,

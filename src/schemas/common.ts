@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { LIMITS } from './constants.js';
+import { FieldProblemSchema } from './field-problems.js';
 
 /** The error body of every failed API call. */
 export const ApiErrorSchema = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
+    /** Field → English message, for API callers. */
     fields: z.record(z.string(), z.string()).optional(),
+    /** Field → what is wrong as a code and its limit, which the interface translates. */
+    field_problems: z.record(z.string(), FieldProblemSchema).optional().catch(undefined),
   }),
 });
 /** The error body of every failed API call. */

@@ -1,15 +1,18 @@
+import type { FieldProblem } from '../schemas/field-problems.js';
 import { Observable } from 'rxjs';
 import type { z } from 'zod';
 import { ApiErrorSchema } from '../schemas/common.js';
 import { STORAGE_KEYS, readJson } from './storage.js';
 
-/** A failed API call: the HTTP status and the server's `{error: {code, message, fields}}`. */
+/** A failed API call: the HTTP status and the server's `{error: {code, message, fields, field_problems}}`. */
 export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly fields: Record<string, string> = {},
+    /** What is wrong with each field, as codes the interface translates. */
+    readonly fieldProblems: Record<string, FieldProblem> = {},
   ) {
     super(message);
     this.name = 'ApiRequestError';
@@ -61,8 +64,8 @@ async function errorOf(response: Response): Promise<ApiRequestError> {
   const body: unknown = await response.json().catch(() => null);
   const parsed = ApiErrorSchema.safeParse(body);
   if (parsed.success) {
-    const { code, message, fields } = parsed.data.error;
-    return new ApiRequestError(response.status, code, message, fields);
+    const { code, message, fields, field_problems } = parsed.data.error;
+    return new ApiRequestError(response.status, code, message, fields, field_problems);
   }
   return new ApiRequestError(response.status, 'http_error', `The server answered ${response.status}`);
 }
@@ -120,8 +123,8 @@ export function apiErrorOf(status: number, text: string): ApiRequestError {
   }
   const parsed = ApiErrorSchema.safeParse(body);
   if (parsed.success) {
-    const { code, message, fields } = parsed.data.error;
-    return new ApiRequestError(status, code, message, fields);
+    const { code, message, fields, field_problems } = parsed.data.error;
+    return new ApiRequestError(status, code, message, fields, field_problems);
   }
   return new ApiRequestError(status, 'http_error', `The server answered ${status}`);
 }

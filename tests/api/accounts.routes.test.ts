@@ -284,6 +284,11 @@ describe('Accounts API', () => {
       email: 'Email is not valid',
       password: 'Password is required',
     });
+    // The codes the interface translates, beside the English messages.
+    expect(invalid.json().error.field_problems).toMatchObject({
+      email: { code: 'not_valid' },
+      password: { code: 'required' },
+    });
   });
 
   it('answers 429 with Retry-After once an address has failed too often', async () => {
@@ -337,6 +342,7 @@ describe('Accounts API', () => {
     const taken = await call('POST', '/api/accounts/register/', {}, { ...registration, company_name: 'Dup' });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().error.fields).toEqual({ email: 'Email is already in use' });
+    expect(taken.json().error.field_problems).toEqual({ email: { code: 'in_use' } });
 
     const terms = await call(
       'POST',

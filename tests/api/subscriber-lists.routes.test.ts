@@ -45,9 +45,9 @@ describe('Subscriber lists API', () => {
     expect((await call(company, 'PUT', `${lists}/${id}/`, { name: ' ' })).json().error.fields).toEqual({
       name: 'Name is required',
     });
-    expect((await call(company, 'POST', `${lists}/`, {})).json().error.fields).toEqual({
-      name: 'Name is required',
-    });
+    const missing = (await call(company, 'POST', `${lists}/`, {})).json().error;
+    expect(missing.fields).toEqual({ name: 'Name is required' });
+    expect(missing.field_problems).toEqual({ name: { code: 'required' } });
     expect((await call(bob, 'PUT', `${lists}/${id}/`, { name: 'Mine' })).statusCode).toBe(404);
     expect((await call(bob, 'DELETE', `${lists}/${id}/`)).statusCode).toBe(404);
     expect((await call(company, 'DELETE', `${lists}/${id}/`)).statusCode).toBe(204);

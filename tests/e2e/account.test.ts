@@ -1,34 +1,12 @@
-import { mkdir } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
 import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';
+import { DEMO_OWNER, screenshots, signIn } from './support/pages.js';
 import { startServer, type RunningServer } from './support/server.js';
 
-/** The demo company's owner (see README, Demo sign-in). */
-const OWNER = { email: 'owner@harborvine.example', password: 'regulars-demo' };
+const OWNER = DEMO_OWNER;
 const NEW_USER = { email: 'e2e.marketer@harborvine.example', password: 'first-password-1' };
-
-/** Signs in at the provider's form, after the app has sent the browser there. */
-async function signIn(page: Page): Promise<void> {
-  await page.waitForURL(/\/oidc\/interaction\//);
-  await page.getByLabel('Email').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-/** Takes the page at both sizes the design names (desktop and phone) into test-results/. */
-async function screenshots(page: Page, name: string): Promise<void> {
-  await mkdir('test-results', { recursive: true });
-  for (const [size, viewport] of [
-    ['desktop', { width: 1440, height: 900 }],
-    ['phone', { width: 390, height: 844 }],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await page.screenshot({ path: `test-results/e2e-account-${name}-${size}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 describe('the account screen: users and API tokens', () => {
   let server: RunningServer;
@@ -74,7 +52,7 @@ describe('the account screen: users and API tokens', () => {
     await create.waitFor({ state: 'hidden' });
     const added = page.getByRole('row', { name: new RegExp(NEW_USER.email) });
     await added.getByText('Active', { exact: true }).waitFor();
-    await screenshots(page, 'users');
+    await screenshots(page, 'account', 'users');
     expect(describeViolations(await seriousA11yViolations(page))).toBe('');
 
     await added.getByRole('button', { name: `Edit ${NEW_USER.email}` }).click();
@@ -91,7 +69,8 @@ describe('the account screen: users and API tokens', () => {
     const confirm = page.getByRole('dialog', { name: 'Delete user' });
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('The user is deleted.').waitFor();
-    expect(await added.count()).toBe(0);
+    // The notice shows as the list starts reloading; the row goes once the new page has arrived.
+    await expect.poll(() => added.count(), { timeout: 10_000 }).toBe(0);
     expect(errors).toEqual([]);
   });
 
@@ -105,7 +84,7 @@ describe('the account screen: users and API tokens', () => {
     const reveal = page.getByRole('dialog', { name: 'Your new API token' });
     const key = await reveal.locator('pre').innerText();
     expect(key).toMatch(/^rgl_[a-z0-9]+_/i);
-    await screenshots(page, 'token-key');
+    await screenshots(page, 'account', 'token-key');
     await reveal.getByRole('button', { name: 'Done' }).click();
     await page.getByText('The token is created.').waitFor();
     await reveal.waitFor({ state: 'hidden' });
@@ -114,7 +93,7 @@ describe('the account screen: users and API tokens', () => {
 
     const row = page.getByRole('row', { name: /E2E import/ });
     await row.getByText('Active', { exact: true }).waitFor();
-    await screenshots(page, 'tokens');
+    await screenshots(page, 'account', 'tokens');
     expect(describeViolations(await seriousA11yViolations(page))).toBe('');
     await row.getByRole('button', { name: 'Revoke' }).click();
     const confirm = page.getByRole('dialog', { name: 'Revoke API token' });

@@ -1,35 +1,12 @@
-import { mkdir } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
 import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';
+import { screenshots, signIn } from './support/pages.js';
 import { startServer, type RunningServer } from './support/server.js';
 
-/** The demo company's owner (see README, Demo sign-in). */
-const OWNER = { email: 'owner@harborvine.example', password: 'regulars-demo' };
 const LOCATION = 'E2E Bistro';
 const GROUP = 'E2E Group';
-
-/** Signs in at the provider's form, after the app has sent the browser there. */
-async function signIn(page: Page): Promise<void> {
-  await page.waitForURL(/\/oidc\/interaction\//);
-  await page.getByLabel('Email').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-/** Takes the page at both sizes the design names (desktop and phone) into test-results/. */
-async function screenshots(page: Page, name: string): Promise<void> {
-  await mkdir('test-results', { recursive: true });
-  for (const [size, viewport] of [
-    ['desktop', { width: 1440, height: 900 }],
-    ['phone', { width: 390, height: 844 }],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await page.screenshot({ path: `test-results/e2e-locations-${name}-${size}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 describe('the locations screen: locations and their groups', () => {
   let server: RunningServer;
@@ -92,7 +69,7 @@ describe('the locations screen: locations and their groups', () => {
     await page.getByText('The group was created.').waitFor({ state: 'detached' });
     await row.getByText(GROUP).waitFor();
     await groupRow.getByText(LOCATION).waitFor();
-    await screenshots(page, 'overview');
+    await screenshots(page, 'locations', 'overview');
     expect(describeViolations(await seriousA11yViolations(page))).toBe('');
 
     // Deleting the group: the locations list loads again and the location has no group left.
@@ -134,7 +111,7 @@ describe('the locations screen: locations and their groups', () => {
     await edit.getByRole('button', { name: 'Save' }).click();
     await page.getByText('The location was saved.').waitFor();
     await card.getByText('To do: 4').waitFor();
-    await screenshots(page, 'setup');
+    await screenshots(page, 'locations', 'setup');
     expect(errors).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';
+import { signIn } from './support/pages.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 /** The demo owner, and the platform staff member whose own company has no features (README, Demo sign-in). */
@@ -8,14 +9,6 @@ const OWNER = { email: 'owner@harborvine.example', password: 'regulars-demo' };
 const STAFF = { email: 'support@regulars.example', password: 'regulars-demo' };
 /** A profile link whose percent-encoding is broken (a truncated UTF-8 sequence). */
 const MALFORMED = '/guest/profile/%E0%A4%A/x/1';
-
-/** Signs in at the provider's form, after the app has sent the browser there. */
-async function signIn(page: Page, user: { email: string; password: string }): Promise<void> {
-  await page.waitForURL(/\/oidc\/interaction\//);
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
 
 /** Moves the app to a path as back/forward does (a history entry and popstate), without a document load. */
 async function visit(page: Page, path: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/app/routes.js';
 import type { MessageTree } from '../../src/i18n/resources.js';
@@ -92,6 +92,23 @@ async function withinClockBudget<T>(page: Page, budgetMs: number, work: Promise<
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return done;
+}
+
+/** Resolves once the element and every ancestor are fully opaque (a fade-in has ended). */
+async function untilOpaque(element: Locator): Promise<void> {
+  await element.evaluate(
+    (node) =>
+      new Promise<void>((resolve) => {
+        const opaque = () => {
+          for (let at: Element | null = node; at; at = at.parentElement) {
+            if (Number(getComputedStyle(at).opacity) < 1) return false;
+          }
+          return true;
+        };
+        const check = () => (opaque() ? resolve() : requestAnimationFrame(check));
+        check();
+      }),
+  );
 }
 
 describe('every route of the app in a browser', () => {
@@ -188,9 +205,12 @@ describe('every route of the app in a browser', () => {
     // A group's flyout lists its pages. Hovering it rests on the rail too, so the clock only runs the
     // flyout's opening, never the rail's pause, while the flyout is checked and used.
     await page.getByRole('button', { name: 'Marketing' }).hover();
-    await page.clock.runFor(300);
+    await page.clock.runFor(100);
     const flyout = page.getByRole('navigation', { name: 'Marketing' });
     await flyout.getByRole('link', { name: 'Campaigns' }).waitFor();
+    // The flyout's fade-in ends on the paused clock before its colours are checked (300 ms in all, as
+    // before, however slow the machine is).
+    await withinClockBudget(page, 200, untilOpaque(flyout));
     await withinClockBudget(page, MENU_HOVER_PAUSE_MS - 350, expectAccessible(page, 'the Marketing flyout'));
     await flyout.getByRole('link', { name: 'Campaigns' }).click();
     await page.waitForURL(/\/campaigns$/);

@@ -29,6 +29,7 @@ const EMAIL_TAKEN = {
   code: 'email_taken',
   message: 'A user with this email already exists',
   fields: { email: 'A user with this email already exists' },
+  fieldProblems: { email: { code: 'in_use' } },
 };
 
 const SAMPLES: AccountSettingsEvent[] = [
@@ -77,11 +78,14 @@ const checks: StateChecks = {
     if (context.notice === 'saved') expect(context.fieldErrors).toEqual({});
     // The schema's message stands next to the username only while the username is blank.
     if ('username' in context.fieldErrors) {
-      expect(context.fieldErrors.username).toBe('Username is required');
+      expect(context.fieldErrors.username).toMatchObject({
+        code: 'required',
+        message: 'Username is required',
+      });
       expect(context.draft.username).toBe('');
     }
     if (context.problem?.code === 'email_taken') {
-      expect(context.fieldErrors).toHaveProperty('email', 'A user with this email already exists');
+      expect(context.fieldErrors).toHaveProperty('email.message', 'A user with this email already exists');
     }
   },
   saving: (snapshot, recording) => {

@@ -34,6 +34,7 @@ const NAME_TOO_LONG = {
   code: 'validation_failed',
   message: 'The request has invalid fields',
   fields: { name: 'Name is not valid' },
+  fieldProblems: { name: { code: 'not_valid' } },
 };
 
 const SAMPLES: EventFromLogic<typeof companyTokensMachine>[] = [
@@ -76,7 +77,7 @@ const checks: StateChecks = {
     const { context } = snapshot;
     expect(context.created).toBeNull();
     if ('name' in context.fieldErrors) {
-      expect(['Name is required', 'Name is not valid']).toContain(context.fieldErrors.name);
+      expect(['Name is required', 'Name is not valid']).toContain(context.fieldErrors.name?.message);
     }
   },
   'creating.saving': (snapshot, recording) => {

@@ -39,6 +39,7 @@ const EMAIL_TAKEN = {
   code: 'email_taken',
   message: 'A user with this email already exists',
   fields: { email: 'Email is already in use' },
+  fieldProblems: { email: { code: 'in_use' } },
 };
 const LAST_OWNER = { status: 409, code: 'last_owner', message: 'A company needs at least one active owner' };
 
@@ -117,7 +118,8 @@ const checks: StateChecks = {
     const { context } = snapshot;
     // Next to the email: the schema's message while it is blank, or the server's when it is taken.
     if ('email' in context.fieldErrors) {
-      if (context.form.email === '') expect(context.fieldErrors.email).toBe('Email is required');
+      if (context.form.email === '')
+        expect(context.fieldErrors.email).toMatchObject({ code: 'required', message: 'Email is required' });
       else expect(context.problem).toMatchObject({ code: 'email_taken' });
     }
     if ('password' in context.fieldErrors) expect(context.form.password).toBe('');
@@ -141,7 +143,10 @@ const checks: StateChecks = {
   'editing.open': (snapshot) => {
     const { context } = snapshot;
     if ('username' in context.fieldErrors) {
-      expect(context.fieldErrors.username).toBe('Username is required');
+      expect(context.fieldErrors.username).toMatchObject({
+        code: 'required',
+        message: 'Username is required',
+      });
       expect(context.form.username).toBe('');
     }
     // A rule of the server (the last owner) is shown in the dialog, which stays open.

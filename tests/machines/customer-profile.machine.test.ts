@@ -84,6 +84,7 @@ const CARD_REFUSED = {
   code: 'invalid',
   message: 'Invalid input',
   fields: { last_four_digits: 'Last four digits is already linked' },
+  fieldProblems: { last_four_digits: { code: 'in_use' } },
 };
 
 const SAMPLES: CustomerProfileEvent[] = [
@@ -170,11 +171,13 @@ const checks: Record<string, (snapshot: Snapshot, recording: Recording) => void>
     expect(snapshot.hasTag('busy')).toBe(false);
     expect(snapshot.context.removing).toBeNull();
     const { noteErrors, noteDraft } = snapshot.context;
-    if (noteErrors.body && noteDraft.trim() === '') expect(noteErrors.body).toBe('Note is required');
+    if (noteErrors.body && noteDraft.trim() === '') {
+      expect(noteErrors.body).toMatchObject({ code: 'required', message: 'Note is required' });
+    }
   },
   'viewing.addingCard.editing': (snapshot) => {
     const { cardErrors, cardForm } = snapshot.context;
-    const message = cardErrors.last_four_digits;
+    const message = cardErrors.last_four_digits?.message;
     if (!message) return;
     // Four digits pass the schema: only the server can refuse them, and its message stays by the field.
     if (/^\d{4}$/.test(cardForm.last_four_digits)) expect(message).toBe('Last four digits is already linked');
@@ -394,7 +397,7 @@ describe('customer profile machine (model)', () => {
       { type: 'dialog.submit' },
     ]);
     expect(actor.getSnapshot().context.cardErrors).toEqual({
-      last_four_digits: 'Last four digits is not valid',
+      last_four_digits: { code: 'not_valid', message: 'Last four digits is not valid' },
     });
     expect(recording.invoked.map((call) => call.src)).not.toContain('addCard');
   });

@@ -29,6 +29,7 @@ const BAD_EMAIL = {
   code: 'validation_failed',
   message: 'The request has invalid fields',
   fields: { email: 'Email is not valid' },
+  fieldProblems: { email: { code: 'not_valid' } },
 };
 
 const SAMPLES: EventFromLogic<typeof emailSendersMachine>[] = [
@@ -67,9 +68,10 @@ const formChecks = (snapshot: Parameters<StateChecks[string]>[0]) => {
   const { context } = snapshot;
   const { fieldErrors, form } = context;
   if ('name' in fieldErrors) expect(form.name).toBe('');
-  if ('reply_to' in fieldErrors) expect(fieldErrors.reply_to).toBe('Reply-to is not valid');
+  if ('reply_to' in fieldErrors)
+    expect(fieldErrors.reply_to).toMatchObject({ code: 'not_valid', message: 'Reply-to is not valid' });
   if ('email' in fieldErrors) {
-    expect(['Email is required', 'Email is not valid']).toContain(fieldErrors.email);
+    expect(['Email is required', 'Email is not valid']).toContain(fieldErrors.email?.message);
   }
 };
 

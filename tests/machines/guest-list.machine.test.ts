@@ -203,8 +203,11 @@ describe('guest list machine (model)', () => {
     const actor = browsing(recording);
     actor.send({ type: 'page.change', page: 2 });
     actor.send(LIST_DONE);
+    // A confirmation open meanwhile stays open; the new list loads once it closes.
     actor.send({ type: 'item.delete', item: BEN });
     actor.send({ type: 'filters.change', filters: FILTER });
+    expect(actor.getSnapshot().matches({ deleting: 'confirming' })).toBe(true);
+    actor.send({ type: 'dialog.close' });
     expect(actor.getSnapshot().matches({ listing: 'loading' })).toBe(true);
     expect(actor.getSnapshot().context.selected).toBeNull();
     expect(recording.invoked.at(-1)).toEqual({

@@ -73,6 +73,7 @@ const TAKEN = {
   code: 'validation_failed',
   message: 'Invalid',
   fields: { name: 'Name is in use' },
+  fieldProblems: { name: { code: 'in_use' } },
 };
 
 type DishEvent = EventFromLogic<typeof dishesMachine>;
@@ -136,7 +137,7 @@ const checks: StateChecks = {
   'creating.open': (snapshot) => {
     expect(snapshot.context.selected).toBeNull();
     if (snapshot.context.fieldErrors.name) {
-      expect(['Name is required', 'Name is in use']).toContain(snapshot.context.fieldErrors.name);
+      expect(['Name is required', 'Name is in use']).toContain(snapshot.context.fieldErrors.name?.message);
     }
   },
   'creating.saving': (snapshot, recording) => {
@@ -276,7 +277,9 @@ describe('list kit machine (scenarios)', () => {
     actor.send({ type: 'item.add' });
     actor.send({ type: 'dialog.submit' });
     expect(actor.getSnapshot().matches({ creating: 'open' })).toBe(true);
-    expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'Name is required' });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({
+      name: { code: 'required', message: 'Name is required' },
+    });
     actor.send({ type: 'field.change', field: 'name', value: '  Pho ' });
     expect(actor.getSnapshot().context.fieldErrors).toEqual({});
     actor.send({ type: 'dialog.submit' });
@@ -343,16 +346,24 @@ describe('list kit machine (scenarios)', () => {
     expect(loads()).toHaveLength(2);
   });
 
-  it('goes to the first page of other filters and closes a dialog opened for the old list', async () => {
+  it('goes to the first page of other filters, and keeps an open dialog until it closes', async () => {
     const { actor, loads } = running();
     await vi.runAllTimersAsync();
     actor.send({ type: 'page.change', page: 2 });
     await vi.runAllTimersAsync();
-    actor.send({ type: 'item.edit', item: SOUP });
     actor.send({ type: 'filters.change', filters: { location_id: 8 } });
     await vi.runAllTimersAsync();
-    expect(actor.getSnapshot().context.selected).toBeNull();
     expect(loads().at(-1)?.input).toEqual({ location_id: 8, page: 1, page_size: 2 });
+    actor.send({ type: 'item.edit', item: SOUP });
+    actor.send({ type: 'field.change', field: 'name', value: 'Soup of the day' });
+    actor.send({ type: 'filters.change', filters: { location_id: 9 } });
+    await vi.runAllTimersAsync();
+    expect(actor.getSnapshot().matches({ editing: 'open' })).toBe(true);
+    expect(actor.getSnapshot().context.form.name).toBe('Soup of the day');
+    expect(loads()).toHaveLength(3);
+    actor.send({ type: 'dialog.close' });
+    await vi.runAllTimersAsync();
+    expect(loads().at(-1)?.input).toEqual({ location_id: 9, page: 1, page_size: 2 });
   });
 
   it('exports the filtered, searched list without paging and keeps it running while the page changes', async () => {

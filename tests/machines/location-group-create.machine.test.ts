@@ -31,6 +31,7 @@ const NAME_TAKEN = {
   code: 'conflict',
   message: 'A record with these values already exists',
   fields: { name: 'Name is already in use' },
+  fieldProblems: { name: { code: 'in_use' } },
 };
 const SERVER_DOWN = { status: 500, code: 'internal', message: 'Something went wrong on our side' };
 
@@ -67,9 +68,9 @@ const checks: StateChecks = {
     const { context } = snapshot;
     // The schema's message while the name is blank; the server's when it refused the name.
     if (context.fieldErrors.name && context.form.name === '') {
-      expect(context.fieldErrors.name).toBe('Name is required');
+      expect(context.fieldErrors.name).toMatchObject({ code: 'required', message: 'Name is required' });
     } else if (context.fieldErrors.name) {
-      expect(context.fieldErrors.name).toBe('Name is already in use');
+      expect(context.fieldErrors.name).toMatchObject({ code: 'in_use', message: 'Name is already in use' });
     }
     if (context.problem) expect(['conflict', 'internal']).toContain(context.problem.code);
   },

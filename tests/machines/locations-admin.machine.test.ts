@@ -66,6 +66,7 @@ const BAD_ZIP = {
   code: 'validation_failed',
   message: 'The request has invalid fields',
   fields: { zip: 'Zip code is not valid' },
+  fieldProblems: { zip: { code: 'not_valid' } },
 };
 const FORBIDDEN = { status: 403, code: 'role_forbidden', message: 'This needs the admin role or higher' };
 
@@ -111,10 +112,11 @@ const start = (recording: Recording) =>
 
 const formChecks = (snapshot: Parameters<StateChecks[string]>[0]) => {
   const { fieldErrors, form } = snapshot.context;
-  if (fieldErrors.zip) expect(fieldErrors.zip).toBe('Zip code is not valid');
+  if (fieldErrors.zip)
+    expect(fieldErrors.zip).toMatchObject({ code: 'not_valid', message: 'Zip code is not valid' });
   if (fieldErrors.name) {
     expect(form.name).toBe('');
-    expect(fieldErrors.name).toBe('Name is required');
+    expect(fieldErrors.name).toMatchObject({ code: 'required', message: 'Name is required' });
   }
 };
 
@@ -243,11 +245,14 @@ describe('locations admin machine (scenarios)', () => {
   };
   const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-  it('asks for another period, from a dialog left open too', () => {
+  it('asks for another period once a dialog left open closes, keeping what it holds', () => {
     const recording: Recording = { invoked: [], emitted: [] };
     const actor = browsing(recording);
     actor.send({ type: 'item.edit', item: ROW });
     actor.send({ type: 'filters.change', filters: { range: NEXT_RANGE } });
+    expect(actor.getSnapshot().matches({ editing: 'open' })).toBe(true);
+    expect(actor.getSnapshot().context.selected).toEqual(ROW);
+    actor.send({ type: 'dialog.close' });
     expect(actor.getSnapshot().matches({ listing: 'loading' })).toBe(true);
     expect(actor.getSnapshot().context.selected).toBeNull();
     expect(recording.invoked.at(-1)).toEqual({ src: 'loadList', input: { range: NEXT_RANGE } });
@@ -283,8 +288,18 @@ describe('locations admin machine (scenarios)', () => {
 describe('location dialog rules', () => {
   const errorsOf = (form: typeof NEW_LOCATION_FORM) => {
     const result = LocationFormSchema.safeParse(form);
-    return result.success ? {} : fieldErrorsOf(result.error);
+    const errors = result.success ? {} : fieldErrorsOf(result.error);
+    // The English messages of spec §5; the codes the views translate are checked below.
+    return Object.fromEntries(Object.entries(errors).map(([field, failure]) => [field, failure.message]));
   };
+
+  it('gives each refused field the code its translation needs', () => {
+    const result = LocationFormSchema.safeParse({ ...NEW_LOCATION_FORM, name: '', zip: '1' });
+    expect(result.success ? {} : fieldErrorsOf(result.error)).toMatchObject({
+      name: { code: 'required' },
+      zip: { code: 'not_valid' },
+    });
+  });
 
   it('checks the location form after spec section 5, every field at once', () => {
     expect(errorsOf({ ...NEW_LOCATION_FORM, name: ' ' })).toEqual({ name: 'Name is required' });

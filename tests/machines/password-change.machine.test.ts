@@ -20,6 +20,7 @@ const WRONG_CURRENT = {
   code: 'validation_failed',
   message: 'The request has invalid fields',
   fields: { current_password: 'Current password is not valid' },
+  fieldProblems: { current_password: { code: 'not_valid' } },
 };
 
 // Enough values to make the form valid, too short, and mismatched.
@@ -42,17 +43,20 @@ const checks: StateChecks = {
     const { fieldErrors } = context;
     if ('new_password' in fieldErrors) {
       expect(['New password is required', 'New password minimum length is 8']).toContain(
-        fieldErrors.new_password,
+        fieldErrors.new_password?.message,
       );
       expect(context.draft.new_password.length).toBeLessThan(8);
     }
     if ('confirm_password' in fieldErrors) {
-      expect(fieldErrors.confirm_password).toBe('Confirm password is not valid');
+      expect(fieldErrors.confirm_password).toMatchObject({
+        code: 'not_valid',
+        message: 'Confirm password is not valid',
+      });
       expect(context.draft.confirm_password).not.toBe(context.draft.new_password);
     }
     if ('current_password' in fieldErrors) {
       expect(['Current password is required', 'Current password is not valid']).toContain(
-        fieldErrors.current_password,
+        fieldErrors.current_password?.message,
       );
     }
     // After a change the form is empty and the new token went to whoever holds the machine.
@@ -86,7 +90,7 @@ describe('password change machine (model)', () => {
     const messages = new Set(
       paths.flatMap((path) =>
         path.steps.flatMap((step) =>
-          Object.values((step.state.context as { fieldErrors: object }).fieldErrors),
+          Object.values(step.state.context.fieldErrors).map((failure) => failure.message),
         ),
       ),
     );

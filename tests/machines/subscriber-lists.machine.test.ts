@@ -35,6 +35,7 @@ const NAME_TAKEN = {
   code: 'validation_failed',
   message: 'Name already exists',
   fields: { name: 'Name already exists' },
+  fieldProblems: { name: { code: 'in_use' } },
 };
 
 const SAMPLES: EventFromLogic<typeof subscriberListsMachine>[] = [
@@ -79,8 +80,9 @@ const start = (recording: Recording) =>
 const nameChecks = (snapshot: Parameters<StateChecks[string]>[0]) => {
   const { form, fieldErrors } = snapshot.context;
   if (!fieldErrors.name) return;
-  if (form.name.trim() === '') expect(fieldErrors.name).toBe('Name is required');
-  else expect(fieldErrors.name).toBe('Name already exists');
+  if (form.name.trim() === '')
+    expect(fieldErrors.name).toMatchObject({ code: 'required', message: 'Name is required' });
+  else expect(fieldErrors.name).toMatchObject({ code: 'in_use', message: 'Name already exists' });
 };
 
 const checks: StateChecks = {

@@ -231,7 +231,9 @@ function buildListMachine(definition: ErasedDefinition) {
   const deletable = definition.deletable ?? true;
   // Spec §2: a list is refreshed 3 s after an add or update (and an upload); it also reloads at once, so the
   // change shows, and the later refresh picks up what the server finishes after answering.
-  const afterChange = refreshes ? (['scheduleRefresh'] as const) : ([] as const);
+  // With no delay the reload at once is the refresh.
+  const afterChange =
+    refreshes && (definition.refreshDelay ?? 0) > 0 ? (['scheduleRefresh'] as const) : ([] as const);
   const empty: Form = dialog?.empty ?? {};
   type Context = ListContext<Item, Form, Filters, Created>;
   const queryOf = (context: Context): ListQuery<Filters> => {
@@ -374,10 +376,10 @@ function buildListMachine(definition: ErasedDefinition) {
         : {}),
       ...(filtered
         ? {
-            // Another location or date range: its first page (a dialog open for the old list closes).
+            // Another location or date range while a dialog is open: the dialog keeps what was typed, and
+            // the new list's first page loads when it closes (the list itself answers in `listing`).
             'filters.change': {
-              target: '.listing.loading',
-              actions: [{ type: 'keepFilters', params: ({ event }) => event.filters }, 'closeDialog'],
+              actions: [{ type: 'keepFilters', params: ({ event }) => event.filters }, 'markRefreshPending'],
             },
           }
         : {}),
@@ -410,6 +412,15 @@ function buildListMachine(definition: ErasedDefinition) {
             : {}),
           'notice.dismiss': { actions: 'dismissNotice' },
           ...(refreshes ? { 'refresh.due': { target: '.loading' } } : {}),
+          ...(filtered
+            ? {
+                // Another location or date range: its first page.
+                'filters.change': {
+                  target: '.loading',
+                  actions: { type: 'keepFilters', params: ({ event }) => event.filters },
+                },
+              }
+            : {}),
         },
         states: {
           loading: {

@@ -1,7 +1,11 @@
 import type { z } from 'zod';
+import { FieldProblemSchema, fieldProblemOf, type FieldFailure } from '../../schemas/field-problems.js';
 
-/** Messages by field path (`email`, `communication.sms`), as the server and the zod schemas name them. */
-export type FieldErrors = Record<string, string>;
+/**
+ * What is wrong with each field, by path (`email`, `communication.sms`) as the server and the zod schemas
+ * name them: a code the view translates (with its limit) and the English message.
+ */
+export type FieldErrors = Record<string, FieldFailure>;
 
 /**
  * What a failed call tells a machine: the server's error code and message, and its field messages.
@@ -25,9 +29,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function problemOf(error: unknown): ApiProblem {
   if (!isRecord(error)) return { status: null, code: 'unexpected', message: String(error), fields: {} };
   const fields: FieldErrors = {};
+  const problems = isRecord(error.fieldProblems) ? error.fieldProblems : {};
   if (isRecord(error.fields)) {
     for (const [name, message] of Object.entries(error.fields)) {
-      if (typeof message === 'string') fields[name] = message;
+      if (typeof message !== 'string') continue;
+      // A server that sent no code for the field still says something is wrong with it.
+      const problem = FieldProblemSchema.safeParse(problems[name]);
+      fields[name] = { ...(problem.success ? problem.data : { code: 'not_valid' }), message };
     }
   }
   return {
@@ -38,10 +46,12 @@ export function problemOf(error: unknown): ApiProblem {
   };
 }
 
-/** The first message of each field a schema refused, by field path. */
+/** The first problem of each field a schema refused, by field path. */
 export function fieldErrorsOf(error: z.ZodError): FieldErrors {
   const fields: FieldErrors = {};
-  for (const issue of error.issues) fields[issue.path.join('.') || 'form'] ??= issue.message;
+  for (const issue of error.issues) {
+    fields[issue.path.join('.') || 'form'] ??= { ...fieldProblemOf(issue), message: issue.message };
+  }
   return fields;
 }
 

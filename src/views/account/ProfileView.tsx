@@ -13,13 +13,14 @@ import {
 import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fieldMessage } from '../shared/field-message.js';
 import type { ActorRefFrom } from 'xstate';
 import type {
   accountSettingsMachine,
   CommunicationChannel,
 } from '../../machines/account-settings.machine.js';
 import { LANGUAGES } from '../../schemas/constants.js';
-import { fieldMessage, hasFieldMessages, problemMessage } from './messages.js';
+import { hasFieldMessages, problemMessage } from './messages.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 
 const CHANNELS: readonly CommunicationChannel[] = ['email', 'sms', 'phone'];

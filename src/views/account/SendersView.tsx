@@ -1,5 +1,6 @@
 import { Badge, Group, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { fieldMessage } from '../shared/field-message.js';
 import type { EmailSender } from '../../schemas/accounts.js';
 import type { SenderForm } from '../../machines/email-senders.machine.js';
 import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
@@ -9,7 +10,7 @@ import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
 import { RowActions } from '../kit/RowActions.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
-import { fieldMessage, problemMessage } from './messages.js';
+import { problemMessage } from './messages.js';
 
 type SendersActor = ListActor<EmailSender, SenderForm>;
 

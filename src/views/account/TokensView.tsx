@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Code, CopyButton, Group, Modal, Stack, Table, TextInput } from '@mantine/core';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fieldMessage } from '../shared/field-message.js';
 import type { TokenForm } from '../../machines/company-tokens.machine.js';
 import type { CompanyToken, CompanyTokenCreated } from '../../schemas/accounts.js';
 import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
@@ -8,7 +9,7 @@ import { textFieldProps } from '../kit/field-props.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
-import { fieldMessage, formatMoment, problemMessage } from './messages.js';
+import { formatMoment, problemMessage } from './messages.js';
 
 type TokensActor = ListActor<CompanyToken, TokenForm>;
 

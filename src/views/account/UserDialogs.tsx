@@ -1,5 +1,6 @@
 import { Group, PasswordInput, Select, Switch, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { fieldMessage } from '../shared/field-message.js';
 import type { UserForm } from '../../machines/company-users.machine.js';
 import { USER_ROLES, type CompanyUser } from '../../schemas/accounts.js';
 import { LIMITS } from '../../schemas/constants.js';
@@ -8,7 +9,7 @@ import { changeField, textFieldProps } from '../kit/field-props.js';
 import { FormDialog } from '../kit/FormDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { useListDialog } from '../kit/useListView.js';
-import { displayName, fieldMessage, problemMessage } from './messages.js';
+import { displayName, problemMessage } from './messages.js';
 
 /** The text fields of the user dialog. */
 type UserTextField = 'email' | 'username' | 'first_name' | 'last_name';

@@ -3,24 +3,6 @@ import type { ApiProblem } from '../../machines/support/api-problem.js';
 import type { CompanyUser } from '../../schemas/accounts.js';
 import { LANGUAGES, type Language } from '../../schemas/constants.js';
 
-// The schemas and the server word field messages in English after spec section 5; each pattern maps
-// to the same message in the interface language, named by the translated label of the field it is next to.
-const PATTERNS: readonly { pattern: RegExp; key: string }[] = [
-  { pattern: /\bis required$/, key: 'required' },
-  { pattern: /\bis not valid$/, key: 'notValid' },
-  { pattern: /\bis already in use$/, key: 'inUse' },
-];
-const MIN_LENGTH = /\bminimum length is (\d+)$/;
-
-/** The message next to a field in the interface language, or undefined when the field is fine. */
-export function fieldMessage(t: TFunction, message: string | undefined, label: string): string | undefined {
-  if (!message) return undefined;
-  const min = MIN_LENGTH.exec(message);
-  if (min) return t('account.validation.minLength', { name: label, min: Number(min[1]) });
-  const known = PATTERNS.find(({ pattern }) => pattern.test(message));
-  return known ? t(`account.validation.${known.key}`, { name: label }) : message;
-}
-
 /**
  * A failed call in the interface language: the area's text for the server's error code, else the
  * server's own message, else a generic one. Null when nothing failed.

@@ -2,10 +2,11 @@ import { Alert, Button, Group, Modal, MultiSelect, Stack, Textarea, TextInput } 
 import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fieldMessage } from '../shared/field-message.js';
 import type { ActorRefFrom } from 'xstate';
 import type { locationGroupCreateMachine } from '../../machines/location-group-create.machine.js';
 import { displayLocationName, type Location } from '../../schemas/locations.js';
-import { fieldMessage, hasFieldMessages, problemMessage } from './messages.js';
+import { hasFieldMessages, problemMessage } from './messages.js';
 
 /**
  * The location group dialog (create, or rename and change members): a required name, a description

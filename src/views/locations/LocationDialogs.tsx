@@ -1,5 +1,6 @@
 import { MultiSelect, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { fieldMessage } from '../shared/field-message.js';
 import type { LocationForm, LocationRow } from '../../machines/locations-admin.machine.js';
 import { displayLocationName, type LocationGroup } from '../../schemas/locations.js';
 import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
@@ -7,7 +8,7 @@ import { changeField, textFieldProps } from '../kit/field-props.js';
 import { FormDialog } from '../kit/FormDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { useListDialog } from '../kit/useListView.js';
-import { fieldMessage, problemMessage } from './messages.js';
+import { problemMessage } from './messages.js';
 
 /** The locations list's actor, as the Locations views see it. */
 export type LocationsActor = ListActor<LocationRow, LocationForm>;

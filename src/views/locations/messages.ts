@@ -2,21 +2,6 @@ import type { TFunction } from 'i18next';
 import type { ApiProblem } from '../../machines/support/api-problem.js';
 import { LANGUAGES, type Language } from '../../schemas/constants.js';
 
-// The schemas and the server word field messages in English (spec section 5); each pattern maps to
-// the same message in the interface language, named by the translated label of its field.
-const PATTERNS: readonly { pattern: RegExp; key: string }[] = [
-  { pattern: /\bis required$/, key: 'required' },
-  { pattern: /\bis not valid$/, key: 'notValid' },
-  { pattern: /\bmust be at most \d+ characters$/, key: 'tooLong' },
-];
-
-/** The message next to a field in the interface language, or undefined when the field is fine. */
-export function fieldMessage(t: TFunction, message: string | undefined, label: string): string | undefined {
-  if (!message) return undefined;
-  const known = PATTERNS.find(({ pattern }) => pattern.test(message));
-  return known ? t(`locations.validation.${known.key}`, { name: label }) : message;
-}
-
 /** A failed call in the interface language, or null when nothing failed. */
 export function problemMessage(t: TFunction, problem: ApiProblem | null): string | null {
   if (!problem) return null;

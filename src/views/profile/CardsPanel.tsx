@@ -13,9 +13,10 @@ import {
 } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
+import { fieldMessage } from '../shared/field-message.js';
 import type { CardField } from '../../machines/customer-profile.machine.js';
 import { formatDate, languageOf } from '../../format/index.js';
-import { ERROR_STYLES, fieldMessage, maskedCard } from '../guests/messages.js';
+import { ERROR_STYLES, maskedCard } from '../guests/messages.js';
 import type { ProfileActor } from './types.js';
 import { problemMessage } from '../shared/problem-message.js';
 

@@ -1,9 +1,10 @@
 import { Button, Divider, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
+import { fieldMessage } from '../shared/field-message.js';
 import { formatDateTime, languageOf } from '../../format/index.js';
 import { LIMITS } from '../../schemas/constants.js';
-import { ERROR_STYLES, fieldMessage } from '../guests/messages.js';
+import { ERROR_STYLES } from '../guests/messages.js';
 import type { ProfileActor } from './types.js';
 
 /** Notes about the person, newest first, with who wrote them and when; a new one is written above. */

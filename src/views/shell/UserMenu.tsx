@@ -6,7 +6,7 @@ import { LanguagePicker } from './LanguagePicker.js';
 import { DROPDOWN_CLOSE_MS } from './layout-constants.js';
 import { DANGER_TEXT, MUTED_TEXT } from './contrast.js';
 import type { AuthActor, NavigationActor } from './types.js';
-import { useFloatingParts } from './useFloatingParts.js';
+import { loadFloatingParts, useFloatingParts } from './useFloatingParts.js';
 
 /**
  * The signed-in user's menu: who they are, account settings, the support items (download or send the
@@ -39,7 +39,14 @@ export function UserMenu({
   const target = (
     <UnstyledButton
       style={{ borderRadius: 999 }}
-      onClick={floating ? undefined : () => setOpenWhenLoaded(true)}
+      onClick={
+        floating
+          ? undefined
+          : () => {
+              setOpenWhenLoaded(true);
+              loadFloatingParts().catch(() => undefined);
+            }
+      }
     >
       {/* The name comes from the hidden text, so the visible initials and name need no aria-label. */}
       <Group gap={8} wrap="nowrap" aria-hidden="true">

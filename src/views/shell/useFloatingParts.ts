@@ -6,9 +6,24 @@ export type FloatingParts = typeof FloatingPartsModule;
 
 let loaded: FloatingParts | null = null;
 let loading: Promise<FloatingParts> | null = null;
+const waiting = new Set<(parts: FloatingParts) => void>();
 
-function loadFloatingParts(): Promise<FloatingParts> {
-  loading ??= import('./floating-parts.js').then((parts) => (loaded = parts));
+/**
+ * Loads the floating parts' chunk (once; again after a failure) and tells every component waiting for it.
+ * The user menu calls it on a click, so a chunk that failed to download is tried again.
+ */
+export function loadFloatingParts(): Promise<FloatingParts> {
+  loading ??= import('./floating-parts.js').then(
+    (parts) => {
+      loaded = parts;
+      for (const tell of waiting) tell(parts);
+      return parts;
+    },
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
   return loading;
 }
 
@@ -21,16 +36,16 @@ function loadFloatingParts(): Promise<FloatingParts> {
 export function useFloatingParts(): FloatingParts | null {
   const [parts, setParts] = useState(loaded);
   useEffect(() => {
-    if (parts) return;
-    let current = true;
-    // A failed load leaves the plain buttons; the next screen that asks tries again.
-    loadFloatingParts().then(
-      (ready) => current && setParts(ready),
-      () => (loading = null),
-    );
+    if (loaded) {
+      setParts(loaded);
+      return;
+    }
+    waiting.add(setParts);
+    // A failed download leaves the plain buttons; a click on the user menu tries again.
+    loadFloatingParts().catch(() => undefined);
     return () => {
-      current = false;
+      waiting.delete(setParts);
     };
-  }, [parts]);
+  }, []);
   return parts;
 }

@@ -1,5 +1,6 @@
 import { Box, Button, Group, Stack, Table, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { fieldMessage } from '../shared/field-message.js';
 import type { ListNameForm } from '../../machines/subscriber-lists.machine.js';
 import { LIMITS } from '../../schemas/constants.js';
 import type { SubscriberList } from '../../schemas/subscribers.js';
@@ -12,7 +13,6 @@ import { ListFrame } from '../kit/ListFrame.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
 import { problemMessage } from '../shared/problem-message.js';
 import { READABLE_ERRORS } from '../subscribers/readable-errors.js';
-import { fieldMessage } from '../subscribers/messages.js';
 
 /** The subscriber-lists actor, as the view sees it. */
 export type SubscriberListsActor = ListActor<SubscriberList, ListNameForm>;
@@ -180,7 +180,7 @@ function NameDialog({ actor }: { actor: SubscriberListsActor }) {
           {...textFieldProps(actor, form, 'name')}
           required
           maxLength={LIMITS.nameMaxLength}
-          error={fieldMessage(t, 'subscriberLists', fieldErrors.name, label)}
+          error={fieldMessage(t, fieldErrors.name, label)}
           disabled={busy}
           data-autofocus
         />

@@ -1,10 +1,11 @@
 import { SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { fieldMessage } from '../shared/field-message.js';
 import { changeField, textFieldProps } from '../kit/field-props.js';
 import { FormDialog } from '../kit/FormDialog.js';
 import { useListDialog } from '../kit/useListView.js';
 import { problemMessage } from '../shared/problem-message.js';
-import { fieldMessage } from './messages.js';
+
 import { READABLE_ERRORS } from './readable-errors.js';
 import type { SubscribersActor } from './SubscribersView.js';
 
@@ -30,7 +31,7 @@ export function SubscriberDialog({ actor }: { actor: SubscribersActor }) {
     <TextInput
       label={label}
       {...textFieldProps(actor, form, field)}
-      error={fieldMessage(t, 'subscribers', fieldErrors[field], label)}
+      error={fieldMessage(t, fieldErrors[field], label)}
       disabled={busy}
       {...extra}
     />
