@@ -1,7 +1,13 @@
-import type { Expression, ExpressionBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
+import {
+  sql as rawSql,
+  type Expression,
+  type ExpressionBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+} from 'kysely';
 import type { CompanyId, Sql } from '../db/database.js';
 import { anyId, queryBuilder, runQuery } from '../db/query-builder.js';
-import type { Tables } from '../db/tables.js';
+import type { GuestsTable, Tables } from '../db/tables.js';
 import { recordAudit } from './audit.repository.js';
 import { newHashid } from './hashid.js';
 import { likePattern } from './like-pattern.js';
@@ -9,21 +15,7 @@ import { assertOwned } from './references.js';
 import type { WriteScope } from './scope.js';
 
 /** A guest as the POS knows them, with the running totals kept by the check import. */
-export interface GuestRow {
-  id: number;
-  company_id: number;
-  pos_id: string;
-  hashid: string;
-  customer_name: string;
-  last_four_digits: string;
-  first_location_id: number | null;
-  visit_count: number;
-  total_spend_cents: number;
-  first_visit_at: Date | null;
-  last_visit_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type GuestRow = GuestsTable;
 
 /** What creating a guest takes; the hashid is generated. */
 export interface NewGuest {
@@ -121,13 +113,16 @@ type GuestExpressions = ExpressionBuilder<Tables & { g: Tables['guests'] }, 'g'>
 
 /** True when a subscriber is linked to guest `g` (uses the subscribers_guest index). */
 function hasSubscriber(eb: GuestExpressions, companyId: CompanyId) {
-  return eb.exists(
-    eb
-      .selectFrom('subscribers as s')
-      .select(eb.lit(1).as('one'))
-      .where('s.company_id', '=', companyId)
-      .whereRef('s.guest_id', '=', 'g.id'),
-  );
+  return eb.exists(subscriberOf(companyId, 'g.id'));
+}
+
+/** The subscribers linked to the guest whose id is in `guestId` of the enclosing query. */
+function subscriberOf(companyId: CompanyId, guestId: 'g.id' | 'p.id') {
+  return queryBuilder
+    .selectFrom('subscribers as s')
+    .select(rawSql.lit(1).as('one'))
+    .where('s.company_id', '=', companyId)
+    .where('s.guest_id', '=', rawSql.ref<number>(guestId));
 }
 
 /**
@@ -205,18 +200,7 @@ function withSubscriberFlag(
   return queryBuilder
     .selectFrom(window.as('p'))
     .selectAll('p')
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom('subscribers as s')
-            .select(eb.lit(1).as('one'))
-            .where('s.company_id', '=', companyId)
-            .whereRef('s.guest_id', '=', 'p.id'),
-        )
-        .$castTo<boolean>()
-        .as('is_subscriber'),
-    )
+    .select((eb) => eb.exists(subscriberOf(companyId, 'p.id')).$castTo<boolean>().as('is_subscriber'))
     .orderBy('p.id', order);
 }
 

@@ -235,6 +235,11 @@ function buildListMachine(definition: ErasedDefinition) {
   const afterChange =
     refreshes && (definition.refreshDelay ?? 0) > 0 ? (['scheduleRefresh'] as const) : ([] as const);
   const empty: Form = dialog?.empty ?? {};
+  // Closing a dialog returns to the list, which loads again if a refresh or other filters came meanwhile.
+  const closeToList = [
+    { guard: 'refreshIsPending' as const, target: `#${id}.listing.loading`, actions: 'closeDialog' as const },
+    { target: `#${id}.listing.browsing`, actions: 'closeDialog' as const },
+  ];
   type Context = ListContext<Item, Form, Filters, Created>;
   const queryOf = (context: Context): ListQuery<Filters> => {
     const search = context.search.trim();
@@ -500,10 +505,7 @@ function buildListMachine(definition: ErasedDefinition) {
                       { guard: 'createIsValid', target: 'saving', actions: 'clearProblem' },
                       { actions: 'showCreateErrors' },
                     ],
-                    'dialog.close': [
-                      { guard: 'refreshIsPending', target: `#${id}.listing.loading`, actions: 'closeDialog' },
-                      { target: `#${id}.listing.browsing`, actions: 'closeDialog' },
-                    ],
+                    'dialog.close': closeToList,
                   },
                 },
                 saving: {
@@ -561,10 +563,7 @@ function buildListMachine(definition: ErasedDefinition) {
                       { guard: 'updateIsValid', target: 'saving', actions: 'clearProblem' },
                       { actions: 'showUpdateErrors' },
                     ],
-                    'dialog.close': [
-                      { guard: 'refreshIsPending', target: `#${id}.listing.loading`, actions: 'closeDialog' },
-                      { target: `#${id}.listing.browsing`, actions: 'closeDialog' },
-                    ],
+                    'dialog.close': closeToList,
                   },
                 },
                 saving: {
@@ -599,10 +598,7 @@ function buildListMachine(definition: ErasedDefinition) {
                 confirming: {
                   on: {
                     'delete.confirm': { target: 'removing', actions: 'clearProblem' },
-                    'dialog.close': [
-                      { guard: 'refreshIsPending', target: `#${id}.listing.loading`, actions: 'closeDialog' },
-                      { target: `#${id}.listing.browsing`, actions: 'closeDialog' },
-                    ],
+                    'dialog.close': closeToList,
                   },
                 },
                 removing: {

@@ -11,7 +11,7 @@ import { ListFrame } from '../kit/ListFrame.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
 import { formatMoment, problemMessage } from './messages.js';
 
-type TokensActor = ListActor<CompanyToken, TokenForm>;
+type TokensActor = ListActor<CompanyToken, TokenForm, CompanyTokenCreated>;
 
 // Mantine's light green text (green 9) has 3.8:1 on its tint; this shade keeps AA (5.7:1).
 const ACTIVE_LABEL = 'light-dark(#1e6b30, var(--mantine-color-green-0))';
@@ -115,9 +115,8 @@ export function TokensView({ actor, timeZone }: { actor: TokensActor; timeZone?:
  */
 function CreateTokenDialog({ actor }: { actor: TokensActor }) {
   const { t } = useTranslation();
-  const { dialog, busy, form, fieldErrors, problem, created } = useListDialog(actor);
+  const { dialog, busy, form, fieldErrors, problem, created: token } = useListDialog(actor);
   // The key arrives typed as the machine's Created: a token with its key.
-  const token = created as CompanyTokenCreated | null;
   const close = () => actor.send({ type: 'dialog.close' });
   const submit = (event: FormEvent) => {
     event.preventDefault();

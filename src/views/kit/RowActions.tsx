@@ -28,7 +28,7 @@ export function RowActions<Item, Form extends object>({
           size="xs"
           variant="light"
           disabled={!enabled}
-          aria-label={`${t('kit.edit')} ${label}`}
+          aria-label={t('kit.editOf', { name: label })}
           onClick={() => actor.send({ type: 'item.edit', item })}
         >
           {t('kit.edit')}
@@ -40,7 +40,7 @@ export function RowActions<Item, Form extends object>({
           variant="light"
           color="red"
           disabled={!enabled}
-          aria-label={`${t('kit.delete')} ${label}`}
+          aria-label={t('kit.deleteOf', { name: label })}
           onClick={() => actor.send({ type: 'item.delete', item })}
         >
           {t('kit.delete')}

@@ -1,4 +1,5 @@
 import type { ChangeEvent } from 'react';
+import type { FieldChange } from '../../machines/kit/list-machine.js';
 import type { ListActor } from './list-actor.js';
 
 /** The props that bind a text input to one field of a list dialog's form. */
@@ -10,7 +11,7 @@ export function textFieldProps<Item, Form extends object>(
   return {
     value: form[field] as string,
     onChange: (event: ChangeEvent<HTMLInputElement>) =>
-      actor.send({ type: 'field.change', field, value: event.currentTarget.value } as never),
+      changeField(actor, field, event.currentTarget.value as Form[typeof field]),
   };
 }
 
@@ -20,5 +21,6 @@ export function changeField<Item, Form extends object, Field extends keyof Form>
   field: Field,
   value: Form[Field],
 ) {
-  actor.send({ type: 'field.change', field, value } as never);
+  // TypeScript cannot narrow the mapped union by a generic field; the parameters tie field and value.
+  actor.send({ type: 'field.change', field, value } as FieldChange<Form>);
 }

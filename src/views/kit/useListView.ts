@@ -27,7 +27,9 @@ export function useListView<Item, Form extends object>(actor: ListActor<Item, Fo
 }
 
 /** The open dialog of a list machine: which one, the form as typed, its errors, and whether it is saving. */
-export function useListDialog<Item, Form extends object>(actor: ListActor<Item, Form>) {
+export function useListDialog<Item, Form extends object, Created = unknown>(
+  actor: ListActor<Item, Form, Created>,
+) {
   const dialog = useSelector(actor, (state): ListDialog => {
     if (state.matches('creating')) return 'creating';
     if (state.matches('editing')) return 'editing';
