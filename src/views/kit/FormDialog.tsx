@@ -2,6 +2,7 @@ import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiProblem } from '../../machines/support/api-problem.js';
+import { READABLE_ERRORS } from '../shared/readable-errors.js';
 import type { ListActor } from './list-actor.js';
 import { useListDialog } from './useListView.js';
 
@@ -50,7 +51,8 @@ export function FormDialog<Item, Form extends object>({
       title={title[mode]}
       size={size}
     >
-      <form onSubmit={send} noValidate>
+      {/* Field errors in the readable red (Mantine's default red is below AA contrast on white). */}
+      <form onSubmit={send} noValidate style={READABLE_ERRORS}>
         <Stack gap="sm">
           {failure && (
             <Alert color="red" role="alert">

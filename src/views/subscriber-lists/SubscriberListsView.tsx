@@ -12,7 +12,6 @@ import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
 import { problemMessage } from '../shared/problem-message.js';
-import { READABLE_ERRORS } from '../subscribers/readable-errors.js';
 
 /** The subscriber-lists actor, as the view sees it. */
 export type SubscriberListsActor = ListActor<SubscriberList, ListNameForm>;
@@ -174,7 +173,7 @@ function NameDialog({ actor }: { actor: SubscriberListsActor }) {
       submit={{ creating: t('subscriberLists.actions.create'), editing: t('kit.save') }}
       problemText={(problem) => problemMessage(t, 'subscriberLists', problem)}
     >
-      <Box style={READABLE_ERRORS}>
+      <Box>
         <TextInput
           label={label}
           {...textFieldProps(actor, form, 'name')}

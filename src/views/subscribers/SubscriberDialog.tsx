@@ -6,7 +6,6 @@ import { FormDialog } from '../kit/FormDialog.js';
 import { useListDialog } from '../kit/useListView.js';
 import { problemMessage } from '../shared/problem-message.js';
 
-import { READABLE_ERRORS } from './readable-errors.js';
 import type { SubscribersActor } from './SubscribersView.js';
 
 /** The text fields of the subscriber dialog. */
@@ -48,8 +47,7 @@ export function SubscriberDialog({ actor }: { actor: SubscribersActor }) {
       submit={{ creating: t('subscribers.actions.add'), editing: t('subscribers.actions.save') }}
       problemText={(problem) => problemMessage(t, 'subscribers', problem)}
     >
-      {/* One wrapper so every field's error is drawn in the readable red. */}
-      <Stack gap="sm" style={READABLE_ERRORS}>
+      <Stack gap="sm">
         {text('email', t('subscribers.dialog.email'), {
           type: 'email',
           autoComplete: 'off',
