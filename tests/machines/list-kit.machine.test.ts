@@ -4,7 +4,9 @@ import { createActor, fromPromise, type EventFromLogic } from 'xstate';
 import { z } from 'zod';
 import {
   createListMachine,
+  LIST_REFRESH_MS,
   type ListQuery,
+  type NoFilters,
   type UpdateRequest,
 } from '../../src/machines/kit/list-machine.js';
 import type { Page } from '../../src/schemas/common.js';
@@ -331,6 +333,42 @@ describe('list kit machine (scenarios)', () => {
     await vi.runAllTimersAsync();
     expect(loads()).toHaveLength(3);
     expect(actor.getSnapshot().context.notice).toBe('updated');
+  });
+
+  it('refreshes 3 s after an add when the list names no delay of its own (spec §2)', async () => {
+    const plain = createListMachine<Dish, DishForm, NoFilters, DishInput, DishInput>({
+      id: 'plainDishes',
+      pageSize: null,
+      searchable: false,
+      filters: {},
+      form: { empty: EMPTY, of: (dish) => ({ name: dish.name, featured: false }), create: DishInputSchema },
+    });
+    let loads = 0;
+    const actor = createActor(
+      plain.provide({
+        actors: {
+          loadList: fromPromise<Dish[], ListQuery<NoFilters>>(() => {
+            loads += 1;
+            return Promise.resolve([SOUP]);
+          }),
+          createItem: fromPromise<Dish, DishInput>(({ input }) =>
+            Promise.resolve({ id: 10, name: input.name }),
+          ),
+        },
+      }),
+      { input: {} },
+    ).start();
+    await vi.runAllTimersAsync();
+    actor.send({ type: 'item.add' });
+    actor.send({ type: 'field.change', field: 'name', value: 'Pho' });
+    actor.send({ type: 'dialog.submit' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(loads).toBe(2);
+    await vi.advanceTimersByTimeAsync(LIST_REFRESH_MS - 1);
+    expect(loads).toBe(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(loads).toBe(3);
+    actor.stop();
   });
 
   it('reloads once after several refreshes in a row', async () => {
