@@ -2,11 +2,11 @@ import { Alert, Button, Group, PasswordInput, Stack, Text } from '@mantine/core'
 import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { hasFieldMessages, problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
 import type { ActorRefFrom } from 'xstate';
 import type { PasswordField, passwordChangeMachine } from '../../machines/password-change.machine.js';
 import { LIMITS } from '../../schemas/constants.js';
-import { hasFieldMessages, problemMessage } from './messages.js';
 
 const FIELDS: readonly { field: PasswordField; label: string; autoComplete: string }[] = [
   { field: 'current_password', label: 'account.password.current', autoComplete: 'current-password' },

@@ -13,6 +13,7 @@ import {
 import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { hasFieldMessages, problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
 import type { ActorRefFrom } from 'xstate';
 import type {
@@ -20,7 +21,7 @@ import type {
   CommunicationChannel,
 } from '../../machines/account-settings.machine.js';
 import { LANGUAGES } from '../../schemas/constants.js';
-import { hasFieldMessages, problemMessage } from './messages.js';
+
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 
 const CHANNELS: readonly CommunicationChannel[] = ['email', 'sms', 'phone'];

@@ -1,5 +1,6 @@
 import { Badge, Group, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
 import type { EmailSender } from '../../schemas/accounts.js';
 import type { SenderForm } from '../../machines/email-senders.machine.js';
@@ -10,7 +11,6 @@ import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
 import { RowActions } from '../kit/RowActions.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
-import { problemMessage } from './messages.js';
 
 type SendersActor = ListActor<EmailSender, SenderForm>;
 

@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Code, CopyButton, Group, Modal, Stack, Table, TextInput } from '@mantine/core';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { hasFieldMessages, problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
 import type { TokenForm } from '../../machines/company-tokens.machine.js';
 import type { CompanyToken, CompanyTokenCreated } from '../../schemas/accounts.js';
@@ -9,7 +10,7 @@ import { textFieldProps } from '../kit/field-props.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
-import { formatMoment, problemMessage } from './messages.js';
+import { formatMoment } from './messages.js';
 
 type TokensActor = ListActor<CompanyToken, TokenForm, CompanyTokenCreated>;
 
@@ -123,8 +124,7 @@ function CreateTokenDialog({ actor }: { actor: TokensActor }) {
     actor.send({ type: 'dialog.submit' });
   };
   const nameLabel = t('account.tokens.name');
-  const failure =
-    problem && Object.keys(problem.fields).length === 0 ? problemMessage(t, 'account', problem) : null;
+  const failure = problem && !hasFieldMessages(problem) ? problemMessage(t, 'account', problem) : null;
 
   return (
     <Modal

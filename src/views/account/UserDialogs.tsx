@@ -1,5 +1,6 @@
 import { Group, PasswordInput, Select, Switch, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
 import type { UserForm } from '../../machines/company-users.machine.js';
 import { USER_ROLES, type CompanyUser } from '../../schemas/accounts.js';
@@ -9,7 +10,7 @@ import { changeField, textFieldProps } from '../kit/field-props.js';
 import { FormDialog } from '../kit/FormDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { useListDialog } from '../kit/useListView.js';
-import { displayName, problemMessage } from './messages.js';
+import { displayName } from './messages.js';
 
 /** The text fields of the user dialog. */
 type UserTextField = 'email' | 'username' | 'first_name' | 'last_name';

@@ -1,12 +1,13 @@
 import { Badge, Stack, Table } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { problemMessage } from '../shared/problem-message.js';
 import type { UserForm } from '../../machines/company-users.machine.js';
 import type { CompanyUser } from '../../schemas/accounts.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
 import { RowActions } from '../kit/RowActions.js';
 import { useListView } from '../kit/useListView.js';
-import { displayName, formatMoment, problemMessage } from './messages.js';
+import { displayName, formatMoment } from './messages.js';
 import { RoleBadge } from './RoleBadge.js';
 import { UserDialogs } from './UserDialogs.js';
 

@@ -1,27 +1,5 @@
-import type { TFunction } from 'i18next';
-import type { ApiProblem } from '../../machines/support/api-problem.js';
 import type { CompanyUser } from '../../schemas/accounts.js';
 import { LANGUAGES, type Language } from '../../schemas/constants.js';
-
-/**
- * A failed call in the interface language: the area's text for the server's error code, else the
- * server's own message, else a generic one. Null when nothing failed.
- */
-export function problemMessage(
-  t: TFunction,
-  area: 'account' | 'hijack',
-  problem: ApiProblem | null,
-): string | null {
-  if (!problem) return null;
-  return t(`${area}.errors.${problem.code}`, {
-    defaultValue: problem.message || t(`${area}.errors.unexpected`),
-  });
-}
-
-/** True when the problem is told next to fields rather than above the form. */
-export function hasFieldMessages(problem: ApiProblem | null): boolean {
-  return problem !== null && Object.keys(problem.fields).length > 0;
-}
 
 const LOCALES: Record<Language, string> = {
   en: 'en-US',

@@ -14,9 +14,10 @@ import {
 } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
+import { problemMessage } from '../shared/problem-message.js';
 import type { ActorRefFrom } from 'xstate';
 import type { hijackMachine } from '../../machines/hijack.machine.js';
-import { problemMessage } from '../account/messages.js';
+
 import { RoleBadge } from '../account/RoleBadge.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 

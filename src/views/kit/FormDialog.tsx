@@ -2,6 +2,7 @@ import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiProblem } from '../../machines/support/api-problem.js';
+import { hasFieldMessages } from '../shared/problem-message.js';
 import { READABLE_ERRORS } from '../shared/readable-errors.js';
 import type { ListActor } from './list-actor.js';
 import { useListDialog } from './useListView.js';
@@ -33,7 +34,7 @@ export function FormDialog<Item, Form extends object>({
   const { t } = useTranslation();
   const { dialog, busy, problem } = useListDialog(actor);
   // Field errors are shown beside their fields; anything else above them.
-  const failure = problem && Object.keys(problem.fields).length === 0 ? problemText(problem) : null;
+  const failure = problem && !hasFieldMessages(problem) ? problemText(problem) : null;
   const mode = dialog === 'editing' ? 'editing' : 'creating';
   const close = () => actor.send({ type: 'dialog.close' });
   const send = (event: FormEvent) => {

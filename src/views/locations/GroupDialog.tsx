@@ -2,11 +2,11 @@ import { Alert, Button, Group, Modal, MultiSelect, Stack, Textarea, TextInput } 
 import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { hasFieldMessages, problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
 import type { ActorRefFrom } from 'xstate';
 import type { locationGroupCreateMachine } from '../../machines/location-group-create.machine.js';
 import { displayLocationName, type Location } from '../../schemas/locations.js';
-import { hasFieldMessages, problemMessage } from './messages.js';
 
 /**
  * The location group dialog (create, or rename and change members): a required name, a description
@@ -51,7 +51,9 @@ export function GroupDialog({
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          {problem && !hasFieldMessages(problem) && <Alert color="red">{problemMessage(t, problem)}</Alert>}
+          {problem && !hasFieldMessages(problem) && (
+            <Alert color="red">{problemMessage(t, 'locations', problem)}</Alert>
+          )}
           <TextInput
             label={nameLabel}
             required

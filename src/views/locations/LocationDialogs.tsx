@@ -1,5 +1,6 @@
 import { MultiSelect, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
 import type { LocationForm, LocationRow } from '../../machines/locations-admin.machine.js';
 import { displayLocationName, type LocationGroup } from '../../schemas/locations.js';
@@ -8,7 +9,6 @@ import { changeField, textFieldProps } from '../kit/field-props.js';
 import { FormDialog } from '../kit/FormDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { useListDialog } from '../kit/useListView.js';
-import { problemMessage } from './messages.js';
 
 /** The locations list's actor, as the Locations views see it. */
 export type LocationsActor = ListActor<LocationRow, LocationForm>;
@@ -41,7 +41,7 @@ export function LocationDialogs({
           }),
         }}
         submit={{ creating: t('locations.actions.create'), editing: t('kit.save') }}
-        problemText={(problem) => problemMessage(t, problem)}
+        problemText={(problem) => problemMessage(t, 'locations', problem)}
       >
         <LocationFields actor={actor} groups={groups} timeZones={timeZones} />
       </FormDialog>
@@ -51,7 +51,7 @@ export function LocationDialogs({
         message={(location) =>
           t('locations.deleteDialog.locationBody', { name: displayLocationName(location) })
         }
-        problemText={(problem) => problemMessage(t, problem)}
+        problemText={(problem) => problemMessage(t, 'locations', problem)}
       />
     </>
   );

@@ -1,6 +1,7 @@
 import { Badge, Loader, Modal, NavLink, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
+import { problemMessage } from '../shared/problem-message.js';
 import type { ActorRefFrom } from 'xstate';
 import {
   matchingChoices,
@@ -8,7 +9,7 @@ import {
   type locationSelectionMachine,
 } from '../../machines/location-selection.machine.js';
 import { displayLocationName } from '../../schemas/locations.js';
-import { problemMessage } from './messages.js';
+
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 
 function sameChoice(a: LocationSelection, b: LocationSelection): boolean {
@@ -52,7 +53,7 @@ export function LocationSelectModal({ actor }: { actor: ActorRefFrom<typeof loca
         {failed && (
           <LoadFailedAlert
             title={t('locations.picker.loadFailed')}
-            message={problemMessage(t, problem)}
+            message={problemMessage(t, 'locations', problem)}
             retryLabel={t('locations.actions.retry')}
             onRetry={() => actor.send({ type: 'list.retry' })}
           />

@@ -12,6 +12,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { problemMessage } from '../shared/problem-message.js';
 import type { LocationRow } from '../../machines/locations-admin.machine.js';
 import {
   displayLocationName,
@@ -23,7 +24,6 @@ import { ListFrame } from '../kit/ListFrame.js';
 import { useListView } from '../kit/useListView.js';
 import { LocationDialogs, type LocationsActor } from './LocationDialogs.js';
 import { LOCATION_NOTICES, noticeKey } from './LocationsView.js';
-import { problemMessage } from './messages.js';
 
 /** One thing a location needs before its data and campaigns work fully. */
 export type SetupItem = 'address' | 'zip' | 'coordinates' | 'timeZone' | 'group' | 'checks';
@@ -74,7 +74,7 @@ export function LocationsSetupView({
         texts={{
           empty: t('locations.page.empty'),
           loadFailed: t('locations.page.loadFailed'),
-          problem: problemMessage(t, listProblem),
+          problem: problemMessage(t, 'locations', listProblem),
           notice: noticeText && t(noticeText),
         }}
       >

@@ -1,5 +1,6 @@
 import { Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { problemMessage } from '../shared/problem-message.js';
 import type { ActorRefFrom } from 'xstate';
 import type { ListNotice } from '../../machines/kit/list-machine.js';
 import type { locationGroupCreateMachine } from '../../machines/location-group-create.machine.js';
@@ -12,7 +13,7 @@ import { RowActions } from '../kit/RowActions.js';
 import { useListView } from '../kit/useListView.js';
 import { GroupDialog } from './GroupDialog.js';
 import { LocationDialogs, type LocationsActor } from './LocationDialogs.js';
-import { formatMoney, problemMessage } from './messages.js';
+import { formatMoney } from './messages.js';
 import { formatCount } from '../../format/index.js';
 
 type GroupsActor = ListActor<LocationGroup>;
@@ -117,7 +118,7 @@ export function LocationsView({
           texts={{
             empty: t('locations.page.empty'),
             loadFailed: t('locations.page.loadFailed'),
-            problem: problemMessage(t, locationsView.listProblem),
+            problem: problemMessage(t, 'locations', locationsView.listProblem),
             notice: locationNotice && t(locationNotice),
           }}
         >
@@ -207,7 +208,7 @@ export function LocationsView({
           texts={{
             empty: t('locations.page.groupsEmpty'),
             loadFailed: t('locations.page.loadFailed'),
-            problem: problemMessage(t, groupsView.listProblem),
+            problem: problemMessage(t, 'locations', groupsView.listProblem),
             notice: groupNotice && t(groupNotice),
           }}
         >
@@ -279,7 +280,7 @@ export function LocationsView({
         actor={groupsActor}
         title={t('locations.deleteDialog.groupTitle')}
         message={(group) => t('locations.deleteDialog.groupBody', { name: group.name })}
-        problemText={(problem) => problemMessage(t, problem)}
+        problemText={(problem) => problemMessage(t, 'locations', problem)}
       />
       <GroupDialog actor={groupActor} locations={locations} />
     </Stack>

@@ -1,19 +1,4 @@
-import type { TFunction } from 'i18next';
-import type { ApiProblem } from '../../machines/support/api-problem.js';
 import { LANGUAGES, type Language } from '../../schemas/constants.js';
-
-/** A failed call in the interface language, or null when nothing failed. */
-export function problemMessage(t: TFunction, problem: ApiProblem | null): string | null {
-  if (!problem) return null;
-  return t(`locations.errors.${problem.code}`, {
-    defaultValue: problem.message || t('locations.errors.unexpected'),
-  });
-}
-
-/** True when the problem is told next to fields rather than above the form. */
-export function hasFieldMessages(problem: ApiProblem | null): boolean {
-  return problem !== null && Object.keys(problem.fields).length > 0;
-}
 
 const LOCALES: Record<Language, string> = {
   en: 'en-US',

@@ -18,7 +18,7 @@ import type { CardField } from '../../machines/customer-profile.machine.js';
 import { formatDate, languageOf } from '../../format/index.js';
 import { ERROR_STYLES, maskedCard } from '../guests/messages.js';
 import type { ProfileActor } from './types.js';
-import { problemMessage } from '../shared/problem-message.js';
+import { hasFieldMessages, problemMessage } from '../shared/problem-message.js';
 
 /** The cards linked to the person: remove one, or link another in a dialog. */
 export function CardsPanel({ actor, timeZone }: { actor: ProfileActor; timeZone?: string }) {
@@ -101,7 +101,7 @@ function CardDialog({ actor }: { actor: ProfileActor }) {
   );
   const close = () => actor.send({ type: 'dialog.close' });
   const change = (field: CardField, value: string) => actor.send({ type: 'card.change', field, value });
-  const showProblem = problem !== null && Object.keys(problem.fields).length === 0;
+  const showProblem = problem !== null && !hasFieldMessages(problem);
   return (
     <Modal
       opened={open}

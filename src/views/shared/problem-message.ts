@@ -13,3 +13,8 @@ export function problemMessage(t: TFunction, area: string, problem: ApiProblem |
     defaultValue: problem.message || t(`${area}.errors.unexpected`),
   });
 }
+
+/** True when the problem is told next to its fields rather than above the form. */
+export function hasFieldMessages(problem: ApiProblem | null): boolean {
+  return problem !== null && Object.keys(problem.fields).length > 0;
+}
