@@ -1,12 +1,4 @@
-import {
-  assign,
-  type DoneActorEvent,
-  emit,
-  type ErrorActorEvent,
-  setup,
-  spawnChild,
-  stopChild,
-} from 'xstate';
+import { assign, type DoneActorEvent, emit, type ErrorActorEvent, setup } from 'xstate';
 import { PasswordChangeSchema, type PasswordChange, type TokenResponse } from '../schemas/accounts.js';
 import {
   fieldErrorsOf,
@@ -15,10 +7,8 @@ import {
   type ApiProblem,
   type FieldErrors,
 } from './support/api-problem.js';
+import { requestIn } from './kit/request.js';
 import { placeholder } from './support/placeholder.js';
-
-// The server call is started with spawnChild on entry and stopped on exit: what `invoke` does, in the
-// form @xstate/graph's createTestModel accepts.
 
 /** The fields of the password form. */
 export type PasswordField = 'current_password' | 'new_password' | 'confirm_password';
@@ -62,12 +52,8 @@ export const EMPTY_PASSWORD_DRAFT: PasswordDraft = {
   confirm_password: '',
 };
 
-/**
- * Changing one's own password (`PUT /api/accounts/password/`): the form is checked with
- * PasswordChangeSchema (spec section 5: at least 8 characters, confirmation equal), then sent; the
- * fresh token the server answers is emitted as `password.changed`.
- */
-export const passwordChangeMachine = setup({
+// The password form's types, actors and actions.
+const passwordChangeSetup = setup({
   types: {
     context: {} as PasswordChangeContext,
     events: {} as PasswordChangeEvent,
@@ -108,7 +94,15 @@ export const passwordChangeMachine = setup({
     }),
     dismissNotice: assign({ notice: null }),
   },
-}).createMachine({
+});
+const request = requestIn(passwordChangeSetup);
+
+/**
+ * Changing one's own password (`PUT /api/accounts/password/`): the form is checked with
+ * PasswordChangeSchema (spec section 5: at least 8 characters, confirmation equal), then sent; the
+ * fresh token the server answers is emitted as `password.changed`.
+ */
+export const passwordChangeMachine = passwordChangeSetup.createMachine({
   id: 'passwordChange',
   context: { draft: EMPTY_PASSWORD_DRAFT, fieldErrors: {}, problem: null, notice: null },
   initial: 'editing',
@@ -125,21 +119,17 @@ export const passwordChangeMachine = setup({
     },
     submitting: {
       tags: ['busy'],
-      entry: spawnChild('changePassword', {
-        id: 'changePassword',
+      ...request('changePassword', {
         input: ({ context }) => PasswordChangeSchema.parse(context.draft),
-      }),
-      exit: stopChild('changePassword'),
-      on: {
-        'xstate.done.actor.changePassword': {
+        done: {
           target: 'editing',
           actions: ['finish', { type: 'announceToken', params: ({ event }) => event.output }],
         },
-        'xstate.error.actor.changePassword': {
+        error: {
           target: 'editing',
           actions: { type: 'keepServerErrors', params: ({ event }) => ({ error: event.error }) },
         },
-      },
+      }),
     },
   },
 });

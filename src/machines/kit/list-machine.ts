@@ -20,7 +20,7 @@ import {
   type FieldErrors,
 } from '../support/api-problem.js';
 import { placeholder } from '../support/placeholder.js';
-import { request } from './request.js';
+import { requestIn } from './request.js';
 
 // One statechart for every list screen: a list loaded (paged, searched, filtered), an add and an edit
 // dialog checked with the shared zod schemas, a confirmed delete, an export, and a reload after changes.
@@ -262,7 +262,7 @@ function buildListMachine(definition: ErasedDefinition) {
   const createCandidate = (context: Context): unknown =>
     dialog?.createInput ? dialog.createInput(context.form, context.filters) : context.form;
 
-  return setup({
+  const listSetup = setup({
     types: {
       context: {} as Context,
       events: {} as ListEvent<Item, Form, Filters, Created>,
@@ -348,7 +348,10 @@ function buildListMachine(definition: ErasedDefinition) {
       exportFinished: assign({ exporting: false }),
       announceOpened: emit((_, item: Item) => ({ type: 'item.opened' as const, item })),
     },
-  }).createMachine({
+  });
+  const request = requestIn(listSetup);
+
+  return listSetup.createMachine({
     id,
     context: ({ input }) => ({
       page: 1,
@@ -402,7 +405,6 @@ function buildListMachine(definition: ErasedDefinition) {
       listing: {
         initial: 'loading',
         on: {
-          // Typing restarts the wait (and drops a load under way): the list is searched once typing pauses.
           ...(definition.searchable
             ? {
                 // Typing restarts the wait (and drops a load under way): the list is searched once typing pauses.
@@ -429,19 +431,19 @@ function buildListMachine(definition: ErasedDefinition) {
           loading: {
             tags: ['busy'],
             ...request('loadList', {
-              input: ({ context }: { context: Context }) => queryOf(context),
+              input: ({ context }) => queryOf(context),
               done: {
                 target: 'browsing',
                 actions: {
                   type: 'keepList',
-                  params: ({ event }: { event: { output: ListAnswer<Item> } }) => event.output,
+                  params: ({ event }) => event.output,
                 },
               },
               error: {
                 target: 'failed',
                 actions: {
                   type: 'keepProblem',
-                  params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+                  params: ({ event }) => ({ error: event.error }),
                 },
               },
             }),
@@ -509,6 +511,7 @@ function buildListMachine(definition: ErasedDefinition) {
                 saving: {
                   tags: ['busy'],
                   ...request('createItem', {
+                    // The erased create input is `unknown`, so the mapper's argument is named here.
                     input: ({ context }: { context: Context }) =>
                       dialog?.create?.parse(createCandidate(context)),
                     done: definition.showCreated
@@ -516,7 +519,7 @@ function buildListMachine(definition: ErasedDefinition) {
                           target: 'created',
                           actions: {
                             type: 'keepCreated',
-                            params: ({ event }: { event: { output: Created } }) => event.output,
+                            params: ({ event }) => event.output,
                           },
                         }
                       : {
@@ -527,7 +530,7 @@ function buildListMachine(definition: ErasedDefinition) {
                       target: 'open',
                       actions: {
                         type: 'keepServerErrors',
-                        params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+                        params: ({ event }) => ({ error: event.error }),
                       },
                     },
                   }),
@@ -567,8 +570,9 @@ function buildListMachine(definition: ErasedDefinition) {
                 saving: {
                   tags: ['busy'],
                   ...request('updateItem', {
-                    input: ({ context }: { context: Context }) => ({
-                      item: context.selected,
+                    // The edit dialog opens only with a row selected.
+                    input: ({ context }) => ({
+                      item: context.selected as Item,
                       changes: dialog?.update?.parse(context.form),
                     }),
                     done: {
@@ -579,7 +583,7 @@ function buildListMachine(definition: ErasedDefinition) {
                       target: 'open',
                       actions: {
                         type: 'keepServerErrors',
-                        params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+                        params: ({ event }) => ({ error: event.error }),
                       },
                     },
                   }),
@@ -602,7 +606,7 @@ function buildListMachine(definition: ErasedDefinition) {
                 removing: {
                   tags: ['busy'],
                   ...request('deleteItem', {
-                    input: ({ context }: { context: Context }) => context.selected,
+                    input: ({ context }) => context.selected,
                     done: {
                       target: `#${id}.listing.loading`,
                       actions: [
@@ -615,7 +619,7 @@ function buildListMachine(definition: ErasedDefinition) {
                       target: 'confirming',
                       actions: {
                         type: 'keepProblem',
-                        params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+                        params: ({ event }) => ({ error: event.error }),
                       },
                     },
                   }),
