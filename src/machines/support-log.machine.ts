@@ -1,10 +1,8 @@
-import { assign, type DoneActorEvent, type ErrorActorEvent, setup, spawnChild, stopChild } from 'xstate';
+import { assign, type DoneActorEvent, type ErrorActorEvent, setup } from 'xstate';
 import type { SupportEventLogCreated } from '../schemas/support.js';
+import { requestIn } from './kit/request.js';
 import { problemOf, type ApiProblem } from './support/api-problem.js';
 import { placeholder } from './support/placeholder.js';
-
-// The upload starts with spawnChild on entry and stops on exit: what `invoke` does, in the form
-// @xstate/graph's createTestModel accepts (see docs/client.md).
 
 /** What the support menu sends. */
 export type SupportLogCommand = { type: 'log.export' } | { type: 'log.send' } | { type: 'notice.dismiss' };
@@ -19,12 +17,8 @@ export interface SupportLogContext {
   problem: ApiProblem | null;
 }
 
-/**
- * The support menu's event log: "Export" downloads the page's event log as JSON Lines (the `downloadLog`
- * action, provided by src/app); "Send to support" uploads it (`POST /api/support/event-logs/`) through
- * `sending` to `sent` (with the stored log's id) or `failed` (with the problem); a notice is dismissed to `idle`.
- */
-export const supportLogMachine = setup({
+// The support log's types, actors and actions.
+const supportLogSetup = setup({
   types: {
     context: {} as SupportLogContext,
     events: {} as SupportLogEvent,
@@ -40,7 +34,15 @@ export const supportLogMachine = setup({
     keepProblem: assign((_, failure: { error: unknown }) => ({ problem: problemOf(failure.error) })),
     clearNotice: assign({ problem: null }),
   },
-}).createMachine({
+});
+const request = requestIn(supportLogSetup);
+
+/**
+ * The support menu's event log: "Export" downloads the page's event log as JSON Lines (the `downloadLog`
+ * action, provided by src/app); "Send to support" uploads it (`POST /api/support/event-logs/`) through
+ * `sending` to `sent` (with the stored log's id) or `failed` (with the problem); a notice is dismissed to `idle`.
+ */
+export const supportLogMachine = supportLogSetup.createMachine({
   id: 'supportLog',
   context: { sentId: null, problem: null },
   initial: 'idle',
@@ -48,29 +50,31 @@ export const supportLogMachine = setup({
     'log.export': { actions: 'downloadLog' },
   },
   states: {
+    // Every way into `sending` clears the last notice, so a send never shows the previous failure.
     idle: {
-      on: { 'log.send': 'sending' },
+      on: { 'log.send': { target: 'sending', actions: 'clearNotice' } },
     },
     sending: {
       tags: ['busy'],
-      entry: ['clearNotice', spawnChild('sendLog', { id: 'sendLog' })],
-      exit: stopChild('sendLog'),
-      on: {
-        'xstate.done.actor.sendLog': {
+      ...request('sendLog', {
+        done: {
           target: 'sent',
           actions: { type: 'keepSentId', params: ({ event }) => event.output },
         },
-        'xstate.error.actor.sendLog': {
+        error: {
           target: 'failed',
           actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
         },
-      },
+      }),
     },
     sent: {
-      on: { 'log.send': 'sending', 'notice.dismiss': 'idle' },
+      on: { 'log.send': { target: 'sending', actions: 'clearNotice' }, 'notice.dismiss': 'idle' },
     },
     failed: {
-      on: { 'log.send': 'sending', 'notice.dismiss': { target: 'idle', actions: 'clearNotice' } },
+      on: {
+        'log.send': { target: 'sending', actions: 'clearNotice' },
+        'notice.dismiss': { target: 'idle', actions: 'clearNotice' },
+      },
     },
   },
 });

@@ -1,9 +1,7 @@
-import { assign, type DoneActorEvent, type ErrorActorEvent, setup, spawnChild, stopChild } from 'xstate';
+import { assign, type DoneActorEvent, type ErrorActorEvent, setup } from 'xstate';
 import type { Box } from '../visualiser/layout.js';
+import { requestIn } from './kit/request.js';
 import { placeholder } from './support/placeholder.js';
-
-// The layout starts with spawnChild on entry and stops on exit: what `invoke` does, in the form
-// @xstate/graph's createTestModel accepts (see docs/client.md).
 
 /** Where each state of a chart is drawn, by state id (relative to its parent state). */
 export type ChartBoxes = Readonly<Record<string, Box>>;
@@ -48,12 +46,8 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * The /support/machines screen: which machine is shown and which live actor is followed, and the chart's
- * ELK layout, computed off the render by the `layOutChart` actor: `layingOut` (tag `busy`) until it answers,
- * then `laidOut` with its boxes or `layoutFailed` with the reason. Choosing another machine lays it out anew.
- */
-export const supportMachinesMachine = setup({
+// The /support/machines screen's types, actors, actions and guards.
+const supportMachinesSetup = setup({
   types: {
     context: {} as SupportMachinesContext,
     events: {} as SupportMachinesEvent,
@@ -77,7 +71,15 @@ export const supportMachinesMachine = setup({
   guards: {
     otherMachine: ({ context }, params: { machineId: string }) => params.machineId !== context.machineId,
   },
-}).createMachine({
+});
+const request = requestIn(supportMachinesSetup);
+
+/**
+ * The /support/machines screen: which machine is shown and which live actor is followed, and the chart's
+ * ELK layout, computed off the render by the `layOutChart` actor: `layingOut` (tag `busy`) until it answers,
+ * then `laidOut` with its boxes or `layoutFailed` with the reason. Choosing another machine lays it out anew.
+ */
+export const supportMachinesMachine = supportMachinesSetup.createMachine({
   id: 'supportMachines',
   context: ({ input }) => ({ machineId: input.machineId, followedId: null, boxes: null, layoutError: null }),
   initial: 'layingOut',
@@ -93,21 +95,17 @@ export const supportMachinesMachine = setup({
   states: {
     layingOut: {
       tags: ['busy'],
-      entry: spawnChild('layOutChart', {
-        id: 'layOutChart',
+      ...request('layOutChart', {
         input: ({ context }) => ({ machineId: context.machineId }),
-      }),
-      exit: stopChild('layOutChart'),
-      on: {
-        'xstate.done.actor.layOutChart': {
+        done: {
           target: 'laidOut',
           actions: { type: 'keepBoxes', params: ({ event }) => ({ boxes: event.output }) },
         },
-        'xstate.error.actor.layOutChart': {
+        error: {
           target: 'layoutFailed',
           actions: { type: 'keepLayoutError', params: ({ event }) => ({ error: event.error }) },
         },
-      },
+      }),
     },
     laidOut: {},
     layoutFailed: {},

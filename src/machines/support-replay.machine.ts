@@ -1,13 +1,12 @@
-import { assign, type DoneActorEvent, type ErrorActorEvent, setup, spawnChild, stopChild } from 'xstate';
+import { assign, type DoneActorEvent, type ErrorActorEvent, setup } from 'xstate';
 import { LogParseError } from '../replay/replay.js';
 import { ReplayTimeline, visibleIndices } from '../replay/steps.js';
 import type { SupportEventLog } from '../schemas/support.js';
+import { requestIn } from './kit/request.js';
 import { problemOf, type ApiProblem } from './support/api-problem.js';
 import { placeholder } from './support/placeholder.js';
 
-// The list and the replay start with spawnChild on entry and stop on exit: what `invoke` does, in the form
-// @xstate/graph's createTestModel accepts (see docs/client.md). Reading and replaying a log happens in the
-// `loadReplay` actor (src/app/wiring), never here.
+// Reading and replaying a log happens in the `loadReplay` actor (src/app/wiring), never here.
 
 /** Where a log to replay comes from: a local file, the page's own event log, or a log captured on the server. */
 export type ReplaySource =
@@ -75,13 +74,8 @@ function replayProblemOf(error: unknown): ReplayProblem {
   return { kind: 'api', ...problemOf(error) };
 }
 
-/**
- * The replay screen (`/support/replay`, platform staff): lists captured logs, loads a log (a local file, the
- * page's own log or a captured one) through `loading` to `viewing` (or `empty` for a log without entries, or
- * `failed` with the line that could not be read), then steps and scrubs through it, optionally one actor's
- * steps only.
- */
-export const supportReplayMachine = setup({
+// The replay screen's types, actors, guards and actions.
+const supportReplaySetup = setup({
   types: {
     context: {} as SupportReplayContext,
     events: {} as SupportReplayEvent,
@@ -118,7 +112,16 @@ export const supportReplayMachine = setup({
       return { actor, index: shown.includes(context.index) ? context.index : (shown[0] ?? context.index) };
     }),
   },
-}).createMachine({
+});
+const request = requestIn(supportReplaySetup);
+
+/**
+ * The replay screen (`/support/replay`, platform staff): lists captured logs, loads a log (a local file, the
+ * page's own log or a captured one) through `loading` to `viewing` (or `empty` for a log without entries, or
+ * `failed` with the line that could not be read), then steps and scrubs through it, optionally one actor's
+ * steps only.
+ */
+export const supportReplayMachine = supportReplaySetup.createMachine({
   id: 'supportReplay',
   context: {
     logs: null,
@@ -142,18 +145,16 @@ export const supportReplayMachine = setup({
       states: {
         listing: {
           tags: ['busy'],
-          entry: spawnChild('listLogs', { id: 'listLogs' }),
-          exit: stopChild('listLogs'),
-          on: {
-            'xstate.done.actor.listLogs': {
+          ...request('listLogs', {
+            done: {
               target: 'listed',
               actions: { type: 'keepLogs', params: ({ event }) => event.output },
             },
-            'xstate.error.actor.listLogs': {
+            error: {
               target: 'listFailed',
               actions: { type: 'keepListProblem', params: ({ event }) => ({ error: event.error }) },
             },
-          },
+          }),
         },
         listed: {},
         listFailed: {
@@ -163,10 +164,9 @@ export const supportReplayMachine = setup({
     },
     loading: {
       tags: ['busy'],
-      entry: spawnChild('loadReplay', { id: 'loadReplay', input: ({ context }) => context.source! }),
-      exit: stopChild('loadReplay'),
-      on: {
-        'xstate.done.actor.loadReplay': [
+      ...request('loadReplay', {
+        input: ({ context }) => context.source!,
+        done: [
           {
             guard: { type: 'hasSteps', params: ({ event }) => event.output },
             target: 'viewing',
@@ -174,12 +174,12 @@ export const supportReplayMachine = setup({
           },
           { target: 'empty', actions: { type: 'keepTimeline', params: ({ event }) => event.output } },
         ],
-        'xstate.error.actor.loadReplay': {
+        error: {
           target: 'failed',
           actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
         },
-        'source.choose': 'choosing',
-      },
+        on: { 'source.choose': 'choosing' },
+      }),
     },
     viewing: {
       on: {
