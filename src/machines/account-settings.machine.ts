@@ -1,12 +1,4 @@
-import {
-  assign,
-  type DoneActorEvent,
-  emit,
-  type ErrorActorEvent,
-  setup,
-  spawnChild,
-  stopChild,
-} from 'xstate';
+import { assign, type DoneActorEvent, emit, type ErrorActorEvent, setup } from 'xstate';
 import { AccountSettingsSchema, type AccountSettings } from '../schemas/accounts.js';
 import type { Language } from '../schemas/constants.js';
 import {
@@ -16,10 +8,8 @@ import {
   type ApiProblem,
   type FieldErrors,
 } from './support/api-problem.js';
+import { requestIn } from './kit/request.js';
 import { placeholder } from './support/placeholder.js';
-
-// Server calls are started with spawnChild on entry and stopped on exit: what `invoke` does, in the
-// form @xstate/graph's createTestModel accepts (it refuses `invoke` and `after`), as the auth machine does.
 
 /** The text fields of the profile form. */
 export type SettingsTextField = 'username' | 'email' | 'language' | 'time_zone';
@@ -85,13 +75,8 @@ function draftOf(settings: AccountSettings): SettingsDraft {
   return { ...settings, communication: { ...settings.communication } };
 }
 
-/**
- * The signed-in user's own settings (`GET/PUT /api/accounts/settings/`): loads them, edits a draft,
- * checks it with AccountSettingsSchema, saves it and, when the language changed, applies the new
- * language at once through the `applyLanguage` actor. Each save is emitted as `settings.saved` (the
- * screen then has the session fetch the user again).
- */
-export const accountSettingsMachine = setup({
+// The profile form's types, actors, guards and actions.
+const accountSettingsSetup = setup({
   types: {
     context: {} as AccountSettingsContext,
     events: {} as AccountSettingsEvent,
@@ -148,7 +133,16 @@ export const accountSettingsMachine = setup({
     noticeSaved: assign({ notice: 'saved' as const }),
     dismissNotice: assign({ notice: null }),
   },
-}).createMachine({
+});
+const request = requestIn(accountSettingsSetup);
+
+/**
+ * The signed-in user's own settings (`GET/PUT /api/accounts/settings/`): loads them, edits a draft,
+ * checks it with AccountSettingsSchema, saves it and, when the language changed, applies the new
+ * language at once through the `applyLanguage` actor. Each save is emitted as `settings.saved` (the
+ * screen then has the session fetch the user again).
+ */
+export const accountSettingsMachine = accountSettingsSetup.createMachine({
   id: 'accountSettings',
   context: {
     saved: null,
@@ -161,18 +155,16 @@ export const accountSettingsMachine = setup({
   states: {
     loading: {
       tags: ['busy'],
-      entry: spawnChild('loadSettings', { id: 'loadSettings' }),
-      exit: stopChild('loadSettings'),
-      on: {
-        'xstate.done.actor.loadSettings': {
+      ...request('loadSettings', {
+        done: {
           target: 'editing',
           actions: { type: 'keepSettings', params: ({ event }) => event.output },
         },
-        'xstate.error.actor.loadSettings': {
+        error: {
           target: 'failed',
           actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
         },
-      },
+      }),
     },
     failed: {
       on: { 'settings.retry': { target: 'loading', actions: 'clearProblem' } },
@@ -191,13 +183,9 @@ export const accountSettingsMachine = setup({
     },
     saving: {
       tags: ['busy'],
-      entry: spawnChild('saveSettings', {
-        id: 'saveSettings',
+      ...request('saveSettings', {
         input: ({ context }) => AccountSettingsSchema.parse(context.draft),
-      }),
-      exit: stopChild('saveSettings'),
-      on: {
-        'xstate.done.actor.saveSettings': [
+        done: [
           {
             guard: { type: 'languageChanged', params: ({ event }) => event.output },
             target: 'applyingLanguage',
@@ -215,27 +203,23 @@ export const accountSettingsMachine = setup({
             ],
           },
         ],
-        'xstate.error.actor.saveSettings': {
+        error: {
           target: 'editing',
           actions: { type: 'keepServerErrors', params: ({ event }) => ({ error: event.error }) },
         },
-      },
+      }),
     },
     applyingLanguage: {
       tags: ['busy'],
-      entry: spawnChild('applyLanguage', {
-        id: 'applyLanguage',
+      ...request('applyLanguage', {
         input: ({ context }) => context.saved?.language ?? 'en',
-      }),
-      exit: stopChild('applyLanguage'),
-      on: {
-        'xstate.done.actor.applyLanguage': { target: 'editing', actions: 'noticeSaved' },
+        done: { target: 'editing', actions: 'noticeSaved' },
         // The settings are saved even when the interface could not switch; say both.
-        'xstate.error.actor.applyLanguage': {
+        error: {
           target: 'editing',
           actions: ['noticeSaved', { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) }],
         },
-      },
+      }),
     },
   },
 });

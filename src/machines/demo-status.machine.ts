@@ -6,14 +6,13 @@ import {
   type SnapshotFrom,
   raise,
   setup,
-  spawnChild,
-  stopChild,
 } from 'xstate';
 import type { DemoStatus } from '../schemas/demo.js';
+import { requestIn } from './kit/request.js';
 import { placeholder } from './support/placeholder.js';
 
-// The status call starts with spawnChild on entry and stops on exit, and the pause is a delayed raise
-// cancelled on exit: what `invoke` and `after` do, in the form createTestModel accepts (docs/client.md).
+// The pause is a delayed raise cancelled on exit: what `after` does, in the form createTestModel accepts
+// (docs/client.md).
 
 /** Everything the demo-status machine handles: the status call's answer or failure, and the pause's end. */
 export type DemoStatusEvent =
@@ -29,14 +28,8 @@ export interface DemoStatusContext {
 /** Milliseconds between two status calls while the history loads (the load takes about a minute). */
 export const DEMO_STATUS_POLL_MS = 3_000;
 
-/**
- * The "demo data is still loading" banner. Asks `GET /api/demo/status/` (`asking`); while the demo's POS
- * history loads it keeps the progress and asks again after a pause (`pausing`); once loaded, on an
- * installation without a demo, or when a call fails it stops (`done`: the banner is only a courtesy, and the
- * pages themselves report an unreachable server). The banner shows while the machine runs and knows a
- * percentage, so it stays up between two answers.
- */
-export const demoStatusMachine = setup({
+// The banner's types, actors, actions, guards and delays.
+const demoStatusSetup = setup({
   types: {
     context: {} as DemoStatusContext,
     events: {} as DemoStatusEvent,
@@ -54,26 +47,32 @@ export const demoStatusMachine = setup({
   delays: {
     pollDelay: DEMO_STATUS_POLL_MS,
   },
-}).createMachine({
+});
+const request = requestIn(demoStatusSetup);
+
+/**
+ * The "demo data is still loading" banner. Asks `GET /api/demo/status/` (`asking`); while the demo's POS
+ * history loads it keeps the progress and asks again after a pause (`pausing`); once loaded, on an
+ * installation without a demo, or when a call fails it stops (`done`: the banner is only a courtesy, and the
+ * pages themselves report an unreachable server). The banner shows while the machine runs and knows a
+ * percentage, so it stays up between two answers.
+ */
+export const demoStatusMachine = demoStatusSetup.createMachine({
   id: 'demoStatus',
   context: { percent: null },
   initial: 'asking',
   states: {
-    asking: {
-      entry: spawnChild('fetchDemoStatus', { id: 'fetchDemoStatus' }),
-      exit: stopChild('fetchDemoStatus'),
-      on: {
-        'xstate.done.actor.fetchDemoStatus': [
-          {
-            guard: { type: 'stillLoading', params: ({ event }) => event.output },
-            target: 'pausing',
-            actions: { type: 'keepPercent', params: ({ event }) => event.output },
-          },
-          { target: 'done' },
-        ],
-        'xstate.error.actor.fetchDemoStatus': 'done',
-      },
-    },
+    asking: request('fetchDemoStatus', {
+      done: [
+        {
+          guard: { type: 'stillLoading', params: ({ event }) => event.output },
+          target: 'pausing',
+          actions: { type: 'keepPercent', params: ({ event }) => event.output },
+        },
+        { target: 'done' },
+      ],
+      error: 'done',
+    }),
     pausing: {
       entry: raise({ type: 'poll.due' }, { delay: 'pollDelay', id: 'pollPause' }),
       exit: cancel('pollPause'),

@@ -1,11 +1,9 @@
-import { assign, type DoneActorEvent, type ErrorActorEvent, setup, spawnChild, stopChild } from 'xstate';
+import { assign, type DoneActorEvent, type ErrorActorEvent, setup } from 'xstate';
 import { z } from 'zod';
 import { displayLocationName, type Location, type LocationGroup } from '../schemas/locations.js';
+import { requestIn } from './kit/request.js';
 import { problemOf, type ApiProblem } from './support/api-problem.js';
 import { placeholder } from './support/placeholder.js';
-
-// Server calls and the storage read start with spawnChild on entry and stop on exit: what `invoke` does,
-// in the form @xstate/graph's createTestModel accepts (see docs/client.md).
 
 /** What the whole app is filtered by: every location, one location, or one location group. */
 export const LocationSelectionSchema = z.discriminatedUnion('kind', [
@@ -88,13 +86,8 @@ function sameSelection(a: LocationSelection, b: LocationSelection): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/**
- * The app-wide location selection (spec section 4): the select modal is visible or hidden; the user
- * picks every location, one location or one group; the choice is kept in session storage (the
- * `persistSelection` action) and restored at start (the `readStoredSelection` actor). Choosing closes
- * the modal. The lists load each time the modal opens; a failed load shows an error with retry.
- */
-export const locationSelectionMachine = setup({
+// The selection's types, actors, guards and actions.
+const locationSelectionSetup = setup({
   types: {
     context: {} as LocationSelectionContext,
     events: {} as LocationSelectionEvent,
@@ -127,7 +120,16 @@ export const locationSelectionMachine = setup({
     clearProblem: assign({ problem: null }),
     forgetChoices: assign({ choices: null }),
   },
-}).createMachine({
+});
+const request = requestIn(locationSelectionSetup);
+
+/**
+ * The app-wide location selection (spec section 4): the select modal is visible or hidden; the user
+ * picks every location, one location or one group; the choice is kept in session storage (the
+ * `persistSelection` action) and restored at start (the `readStoredSelection` actor). Choosing closes
+ * the modal. The lists load each time the modal opens; a failed load shows an error with retry.
+ */
+export const locationSelectionMachine = locationSelectionSetup.createMachine({
   id: 'locationSelection',
   context: { selection: ALL_LOCATIONS, choices: null, query: '', problem: null },
   initial: 'restoring',
@@ -147,19 +149,15 @@ export const locationSelectionMachine = setup({
     },
   },
   states: {
-    restoring: {
-      entry: spawnChild('readStoredSelection', { id: 'readStoredSelection' }),
-      exit: stopChild('readStoredSelection'),
-      on: {
-        'xstate.done.actor.readStoredSelection': {
-          target: 'hidden',
-          actions: { type: 'restore', params: ({ event }) => ({ value: event.output }) },
-        },
-        // Storage can be disabled: the app starts with every location.
-        'xstate.error.actor.readStoredSelection': { target: 'hidden' },
-        'picker.open': { target: 'visible' },
+    restoring: request('readStoredSelection', {
+      done: {
+        target: 'hidden',
+        actions: { type: 'restore', params: ({ event }) => ({ value: event.output }) },
       },
-    },
+      // Storage can be disabled: the app starts with every location.
+      error: { target: 'hidden' },
+      on: { 'picker.open': { target: 'visible' } },
+    }),
     hidden: {
       on: { 'picker.open': { target: 'visible' } },
     },
@@ -174,10 +172,8 @@ export const locationSelectionMachine = setup({
       states: {
         loading: {
           tags: ['busy'],
-          entry: spawnChild('loadChoices', { id: 'loadChoices' }),
-          exit: stopChild('loadChoices'),
-          on: {
-            'xstate.done.actor.loadChoices': [
+          ...request('loadChoices', {
+            done: [
               {
                 // The chosen location or group was deleted or renamed elsewhere: follow the lists.
                 guard: { type: 'selectionIsStale', params: ({ event }) => event.output },
@@ -196,11 +192,11 @@ export const locationSelectionMachine = setup({
               },
               { target: 'ready', actions: { type: 'keepChoices', params: ({ event }) => event.output } },
             ],
-            'xstate.error.actor.loadChoices': {
+            error: {
               target: 'failed',
               actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
             },
-          },
+          }),
         },
         failed: {
           on: { 'list.retry': { target: 'loading', actions: 'clearProblem' } },
