@@ -1,12 +1,10 @@
-import { assign, type DoneActorEvent, type ErrorActorEvent, setup, spawnChild, stopChild } from 'xstate';
+import { assign, type DoneActorEvent, type ErrorActorEvent, setup } from 'xstate';
 import { LIMITS } from '../schemas/constants.js';
 import type { CustomerKind } from '../schemas/customers.js';
+import { requestIn } from './kit/request.js';
 import { problemOf, type ApiProblem } from './support/api-problem.js';
 import { type FileRow, type FileRows, rowKey } from './support/csv-rows.js';
 import { placeholder } from './support/placeholder.js';
-
-// Server calls start with spawnChild on entry and stop on exit (what `invoke` does, in the form
-// @xstate/graph's createTestModel accepts; see docs/client.md).
 
 /** Which locations the rows come from: the app's selection as the API's repeated filters. */
 export interface LocationFilter {
@@ -146,14 +144,8 @@ function mergeRows(context: FilePagingContext, present: readonly string[]): Part
   };
 }
 
-/**
- * File paging (spec sections 3, 5, 7 and 9): asks which files hold a kind's rows for the selected
- * locations, reads them one file per step ("load more"), discards rows with one field or fewer, drops
- * rows already kept and — for guests — POS ids that already have a subscriber, and keeps pageFile,
- * fileEndCount and totalRowsCount up to date. A failed call is kept as a problem: the rows read so far
- * stay on screen and a retry repeats the failed step.
- */
-export const filePagingMachine = setup({
+// File paging's types, actors, guards and actions.
+const filePagingSetup = setup({
   types: {
     context: {} as FilePagingContext,
     events: {} as FilePagingEvent,
@@ -226,7 +218,17 @@ export const filePagingMachine = setup({
       failedStep: failure.step,
     })),
   },
-}).createMachine({
+});
+const request = requestIn(filePagingSetup);
+
+/**
+ * File paging (spec sections 3, 5, 7 and 9): asks which files hold a kind's rows for the selected
+ * locations, reads them one file per step ("load more"), discards rows with one field or fewer, drops
+ * rows already kept and — for guests — POS ids that already have a subscriber, and keeps pageFile,
+ * fileEndCount and totalRowsCount up to date. A failed call is kept as a problem: the rows read so far
+ * stay on screen and a retry repeats the failed step.
+ */
+export const filePagingMachine = filePagingSetup.createMachine({
   id: 'filePaging',
   context: ({ input }) => freshContext(input),
   initial: 'loadingUrls',
@@ -241,13 +243,9 @@ export const filePagingMachine = setup({
   states: {
     loadingUrls: {
       tags: ['busy'],
-      entry: spawnChild('loadFileUrls', {
-        id: 'loadFileUrls',
+      ...request('loadFileUrls', {
         input: ({ context }) => ({ kind: context.kind, page: context.pageFile, ...context.filter }),
-      }),
-      exit: stopChild('loadFileUrls'),
-      on: {
-        'xstate.done.actor.loadFileUrls': [
+        done: [
           {
             guard: ({ event }) => event.output.urls.length === 0,
             target: 'complete',
@@ -255,35 +253,31 @@ export const filePagingMachine = setup({
           },
           { target: 'loadingFile', actions: { type: 'keepUrls', params: ({ event }) => event.output } },
         ],
-        'xstate.error.actor.loadFileUrls': {
+        error: {
           target: 'failed',
           actions: {
             type: 'keepProblem',
             params: ({ event }) => ({ error: event.error, step: 'urls' as const }),
           },
         },
-      },
+      }),
     },
     loadingFile: {
       tags: ['busy'],
-      entry: spawnChild('loadFile', {
-        id: 'loadFile',
+      ...request('loadFile', {
         input: ({ context }) => ({ kind: context.kind, url: context.urls[context.urlIndex] ?? '' }),
-      }),
-      exit: stopChild('loadFile'),
-      on: {
-        'xstate.done.actor.loadFile': {
+        done: {
           target: 'sorting',
           actions: { type: 'keepFileRows', params: ({ event }) => event.output },
         },
-        'xstate.error.actor.loadFile': {
+        error: {
           target: 'failed',
           actions: {
             type: 'keepProblem',
             params: ({ event }) => ({ error: event.error, step: 'file' as const }),
           },
         },
-      },
+      }),
     },
     // The file's rows are in: check guests against subscribers, or keep them at once.
     sorting: {
@@ -294,27 +288,23 @@ export const filePagingMachine = setup({
     },
     checkingExisting: {
       tags: ['busy'],
-      entry: spawnChild('findExisting', {
-        id: 'findExisting',
+      ...request('findExisting', {
         input: ({ context }) => ({
           kind: existingKindFor(context.kind) ?? 'subscriber',
           pos_ids: [...new Set(context.pending.map((row) => row.pos_id).filter((id) => id !== ''))],
         }),
-      }),
-      exit: stopChild('findExisting'),
-      on: {
-        'xstate.done.actor.findExisting': {
+        done: {
           target: 'settling',
           actions: { type: 'mergeWithoutExisting', params: ({ event }) => event.output },
         },
-        'xstate.error.actor.findExisting': {
+        error: {
           target: 'failed',
           actions: {
             type: 'keepProblem',
             params: ({ event }) => ({ error: event.error, step: 'existing' as const }),
           },
         },
-      },
+      }),
     },
     // Rows kept: wait for "load more", or stop when nothing is left.
     settling: {

@@ -1,13 +1,4 @@
-import {
-  and,
-  assign,
-  type DoneActorEvent,
-  emit,
-  type ErrorActorEvent,
-  setup,
-  spawnChild,
-  stopChild,
-} from 'xstate';
+import { and, assign, type DoneActorEvent, emit, type ErrorActorEvent, setup } from 'xstate';
 import {
   LocationGroupCreateSchema,
   type LocationGroup,
@@ -20,10 +11,8 @@ import {
   type ApiProblem,
   type FieldErrors,
 } from './support/api-problem.js';
+import { requestIn } from './kit/request.js';
 import { placeholder } from './support/placeholder.js';
-
-// The save call starts with spawnChild on entry and stops on exit: what `invoke` does, in the form
-// @xstate/graph's createTestModel accepts (see docs/client.md).
 
 /** The group dialog as typed. */
 export interface GroupForm {
@@ -70,13 +59,8 @@ export interface LocationGroupContext {
 /** The create dialog's starting values. */
 export const NEW_GROUP_FORM: GroupForm = { name: '', description: '', location_ids: [] };
 
-/**
- * The location group dialog (spec section 2, "location group create dialog"): hidden or visible; a
- * required name, a description and the member locations; `POST /api/customers/groups/` for a new
- * group, `PUT /api/customers/groups/{id}/` to rename one or change its members. On success it closes
- * and emits `group.saved` so the lists refresh; the server's field errors stay next to the fields.
- */
-export const locationGroupCreateMachine = setup({
+// The group dialog's types, actors, guards and actions.
+const locationGroupCreateSetup = setup({
   types: {
     context: {} as LocationGroupContext,
     events: {} as LocationGroupEvent,
@@ -124,7 +108,16 @@ export const locationGroupCreateMachine = setup({
       ...saved,
     })),
   },
-}).createMachine({
+});
+const request = requestIn(locationGroupCreateSetup);
+
+/**
+ * The location group dialog (spec section 2, "location group create dialog"): hidden or visible; a
+ * required name, a description and the member locations; `POST /api/customers/groups/` for a new
+ * group, `PUT /api/customers/groups/{id}/` to rename one or change its members. On success it closes
+ * and emits `group.saved` so the lists refresh; the server's field errors stay next to the fields.
+ */
+export const locationGroupCreateMachine = locationGroupCreateSetup.createMachine({
   id: 'locationGroupCreate',
   context: { group: null, form: NEW_GROUP_FORM, fieldErrors: {}, problem: null },
   initial: 'hidden',
@@ -163,47 +156,39 @@ export const locationGroupCreateMachine = setup({
           initial: 'creating',
           states: {
             creating: {
-              entry: spawnChild('createGroup', {
-                id: 'createGroup',
+              ...request('createGroup', {
                 input: ({ context }) => LocationGroupCreateSchema.parse(context.form),
-              }),
-              exit: stopChild('createGroup'),
-              on: {
-                'xstate.done.actor.createGroup': {
+                done: {
                   target: '#locationGroupCreate.hidden',
                   actions: [
                     { type: 'announce', params: ({ event }) => ({ group: event.output, created: true }) },
                     'reset',
                   ],
                 },
-                'xstate.error.actor.createGroup': {
+                error: {
                   target: '#locationGroupCreate.visible.editing',
                   actions: { type: 'keepServerErrors', params: ({ event }) => ({ error: event.error }) },
                 },
-              },
+              }),
             },
             updating: {
-              entry: spawnChild('updateGroup', {
-                id: 'updateGroup',
+              ...request('updateGroup', {
                 input: ({ context }) => ({
                   id: context.group?.id ?? 0,
                   group: LocationGroupCreateSchema.parse(context.form),
                 }),
-              }),
-              exit: stopChild('updateGroup'),
-              on: {
-                'xstate.done.actor.updateGroup': {
+                done: {
                   target: '#locationGroupCreate.hidden',
                   actions: [
                     { type: 'announce', params: ({ event }) => ({ group: event.output, created: false }) },
                     'reset',
                   ],
                 },
-                'xstate.error.actor.updateGroup': {
+                error: {
                   target: '#locationGroupCreate.visible.editing',
                   actions: { type: 'keepServerErrors', params: ({ event }) => ({ error: event.error }) },
                 },
-              },
+              }),
             },
           },
         },
