@@ -14,11 +14,12 @@ import {
 import { LIMITS } from '../schemas/constants.js';
 import type { CustomerKind } from '../schemas/customers.js';
 import type { ImportJob } from '../schemas/imports.js';
+import { requestIn } from './kit/request.js';
 import { problemOf, type ApiProblem } from './support/api-problem.js';
 import { placeholder } from './support/placeholder.js';
 
-// Server calls start with spawnChild on entry and stop on exit, and the poll pause is a delayed raise
-// cancelled on exit: what `invoke` and `after` do, in the form createTestModel accepts (docs/client.md).
+// The poll pause is a delayed raise cancelled on exit: what `after` does, in the form createTestModel accepts
+// (docs/client.md).
 
 /**
  * The file the user chose: its name and size (which the event log keeps, so replay validates the same way;
@@ -111,15 +112,8 @@ const INITIAL: Omit<CsvUploadContext, 'kind'> = {
   downloadProblem: null,
 };
 
-/**
- * A CSV upload of subscribers or guests (input `kind`): choose a file (a .csv of at most
- * `LIMITS.uploadMaxBytes`), send it with byte progress, follow the import job (`GET /api/imports/{id}/`
- * about every second) until it is done or failed, then show the report: rows read, imported, updated,
- * duplicates and invalid, the first row errors, and a download of the rejected rows. Cancel stops the
- * upload (or stops following a job the server keeps importing). A finished import emits
- * `upload.completed`.
- */
-export const csvUploadMachine = setup({
+// The CSV upload's types, actors, delays, guards and actions.
+const csvUploadSetup = setup({
   types: {
     context: {} as CsvUploadContext,
     events: {} as CsvUploadEvent,
@@ -177,7 +171,18 @@ export const csvUploadMachine = setup({
       job: context.job!,
     })),
   },
-}).createMachine({
+});
+const request = requestIn(csvUploadSetup);
+
+/**
+ * A CSV upload of subscribers or guests (input `kind`): choose a file (a .csv of at most
+ * `LIMITS.uploadMaxBytes`), send it with byte progress, follow the import job (`GET /api/imports/{id}/`
+ * about every second) until it is done or failed, then show the report: rows read, imported, updated,
+ * duplicates and invalid, the first row errors, and a download of the rejected rows. Cancel stops the
+ * upload (or stops following a job the server keeps importing). A finished import emits
+ * `upload.completed`.
+ */
+export const csvUploadMachine = csvUploadSetup.createMachine({
   id: 'csvUpload',
   context: ({ input }) => ({ kind: input.kind, ...INITIAL }),
   initial: 'closed',
@@ -194,6 +199,7 @@ export const csvUploadMachine = setup({
     },
     uploading: {
       tags: ['busy'],
+      // Not a `request`: the upload reports progress and its answer as its own events, not done/error.
       entry: [
         'startProgress',
         spawnChild('uploadFile', {
@@ -239,10 +245,9 @@ export const csvUploadMachine = setup({
           on: { 'poll.due': { target: 'fetching' } },
         },
         fetching: {
-          entry: spawnChild('fetchJob', { id: 'fetchJob', input: ({ context }) => context.job!.id }),
-          exit: stopChild('fetchJob'),
-          on: {
-            'xstate.done.actor.fetchJob': [
+          ...request('fetchJob', {
+            input: ({ context }) => context.job!.id,
+            done: [
               {
                 guard: { type: 'jobIsDone', params: ({ event }) => event.output },
                 target: '#csvUpload.reporting',
@@ -255,11 +260,11 @@ export const csvUploadMachine = setup({
               },
               { target: 'waiting', actions: { type: 'keepJob', params: ({ event }) => event.output } },
             ],
-            'xstate.error.actor.fetchJob': {
+            error: {
               target: '#csvUpload.failed',
               actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
             },
-          },
+          }),
         },
       },
     },
@@ -275,21 +280,17 @@ export const csvUploadMachine = setup({
           on: { 'rejected.download': { target: 'downloading', actions: 'clearDownloadProblem' } },
         },
         downloading: {
-          entry: spawnChild('downloadRejected', {
-            id: 'downloadRejected',
+          ...request('downloadRejected', {
             input: ({ context }) => ({
               url: context.job!.rejected_url,
               fileName: `rejected-${context.job!.file_name}`,
             }),
-          }),
-          exit: stopChild('downloadRejected'),
-          on: {
-            'xstate.done.actor.downloadRejected': { target: 'idle' },
-            'xstate.error.actor.downloadRejected': {
+            done: { target: 'idle' },
+            error: {
               target: 'idle',
               actions: { type: 'keepDownloadProblem', params: ({ event }) => ({ error: event.error }) },
             },
-          },
+          }),
         },
       },
     },
