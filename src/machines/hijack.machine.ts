@@ -1,21 +1,11 @@
-import {
-  assign,
-  cancel,
-  type DoneActorEvent,
-  emit,
-  type ErrorActorEvent,
-  raise,
-  setup,
-  spawnChild,
-  stopChild,
-} from 'xstate';
+import { assign, cancel, type DoneActorEvent, emit, type ErrorActorEvent, raise, setup } from 'xstate';
 import type { HijackCandidate, HijackStarted } from '../schemas/accounts.js';
+import { requestIn } from './kit/request.js';
 import { problemOf, type ApiProblem } from './support/api-problem.js';
 import { placeholder } from './support/placeholder.js';
 
-// Server calls are started with spawnChild on entry and stopped on exit, and the search pause is a delayed
-// raise cancelled on exit: what `invoke` and `after` do, in the form @xstate/graph's createTestModel
-// accepts (it refuses `invoke` and `after`), as the auth machine does.
+// The search pause is a delayed raise cancelled on exit: what `after` does, in the form @xstate/graph's
+// createTestModel accepts (it refuses `after`).
 
 /** What the impersonation page's view sends. */
 export type HijackCommand =
@@ -55,12 +45,8 @@ export interface HijackContext {
   problem: ApiProblem | null;
 }
 
-/**
- * Support impersonation (`/hijack`, platform staff only): searches users across companies as one
- * types (after a pause, a machine delay), asks for confirmation, then starts acting as the chosen user
- * (`POST /api/accounts/hijack/`) and emits `impersonation.started` with the token the server issued.
- */
-export const hijackMachine = setup({
+// The impersonation page's types, actors, delays and actions.
+const hijackSetup = setup({
   types: {
     context: {} as HijackContext,
     events: {} as HijackEvent,
@@ -85,7 +71,15 @@ export const hijackMachine = setup({
     forgetTarget: assign({ target: null, problem: null }),
     announce: emit((_, tokenData: HijackStarted) => ({ type: 'impersonation.started' as const, tokenData })),
   },
-}).createMachine({
+});
+const request = requestIn(hijackSetup);
+
+/**
+ * Support impersonation (`/hijack`, platform staff only): searches users across companies as one
+ * types (after a pause, a machine delay), asks for confirmation, then starts acting as the chosen user
+ * (`POST /api/accounts/hijack/`) and emits `impersonation.started` with the token the server issued.
+ */
+export const hijackMachine = hijackSetup.createMachine({
   id: 'hijack',
   context: { query: '', results: null, target: null, problem: null },
   initial: 'browsing',
@@ -108,21 +102,17 @@ export const hijackMachine = setup({
         },
         searching: {
           tags: ['busy'],
-          entry: spawnChild('searchUsers', {
-            id: 'searchUsers',
+          ...request('searchUsers', {
             input: ({ context }) => context.query.trim(),
-          }),
-          exit: stopChild('searchUsers'),
-          on: {
-            'xstate.done.actor.searchUsers': {
+            done: {
               target: 'ready',
               actions: { type: 'keepResults', params: ({ event }) => event.output },
             },
-            'xstate.error.actor.searchUsers': {
+            error: {
               target: 'failed',
               actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
             },
-          },
+          }),
         },
         failed: {
           on: { 'search.retry': { target: 'searching', actions: 'clearProblem' } },
@@ -146,21 +136,17 @@ export const hijackMachine = setup({
     },
     starting: {
       tags: ['busy'],
-      entry: spawnChild('startImpersonation', {
-        id: 'startImpersonation',
+      ...request('startImpersonation', {
         input: ({ context }) => context.target?.id ?? 0,
-      }),
-      exit: stopChild('startImpersonation'),
-      on: {
-        'xstate.done.actor.startImpersonation': {
+        done: {
           target: 'started',
           actions: { type: 'announce', params: ({ event }) => event.output },
         },
-        'xstate.error.actor.startImpersonation': {
+        error: {
           target: 'confirming',
           actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
         },
-      },
+      }),
     },
     // The session now acts as the target; the app shows the banner and leaves this page.
     started: { type: 'final' },

@@ -8,15 +8,13 @@ import {
   sendTo,
   setup,
   type Snapshot,
-  spawnChild,
-  stopChild,
 } from 'xstate';
 import type { AuthConfig } from '../schemas/accounts.js';
+import { requestIn } from './kit/request.js';
 import { placeholder } from './support/placeholder.js';
 
-// Invoked work is started with spawnChild on entry and stopChild on exit, and timers are delayed raises
-// cancelled on exit: exactly what `invoke` and `after` do, in a form @xstate/graph's createTestModel
-// accepts (it refuses state nodes with `invoke` or `after`), so the model tests walk this very machine.
+// Timers are delayed raises cancelled on exit: exactly what `after` does, in a form @xstate/graph's
+// createTestModel accepts (it refuses state nodes with `after`), so the model tests walk this very machine.
 
 /** The token set the provider's token endpoint answers, as stored locally under `tokenData`. */
 export interface TokenData {
@@ -155,14 +153,8 @@ export interface SaveTokenInput {
   expiresAt: number | null;
 }
 
-/**
- * Keeps the access token fresh while signed in: waits until `expiresAt` (a delay computed from the
- * context, so a simulated clock replays it), then re-authenticates silently through a hidden iframe
- * (`prompt=none`, a fresh PKCE verifier), checks the returned state, exchanges the code, stores the new
- * token and waits again. When the provider answers `login_required`, the iframe times out or any step
- * fails, it stops with a failure and the parent falls back to the full redirect.
- */
-export const tokenExpiryMachine = setup({
+// The renewal's types, actors, delays, guards and actions.
+const tokenExpirySetup = setup({
   types: {
     context: {} as TokenExpiryContext,
     events: {} as TokenExpiryEvent,
@@ -193,8 +185,64 @@ export const tokenExpiryMachine = setup({
   },
   actions: {
     fail: assign((_, params: { failure: RenewalFailure }) => ({ failure: params.failure })),
+    keepAuthorization: assign((_, authorization: SilentAuthorization) => ({
+      callback: authorization.callback,
+      pkce: authorization.pkce,
+      now: authorization.now,
+    })),
+    keepToken: assign((_, receipt: TokenReceipt) => {
+      const tokenData = receipt.tokenData as TokenData;
+      return {
+        tokenData,
+        expiresAt: expiresAtOf(tokenData, receipt.receivedAt),
+        now: receipt.receivedAt,
+        callback: null,
+        pkce: null,
+      };
+    }),
+    /** Tells the listener the stored token; expiresAt is null when it carries no lifetime. */
+    announceRenewal: sendTo(
+      ({ context }) => context.listener,
+      ({ context }) => ({
+        type: 'token.renewed' as const,
+        tokenData: context.tokenData as TokenData,
+        expiresAt: context.expiresAt,
+      }),
+    ),
   },
-}).createMachine({
+});
+const request = requestIn(tokenExpirySetup);
+
+// The hidden iframe's request; the authorizing state adds its time limit to the entry and exit.
+const silentAuthorization = request('authorizeSilently', {
+  input: ({ context }) => ({ config: context.config }),
+  done: [
+    {
+      guard: { type: 'callbackMatches', params: ({ event }) => ({ authorization: event.output }) },
+      target: 'exchanging',
+      actions: { type: 'keepAuthorization', params: ({ event }) => event.output },
+    },
+    {
+      guard: { type: 'loginRequired', params: ({ event }) => ({ authorization: event.output }) },
+      target: 'gaveUp',
+      actions: { type: 'fail', params: { failure: 'loginRequired' } },
+    },
+    { target: 'gaveUp', actions: { type: 'fail', params: { failure: 'stateMismatch' } } },
+  ],
+  error: { target: 'gaveUp', actions: { type: 'fail', params: { failure: 'authorizeFailed' } } },
+  on: {
+    'renewal.timedOut': { target: 'gaveUp', actions: { type: 'fail', params: { failure: 'timedOut' } } },
+  },
+});
+
+/**
+ * Keeps the access token fresh while signed in: waits until `expiresAt` (a delay computed from the
+ * context, so a simulated clock replays it), then re-authenticates silently through a hidden iframe
+ * (`prompt=none`, a fresh PKCE verifier), checks the returned state, exchanges the code, stores the new
+ * token and waits again. When the provider answers `login_required`, the iframe times out or any step
+ * fails, it stops with a failure and the parent falls back to the full redirect.
+ */
+export const tokenExpiryMachine = tokenExpirySetup.createMachine({
   id: 'tokenExpiry',
   context: ({ input }) => ({
     config: input.config,
@@ -216,112 +264,49 @@ export const tokenExpiryMachine = setup({
     },
     authorizing: {
       tags: ['renewing'],
+      ...silentAuthorization,
       entry: [
-        spawnChild('authorizeSilently', {
-          id: 'authorizeSilently',
-          input: ({ context }) => ({ config: context.config }),
-        }),
+        silentAuthorization.entry,
         raise({ type: 'renewal.timedOut' }, { delay: 'silentTimeout', id: 'silentTimer' }),
       ],
-      exit: [stopChild('authorizeSilently'), cancel('silentTimer')],
-      on: {
-        'xstate.done.actor.authorizeSilently': [
-          {
-            guard: { type: 'callbackMatches', params: ({ event }) => ({ authorization: event.output }) },
-            target: 'exchanging',
-            actions: assign(({ event }) => ({
-              callback: event.output.callback,
-              pkce: event.output.pkce,
-              now: event.output.now,
-            })),
-          },
-          {
-            guard: { type: 'loginRequired', params: ({ event }) => ({ authorization: event.output }) },
-            target: 'gaveUp',
-            actions: { type: 'fail', params: { failure: 'loginRequired' } },
-          },
-          { target: 'gaveUp', actions: { type: 'fail', params: { failure: 'stateMismatch' } } },
-        ],
-        'xstate.error.actor.authorizeSilently': {
-          target: 'gaveUp',
-          actions: { type: 'fail', params: { failure: 'authorizeFailed' } },
-        },
-        'renewal.timedOut': { target: 'gaveUp', actions: { type: 'fail', params: { failure: 'timedOut' } } },
-      },
+      exit: [silentAuthorization.exit, cancel('silentTimer')],
     },
     exchanging: {
       tags: ['renewing'],
-      entry: spawnChild('exchangeCode', {
-        id: 'exchangeCode',
+      ...request('exchangeCode', {
         input: ({ context }) => ({
           config: context.config,
           code: context.callback?.code ?? '',
           verifier: context.pkce?.verifier ?? '',
         }),
-      }),
-      exit: stopChild('exchangeCode'),
-      on: {
-        'xstate.done.actor.exchangeCode': [
+        done: [
           {
             guard: { type: 'tokenReceived', params: ({ event }) => ({ receipt: event.output }) },
             target: 'storing',
-            actions: assign(({ event }) => {
-              const tokenData = event.output.tokenData as TokenData;
-              return {
-                tokenData,
-                expiresAt: expiresAtOf(tokenData, event.output.receivedAt),
-                now: event.output.receivedAt,
-                callback: null,
-                pkce: null,
-              };
-            }),
+            actions: { type: 'keepToken', params: ({ event }) => event.output },
           },
           { target: 'gaveUp', actions: { type: 'fail', params: { failure: 'exchangeFailed' } } },
         ],
-        'xstate.error.actor.exchangeCode': {
+        error: {
           target: 'gaveUp',
           actions: { type: 'fail', params: { failure: 'exchangeFailed' } },
         },
-      },
+      }),
     },
     storing: {
       tags: ['renewing'],
-      entry: spawnChild('saveToken', {
-        id: 'saveToken',
+      ...request('saveToken', {
         input: ({ context }) => ({ tokenData: context.tokenData as TokenData, expiresAt: context.expiresAt }),
-      }),
-      exit: stopChild('saveToken'),
-      on: {
-        'xstate.done.actor.saveToken': [
-          {
-            guard: 'hasExpiry',
-            target: 'waiting',
-            actions: sendTo(
-              ({ context }) => context.listener,
-              ({ context }) => ({
-                type: 'token.renewed' as const,
-                tokenData: context.tokenData as TokenData,
-                expiresAt: context.expiresAt,
-              }),
-            ),
-          },
-          {
-            target: 'lasting',
-            actions: sendTo(
-              ({ context }) => context.listener,
-              ({ context }) => ({
-                type: 'token.renewed' as const,
-                tokenData: context.tokenData as TokenData,
-                expiresAt: null,
-              }),
-            ),
-          },
+        done: [
+          { guard: 'hasExpiry', target: 'waiting', actions: 'announceRenewal' },
+          // No lifetime (expiresAt is null): nothing to wait for.
+          { target: 'lasting', actions: 'announceRenewal' },
         ],
-        'xstate.error.actor.saveToken': {
+        error: {
           target: 'gaveUp',
           actions: { type: 'fail', params: { failure: 'exchangeFailed' } },
         },
-      },
+      }),
     },
     /** The new token carries no lifetime: nothing left to wait for. */
     lasting: { tags: ['lasting'] },

@@ -26,10 +26,13 @@ export interface RequestOptions<TSetup, TSrc extends string> {
   on?: TransitionsOf<TSetup>;
 }
 
+// One action, not a list: a state with its own entry or exit work lists the request's beside it.
+type SingleActionOf<TActions> = Exclude<TActions, readonly unknown[]>;
+
 /** What a request adds to a state: it starts the actor on entry, stops it on exit, and routes its outcome. */
 export interface RequestStateParts<TSetup> {
-  entry: FieldOf<StateConfigOf<TSetup>, 'entry'>;
-  exit: FieldOf<StateConfigOf<TSetup>, 'exit'>;
+  entry: SingleActionOf<FieldOf<StateConfigOf<TSetup>, 'entry'>>;
+  exit: SingleActionOf<FieldOf<StateConfigOf<TSetup>, 'exit'>>;
   on: TransitionsOf<TSetup>;
 }
 
