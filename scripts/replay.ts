@@ -18,8 +18,26 @@ if (!file) {
   process.exit(1);
 }
 
+/** The log's text; a file that cannot be read ends the script with one line saying why, not a stack trace. */
+function readLog(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a folder, not a log file'
+          : `cannot be read (${code})`;
+    console.error(`${path}: ${reason}`);
+    process.exit(1);
+  }
+}
+
+const text = readLog(file);
 try {
-  const result = replayLog(parseJsonLines(readFileSync(file, 'utf8')), MACHINES);
+  const result = replayLog(parseJsonLines(text), MACHINES);
   if (values.json) {
     for (const step of result.steps) console.log(JSON.stringify(step));
     for (const final of result.finals) console.log(JSON.stringify({ final: true, ...final }));

@@ -104,6 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 /** Like buildApp, also returning the sign-in settings and token service it was built with. */
 export async function buildAppWithServices(options: AppOptions): Promise<BuiltApp> {
   const auth = options.auth ?? authSettingsFrom({});
+  const brandName = options.brandName ?? DEFAULT_BRAND_NAME;
   const tokens = accessTokens(auth, await loadSigningKeys(options.db));
   const clientDir = options.clientDir === undefined ? DEFAULT_CLIENT_DIR : options.clientDir;
   const hasClient = clientDir !== null && existsSync(join(clientDir, 'index.html'));
@@ -177,7 +178,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   await app.register(
     async (api) => {
       await api.register(healthRoutes(healthService(options.db)));
-      await api.register(brandRoutes(options.brandName ?? DEFAULT_BRAND_NAME));
+      await api.register(brandRoutes(brandName));
       await api.register(demoRoutes(demoStatusService(options.db)));
       await api.register(locationsRoutes(locationsService(options.db)));
       await api.register(authConfigRoutes(authConfigService(auth)));
@@ -198,7 +199,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     },
     { prefix: '/api' },
   );
-  if (auth.embedded) await app.register(embeddedOidcPlugin({ db: options.db, settings: auth }));
+  if (auth.embedded) await app.register(embeddedOidcPlugin({ db: options.db, settings: auth, brandName }));
 
   if (hasClient) await app.register(fastifyStatic, { root: clientDir, wildcard: false });
 

@@ -55,7 +55,7 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info({ url: auth.publicUrl }, 'ready');
-  printWelcome(auth.publicUrl, demoSignIns);
+  printWelcome(config.BRAND_NAME, auth.publicUrl, demoSignIns);
 
   // The demo's POS history (or the rest of an interrupted load) loads while the server already answers;
   // the app shows a banner meanwhile (GET /api/demo/status/).
@@ -74,8 +74,8 @@ async function main(): Promise<void> {
 }
 
 /** One plain-text paragraph for the person who ran `npm start`: where to open the app, and the demo sign-ins. */
-function printWelcome(url: string, demoSignIns: readonly string[]): void {
-  const lines = [``, `Regulars is running at ${url}`];
+function printWelcome(brand: string, url: string, demoSignIns: readonly string[]): void {
+  const lines = [``, `${brand} is running at ${url}`];
   if (demoSignIns.length > 0) lines.push(`Demo sign-ins:`, ...demoSignIns.map((line) => `  ${line}`));
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }

@@ -10,8 +10,10 @@
  *   `empty: 'zero'`, for rates whose missing value means "none happened" (open or click rates of a
  *   campaign that has sent nothing, a share of zero guests).
  * - An empty amount of money gives `''` (a blank cell), never `$0.00`, so "no data" and "zero" differ.
- * - Dates use the user's language for month names and 12-hour markers (ch → zh-cn, jp → ja) and, when
- *   given, the company's time zone; otherwise the browser's.
+ * - Dates use the user's language (ch → zh-cn, jp → ja) and, when given, the company's time zone; otherwise
+ *   the browser's. The spec's formats ('MMM DD, YYYY', 'hh:mm a') are the English forms: other languages write
+ *   a date and a time of day in their own order and clock (dayjs's localised 'll' and 'LT': `5. März 2026`,
+ *   `2026年3月5日`, `14:07`), as a reader of that language expects.
  */
 import dayjs, { type Dayjs } from 'dayjs';
 import 'dayjs/locale/de.js';
@@ -38,7 +40,7 @@ export const DAYJS_LOCALES: Readonly<Record<Language, string>> = {
   fr: 'fr',
 };
 
-/** The date formats of spec section 9. */
+/** The date formats of spec section 9, as English writes them. */
 export const DATE_FORMATS = {
   /** e.g. `Mar 5, 2026 2:07 PM`, localised. */
   dateTime: 'lll',
@@ -49,6 +51,14 @@ export const DATE_FORMATS = {
   /** e.g. `2026-03-05`. */
   isoDate: 'YYYY-MM-DD',
 } as const;
+
+/** How the other languages write a date and a time of day: their locale's own order and clock. */
+const LOCALISED_FORMATS = { date: 'll', time: 'LT' } as const;
+
+/** The format of a date or a time of day in a language: the spec's in English, the locale's elsewhere. */
+function formatIn(kind: 'date' | 'time', language: Language): string {
+  return language === 'en' ? DATE_FORMATS[kind] : LOCALISED_FORMATS[kind];
+}
 
 /** A value that may be missing: null, undefined, '' or a number (or numeric string) from the API. */
 export type MaybeNumber = number | string | null | undefined;
@@ -103,22 +113,22 @@ export function formatDateTime(
   return moment(value, language, timeZone)?.format(DATE_FORMATS.dateTime) ?? '';
 }
 
-/** A date as 'MMM DD, YYYY' (`Mar 05, 2026`, month names in the language); missing gives ''. */
+/** A date as 'MMM DD, YYYY' in English (`Mar 05, 2026`), in the language's own order elsewhere; missing gives ''. */
 export function formatDate(
   value: DateInput | null | undefined,
   language: Language,
   timeZone?: string,
 ): string {
-  return moment(value, language, timeZone)?.format(DATE_FORMATS.date) ?? '';
+  return moment(value, language, timeZone)?.format(formatIn('date', language)) ?? '';
 }
 
-/** A time of day as 'hh:mm a' (`02:07 pm`, the marker in the language); missing gives ''. */
+/** A time of day as 'hh:mm a' in English (`02:07 pm`), the language's own clock elsewhere (`14:07`); missing gives ''. */
 export function formatTime(
   value: DateInput | null | undefined,
   language: Language,
   timeZone?: string,
 ): string {
-  return moment(value, language, timeZone)?.format(DATE_FORMATS.time) ?? '';
+  return moment(value, language, timeZone)?.format(formatIn('time', language)) ?? '';
 }
 
 /** Unix time in seconds as the calendar date 'YYYY-MM-DD', in UTC unless a time zone is given. */

@@ -27,6 +27,9 @@ import {
 const PUBLIC_URL = 'http://localhost:3000';
 const PASSWORD = 'correct horse battery';
 
+/** The installation's product name: the pages must show it, never the default. */
+const BRAND = 'Harbor Loyalty';
+
 describe('embedded OpenID provider', () => {
   let t: TestApp;
   let companyId: number;
@@ -57,7 +60,7 @@ describe('embedded OpenID provider', () => {
     });
 
   beforeAll(async () => {
-    t = await openTestApp({ auth: authSettingsFrom({ PUBLIC_URL }) });
+    t = await openTestApp({ auth: authSettingsFrom({ PUBLIC_URL }), brandName: BRAND });
     companyId = (await t.newCaller('Harbor Group')).companyId;
     user = await newSignInUser();
   });
@@ -311,6 +314,18 @@ describe('embedded OpenID provider', () => {
         },
       );
       expect(english.page.body).toContain('<html lang="en">');
+    });
+
+    it("names the installation's product (BRAND_NAME) in its title, heading and text, in every language", async () => {
+      for (const ui_locales of ['en', 'ja', 'de']) {
+        const { page } = await startAuthorization(newBrowser(), t.auth, pkcePair(), { ui_locales });
+        expect(page.body).toContain(`· ${BRAND}</title>`);
+        expect(page.body).toContain(`<p class="brand">${BRAND}</p>`);
+        // The introduction and the registration link name it too (each language words them its own way).
+        expect(page.body.split(BRAND).length - 1).toBeGreaterThanOrEqual(4);
+        expect(page.body).not.toContain('Regulars');
+        expect(page.body).not.toContain('$t(');
+      }
     });
 
     it('escapes what it echoes', async () => {

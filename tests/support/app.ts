@@ -41,10 +41,18 @@ export interface TestApp {
 }
 
 /** Builds the real app (no client bundle) on a fresh migrated database. */
-export async function openTestApp(options: { auth?: AuthSettings } = {}): Promise<TestApp> {
+export async function openTestApp(
+  options: { auth?: AuthSettings; brandName?: string } = {},
+): Promise<TestApp> {
   const database = await openTestDatabase();
   const auth = options.auth ?? authSettingsFrom({ PUBLIC_URL: 'http://localhost:3000' });
-  const built = await buildAppWithServices({ db: database.db, logLevel: 'silent', clientDir: null, auth });
+  const built = await buildAppWithServices({
+    db: database.db,
+    logLevel: 'silent',
+    clientDir: null,
+    auth,
+    ...(options.brandName === undefined ? {} : { brandName: options.brandName }),
+  });
   const { app, tokens } = built;
   await app.ready();
   return {

@@ -9,7 +9,7 @@ import {
   formatTime,
   unixToIsoDate,
 } from '../../src/format/index.js';
-import { LANGUAGES } from '../../src/schemas/constants.js';
+import type { Language } from '../../src/schemas/constants.js';
 
 const MOMENT = '2026-03-05T14:07:00Z';
 
@@ -58,16 +58,24 @@ describe('dates', () => {
     expect(formatDate('2026-03-05T02:00:00Z', 'en', 'America/Los_Angeles')).toBe('Mar 04, 2026');
   });
 
-  it("speak the user's language (ch → zh-cn, jp → ja)", () => {
-    expect(formatDate(MOMENT, 'fr', 'UTC')).toBe('mars 05, 2026');
-    expect(formatDate(MOMENT, 'de', 'UTC')).toBe('März 05, 2026');
-    expect(formatDate(MOMENT, 'es', 'UTC')).toBe('mar 05, 2026');
-    expect(formatDate(MOMENT, 'ch', 'UTC')).toBe('3月 05, 2026');
-    expect(formatDateTime(MOMENT, 'ch', 'UTC')).toBe('2026年3月5日 14:07');
-    expect(formatDateTime(MOMENT, 'jp', 'UTC')).toBe('2026年3月5日 14:07');
-    expect(formatDateTime(MOMENT, 'de', 'UTC')).toBe('5. März 2026 14:07');
-    for (const language of LANGUAGES) expect(formatTime(MOMENT, language, 'UTC')).toMatch(/^02:07 /);
-  });
+  // What a reader of each language writes for 5 March 2026, 14:07 (not US order with translated month names).
+  const WRITTEN: Record<Exclude<Language, 'en'>, { date: string; time: string; dateTime: string }> = {
+    de: { date: '5. März 2026', time: '14:07', dateTime: '5. März 2026 14:07' },
+    fr: { date: '5 mars 2026', time: '14:07', dateTime: '5 mars 2026 14:07' },
+    es: { date: '5 de mar de 2026', time: '14:07', dateTime: '5 de mar de 2026 14:07' },
+    jp: { date: '2026年3月5日', time: '14:07', dateTime: '2026年3月5日 14:07' },
+    ch: { date: '2026年3月5日', time: '14:07', dateTime: '2026年3月5日 14:07' },
+  };
+  for (const [language, written] of Object.entries(WRITTEN) as [
+    Exclude<Language, 'en'>,
+    typeof WRITTEN.de,
+  ][]) {
+    it(`write ${language} dates and times in that language's own order and clock`, () => {
+      expect(formatDate(MOMENT, language, 'UTC')).toBe(written.date);
+      expect(formatTime(MOMENT, language, 'UTC')).toBe(written.time);
+      expect(formatDateTime(MOMENT, language, 'UTC')).toBe(written.dateTime);
+    });
+  }
 
   it('leave a missing or invalid date blank', () => {
     expect(formatDate(null, 'en')).toBe('');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageTree } from '../../src/i18n/resources.js';
 import { messagesFor } from '../../src/i18n/resources.js';
+import { ROUTES } from '../../src/app/routes.js';
 import { LANGUAGES } from '../../src/schemas/constants.js';
 
 /** Every leaf of a message tree as `path → text`. */
@@ -14,9 +15,11 @@ function leaves(tree: MessageTree, prefix = ''): Map<string, string> {
   return found;
 }
 
-/** The {{placeholders}} a message interpolates, sorted. */
+/** The {{placeholders}} a message interpolates and the $t(keys) it nests (the product name), sorted. */
 function placeholders(text: string): string[] {
-  return [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((match) => match[1]!).sort();
+  const interpolated = [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((match) => match[1]!);
+  const nested = [...text.matchAll(/\$t\((\w+)\)/g)].map((match) => `$t(${match[1]!})`);
+  return [...interpolated, ...nested].sort();
 }
 
 const english = leaves(messagesFor('en'));
@@ -41,6 +44,24 @@ describe('interface languages', () => {
           expect(placeholders(other), `${language}: ${path} placeholders`).toEqual(placeholders(text));
         }
       });
+    });
+  }
+});
+
+describe('sidebar groups', () => {
+  /** The text at a dotted message key of a language. */
+  const textOf = (language: (typeof LANGUAGES)[number], key: string) =>
+    leaves(messagesFor(language)).get(key);
+
+  for (const language of LANGUAGES) {
+    it(`${language}: no page is named like its group, so no heading repeats as its item or crumb`, () => {
+      for (const route of ROUTES) {
+        const [groupKey, ...rest] = route.breadcrumbs;
+        if (!groupKey?.startsWith('pages.groups.') || rest.length === 0) continue;
+        expect(textOf(language, route.titleKey), `${route.pattern} in ${language}`).not.toBe(
+          textOf(language, groupKey),
+        );
+      }
     });
   }
 });

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -268,6 +268,15 @@ describe('replay', () => {
     expect(first).toContain('final states:');
     expect(first).toMatch(/hijack#\d+ \(hijack\) started \[done\]/);
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says in one line that a log file is missing, without a stack trace', () => {
+    const tsx = join(import.meta.dirname, '../../node_modules/.bin/tsx');
+    const script = join(import.meta.dirname, '../../scripts/replay.ts');
+    const missing = join(tmpdir(), 'no-such-replay-log.jsonl');
+    const run = spawnSync(tsx, [script, missing], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe(`${missing}: no such file`);
   });
 
   it('keeps actor ids unique across a reload, so replay tells the two sessions apart', () => {

@@ -4,10 +4,9 @@ import { errors as oidcErrors } from 'oidc-provider';
 import type { Database } from '../../db/database.js';
 import { registerCompany, UserEmailTakenError } from '../../services/registration.service.js';
 import { RegistrationRequestSchema } from '../../../src/schemas/accounts.js';
-import type { Language } from '../../../src/schemas/constants.js';
 import { SignInRejectedError, SignInThrottledError, verifyCredentials } from '../credentials.js';
 import type { AuthSettings } from '../settings.js';
-import { fill, pageLanguage, signinMessages, type SigninMessages } from './language.js';
+import { fill, pageLanguage, signinMessages, type PageLocale, type SigninMessages } from './language.js';
 import {
   loginPage,
   messagePage,
@@ -23,6 +22,8 @@ export interface InteractionRoutesOptions {
   provider: Provider;
   db: Database;
   settings: AuthSettings;
+  /** The installation's product name (BRAND_NAME), which the pages show. */
+  brandName: string;
 }
 
 type InteractionDetails = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -90,7 +91,7 @@ function sendPage(reply: FastifyReply, status: number, html: string, formTargets
 
 /** The sign-in pages under /oidc/interaction/:uid, served by Fastify beside the mounted provider. */
 export function interactionRoutes(options: InteractionRoutesOptions): FastifyPluginAsync {
-  const { provider, db, settings } = options;
+  const { provider, db, settings, brandName } = options;
   const loginUrl = `${settings.publicUrl}/login`;
   // Forms post here and the provider then redirects to the app: both must be allowed form targets.
   const formTargets = [
@@ -98,9 +99,12 @@ export function interactionRoutes(options: InteractionRoutesOptions): FastifyPlu
   ];
 
   const expiredPage = (request: FastifyRequest, reply: FastifyReply) => {
-    const language = pageLanguage(undefined, request.headers['accept-language']);
-    const text = signinMessages(language);
-    const html = messagePage(language, {
+    const locale = {
+      language: pageLanguage(undefined, request.headers['accept-language']),
+      brand: brandName,
+    };
+    const text = signinMessages(locale);
+    const html = messagePage(locale, {
       title: text.expired.title,
       body: text.expired.body,
       linkHref: loginUrl,
@@ -123,8 +127,10 @@ export function interactionRoutes(options: InteractionRoutesOptions): FastifyPlu
     }
   };
 
-  const languageOf = (details: InteractionDetails, request: FastifyRequest): Language =>
-    pageLanguage(details.params.ui_locales, request.headers['accept-language']);
+  const localeOf = (details: InteractionDetails, request: FastifyRequest): PageLocale => ({
+    language: pageLanguage(details.params.ui_locales, request.headers['accept-language']),
+    brand: brandName,
+  });
 
   const finish = async (
     request: FastifyRequest,
@@ -161,9 +167,12 @@ export function interactionRoutes(options: InteractionRoutesOptions): FastifyPlu
     app.setErrorHandler((error: { statusCode?: number }, request, reply) => {
       const status = typeof error.statusCode === 'number' && error.statusCode < 500 ? error.statusCode : 500;
       if (status >= 500) request.log.error({ err: error }, 'sign-in page failed');
-      const language = pageLanguage(undefined, request.headers['accept-language']);
-      const text = signinMessages(language);
-      const html = messagePage(language, {
+      const locale = {
+        language: pageLanguage(undefined, request.headers['accept-language']),
+        brand: brandName,
+      };
+      const text = signinMessages(locale);
+      const html = messagePage(locale, {
         title: text.failure.title,
         body: text.failure.body,
         linkHref: loginUrl,
@@ -178,11 +187,11 @@ export function interactionRoutes(options: InteractionRoutesOptions): FastifyPlu
       const details = await interactionOf(request, reply);
       if (!details) return expiredPage(request, reply);
       if (details.prompt.name === 'consent') return grantConsent(request, reply, details);
-      const language = languageOf(details, request);
+      const locale = localeOf(details, request);
       const url = paths(details.uid);
       const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
       const html = loginPage({
-        language,
+        locale,
         action: url.loginAction,
         registerHref: url.register,
         email: loginHint,
@@ -196,8 +205,8 @@ export function interactionRoutes(options: InteractionRoutesOptions): FastifyPlu
       async (request, reply) => {
         const details = await interactionOf(request, reply);
         if (!details) return expiredPage(request, reply);
-        const language = languageOf(details, request);
-        const text = signinMessages(language);
+        const locale = localeOf(details, request);
+        const text = signinMessages(locale);
         const url = paths(details.uid);
         const email = formValue(request.body, 'email').trim();
         const password = formValue(request.body, 'password');
@@ -205,7 +214,7 @@ export function interactionRoutes(options: InteractionRoutesOptions): FastifyPlu
           sendPage(
             reply,
             status,
-            loginPage({ language, action: url.loginAction, registerHref: url.register, email, ...extra }),
+            loginPage({ locale, action: url.loginAction, registerHref: url.register, email, ...extra }),
             formTargets,
           );
 
@@ -245,9 +254,9 @@ export function interactionRoutes(options: InteractionRoutesOptions): FastifyPlu
       async (request, reply) => {
         const details = await interactionOf(request, reply);
         if (!details) return expiredPage(request, reply);
-        const language = languageOf(details, request);
+        const locale = localeOf(details, request);
         const url = paths(details.uid);
-        const html = registerPage({ language, action: url.register, loginHref: url.login });
+        const html = registerPage({ locale, action: url.register, loginHref: url.login });
         return sendPage(reply, 200, html, formTargets);
       },
     );
@@ -258,8 +267,8 @@ export function interactionRoutes(options: InteractionRoutesOptions): FastifyPlu
       async (request, reply) => {
         const details = await interactionOf(request, reply);
         if (!details) return expiredPage(request, reply);
-        const language = languageOf(details, request);
-        const text = signinMessages(language);
+        const locale = localeOf(details, request);
+        const text = signinMessages(locale);
         const url = paths(details.uid);
         const acceptTerms = ['on', 'true', 'yes', '1'].includes(formValue(request.body, 'accept_terms'));
         const values: RegistrationValues = {
@@ -274,7 +283,7 @@ export function interactionRoutes(options: InteractionRoutesOptions): FastifyPlu
             reply,
             status,
             registerPage({
-              language,
+              locale,
               action: url.register,
               loginHref: url.login,
               values,

@@ -51,9 +51,26 @@ export function pageLanguage(uiLocales: unknown, acceptLanguage: string | undefi
   return languageFromUiLocales(uiLocales) ?? languageFromAcceptLanguage(acceptLanguage) ?? 'en';
 }
 
-/** The sign-in strings of a language. */
-export function signinMessages(language: Language): SigninMessages {
-  return messagesFor(language).signin;
+/** What a sign-in page is written for: its language and the installation's product name (BRAND_NAME). */
+export interface PageLocale {
+  language: Language;
+  brand: string;
+}
+
+// The catalogue names the product as `$t(brand)` (i18next's nesting, which the app resolves itself).
+const BRAND_REFERENCE = '$t(brand)';
+
+function withBrand<T>(value: T, brand: string): T {
+  if (typeof value === 'string') return value.replaceAll(BRAND_REFERENCE, brand) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, nested]) => [key, withBrand(nested, brand)]),
+  ) as T;
+}
+
+/** The sign-in strings of a page: its language, with the installation's product name filled in. */
+export function signinMessages(locale: PageLocale): SigninMessages {
+  return withBrand(messagesFor(locale.language).signin, locale.brand);
 }
 
 /** Fills `{{name}}` placeholders (the i18next syntax the catalogue uses). */

@@ -1,7 +1,6 @@
-import type { Language } from '../../../src/schemas/constants.js';
 import { LIMITS } from '../../../src/schemas/constants.js';
 import { HTML_LANG } from '../../../src/schemas/constants.js';
-import { fill, signinMessages, type SigninMessages } from './language.js';
+import { fill, signinMessages, type PageLocale, type SigninMessages } from './language.js';
 
 /** Replaces the characters that could end an HTML text or attribute value. */
 export function escapeHtml(value: string | number | null | undefined): string {
@@ -73,21 +72,21 @@ input:focus-visible{outline:3px solid #0b7a6c;outline-offset:1px;border-color:#0
 }
 `;
 
-/** Renders a whole page in a language around already-escaped body HTML. */
-export function pageHtml(language: Language, title: string, bodyHtml: string, headExtra = ''): string {
+/** Renders a whole page in a language, under the installation's product name, around already-escaped body HTML. */
+export function pageHtml(locale: PageLocale, title: string, bodyHtml: string, headExtra = ''): string {
   return `<!DOCTYPE html>
-<html lang="${HTML_LANG[language]}">
+<html lang="${HTML_LANG[locale.language]}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · Regulars</title>
+<title>${escapeHtml(title)} · ${escapeHtml(locale.brand)}</title>
 <style>${STYLE}</style>
 ${headExtra}
 </head>
 <body>
 <main>
-<p class="brand">Regulars</p>
+<p class="brand">${escapeHtml(locale.brand)}</p>
 ${bodyHtml}
 </main>
 </body>
@@ -148,7 +147,7 @@ function alert(message: string | undefined): string {
 
 /** What the login page shows. */
 export interface LoginPageInput {
-  language: Language;
+  locale: PageLocale;
   /** Where the form posts. */
   action: string;
   /** The registration page of the same interaction. */
@@ -162,7 +161,7 @@ export interface LoginPageInput {
 
 /** The sign-in page. */
 export function loginPage(input: LoginPageInput): string {
-  const text = signinMessages(input.language);
+  const text = signinMessages(input.locale);
   const fieldErrors = input.fieldErrors ?? {};
   const hasEmail = Boolean(input.email);
   const body = `<h1>${escapeHtml(text.login.title)}</h1>
@@ -195,7 +194,7 @@ ${inputField({
 <p class="switch">${escapeHtml(text.login.noAccount)} <a href="${escapeHtml(input.registerHref)}">${escapeHtml(
     text.login.registerLink,
   )}</a></p>`;
-  return pageHtml(input.language, text.login.title, body);
+  return pageHtml(input.locale, text.login.title, body);
 }
 
 /** The values a registration form shows again after a failed submit (never the passwords). */
@@ -209,7 +208,7 @@ export interface RegistrationValues {
 
 /** What the registration page shows. */
 export interface RegisterPageInput {
-  language: Language;
+  locale: PageLocale;
   action: string;
   loginHref: string;
   values?: RegistrationValues;
@@ -219,7 +218,7 @@ export interface RegisterPageInput {
 
 /** The registration page: a new company and its owner. */
 export function registerPage(input: RegisterPageInput): string {
-  const text = signinMessages(input.language);
+  const text = signinMessages(input.locale);
   const values = input.values ?? {};
   const errors = input.fieldErrors ?? {};
   const firstInvalid = [
@@ -316,19 +315,19 @@ ${termsError ? `<p class="field-error" id="field-accept_terms-error">${escapeHtm
 <p class="switch">${escapeHtml(text.register.haveAccount)} <a href="${escapeHtml(input.loginHref)}">${escapeHtml(
     text.register.loginLink,
   )}</a></p>`;
-  return pageHtml(input.language, text.register.title, body);
+  return pageHtml(input.locale, text.register.title, body);
 }
 
 /** A page with a title, a paragraph, an optional technical detail and a link (expired page, errors). */
 export function messagePage(
-  language: Language,
+  locale: PageLocale,
   message: { title: string; body?: string; detail?: string; linkHref: string; linkText: string },
 ): string {
   const body = `<h1>${escapeHtml(message.title)}</h1>
 ${message.body ? `<p class="intro">${escapeHtml(message.body)}</p>` : ''}
 ${message.detail ? `<p class="hint">${escapeHtml(message.detail)}</p>` : ''}
 <p><a href="${escapeHtml(message.linkHref)}">${escapeHtml(message.linkText)}</a></p>`;
-  return pageHtml(language, message.title, body);
+  return pageHtml(locale, message.title, body);
 }
 
 /**
@@ -336,8 +335,8 @@ ${message.detail ? `<p class="hint">${escapeHtml(message.detail)}</p>` : ''}
  * submitted by a script at once, so nobody is asked "are you sure"; a button remains for browsers
  * without scripts.
  */
-export function signOutPage(language: Language, providerForm: string, scriptNonce: string): string {
-  const text: SigninMessages = signinMessages(language);
+export function signOutPage(locale: PageLocale, providerForm: string, scriptNonce: string): string {
+  const text: SigninMessages = signinMessages(locale);
   // The provider's form carries the xsrf token; adding logout=yes confirms the sign-out.
   const confirmedForm = providerForm.replace(
     /<\/form>\s*$/,
@@ -348,5 +347,5 @@ export function signOutPage(language: Language, providerForm: string, scriptNonc
   const body = `<h1>${escapeHtml(text.signOut.progress)}</h1>
 ${confirmedForm}
 <script nonce="${escapeHtml(scriptNonce)}">document.getElementById('op.logoutForm').submit();</script>`;
-  return pageHtml(language, text.signOut.progress, body);
+  return pageHtml(locale, text.signOut.progress, body);
 }

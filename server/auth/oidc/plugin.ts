@@ -9,6 +9,8 @@ import { createEmbeddedProvider } from './provider.js';
 export interface EmbeddedOidcOptions {
   db: Database;
   settings: AuthSettings;
+  /** The installation's product name (BRAND_NAME), which the sign-in pages show. */
+  brandName: string;
 }
 
 /** The largest sign-in form the interaction pages accept. */
@@ -30,6 +32,7 @@ export function embeddedOidcPlugin(options: EmbeddedOidcOptions): FastifyPluginA
       db: options.db,
       settings: options.settings,
       logger: app.log,
+      brandName: options.brandName,
     });
     const handleWithProvider = provider.callback();
 
@@ -39,7 +42,14 @@ export function embeddedOidcPlugin(options: EmbeddedOidcOptions): FastifyPluginA
       { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
     );
-    await app.register(interactionRoutes({ provider, db: options.db, settings: options.settings }));
+    await app.register(
+      interactionRoutes({
+        provider,
+        db: options.db,
+        settings: options.settings,
+        brandName: options.brandName,
+      }),
+    );
 
     app.all(`${EMBEDDED_ISSUER_PATH}/*`, {
       schema: { hide: true },

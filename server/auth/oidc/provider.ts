@@ -14,7 +14,7 @@ import { EMBEDDED_ISSUER_PATH, type AuthSettings } from '../settings.js';
 import { ISSUED_AT_MS_CLAIM } from '../access-tokens.js';
 import { loadCookieSecrets, loadSigningKeys, SIGNING_ALGORITHM } from '../signing-keys.js';
 import { databaseAdapterFactory } from './adapter.js';
-import { pageLanguage, signinMessages } from './language.js';
+import { pageLanguage, signinMessages, type PageLocale } from './language.js';
 import { messagePage, pageSecurityPolicy, signOutPage } from './pages.js';
 
 /** The scope that names this API in access tokens (the resource server's only scope). */
@@ -46,6 +46,8 @@ export interface EmbeddedProviderOptions {
   db: Database;
   settings: AuthSettings;
   logger: FastifyBaseLogger;
+  /** The installation's product name (BRAND_NAME), which the provider's own pages show. */
+  brandName: string;
 }
 
 function userIdOf(accountId: string): number | null {
@@ -111,9 +113,10 @@ async function firstPartyGrant(ctx: KoaContextWithOIDC, settings: AuthSettings):
   return grant;
 }
 
-function requestLanguage(ctx: KoaContextWithOIDC) {
+/** The language and product name of a page the provider renders itself. */
+function requestLocale(ctx: KoaContextWithOIDC, brand: string): PageLocale {
   const uiLocales: unknown = ctx.oidc?.params?.ui_locales;
-  return pageLanguage(uiLocales, ctx.get('accept-language') || undefined);
+  return { language: pageLanguage(uiLocales, ctx.get('accept-language') || undefined), brand };
 }
 
 /** The provider configuration: storage, keys, the one public client, PKCE, JWT access tokens, pages. */
@@ -188,7 +191,7 @@ async function configuration(options: EmbeddedProviderOptions): Promise<Configur
           const nonce = randomBytes(16).toString('base64');
           ctx.set('Content-Security-Policy', pageSecurityPolicy([...redirectOrigins, appOrigin], nonce));
           ctx.type = 'html';
-          ctx.body = signOutPage(requestLanguage(ctx), form, nonce);
+          ctx.body = signOutPage(requestLocale(ctx, options.brandName), form, nonce);
         },
         // Signing out without a registered return address still lands on the app's login page.
         postLogoutSuccessSource: (ctx) => {
@@ -199,11 +202,11 @@ async function configuration(options: EmbeddedProviderOptions): Promise<Configur
     },
     renderError: (ctx, out, error) => {
       if (ctx.status >= 500) logger.error({ err: error }, 'OpenID provider failed a request');
-      const language = requestLanguage(ctx);
-      const text = signinMessages(language);
+      const locale = requestLocale(ctx, options.brandName);
+      const text = signinMessages(locale);
       ctx.type = 'html';
       ctx.set('Content-Security-Policy', pageSecurityPolicy([]));
-      ctx.body = messagePage(language, {
+      ctx.body = messagePage(locale, {
         title: text.failure.title,
         body: text.failure.body,
         detail: out.error_description ?? out.error,
