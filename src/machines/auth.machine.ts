@@ -22,10 +22,8 @@ import {
   type TokenReceipt,
   type TokenRenewedEvent,
 } from './token-expiry.machine.js';
+import { requestIn } from './kit/request.js';
 import { placeholder } from './support/placeholder.js';
-
-// Invoked work is started with spawnChild on entry and stopped on exit (what `invoke` does), in a form
-// @xstate/graph's createTestModel accepts, so the model tests walk this very machine.
 
 export type { CallbackParams, PkceRecord, TokenData, TokenReceipt } from './token-expiry.machine.js';
 
@@ -205,14 +203,8 @@ export const HIJACK_PATH = '/hijack';
 /** The sign-in page. */
 export const LOGIN_PATH = '/login';
 
-/**
- * The session (spec section 4): PKCE sign-in against the authorization server, the /authenticate code
- * exchange, verify, token renewal (a token-expiry child while signed in), impersonation, and sign-out.
- * The interface language is applied by an `applyLanguage` child; its failure is kept as `languageFailed`.
- * Tags: `busy` while work is under way, `redirecting`, `authenticated`, `switching` (impersonation
- * starting or ending), `signedOut`, `error`.
- */
-export const authMachine = setup({
+// The session's types, actors, actions and guards.
+const authSetup = setup({
   types: {
     context: {} as AuthContext,
     events: {} as AuthEvent,
@@ -252,12 +244,70 @@ export const authMachine = setup({
     /** Starts switching the interface language; a newer choice replaces one still loading. */
     applyLanguage: enqueueActions(({ enqueue }, params: { language: Language }) => {
       enqueue.assign({ languageFailed: null });
+      // Not a request: any state starts it, and it outlives the state it began in.
       enqueue.stopChild('applyLanguage');
       enqueue.spawnChild('applyLanguage', { id: 'applyLanguage', input: params });
     }),
     /** Moves the browser to a path (provided by src/app). */
     navigate: (_, _params: { path: string; replace: boolean }) => undefined,
     fail: assign((_, params: { error: AuthErrorCode }) => ({ error: params.error })),
+    keepConfig: assign((_, config: AuthConfig) => ({ config })),
+    keepTime: assign((_, now: number) => ({ now })),
+    forgetReturnTo: assign({ returnTo: null }),
+    forgetLanding: assign({ landing: null }),
+    keepRefusal: assign((_, restored: RestoredSession) => ({
+      now: restored.now,
+      error: 'providerRefused' as const,
+      providerError: restored.callback?.error ?? null,
+    })),
+    keepCallback: assign((_, restored: RestoredSession) => ({
+      now: restored.now,
+      callback: restored.callback,
+      pkce: restored.pkce,
+    })),
+    keepStoredToken: assign((_, restored: RestoredSession) => ({
+      now: restored.now,
+      tokenData: restored.tokenData,
+      expiresAt: restored.expiresAt,
+      landing: null,
+    })),
+    /** The exchanged token, landing where the redirect was started from. */
+    keepExchangedToken: assign(({ context }, receipt: TokenReceipt) => {
+      const tokenData = receipt.tokenData as TokenData;
+      return {
+        tokenData,
+        expiresAt: expiresAtOf(tokenData, receipt.receivedAt),
+        now: receipt.receivedAt,
+        landing: context.pkce?.returnTo ?? DEFAULT_LANDING,
+        callback: null,
+        pkce: null,
+      };
+    }),
+    keepVerifiedUser: assign((_, verified: VerifiedUser) => ({
+      user: verified.user,
+      now: verified.now,
+      language: verified.user.settings.language,
+      error: null,
+    })),
+    /** The impersonation token replaces the staff token (kept aside), landing on the dashboard. */
+    keepImpersonationToken: assign(({ context }, kept: { now: number }) => {
+      const tokenData = context.pendingTokenData as TokenData;
+      return {
+        tokenData,
+        expiresAt: expiresAtOf(tokenData, kept.now),
+        now: kept.now,
+        pendingTokenData: null,
+        landing: DEFAULT_LANDING,
+      };
+    }),
+    forgetPendingToken: assign({ pendingTokenData: null }),
+    /** The staff member's own token is back; they return to the impersonation page. */
+    restoreStaffToken: assign((_, ended: { staffToken: StaffToken | null; now: number }) => ({
+      tokenData: ended.staffToken?.tokenData ?? null,
+      expiresAt: ended.staffToken?.expiresAt ?? null,
+      now: ended.now,
+      landing: HIJACK_PATH,
+    })),
     /** Forgets the user and token, keeping the id token to end the provider session with. */
     forgetSession: assign(({ context }) => ({
       idTokenHint: context.tokenData?.id_token ?? null,
@@ -286,7 +336,17 @@ export const authMachine = setup({
     notImpersonating: ({ context }) => context.user !== null && context.user.impersonator === null,
     staffTokenRestored: (_, params: { staffToken: StaffToken | null }) => params.staffToken !== null,
   },
-}).createMachine({
+});
+const request = requestIn(authSetup);
+
+/**
+ * The session (spec section 4): PKCE sign-in against the authorization server, the /authenticate code
+ * exchange, verify, token renewal (a token-expiry child while signed in), impersonation, and sign-out.
+ * The interface language is applied by an `applyLanguage` child; its failure is kept as `languageFailed`.
+ * Tags: `busy` while work is under way, `redirecting`, `authenticated`, `switching` (impersonation
+ * starting or ending), `signedOut`, `error`.
+ */
+export const authMachine = authSetup.createMachine({
   id: 'auth',
   context: ({ input }) => initialContext(input.language),
   on: {
@@ -312,76 +372,60 @@ export const authMachine = setup({
   states: {
     loadingConfig: {
       tags: ['busy'],
-      entry: spawnChild('loadConfig', { id: 'loadConfig' }),
-      exit: stopChild('loadConfig'),
-      on: {
-        'xstate.done.actor.loadConfig': {
+      ...request('loadConfig', {
+        done: {
           target: 'restoring',
-          actions: assign(({ event }) => ({ config: event.output })),
+          actions: { type: 'keepConfig', params: ({ event }) => event.output },
         },
-        'xstate.error.actor.loadConfig': {
+        error: {
           target: 'failed',
           actions: { type: 'fail', params: { error: 'configUnavailable' } },
         },
-      },
+      }),
     },
     restoring: {
       tags: ['busy'],
-      entry: spawnChild('restoreSession', { id: 'restoreSession' }),
-      exit: stopChild('restoreSession'),
-      on: {
-        'xstate.done.actor.restoreSession': [
+      ...request('restoreSession', {
+        done: [
           {
             guard: { type: 'callbackRefused', params: ({ event }) => ({ restored: event.output }) },
             target: 'callbackFailed',
-            actions: assign(({ event }) => ({
-              now: event.output.now,
-              error: 'providerRefused' as const,
-              providerError: event.output.callback?.error ?? null,
-            })),
+            actions: { type: 'keepRefusal', params: ({ event }) => event.output },
           },
           {
             guard: { type: 'callbackMatches', params: ({ event }) => ({ restored: event.output }) },
             target: 'exchanging',
-            actions: assign(({ event }) => ({
-              now: event.output.now,
-              callback: event.output.callback,
-              pkce: event.output.pkce,
-            })),
+            actions: { type: 'keepCallback', params: ({ event }) => event.output },
           },
           {
             guard: { type: 'isCallback', params: ({ event }) => ({ restored: event.output }) },
             target: 'callbackFailed',
-            actions: assign(({ event }) => ({ now: event.output.now, error: 'stateMismatch' as const })),
+            actions: [
+              { type: 'keepTime', params: ({ event }) => event.output.now },
+              { type: 'fail', params: { error: 'stateMismatch' } },
+            ],
           },
           {
             guard: { type: 'tokenFresh', params: ({ event }) => ({ restored: event.output }) },
             target: 'checkingToken',
-            actions: assign(({ event }) => ({
-              now: event.output.now,
-              tokenData: event.output.tokenData,
-              expiresAt: event.output.expiresAt,
-              landing: null,
-            })),
+            actions: { type: 'keepStoredToken', params: ({ event }) => event.output },
           },
           {
             guard: { type: 'signedOutRequested', params: ({ event }) => ({ restored: event.output }) },
             target: 'signedOut',
-            actions: assign(({ event }) => ({ now: event.output.now })),
+            actions: { type: 'keepTime', params: ({ event }) => event.output.now },
           },
           {
             target: 'redirecting',
-            actions: assign(({ event }) => ({ now: event.output.now, returnTo: null })),
+            actions: [{ type: 'keepTime', params: ({ event }) => event.output.now }, 'forgetReturnTo'],
           },
         ],
-        'xstate.error.actor.restoreSession': {
-          target: 'redirecting',
-          actions: assign({ returnTo: null }),
-        },
-      },
+        error: { target: 'redirecting', actions: 'forgetReturnTo' },
+      }),
     },
     redirecting: {
       tags: ['busy', 'redirecting'],
+      // Not a request: the redirect never answers (the browser leaves), so only its failure is routed.
       entry: [
         assign({
           user: null,
@@ -411,60 +455,42 @@ export const authMachine = setup({
     },
     exchanging: {
       tags: ['busy'],
-      entry: spawnChild('exchangeCode', {
-        id: 'exchangeCode',
+      ...request('exchangeCode', {
         input: ({ context }) => ({
           config: context.config as AuthConfig,
           code: context.callback?.code ?? '',
           verifier: context.pkce?.verifier ?? '',
         }),
-      }),
-      exit: stopChild('exchangeCode'),
-      on: {
-        'xstate.done.actor.exchangeCode': [
+        done: [
           {
             guard: { type: 'tokenReceived', params: ({ event }) => ({ receipt: event.output }) },
             target: 'storingToken',
-            actions: assign(({ context, event }) => {
-              const tokenData = event.output.tokenData as TokenData;
-              return {
-                tokenData,
-                expiresAt: expiresAtOf(tokenData, event.output.receivedAt),
-                now: event.output.receivedAt,
-                landing: context.pkce?.returnTo ?? DEFAULT_LANDING,
-                callback: null,
-                pkce: null,
-              };
-            }),
+            actions: { type: 'keepExchangedToken', params: ({ event }) => event.output },
           },
           {
             target: 'callbackFailed',
             actions: [
-              assign(({ event }) => ({ now: event.output.receivedAt })),
+              { type: 'keepTime', params: ({ event }) => event.output.receivedAt },
               { type: 'fail', params: { error: 'exchangeFailed' } },
             ],
           },
         ],
-        'xstate.error.actor.exchangeCode': {
+        error: {
           target: 'callbackFailed',
           actions: { type: 'fail', params: { error: 'exchangeFailed' } },
         },
-      },
+      }),
     },
     storingToken: {
       tags: ['busy'],
-      entry: spawnChild('saveToken', {
-        id: 'saveToken',
+      ...request('saveToken', {
         input: ({ context }) => ({ tokenData: context.tokenData as TokenData, expiresAt: context.expiresAt }),
-      }),
-      exit: stopChild('saveToken'),
-      on: {
-        'xstate.done.actor.saveToken': 'checkingToken',
-        'xstate.error.actor.saveToken': {
+        done: 'checkingToken',
+        error: {
           target: 'failed',
           actions: { type: 'fail', params: { error: 'storageFailed' } },
         },
-      },
+      }),
     },
     checkingToken: {
       tags: ['busy'],
@@ -476,20 +502,13 @@ export const authMachine = setup({
     },
     verifying: {
       tags: ['busy'],
-      entry: spawnChild('verify', { id: 'verify' }),
-      exit: stopChild('verify'),
-      on: {
-        'xstate.done.actor.verify': [
+      ...request('verify', {
+        done: [
           {
             guard: 'hasLanding',
             target: 'authenticated',
             actions: [
-              assign(({ event }) => ({
-                user: event.output.user,
-                now: event.output.now,
-                language: event.output.user.settings.language,
-                error: null,
-              })),
+              { type: 'keepVerifiedUser', params: ({ event }) => event.output },
               {
                 type: 'applyLanguage',
                 params: ({ event }) => ({ language: event.output.user.settings.language }),
@@ -498,18 +517,13 @@ export const authMachine = setup({
                 type: 'navigate',
                 params: ({ context }) => ({ path: context.landing ?? DEFAULT_LANDING, replace: true }),
               },
-              assign({ landing: null }),
+              'forgetLanding',
             ],
           },
           {
             target: 'authenticated',
             actions: [
-              assign(({ event }) => ({
-                user: event.output.user,
-                now: event.output.now,
-                language: event.output.user.settings.language,
-                error: null,
-              })),
+              { type: 'keepVerifiedUser', params: ({ event }) => event.output },
               {
                 type: 'applyLanguage',
                 params: ({ event }) => ({ language: event.output.user.settings.language }),
@@ -517,18 +531,22 @@ export const authMachine = setup({
             ],
           },
         ],
-        'xstate.error.actor.verify': {
+        error: {
           target: 'failed',
           actions: { type: 'fail', params: { error: 'verifyFailed' } },
         },
-        'session.unauthorized': {
-          target: 'redirecting',
-          actions: assign(({ context }) => ({ returnTo: context.landing, landing: null })),
+        on: {
+          'session.unauthorized': {
+            target: 'redirecting',
+            actions: assign(({ context }) => ({ returnTo: context.landing, landing: null })),
+          },
         },
-      },
+      }),
     },
     authenticated: {
       tags: ['authenticated'],
+      // Not requests: renewal runs the whole signed-in time (only for a token with a lifetime), and the
+      // refresh and saves below start on events inside this state, each replacing the one before.
       entry: enqueueActions(({ context, enqueue, self }) => {
         if (context.expiresAt === null || context.config === null) return;
         enqueue.spawnChild('tokenExpiry', {
@@ -622,100 +640,63 @@ export const authMachine = setup({
     },
     keepingStaffToken: {
       tags: ['busy', 'switching'],
-      entry: spawnChild('keepStaffToken', {
-        id: 'keepStaffToken',
+      ...request('keepStaffToken', {
         input: ({ context }) => ({
           staffToken: context.tokenData && { tokenData: context.tokenData, expiresAt: context.expiresAt },
         }),
-      }),
-      exit: stopChild('keepStaffToken'),
-      on: {
-        'xstate.done.actor.keepStaffToken': {
+        done: {
           target: 'storingToken',
-          actions: assign(({ context, event }) => {
-            const tokenData = context.pendingTokenData as TokenData;
-            return {
-              tokenData,
-              expiresAt: expiresAtOf(tokenData, event.output.now),
-              now: event.output.now,
-              pendingTokenData: null,
-              landing: DEFAULT_LANDING,
-            };
-          }),
+          actions: { type: 'keepImpersonationToken', params: ({ event }) => event.output },
         },
-        'xstate.error.actor.keepStaffToken': {
+        error: {
           target: 'authenticated',
-          actions: [
-            assign({ pendingTokenData: null }),
-            { type: 'fail', params: { error: 'impersonationFailed' } },
-          ],
+          actions: ['forgetPendingToken', { type: 'fail', params: { error: 'impersonationFailed' } }],
         },
-        'session.unauthorized': { target: 'redirecting', actions: assign({ returnTo: null }) },
-      },
+        on: { 'session.unauthorized': { target: 'redirecting', actions: 'forgetReturnTo' } },
+      }),
     },
     endingImpersonation: {
       tags: ['busy', 'switching'],
-      entry: spawnChild('endImpersonation', { id: 'endImpersonation' }),
-      exit: stopChild('endImpersonation'),
-      on: {
-        'xstate.done.actor.endImpersonation': [
+      ...request('endImpersonation', {
+        done: [
           {
             guard: {
               type: 'staffTokenRestored',
               params: ({ event }) => ({ staffToken: event.output.staffToken }),
             },
             target: 'storingToken',
-            actions: assign(({ event }) => ({
-              tokenData: event.output.staffToken?.tokenData ?? null,
-              expiresAt: event.output.staffToken?.expiresAt ?? null,
-              now: event.output.now,
-              landing: HIJACK_PATH,
-            })),
+            actions: { type: 'restoreStaffToken', params: ({ event }) => event.output },
           },
           // The staff token is gone (another tab, a closed session): sign out cleanly.
           { target: 'loggingOut', actions: 'forgetSession' },
         ],
-        'xstate.error.actor.endImpersonation': {
+        error: {
           target: 'authenticated',
           actions: { type: 'fail', params: { error: 'impersonationEndFailed' } },
         },
-        'session.unauthorized': { target: 'redirecting', actions: assign({ returnTo: null }) },
-      },
+        on: { 'session.unauthorized': { target: 'redirecting', actions: 'forgetReturnTo' } },
+      }),
     },
     loggingOut: {
       tags: ['busy', 'signingOut'],
-      entry: spawnChild('logout', { id: 'logout' }),
-      exit: stopChild('logout'),
-      on: {
-        // The session ends on this side whatever the server answered.
-        'xstate.done.actor.logout': 'clearingSession',
-        'xstate.error.actor.logout': 'clearingSession',
-      },
+      // The session ends on this side whatever the server answered.
+      ...request('logout', { done: 'clearingSession', error: 'clearingSession' }),
     },
     clearingSession: {
       tags: ['busy', 'signingOut'],
-      entry: spawnChild('clearSession', { id: 'clearSession' }),
-      exit: stopChild('clearSession'),
-      on: {
-        'xstate.done.actor.clearSession': 'endingProviderSession',
-        'xstate.error.actor.clearSession': 'endingProviderSession',
-      },
+      ...request('clearSession', { done: 'endingProviderSession', error: 'endingProviderSession' }),
     },
     endingProviderSession: {
       tags: ['busy', 'signingOut'],
-      entry: spawnChild('endProviderSession', {
-        id: 'endProviderSession',
+      ...request('endProviderSession', {
         input: ({ context }) => ({
           config: context.config as AuthConfig,
           idTokenHint: context.idTokenHint,
           language: context.language,
         }),
+        done: 'signedOut',
+        error: 'signedOut',
       }),
-      exit: stopChild('endProviderSession'),
-      on: {
-        'xstate.done.actor.endProviderSession': 'signedOut',
-        'xstate.error.actor.endProviderSession': 'signedOut',
-      },
     },
     signedOut: {
       tags: ['signedOut'],

@@ -62,17 +62,19 @@ export const demoStatusMachine = demoStatusSetup.createMachine({
   context: { percent: null },
   initial: 'asking',
   states: {
-    asking: request('fetchDemoStatus', {
-      done: [
-        {
-          guard: { type: 'stillLoading', params: ({ event }) => event.output },
-          target: 'pausing',
-          actions: { type: 'keepPercent', params: ({ event }) => event.output },
-        },
-        { target: 'done' },
-      ],
-      error: 'done',
-    }),
+    asking: {
+      ...request('fetchDemoStatus', {
+        done: [
+          {
+            guard: { type: 'stillLoading', params: ({ event }) => event.output },
+            target: 'pausing',
+            actions: { type: 'keepPercent', params: ({ event }) => event.output },
+          },
+          { target: 'done' },
+        ],
+        error: 'done',
+      }),
+    },
     pausing: {
       entry: raise({ type: 'poll.due' }, { delay: 'pollDelay', id: 'pollPause' }),
       exit: cancel('pollPause'),

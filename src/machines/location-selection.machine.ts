@@ -149,15 +149,17 @@ export const locationSelectionMachine = locationSelectionSetup.createMachine({
     },
   },
   states: {
-    restoring: request('readStoredSelection', {
-      done: {
-        target: 'hidden',
-        actions: { type: 'restore', params: ({ event }) => ({ value: event.output }) },
-      },
-      // Storage can be disabled: the app starts with every location.
-      error: { target: 'hidden' },
-      on: { 'picker.open': { target: 'visible' } },
-    }),
+    restoring: {
+      ...request('readStoredSelection', {
+        done: {
+          target: 'hidden',
+          actions: { type: 'restore', params: ({ event }) => ({ value: event.output }) },
+        },
+        // Storage can be disabled: the app starts with every location.
+        error: { target: 'hidden' },
+        on: { 'picker.open': { target: 'visible' } },
+      }),
+    },
     hidden: {
       on: { 'picker.open': { target: 'visible' } },
     },
