@@ -1,12 +1,4 @@
-import {
-  assign,
-  type DoneActorEvent,
-  emit,
-  type ErrorActorEvent,
-  setup,
-  spawnChild,
-  stopChild,
-} from 'xstate';
+import { assign, type DoneActorEvent, emit, type ErrorActorEvent, setup } from 'xstate';
 import {
   CustomerKindSchema,
   NoteCreateSchema,
@@ -20,6 +12,7 @@ import {
 import type { GuestProfile } from '../schemas/guests.js';
 import type { SubscriberProfile } from '../schemas/subscribers.js';
 import { profilePath } from './guest-list.machine.js';
+import { requestIn } from './kit/request.js';
 import {
   fieldErrorsOf,
   problemOf,
@@ -28,9 +21,6 @@ import {
   type FieldErrors,
 } from './support/api-problem.js';
 import { placeholder } from './support/placeholder.js';
-
-// Server calls and storage start with spawnChild on entry and stop on exit: what `invoke` does, in the
-// form @xstate/graph's createTestModel accepts (see docs/client.md).
 
 /** The profile a path names: /{guest|subscriber}/profile/{pos_id}/{hashid}/{id} ('-' for no POS id). */
 export interface ProfileRoute {
@@ -172,15 +162,8 @@ function requestOf(context: CustomerProfileContext): ProfileRequest {
   };
 }
 
-/**
- * One profile screen for /guest/profile/… and /subscriber/profile/… (spec sections 2 and 4): the kind
- * comes from local storage ('guest' or 'subscriber'), or from the path when storage has none; a stored
- * kind that finds nothing is tried once more as the path's kind. Shows the person's visits with their
- * cards and notes; cards are added (validated) and removed, notes added; the person is deleted after a
- * confirmation and the screen goes back to the list. A profile that is not there (404) is a not-found
- * state with a way back.
- */
-export const customerProfileMachine = setup({
+// The profile screen's types, actors, guards and actions.
+const customerProfileSetup = setup({
   types: {
     context: {} as CustomerProfileContext,
     events: {} as CustomerProfileEvent,
@@ -295,7 +278,18 @@ export const customerProfileMachine = setup({
       return { type: 'route.open' as const, path };
     }),
   },
-}).createMachine({
+});
+const request = requestIn(customerProfileSetup);
+
+/**
+ * One profile screen for /guest/profile/… and /subscriber/profile/… (spec sections 2 and 4): the kind
+ * comes from local storage ('guest' or 'subscriber'), or from the path when storage has none; a stored
+ * kind that finds nothing is tried once more as the path's kind. Shows the person's visits with their
+ * cards and notes; cards are added (validated) and removed, notes added; the person is deleted after a
+ * confirmation and the screen goes back to the list. A profile that is not there (404) is a not-found
+ * state with a way back.
+ */
+export const customerProfileMachine = customerProfileSetup.createMachine({
   id: 'customerProfile',
   context: ({ input }) => ({
     route: input,
@@ -315,27 +309,24 @@ export const customerProfileMachine = setup({
   states: {
     resolving: {
       tags: ['busy'],
-      entry: spawnChild('readProfileKind', { id: 'readProfileKind' }),
-      exit: stopChild('readProfileKind'),
-      on: {
-        'xstate.done.actor.readProfileKind': {
+      ...request('readProfileKind', {
+        done: {
           target: 'loading',
           actions: { type: 'keepKind', params: ({ event }) => event.output },
         },
         // Storage unavailable: the path says which kind.
-        'xstate.error.actor.readProfileKind': { target: 'loading', actions: 'usePathKind' },
-      },
+        error: { target: 'loading', actions: 'usePathKind' },
+      }),
     },
     loading: {
       tags: ['busy'],
-      entry: spawnChild('loadProfile', { id: 'loadProfile', input: ({ context }) => requestOf(context) }),
-      exit: stopChild('loadProfile'),
-      on: {
-        'xstate.done.actor.loadProfile': {
+      ...request('loadProfile', {
+        input: ({ context }) => requestOf(context),
+        done: {
           target: 'viewing',
           actions: { type: 'keepLoaded', params: ({ event }) => event.output },
         },
-        'xstate.error.actor.loadProfile': [
+        error: [
           {
             guard: 'mayTryPathKind',
             target: 'loading',
@@ -352,7 +343,7 @@ export const customerProfileMachine = setup({
             actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
           },
         ],
-      },
+      }),
     },
     failed: {
       on: {
@@ -399,71 +390,59 @@ export const customerProfileMachine = setup({
             },
             saving: {
               tags: ['busy'],
-              entry: spawnChild('addCard', {
-                id: 'addCard',
+              ...request('addCard', {
                 input: ({ context }) => ({
                   kind: context.kind,
                   id: context.route.id,
                   card: ProfileCardCreateSchema.parse(context.cardForm),
                 }),
-              }),
-              exit: stopChild('addCard'),
-              on: {
-                'xstate.done.actor.addCard': {
+                done: {
                   target: '#customerProfile.viewing.idle',
                   actions: { type: 'addCardToList', params: ({ event }) => event.output },
                 },
-                'xstate.error.actor.addCard': {
+                error: {
                   target: 'editing',
                   actions: { type: 'keepCardServerErrors', params: ({ event }) => ({ error: event.error }) },
                 },
-              },
+              }),
             },
           },
         },
         removingCard: {
           tags: ['busy'],
-          entry: spawnChild('removeCard', {
-            id: 'removeCard',
+          ...request('removeCard', {
             input: ({ context }) => ({
               kind: context.kind,
               id: context.route.id,
               cardId: context.removing?.id ?? 0,
             }),
-          }),
-          exit: stopChild('removeCard'),
-          on: {
-            'xstate.done.actor.removeCard': { target: 'idle', actions: 'dropRemovedCard' },
-            'xstate.error.actor.removeCard': {
+            done: { target: 'idle', actions: 'dropRemovedCard' },
+            error: {
               target: 'idle',
               actions: [
                 { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
                 'forgetRemoving',
               ],
             },
-          },
+          }),
         },
         savingNote: {
           tags: ['busy'],
-          entry: spawnChild('addNote', {
-            id: 'addNote',
+          ...request('addNote', {
             input: ({ context }) => ({
               kind: context.kind,
               id: context.route.id,
               note: NoteCreateSchema.parse({ body: context.noteDraft }),
             }),
-          }),
-          exit: stopChild('addNote'),
-          on: {
-            'xstate.done.actor.addNote': {
+            done: {
               target: 'idle',
               actions: { type: 'addNoteToList', params: ({ event }) => event.output },
             },
-            'xstate.error.actor.addNote': {
+            error: {
               target: 'idle',
               actions: { type: 'keepNoteServerErrors', params: ({ event }) => ({ error: event.error }) },
             },
-          },
+          }),
         },
         confirmingDelete: {
           on: {
@@ -473,31 +452,23 @@ export const customerProfileMachine = setup({
         },
         deleting: {
           tags: ['busy'],
-          entry: spawnChild('deleteProfile', {
-            id: 'deleteProfile',
+          ...request('deleteProfile', {
             input: ({ context }) => requestOf(context),
-          }),
-          exit: stopChild('deleteProfile'),
-          on: {
-            'xstate.done.actor.deleteProfile': { target: '#customerProfile.deleted', actions: 'goBack' },
-            'xstate.error.actor.deleteProfile': {
+            done: { target: '#customerProfile.deleted', actions: 'goBack' },
+            error: {
               target: 'confirmingDelete',
               actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
             },
-          },
+          }),
         },
         openingSubscriber: {
           tags: ['busy'],
-          entry: spawnChild('rememberProfileKind', {
-            id: 'rememberProfileKind',
+          ...request('rememberProfileKind', {
             input: 'subscriber' as const,
-          }),
-          exit: stopChild('rememberProfileKind'),
-          on: {
-            'xstate.done.actor.rememberProfileKind': { target: 'idle', actions: 'openLinkedSubscriber' },
+            done: { target: 'idle', actions: 'openLinkedSubscriber' },
             // Without storage the subscriber path's own kind still loads the right profile.
-            'xstate.error.actor.rememberProfileKind': { target: 'idle', actions: 'openLinkedSubscriber' },
-          },
+            error: { target: 'idle', actions: 'openLinkedSubscriber' },
+          }),
         },
       },
     },
