@@ -42,7 +42,10 @@ export interface CheckedRow {
   problems: RowProblem[];
 }
 
-/** The order of the normalised values staged for each kind; the merge SQL reads them by position. */
+/**
+ * The order of the normalised values staged for each kind; the merge SQL reads them by position. Before a guest
+ * job merges, the id of the existing guest a row matches is appended after these (imports.repository.ts).
+ */
 export const STAGED_FIELDS = {
   subscriber: [
     'email',

@@ -273,7 +273,7 @@ export async function requeueImportJob(sql: Sql, companyId: CompanyId, jobId: nu
   );
 }
 
-/** Rows of one batch merged into subscribers or guests: inserted, or filling values a record lacked. */
+/** Rows of one batch merged into subscribers or guests: inserted, or matched to an existing record and updated. */
 interface Merged {
   imported: number;
   updated: number;
@@ -303,17 +303,14 @@ async function markDuplicatesInFile(sql: Sql, params: unknown[], keyField: strin
 }
 
 /**
- * Merges subscriber rows with one upsert on the unique (company, lower(email)) index: a new email is
- * inserted ('imported'); a known one gets the values it lacked ('updated') or nothing ('duplicate').
- * `subscribed` is never changed by an import, so nobody is re-subscribed by a file. (A join on lower(email)
- * could not use the index under row-level security, lower() not being leakproof; the upsert's conflict
- * check can.)
+ * Merges subscriber rows with one upsert on the unique (company, lower(email)) index (spec section 5: subscribers
+ * match on email): a new email is inserted ('imported'); a known one is updated ('updated') with every value
+ * the row gives, a blank cell keeping the stored value. The stored email keeps its spelling. A file may
+ * unsubscribe (an explicit no) but never re-subscribes anyone. (A join on lower(email) could not use the
+ * index under row-level security, lower() not being leakproof; the upsert's conflict check can.)
  */
 async function mergeSubscribers(sql: Sql, params: unknown[]): Promise<Merged> {
   await markDuplicatesInFile(sql, params, 'email');
-  // Without statistics the planner takes the batch for one row and would match the upsert's rows back by
-  // a nested loop (batch² comparisons); a hash anti-join reads each side once.
-  await sql.query('SET LOCAL enable_nestloop = off');
   const { rows } = await sql.query<Merged>(
     `WITH merged AS (
        INSERT INTO subscribers AS s (company_id, email, first_name, last_name, phone, zip, birthday, subscribed,
@@ -328,70 +325,79 @@ async function mergeSubscribers(sql: Sql, params: unknown[]): Promise<Merged> {
        WHERE r.company_id = $1 AND r.job_id = $2 AND r.seq > $3 AND r.seq <= $4 AND r.outcome IS NULL
        ORDER BY r.seq
        ON CONFLICT (company_id, lower(email)) DO UPDATE SET
-         first_name = CASE WHEN s.first_name = '' THEN excluded.first_name ELSE s.first_name END,
-         last_name = CASE WHEN s.last_name = '' THEN excluded.last_name ELSE s.last_name END,
-         phone = CASE WHEN s.phone = '' THEN excluded.phone ELSE s.phone END,
-         zip = CASE WHEN s.zip = '' THEN excluded.zip ELSE s.zip END,
-         birthday = coalesce(s.birthday, excluded.birthday),
-         pos_id = CASE WHEN coalesce(s.pos_id, '') = '' THEN excluded.pos_id ELSE s.pos_id END,
-         guest_id = CASE WHEN coalesce(s.pos_id, '') = '' AND s.guest_id IS NULL THEN excluded.guest_id
-                         ELSE s.guest_id END,
+         first_name = CASE WHEN excluded.first_name = '' THEN s.first_name ELSE excluded.first_name END,
+         last_name = CASE WHEN excluded.last_name = '' THEN s.last_name ELSE excluded.last_name END,
+         phone = CASE WHEN excluded.phone = '' THEN s.phone ELSE excluded.phone END,
+         zip = CASE WHEN excluded.zip = '' THEN s.zip ELSE excluded.zip END,
+         birthday = coalesce(excluded.birthday, s.birthday),
+         -- An empty subscribed cell reads as yes, so only an explicit no changes anything: it unsubscribes.
+         subscribed = s.subscribed AND excluded.subscribed,
+         unsubscribed_at = CASE WHEN s.subscribed AND NOT excluded.subscribed THEN now() ELSE s.unsubscribed_at END,
+         pos_id = coalesce(excluded.pos_id, s.pos_id),
+         -- The guest link follows a new POS id; an unchanged (or blank) one keeps the link as it is.
+         guest_id = CASE WHEN excluded.pos_id IS NULL OR excluded.pos_id = s.pos_id THEN s.guest_id
+                         WHEN coalesce(s.pos_id, '') = '' THEN coalesce(s.guest_id, excluded.guest_id)
+                         ELSE excluded.guest_id END,
          updated_at = now()
-       WHERE (s.first_name = '' AND excluded.first_name <> '') OR (s.last_name = '' AND excluded.last_name <> '')
-          OR (s.phone = '' AND excluded.phone <> '') OR (s.zip = '' AND excluded.zip <> '')
-          OR (s.birthday IS NULL AND excluded.birthday IS NOT NULL)
-          OR (coalesce(s.pos_id, '') = '' AND excluded.pos_id IS NOT NULL)
        -- xmax is 0 on a row this statement inserted and set on one it updated.
-       RETURNING lower(s.email) AS key, s.xmax = 0 AS inserted),
-     -- What the upsert neither inserted nor changed was already there with nothing new.
-     rejected AS (
-       UPDATE import_rows r SET outcome = 'duplicate',
-         problems = '[{"field": "email", "code": "already_exists", "params": {}, "message": "Email already exists"}]'::jsonb
-       WHERE r.company_id = $1 AND r.job_id = $2 AND r.seq > $3 AND r.seq <= $4 AND r.outcome IS NULL
-         AND NOT EXISTS (SELECT 1 FROM merged m WHERE m.key = r.key))
+       RETURNING s.xmax = 0 AS inserted)
      SELECT count(*) FILTER (WHERE inserted)::int AS imported, count(*) FILTER (WHERE NOT inserted)::int AS updated
      FROM merged`,
     params,
   );
-  await sql.query('SET LOCAL enable_nestloop = on');
   return rows[0]!;
 }
 
 /**
- * Before a guest job's first batch: marks every staged row matching an existing guest (same name in any
- * case, same card digits) as a duplicate, in one pass. Under row-level security lower() keeps the dedupe
- * index out of reach, so one hash join over the whole file replaces a scan of the company's guests per row.
+ * Before a guest job's first batch: notes on every staged row the existing guest it matches (same name in
+ * any case, same card digits; the oldest when several do), as an extra last value of its `fields`, in one
+ * pass. Under row-level security lower() keeps the dedupe index out of reach, so one hash join over the whole
+ * file replaces a scan of the company's guests per row.
  */
-async function markExistingGuests(sql: Sql, companyId: CompanyId, jobId: number): Promise<void> {
+async function matchExistingGuests(sql: Sql, companyId: CompanyId, jobId: number): Promise<void> {
   // A nested loop here would scan the company's guests once per row; the hash join scans them once.
   await sql.query('SET LOCAL enable_nestloop = off');
   await sql.query(
-    `UPDATE import_rows r SET outcome = 'duplicate',
-       problems = '[{"field": "customer_name", "code": "already_exists", "params": {}, "message": "Guest already exists"}]'::jsonb
-     FROM guests g
-     WHERE r.company_id = $1 AND r.job_id = $2 AND r.outcome IS NULL
-       AND g.company_id = $1 AND g.last_four_digits = r.fields[2] AND lower(g.customer_name) = lower(r.fields[1])`,
+    `UPDATE import_rows r SET fields = r.fields || m.guest_id::text
+     FROM (SELECT x.seq, min(g.id) AS guest_id
+           FROM import_rows x JOIN guests g
+             ON g.company_id = $1 AND g.last_four_digits = x.fields[2] AND lower(g.customer_name) = lower(x.fields[1])
+           WHERE x.company_id = $1 AND x.job_id = $2 AND x.outcome IS NULL
+           GROUP BY x.seq) m
+     WHERE r.company_id = $1 AND r.job_id = $2 AND r.seq = m.seq`,
     [companyId, jobId],
   );
   await sql.query('SET LOCAL enable_nestloop = on');
 }
 
 /**
- * Merges guest rows: repeats within the file are duplicates of their first line, rows matching an existing
- * guest were marked before the first batch, the rest are inserted. A guest has no optional values an import
- * could fill in, so guests are never 'updated'.
+ * Merges guest rows (spec section 5: guests match on customer name plus last four digits): repeats within the
+ * file are duplicates of their first line; a row matched to an existing guest before the first batch updates
+ * that guest's POS id ('updated', the stored name keeps its spelling); the rest are inserted, as is a row whose
+ * matched guest was deleted meanwhile.
  */
 async function mergeGuests(sql: Sql, params: unknown[]): Promise<Merged> {
   await markDuplicatesInFile(sql, params, 'customer_name');
-  const { rowCount } = await sql.query(
+  // By primary key, one index probe per row; the guests it updates stay locked until the batch commits.
+  const updated = await sql.query(
+    `UPDATE guests g SET pos_id = r.fields[3], updated_at = now()
+     FROM import_rows r
+     WHERE r.company_id = $1 AND r.job_id = $2 AND r.seq > $3 AND r.seq <= $4 AND r.outcome IS NULL
+       AND g.company_id = $1 AND g.id = r.fields[5]::bigint`,
+    params,
+  );
+  // A new statement sees the update's locks: a matched guest deleted before it is inserted again instead.
+  const inserted = await sql.query(
     `INSERT INTO guests (company_id, customer_name, last_four_digits, pos_id, hashid)
      SELECT $1, r.fields[1], r.fields[2], r.fields[3], r.fields[4]
      FROM import_rows r
      WHERE r.company_id = $1 AND r.job_id = $2 AND r.seq > $3 AND r.seq <= $4 AND r.outcome IS NULL
+       AND (r.fields[5] IS NULL
+            OR NOT EXISTS (SELECT 1 FROM guests g WHERE g.company_id = $1 AND g.id = r.fields[5]::bigint))
      ORDER BY r.seq`,
     params,
   );
-  return { imported: rowCount, updated: 0 };
+  return { imported: inserted.rowCount, updated: updated.rowCount };
 }
 
 /**
@@ -428,7 +434,7 @@ export async function mergeImportBatch(
     merged = await mergeSubscribers(sql, params);
   } else {
     // In the first batch's transaction, so a restart before it commits simply runs it again.
-    if (job.processed === 0) await markExistingGuests(sql, companyId, jobId);
+    if (job.processed === 0) await matchExistingGuests(sql, companyId, jobId);
     merged = await mergeGuests(sql, params);
   }
 

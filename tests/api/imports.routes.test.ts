@@ -221,31 +221,127 @@ describe('CSV imports API', () => {
       expect((await subscribers(caller, 'ann@')).map((row) => row.first_name)).toEqual(['Ann']);
     });
 
-    it('matches existing subscribers by email (case and spaces ignored): fills what they lacked, else duplicate', async () => {
+    it('updates a known email (any case): filled cells win, blank cells keep stored values, counted as updated', async () => {
       const caller = await newCaller(db);
-      await makeSubscriber(db, caller.companyId, { email: 'Lacks@Example.com' });
+      const other = await newCaller(db, 'Other Co');
       await makeSubscriber(db, caller.companyId, {
-        email: 'full@example.com',
-        first_name: 'Full',
+        email: 'Known@Example.com',
+        first_name: 'Old',
+        last_name: 'Keep',
+        phone: '555-111-2222',
         zip: '11111',
+        birthday: '1980-01-02',
+        pos_id: 'P-OLD',
       });
+      await makeSubscriber(db, caller.companyId, { email: 'gone@example.com', subscribed: false });
+      await makeSubscriber(db, caller.companyId, { email: 'optout@example.com', first_name: 'Opt' });
+      await makeSubscriber(db, other.companyId, { email: 'shared@example.com', first_name: 'Theirs' });
       const job = await uploadOk(
         caller,
-        'email,first_name,zip,subscribed\n  lacks@EXAMPLE.com ,Newname,22222,no\nFULL@example.com,Other,33333,\n',
+        'email,first_name,last_name,phone,zip,birthday,pos_id,subscribed\n' +
+          ' known@EXAMPLE.com ,New,,,22222,,,\n' +
+          'gone@example.com,Back,,,,,,yes\n' +
+          'optout@example.com,,,,,,,no\n' +
+          'shared@example.com,Mine,,,,,,\n' +
+          'KNOWN@example.com,Later,,,,,,\n',
       );
-      expect(job).toMatchObject({ read: 2, imported: 0, updated: 1, duplicates: 1 });
+      expect(job).toMatchObject({ read: 5, imported: 1, updated: 3, duplicates: 1, invalid: 0 });
+      // A known email repeated in the file: the first row wins, the later one is reported.
       expect(job.errors).toEqual([
-        { line: 3, field: 'email', code: 'already_exists', params: {}, message: 'Email already exists' },
+        {
+          line: 6,
+          field: 'email',
+          code: 'duplicate_in_file',
+          params: { line: 2 },
+          message: 'Duplicate of line 2',
+        },
       ]);
-      const lacks = (await subscribers(caller, 'lacks@'))[0]!;
-      // Values it lacked are filled; its email keeps its spelling and it is not unsubscribed by the file.
-      expect(lacks).toMatchObject({
-        email: 'Lacks@Example.com',
-        first_name: 'Newname',
-        zip: '22222',
-        subscribed: true,
+      // Read straight from the table, not through the import's own report.
+      const { rows } = await db.owner((sql) =>
+        sql.query<Record<string, unknown>>(
+          `SELECT company_id::int, email, first_name, last_name, phone, zip, birthday::text, pos_id, subscribed,
+                  unsubscribed_at IS NOT NULL AS unsubscribed_stamped
+           FROM subscribers WHERE company_id IN ($1, $2) ORDER BY company_id, lower(email)`,
+          [caller.companyId, other.companyId],
+        ),
+      );
+      const stored = { phone: '', zip: '', birthday: null, pos_id: null, unsubscribed_stamped: false };
+      expect(rows).toEqual([
+        {
+          ...stored,
+          company_id: caller.companyId,
+          email: 'gone@example.com',
+          first_name: 'Back',
+          last_name: '',
+          // A file never re-subscribes anyone.
+          subscribed: false,
+        },
+        {
+          company_id: caller.companyId,
+          email: 'Known@Example.com',
+          first_name: 'New',
+          last_name: 'Keep',
+          phone: '555-111-2222',
+          zip: '22222',
+          birthday: '1980-01-02',
+          pos_id: 'P-OLD',
+          subscribed: true,
+          unsubscribed_stamped: false,
+        },
+        {
+          ...stored,
+          company_id: caller.companyId,
+          email: 'optout@example.com',
+          first_name: 'Opt',
+          last_name: '',
+          subscribed: false,
+          unsubscribed_stamped: true,
+        },
+        {
+          ...stored,
+          company_id: caller.companyId,
+          email: 'shared@example.com',
+          first_name: 'Mine',
+          last_name: '',
+          subscribed: true,
+        },
+        {
+          ...stored,
+          company_id: other.companyId,
+          email: 'shared@example.com',
+          first_name: 'Theirs',
+          last_name: '',
+          subscribed: true,
+        },
+      ]);
+    });
+
+    it("moves a known subscriber's guest link with a new POS id, and keeps it when the POS id is blank", async () => {
+      const caller = await newCaller(db);
+      const oldGuest = await makeGuest(db, caller.companyId, { pos_id: 'P-A' });
+      const newGuest = await makeGuest(db, caller.companyId, { pos_id: 'P-B' });
+      await makeSubscriber(db, caller.companyId, {
+        email: 'moves@example.com',
+        pos_id: 'P-A',
+        guest_id: oldGuest.id,
       });
-      expect((await subscribers(caller, 'full@'))[0]).toMatchObject({ first_name: 'Full', zip: '11111' });
+      await makeSubscriber(db, caller.companyId, {
+        email: 'stays@example.com',
+        pos_id: 'P-A',
+        guest_id: oldGuest.id,
+      });
+      const job = await uploadOk(caller, 'email,pos_id\nmoves@example.com,P-B\nstays@example.com,\n');
+      expect(job).toMatchObject({ read: 2, imported: 0, updated: 2 });
+      const { rows } = await db.owner((sql) =>
+        sql.query<{ email: string; pos_id: string; guest_id: number }>(
+          'SELECT email, pos_id, guest_id::int FROM subscribers WHERE company_id = $1 ORDER BY email',
+          [caller.companyId],
+        ),
+      );
+      expect(rows).toEqual([
+        { email: 'moves@example.com', pos_id: 'P-B', guest_id: newGuest.id },
+        { email: 'stays@example.com', pos_id: 'P-A', guest_id: oldGuest.id },
+      ]);
     });
 
     it('links an imported subscriber to the one POS guest with its POS id, and records consent', async () => {
@@ -262,11 +358,11 @@ describe('CSV imports API', () => {
       expect(two).toMatchObject({ guest_id: null, consent_at: null });
     });
 
-    it('imports nothing new when the same file is uploaded twice', async () => {
+    it('creates nothing new when the same file is uploaded twice: the second time updates every row', async () => {
       const caller = await newCaller(db);
       const file = 'email,first_name\na@example.com,A\nb@example.com,B\nc@example.com,C\n';
       expect(await uploadOk(caller, file)).toMatchObject({ imported: 3, duplicates: 0 });
-      expect(await uploadOk(caller, file)).toMatchObject({ read: 3, imported: 0, updated: 0, duplicates: 3 });
+      expect(await uploadOk(caller, file)).toMatchObject({ read: 3, imported: 0, updated: 3, duplicates: 0 });
       expect(await subscribers(caller)).toHaveLength(3);
     });
 
@@ -360,9 +456,12 @@ describe('CSV imports API', () => {
   });
 
   describe('guests', () => {
-    it('imports guests, deduping on name (any case) plus card digits within the file and against existing guests', async () => {
+    it('imports guests, deduping on name (any case) plus card digits within the file, updating known guests', async () => {
       const caller = await newCaller(db);
-      await makeGuest(db, caller.companyId, { customer_name: 'Known Person', last_four_digits: '1111' });
+      const known = await makeGuest(db, caller.companyId, {
+        customer_name: 'Known Person',
+        last_four_digits: '1111',
+      });
       const file = [
         'Customer_Name,LAST_FOUR_DIGITS,pos_id,ignored',
         'Jo Smith,4242,P-1,x',
@@ -377,9 +476,9 @@ describe('CSV imports API', () => {
         kind: 'guest',
         read: 6,
         imported: 2,
-        duplicates: 2,
+        updated: 1,
+        duplicates: 1,
         invalid: 2,
-        updated: 0,
       });
       expect(job.errors).toEqual([
         {
@@ -390,13 +489,6 @@ describe('CSV imports API', () => {
           message: 'Duplicate of line 2',
         },
         {
-          line: 5,
-          field: 'customer_name',
-          code: 'already_exists',
-          params: {},
-          message: 'Guest already exists',
-        },
-        {
           line: 6,
           field: 'last_four_digits',
           code: 'invalid',
@@ -405,12 +497,83 @@ describe('CSV imports API', () => {
         },
         { line: 7, field: 'pos_id', code: 'required', params: {}, message: 'POS id is required' },
       ]);
-      // The guests are stored: the same file again finds every valid row already there.
+      // The known guest took the file's POS id and kept its name's spelling; no second one was made.
+      const stored = await db.owner((sql) =>
+        sql.query<{ id: number; customer_name: string; pos_id: string }>(
+          `SELECT id::int, customer_name, pos_id FROM guests
+           WHERE company_id = $1 AND last_four_digits = '1111'`,
+          [caller.companyId],
+        ),
+      );
+      expect(stored.rows).toEqual([{ id: known.id, customer_name: 'Known Person', pos_id: 'P-4' }]);
+      // The same file again finds every valid row already there and updates it.
       expect(await uploadOk(caller, file, GUESTS_URL)).toMatchObject({
         imported: 0,
-        duplicates: 4,
+        updated: 3,
+        duplicates: 1,
         invalid: 2,
       });
+    });
+
+    it("updates the company's own matching guest only, the oldest of look-alikes, and never another company's", async () => {
+      const caller = await newCaller(db);
+      const other = await newCaller(db, 'Other Co');
+      const mia = await makeGuest(db, caller.companyId, {
+        customer_name: 'Mia Wong',
+        last_four_digits: '1234',
+        pos_id: 'OLD-1',
+      });
+      const otherCard = await makeGuest(db, caller.companyId, {
+        customer_name: 'Mia Wong',
+        last_four_digits: '5678',
+        pos_id: 'OLD-2',
+      });
+      const twin = await makeGuest(db, caller.companyId, {
+        customer_name: 'Twin',
+        last_four_digits: '7777',
+        pos_id: 'T-1',
+      });
+      const laterTwin = await makeGuest(db, caller.companyId, {
+        customer_name: 'twin',
+        last_four_digits: '7777',
+        pos_id: 'T-2',
+      });
+      const theirMia = await makeGuest(db, other.companyId, {
+        customer_name: 'Mia Wong',
+        last_four_digits: '1234',
+        pos_id: 'THEIRS-1',
+      });
+      const theirOnly = await makeGuest(db, other.companyId, {
+        customer_name: 'Only There',
+        last_four_digits: '4321',
+        pos_id: 'THEIRS-2',
+      });
+      const job = await uploadOk(
+        caller,
+        'customer_name,last_four_digits,pos_id\n' +
+          'mia wong,1234,NEW-1\n' +
+          'TWIN,7777,NEW-T\n' +
+          'Only There,4321,MINE\n' +
+          'Mia Wong,1234,NEW-AGAIN\n',
+        GUESTS_URL,
+      );
+      expect(job).toMatchObject({ read: 4, imported: 1, updated: 2, duplicates: 1, invalid: 0 });
+      const { rows } = await db.owner((sql) =>
+        sql.query<{ id: number; company_id: number; customer_name: string; pos_id: string }>(
+          `SELECT id::int, company_id::int, customer_name, pos_id FROM guests
+           WHERE company_id IN ($1, $2) ORDER BY company_id, id`,
+          [caller.companyId, other.companyId],
+        ),
+      );
+      expect(rows).toEqual([
+        { id: mia.id, company_id: caller.companyId, customer_name: 'Mia Wong', pos_id: 'NEW-1' },
+        { id: otherCard.id, company_id: caller.companyId, customer_name: 'Mia Wong', pos_id: 'OLD-2' },
+        { id: twin.id, company_id: caller.companyId, customer_name: 'Twin', pos_id: 'NEW-T' },
+        { id: laterTwin.id, company_id: caller.companyId, customer_name: 'twin', pos_id: 'T-2' },
+        { id: expect.any(Number), company_id: caller.companyId, customer_name: 'Only There', pos_id: 'MINE' },
+        { id: theirMia.id, company_id: other.companyId, customer_name: 'Mia Wong', pos_id: 'THEIRS-1' },
+        { id: theirOnly.id, company_id: other.companyId, customer_name: 'Only There', pos_id: 'THEIRS-2' },
+      ]);
     });
 
     it('treats the missing fields of a short row as empty, and finishes a file with only a header', async () => {
@@ -616,7 +779,8 @@ describe('CSV import jobs across restarts', () => {
       read: 13,
       processed: 5,
       imported: 4,
-      duplicates: 1,
+      updated: 1,
+      duplicates: 0,
     });
     await first.app.close();
 
@@ -629,8 +793,8 @@ describe('CSV import jobs across restarts', () => {
         read: 13,
         processed: 13,
         imported: 10,
-        updated: 0,
-        duplicates: 2,
+        updated: 1,
+        duplicates: 1,
         invalid: 1,
       });
       expect(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CustomerKind } from '../../src/schemas/customers.js';
 import type { Database } from '../../server/db/database.js';
 import {
   claimImportJob,
@@ -19,7 +20,7 @@ import {
 } from '../../server/repositories/imports.repository.js';
 import { listSubscribers } from '../../server/repositories/subscribers.repository.js';
 import { withoutRowLevelSecurity } from '../support/database.js';
-import { systemScope } from '../support/factories.js';
+import { makeGuest, makeSubscriber, systemScope } from '../support/factories.js';
 import { useTwoCompanies } from '../support/two-companies.js';
 
 /** A staged subscriber row: valid with an email, or invalid with a problem. */
@@ -41,13 +42,29 @@ function subscriberRow(seq: number, email: string | null): StagedRow {
       };
 }
 
+/** A staged guest row: name, card digits and POS id, valid. */
+function guestRow(seq: number, name: string, digits: string, posId: string): StagedRow {
+  return {
+    seq,
+    line: seq + 1,
+    fields: [name, digits, posId, `G${String(seq).padStart(9, '0')}`],
+    raw: [name, digits, posId],
+    problems: null,
+  };
+}
+
 /** A job of `companyId` holding the rows, queued and claimed by a runner. */
-async function runningJob(db: Database, companyId: number, rows: StagedRow[]): Promise<number> {
+async function runningJob(
+  db: Database,
+  companyId: number,
+  rows: StagedRow[],
+  kind: CustomerKind = 'subscriber',
+): Promise<number> {
   const id = await db.tenant(companyId, (sql) =>
     createImportJob(sql, systemScope(companyId), {
-      kind: 'subscriber',
+      kind,
       fileName: 'f.csv',
-      header: ['email'],
+      header: kind === 'subscriber' ? ['email'] : ['customer_name', 'last_four_digits', 'pos_id'],
     }),
   );
   await db.tenant(companyId, (sql) => stageImportRows(sql, companyId, id, rows, 100));
@@ -149,5 +166,39 @@ describe('imports repository', () => {
     });
     expect(await bare.tenant(companyB, (sql) => countStagedRows(sql, companyB, id))).toBe(1);
     expect(await bare.tenant(companyA, (sql) => countImportJobs(sql, companyA))).toBe(before);
+  });
+  it("matches only the company's own subscribers and guests when merging, even without row-level security", async () => {
+    const bare = withoutRowLevelSecurity(db);
+    await makeSubscriber(db, companyB, { email: 'both@example.com', first_name: 'B' });
+    await makeGuest(db, companyB, { customer_name: 'Both Places', last_four_digits: '2468', pos_id: 'B-1' });
+    // Its own hashid: the other tests' rows are in the same company.
+    const both = subscriberRow(1, 'BOTH@example.com');
+    both.fields![8] = 'HBOTH00001';
+    const subscriberJob = await runningJob(db, companyA, [both]);
+    const guestJob = await runningJob(db, companyA, [guestRow(1, 'both places', '2468', 'A-1')], 'guest');
+    for (const id of [subscriberJob, guestJob]) {
+      expect(await bare.tenant(companyA, (sql) => mergeImportBatch(sql, companyA, id, 10))).toBe(true);
+      expect(await bare.tenant(companyA, (sql) => findImportJob(sql, companyA, id))).toMatchObject({
+        imported: 1,
+        updated: 0,
+      });
+    }
+    const stored = await db.owner((sql) =>
+      sql.query<{ company_id: number; who: string; value: string }>(
+        `SELECT company_id::int, email AS who, first_name AS value FROM subscribers
+         WHERE company_id IN ($1, $2) AND lower(email) = 'both@example.com'
+         UNION ALL
+         SELECT company_id::int, customer_name, pos_id FROM guests
+         WHERE company_id IN ($1, $2) AND last_four_digits = '2468'
+         ORDER BY 1, 2`,
+        [companyA, companyB],
+      ),
+    );
+    expect(stored.rows).toEqual([
+      { company_id: companyA, who: 'BOTH@example.com', value: '' },
+      { company_id: companyA, who: 'both places', value: 'A-1' },
+      { company_id: companyB, who: 'Both Places', value: 'B-1' },
+      { company_id: companyB, who: 'both@example.com', value: 'B' },
+    ]);
   });
 });
