@@ -30,6 +30,8 @@ export const LOGIN_ROUTE = '/login';
 export const AUTHENTICATE_ROUTE = '/authenticate';
 /** Where a signed-in user lands. */
 export const HOME_ROUTE = '/dashboard';
+/** Where platform staff land when their own company has no dashboard: the list of users to act as. */
+export const STAFF_HOME_ROUTE = '/hijack';
 /** Shown when the company lacks the page's feature. */
 export const NO_ACCESS_ROUTE = '/no-access';
 /** Shown when the user's role may not open the page. */
@@ -110,9 +112,24 @@ function isSignInPage(path: string): boolean {
   return normalized === LOGIN_ROUTE || normalized === AUTHENTICATE_ROUTE;
 }
 
+/** True when the user's company lacks the feature of the route at `path`. */
+function featureMissingAt(rules: readonly RouteRule[], path: string, access: Access): boolean {
+  const route = findRoute(rules, path);
+  return route !== null && route.feature !== null && !access.features.includes(route.feature);
+}
+
+/** Where this user lands: the dashboard, or for staff whose own company has none, the users to act as. */
+export function homeFor(rules: readonly RouteRule[], access: Access): string {
+  return access.isStaff && featureMissingAt(rules, HOME_ROUTE, access) ? STAFF_HOME_ROUTE : HOME_ROUTE;
+}
+
 /** The check run before each navigation (spec section 2): re-entry to the sign-in page is blocked. */
-export function pathBeforeNavigation(path: string, access: Access | null): string {
-  return access !== null && isSignInPage(path) ? HOME_ROUTE : path;
+export function pathBeforeNavigation(
+  rules: readonly RouteRule[],
+  path: string,
+  access: Access | null,
+): string {
+  return access !== null && isSignInPage(path) ? homeFor(rules, access) : path;
 }
 
 /** The navigation machine's context. */
@@ -151,7 +168,8 @@ export type NavigationEvent =
 
 /**
  * The guard around react-router (spec section 2): it hears every location the router commits as
- * `route.changed`, blocks re-entry to /login while signed in, sends `/` to /login and unknown or malformed
+ * `route.changed`, blocks re-entry to /login while signed in (to the user's home: /dashboard, or /hijack for
+ * staff whose company has no dashboard), sends `/` to /login and unknown or malformed
  * paths to /404, and after each navigation checks the route's feature against the company's features
  * (/no-access) and its roles against the user (/access-denied). Before each navigation the layout is reset
  * (the phone-width drawer closes) and the breadcrumbs are recomputed from the route. It moves the router
@@ -175,15 +193,13 @@ export const navigationMachine = setup({
     isRoot: ({ context }) => context.path === '/',
     isUnknown: ({ context }) => findRoute(context.routes, context.path) === null,
     isSignInWhileSignedIn: ({ context }) => context.access !== null && isSignInPage(context.path),
-    featureMissing: ({ context }) => {
-      const route = findRoute(context.routes, context.path);
-      return (
-        context.access !== null &&
-        route !== null &&
-        route.feature !== null &&
-        !context.access.features.includes(route.feature)
-      );
-    },
+    // The dashboard of a user who lands elsewhere (staff): their own start page, not /no-access.
+    isHomeOfAnother: ({ context }) =>
+      context.access !== null &&
+      context.path === HOME_ROUTE &&
+      homeFor(context.routes, context.access) !== HOME_ROUTE,
+    featureMissing: ({ context }) =>
+      context.access !== null && featureMissingAt(context.routes, context.path, context.access),
     roleMissing: ({ context }) => {
       const route = findRoute(context.routes, context.path);
       return context.access !== null && route !== null && !roleAllowed(route.leastRole, context.access);
@@ -217,7 +233,9 @@ export const navigationMachine = setup({
         assign({ navbarOpened: false }),
         {
           type: 'pushPath',
-          params: ({ context, event }) => ({ path: pathBeforeNavigation(event.path, context.access) }),
+          params: ({ context, event }) => ({
+            path: pathBeforeNavigation(context.routes, event.path, context.access),
+          }),
         },
       ],
     },
@@ -231,7 +249,16 @@ export const navigationMachine = setup({
         {
           guard: 'isSignInWhileSignedIn',
           target: 'redirecting',
-          actions: assign({ redirectTo: HOME_ROUTE }),
+          actions: assign(({ context }) => ({
+            redirectTo: context.access && homeFor(context.routes, context.access),
+          })),
+        },
+        {
+          guard: 'isHomeOfAnother',
+          target: 'redirecting',
+          actions: assign(({ context }) => ({
+            redirectTo: context.access && homeFor(context.routes, context.access),
+          })),
         },
         { guard: 'featureMissing', target: 'redirecting', actions: assign({ redirectTo: NO_ACCESS_ROUTE }) },
         { guard: 'roleMissing', target: 'redirecting', actions: assign({ redirectTo: ACCESS_DENIED_ROUTE }) },

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';
+import { signIn } from './support/pages.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 /** The demo data's platform staff member and the owner they help (see README, Demo sign-in). */
@@ -65,5 +66,19 @@ describe('support staff acting as a company user', () => {
     });
     expect(response.status).toBe(401);
     expect(watched.errors).toEqual([]);
+  });
+
+  it('takes staff who land on the dashboard to their own start page, /hijack, not to /no-access', async () => {
+    const fresh = await openPage(browser, server.url);
+    try {
+      // Where everyone lands after sign-in; staff have no dashboard, so they are taken on to /hijack.
+      await fresh.page.goto('/dashboard');
+      await signIn(fresh.page, STAFF);
+      await fresh.page.waitForURL(/\/hijack$/);
+      await fresh.page.getByRole('heading', { name: 'Act as a user' }).waitFor();
+      expect(fresh.errors, JSON.stringify(fresh.errors)).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
   });
 });

@@ -19,6 +19,8 @@ import { everyTransition, groupBy, valueKey } from './support/walk.js';
 const OWNER: Access = { features: ALL_FEATURES, role: 'owner', isStaff: false };
 const ANALYST_WITHOUT_DASHBOARD: Access = { features: [], role: 'analyst', isStaff: false };
 const STAFF: Access = { features: ['Recommendations', 'Locations'], role: 'admin', isStaff: true };
+/** Platform staff as their own support company sees them: no marketing features at all. */
+const PLATFORM_STAFF: Access = { features: [], role: 'owner', isStaff: true };
 const MARKETER: Access = { features: ALL_FEATURES, role: 'marketer', isStaff: false };
 
 /** A path of each route, with sample values for its parameters. */
@@ -51,6 +53,7 @@ const EVENTS: NavigationEvent[] = [
   { type: 'session.changed', access: OWNER },
   { type: 'session.changed', access: ANALYST_WITHOUT_DASHBOARD },
   { type: 'session.changed', access: STAFF },
+  { type: 'session.changed', access: PLATFORM_STAFF },
 ];
 
 /** Who may open what a role may (owner > admin > marketer > analyst), written out apart from src/schemas. */
@@ -61,13 +64,20 @@ const MAY_ACT_AS: Record<Access['role'], readonly string[]> = {
   analyst: ['analyst'],
 };
 
+/** Where a user lands, written out apart from the machine: staff whose company has no dashboard at /hijack. */
+function homeOf(access: Access): string {
+  return access.isStaff && !access.features.includes('Recommendations') ? '/hijack' : '/dashboard';
+}
+
 /** The rules written out independently of the machine: where a path must be sent, or null to show it. */
 function expectedRedirect(path: string, access: Access | null): string | null {
   if (path === '/') return '/login';
   const route = findRoute(ROUTE_RULES, path);
   if (!route) return '/404';
   if (access === null) return null;
-  if (path === '/login' || path === '/authenticate') return '/dashboard';
+  const home = homeOf(access);
+  if (path === '/login' || path === '/authenticate') return home;
+  if (path === '/dashboard' && home !== '/dashboard') return home;
   if (route.feature !== null && !access.features.includes(route.feature)) return '/no-access';
   const { leastRole } = route;
   if (leastRole === 'staff' && !access.isStaff) return '/access-denied';
@@ -179,10 +189,13 @@ describe('navigation machine (model-based)', () => {
             if (event.type === 'route.navigate') {
               // Before each navigation: the sign-in page is not re-entered while signed in.
               expect(running.effects.slice(before)).toEqual([
-                { type: 'pushPath', path: pathBeforeNavigation(event.path, previous.context.access) },
+                {
+                  type: 'pushPath',
+                  path: pathBeforeNavigation(ROUTE_RULES, event.path, previous.context.access),
+                },
               ]);
               if (previous.context.access && event.path === '/login')
-                expect(running.effects.at(-1)?.path).toBe('/dashboard');
+                expect(running.effects.at(-1)?.path).toBe(homeOf(previous.context.access));
               expect(state.value).toEqual(previous.value);
             }
           }

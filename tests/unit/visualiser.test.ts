@@ -159,7 +159,7 @@ describe('machine charts', () => {
     const label = (source: string, target: string) =>
       merged.find((edge) => edge.source === source && edge.target === target)?.label;
     expect(label('navigation.checking', 'navigation.redirecting')).toBe(
-      'always [isRoot | isUnknown | isSignInWhileSignedIn | featureMissing | roleMissing]',
+      'always [isRoot | isUnknown | isSignInWhileSignedIn | isHomeOfAnother | featureMissing | roleMissing]',
     );
     expect(label('navigation.checking', 'navigation.showing')).toBe('always');
     expect(label('navigation', 'navigation.checking')).toBe('route.changed | session.changed');
