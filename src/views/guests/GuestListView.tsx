@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Group, Paper, Stack, Table, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { NoFilters } from '../../machines/kit/list-machine.js';
 import { formatCount, formatCurrency, formatDate, languageOf } from '../../format/index.js';
@@ -6,10 +6,11 @@ import type { Guest } from '../../schemas/guests.js';
 import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
+import { ListTable } from '../kit/ListTable.js';
 import { useListView } from '../kit/useListView.js';
 import { problemMessage } from '../shared/problem-message.js';
 import { CsvUploadDialog, type CsvUploadActor } from '../subscribers/CsvUploadDialog.js';
-import { FOCUSABLE_SCROLL, maskedCard } from './messages.js';
+import { maskedCard } from './messages.js';
 
 /** The guest list machine as this view sees it. */
 export type GuestListActor = ListActor<Guest, NoFilters>;
@@ -76,77 +77,94 @@ export function GuestListView({
           }
         >
           {(guests, enabled) => (
-            <Table.ScrollContainer minWidth={860} scrollAreaProps={FOCUSABLE_SCROLL}>
-              <Table striped highlightOnHover verticalSpacing="sm">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('guests.list.name')}</Table.Th>
-                    <Table.Th>{t('guests.list.card')}</Table.Th>
-                    <Table.Th>{t('guests.list.posId')}</Table.Th>
-                    <Table.Th ta="right">{t('guests.list.visits')}</Table.Th>
-                    <Table.Th ta="right">{t('guests.list.totalSpend')}</Table.Th>
-                    <Table.Th>{t('guests.list.lastVisit')}</Table.Th>
-                    <Table.Th>{t('guests.list.subscriber')}</Table.Th>
-                    <Table.Th>{t('guests.list.actions')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {guests.map((guest) => (
-                    <Table.Tr key={guest.id}>
-                      <Table.Td>
-                        <Button
-                          variant="subtle"
-                          size="compact-sm"
-                          px={4}
-                          disabled={!enabled}
-                          aria-label={t('guests.list.openLabel', { name: nameOf(guest) })}
-                          onClick={() => actor.send({ type: 'item.open', item: guest })}
-                        >
-                          {nameOf(guest)}
-                        </Button>
-                      </Table.Td>
-                      <Table.Td ff="monospace">{maskedCard(guest.last_four_digits)}</Table.Td>
-                      <Table.Td>{guest.pos_id}</Table.Td>
-                      <Table.Td ta="right">{formatCount(guest.visit_count, language)}</Table.Td>
-                      <Table.Td ta="right">{formatCurrency(guest.total_spend)}</Table.Td>
-                      <Table.Td>{formatDate(guest.last_visit_at, language, timeZone)}</Table.Td>
-                      <Table.Td>
-                        <Badge color={guest.is_subscriber ? 'teal' : 'gray'} variant="dot">
-                          {guest.is_subscriber ? t('guests.list.subscribed') : t('guests.list.notSubscribed')}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
-                          <Button
-                            size="xs"
-                            variant="light"
-                            disabled={!enabled}
-                            onClick={() => actor.send({ type: 'item.open', item: guest })}
-                            aria-label={t('guests.list.openLabel', { name: nameOf(guest) })}
-                          >
-                            {t('guests.list.open')}
-                          </Button>
-                          {canDelete && (
-                            <Tooltip label={t('guests.list.deleteLabel', { name: nameOf(guest) })}>
-                              <ActionIcon
-                                variant="light"
-                                color="red"
-                                size="md"
-                                disabled={!enabled}
-                                aria-label={t('guests.list.deleteLabel', { name: nameOf(guest) })}
-                                onClick={() => actor.send({ type: 'item.delete', item: guest })}
-                              >
-                                <TrashIcon />
-                              </ActionIcon>
-                            </Tooltip>
-                          )}
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <ListTable
+              items={guests}
+              rowKey={(guest) => guest.id}
+              label={t('guests.list.title')}
+              minWidth={860}
+              columns={[
+                {
+                  key: 'name',
+                  header: t('guests.list.name'),
+                  primary: true,
+                  cell: (guest) => (
+                    <Button
+                      variant="subtle"
+                      size="compact-sm"
+                      px={4}
+                      disabled={!enabled}
+                      aria-label={t('guests.list.openLabel', { name: nameOf(guest) })}
+                      onClick={() => actor.send({ type: 'item.open', item: guest })}
+                    >
+                      {nameOf(guest)}
+                    </Button>
+                  ),
+                },
+                {
+                  key: 'card',
+                  header: t('guests.list.card'),
+                  cell: (guest) => (
+                    <Text ff="monospace" size="sm">
+                      {maskedCard(guest.last_four_digits)}
+                    </Text>
+                  ),
+                },
+                { key: 'pos', header: t('guests.list.posId'), cell: (guest) => guest.pos_id },
+                {
+                  key: 'visits',
+                  header: t('guests.list.visits'),
+                  align: 'right',
+                  cell: (guest) => formatCount(guest.visit_count, language),
+                },
+                {
+                  key: 'spend',
+                  header: t('guests.list.totalSpend'),
+                  align: 'right',
+                  cell: (guest) => formatCurrency(guest.total_spend),
+                },
+                {
+                  key: 'lastVisit',
+                  header: t('guests.list.lastVisit'),
+                  cell: (guest) => formatDate(guest.last_visit_at, language, timeZone),
+                },
+                {
+                  key: 'subscriber',
+                  header: t('guests.list.subscriber'),
+                  cell: (guest) => (
+                    <Badge color={guest.is_subscriber ? 'teal' : 'gray'} variant="dot">
+                      {guest.is_subscriber ? t('guests.list.subscribed') : t('guests.list.notSubscribed')}
+                    </Badge>
+                  ),
+                },
+              ]}
+              actions={(guest) => (
+                <Group gap="xs" wrap="nowrap">
+                  <Button
+                    size="xs"
+                    variant="light"
+                    disabled={!enabled}
+                    onClick={() => actor.send({ type: 'item.open', item: guest })}
+                    aria-label={t('guests.list.openLabel', { name: nameOf(guest) })}
+                  >
+                    {t('guests.list.open')}
+                  </Button>
+                  {canDelete && (
+                    <Tooltip label={t('guests.list.deleteLabel', { name: nameOf(guest) })}>
+                      <ActionIcon
+                        variant="light"
+                        color="red"
+                        size="md"
+                        disabled={!enabled}
+                        aria-label={t('guests.list.deleteLabel', { name: nameOf(guest) })}
+                        onClick={() => actor.send({ type: 'item.delete', item: guest })}
+                      >
+                        <TrashIcon />
+                      </ActionIcon>
+                    </Tooltip>
+                  )}
+                </Group>
+              )}
+            />
           )}
         </ListFrame>
       </Stack>
