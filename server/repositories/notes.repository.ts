@@ -12,7 +12,15 @@ export interface NoteRow {
   body: string;
   author_id: number | null;
   author_name: string | null;
+  /** The support staff member who wrote it while acting as the author, as named then; null otherwise. */
+  written_by_staff_name: string | null;
   created_at: Date;
+}
+
+/** The support staff member writing while acting as a company user: their id and display name. */
+export interface ActingStaff {
+  id: number;
+  name: string;
 }
 
 /** The notes of a subscriber or guest, newest first; null when that profile is not in this company. */
@@ -24,8 +32,8 @@ export async function listNotes(
   if (!(await customerExists(sql, companyId, owner))) return null;
   // The column name comes from customerColumn (a closed choice), never from input.
   const { rows } = await sql.query<NoteRow>(
-    `SELECT n.id, n.company_id, n.subscriber_id, n.guest_id, n.body, n.author_id, n.created_at,
-            nullif(btrim(u.first_name || ' ' || u.last_name), '') AS author_name
+    `SELECT n.id, n.company_id, n.subscriber_id, n.guest_id, n.body, n.author_id, n.written_by_staff_name,
+            n.created_at, nullif(btrim(u.first_name || ' ' || u.last_name), '') AS author_name
      FROM notes n
      LEFT JOIN users u ON u.company_id = $1 AND u.id = n.author_id
      WHERE n.company_id = $1 AND n.${customerColumn(owner)} = $2
@@ -35,24 +43,30 @@ export async function listNotes(
   return rows;
 }
 
-/** Writes a note about a subscriber or guest as the scope's user; null when that profile is not in this company. */
+/**
+ * Writes a note about a subscriber or guest as the scope's user, and the staff member acting as them when there
+ * is one; null when that profile is not in this company.
+ */
 export async function createNote(
   sql: Sql,
   scope: WriteScope,
   owner: CustomerRef,
   body: string,
+  actingStaff: ActingStaff | null = null,
 ): Promise<NoteRow | null> {
   if (!(await customerExists(sql, scope.companyId, owner))) return null;
   const { rows } = await sql.query<NoteRow>(
-    `INSERT INTO notes (company_id, ${customerColumn(owner)}, body, author_id) VALUES ($1, $2, $3, $4)
-     RETURNING id, company_id, subscriber_id, guest_id, body, author_id, created_at,
+    `INSERT INTO notes (company_id, ${customerColumn(owner)}, body, author_id, written_by_staff_id,
+                        written_by_staff_name)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     RETURNING id, company_id, subscriber_id, guest_id, body, author_id, written_by_staff_name, created_at,
                (SELECT nullif(btrim(u.first_name || ' ' || u.last_name), '') FROM users u
                 WHERE u.company_id = $1 AND u.id = $4) AS author_name`,
-    [scope.companyId, owner.id, body, scope.userId],
+    [scope.companyId, owner.id, body, scope.userId, actingStaff?.id ?? null, actingStaff?.name ?? null],
   );
   const created = rows[0]!;
-  // The author's name is a user's personal data and is already known from the scope, so it is left out.
-  const { author_name: _authorName, ...recorded } = created;
+  // Names are personal data and the audit row already names both people by id (user_id, actor_user_id).
+  const { author_name: _authorName, written_by_staff_name: _staffName, ...recorded } = created;
   await recordAudit(sql, scope, {
     action: 'create',
     entity: 'note',

@@ -8,7 +8,9 @@ import type {
 import type { Database } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import { customerActivity, type CustomerActivityRows } from '../repositories/customer-activity.repository.js';
-import { createNote, listNotes, type NoteRow } from '../repositories/notes.repository.js';
+import { createNote, listNotes, type ActingStaff, type NoteRow } from '../repositories/notes.repository.js';
+import { findUserOnPlatform } from '../repositories/users.repository.js';
+import { displayName } from './accounts.service.js';
 import {
   createProfileCard,
   deleteProfileCard,
@@ -89,6 +91,7 @@ export function presentNote(row: NoteRow): Note {
     id: row.id,
     body: row.body,
     author_name: row.author_name,
+    written_by_staff_name: row.written_by_staff_name,
     created_at: row.created_at.toISOString(),
   };
 }
@@ -106,6 +109,13 @@ export interface ProfileExtrasService {
 export function customerProfilesService(db: Database) {
   /** 404 naming the kind of profile, for an id that is not the company's. */
   const missing = (owner: CustomerRef) => notFound(owner.type === 'guest' ? 'Guest' : 'Subscriber');
+  // Staff act from the platform's own company, so their name is a platform read.
+  const actingStaffOf = async (scope: WriteScope): Promise<ActingStaff | null> => {
+    if (scope.actorUserId === null || scope.actorUserId === scope.userId) return null;
+    const staffId = scope.actorUserId;
+    const staff = await db.platform((sql) => findUserOnPlatform(sql, staffId));
+    return staff ? { id: staff.id, name: displayName(staff) } : null;
+  };
   const shared = {
     /** The activity of a guest; none for a subscriber without a linked guest. */
     async activity(companyId: number, guestId: number | null): Promise<CustomerActivity> {
@@ -132,7 +142,10 @@ export function customerProfilesService(db: Database) {
       return rows.map(presentNote);
     },
     async addNote(scope: WriteScope, owner: CustomerRef, input: NoteCreate): Promise<Note> {
-      const row = await db.tenant(scope.companyId, (sql) => createNote(sql, scope, owner, input.body));
+      const actingStaff = await actingStaffOf(scope);
+      const row = await db.tenant(scope.companyId, (sql) =>
+        createNote(sql, scope, owner, input.body, actingStaff),
+      );
       if (!row) throw missing(owner);
       return presentNote(row);
     },

@@ -42,7 +42,12 @@ export const SubscriberListQuerySchema = CustomerListQuerySchema.extend({
 /** `GET /pos/guests/`: 10 a page unless asked otherwise (spec section 9). */
 export const GuestListQuerySchema = CustomerListQuerySchema.extend({
   page_size: pageSizeField(LIMITS.guestsPageSize),
+  /** 'false': only guests never asked (no subscriber linked), the invite list; 'true': only the others. */
+  is_subscriber: z.enum(['true', 'false'], { error: 'is_subscriber is not valid' }).optional(),
 });
+
+/** The guest list's query. */
+export type GuestListQuery = z.infer<typeof GuestListQuerySchema>;
 
 /** A payment card linked to a profile; only the last four digits are ever kept. */
 export const ProfileCardSchema = z.object({
@@ -73,6 +78,8 @@ export const NoteSchema = z.object({
   id: z.number().int(),
   body: z.string(),
   author_name: z.string().nullable(),
+  /** The support staff member who wrote it while acting as the author ("Sasha Support for Dana Whitfield"). */
+  written_by_staff_name: z.string().nullable(),
   created_at: z.string(),
 });
 /** A note. */

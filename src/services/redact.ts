@@ -20,6 +20,7 @@ export const IDENTIFYING_KEYS: ReadonlySet<string> = new Set([
   'name_on_card',
   'customer_name',
   'author_name',
+  'written_by_staff_name',
   // Notes about a guest are free text that often names or describes the person.
   'body',
   'to_address',

@@ -153,6 +153,39 @@ describe('Impersonation API (/hijack)', () => {
     expect((await call(staff, 'GET', '/api/accounts/verify/')).statusCode).toBe(200);
   });
 
+  it('names the staff member and the user on a note written while acting, on screen and in the audit', async () => {
+    const subscriber = await call(owner, 'POST', '/api/subscriptions/subscribers/', {
+      email: 'guest@harbor.example',
+    });
+    expect(subscriber.statusCode).toBe(201);
+    const notesUrl = `/api/subscriptions/subscribers/${subscriber.json().id}/notes/`;
+    const direct = await call(owner, 'POST', notesUrl, { body: 'Written by the owner' });
+    const started = await start(owner.userId);
+    const acting = await call(bearer(started.access_token), 'POST', notesUrl, { body: 'Written by support' });
+    expect(acting.statusCode).toBe(201);
+    await call(bearer(started.access_token), 'POST', '/api/accounts/hijack/release/');
+
+    const notes = (await call(owner, 'GET', notesUrl)).json<
+      { body: string; written_by_staff_name: string | null }[]
+    >();
+    expect(notes).toEqual([
+      expect.objectContaining({
+        body: 'Written by support',
+        // The author stays the user acted as, as on the owner's own note.
+        author_name: direct.json().author_name,
+        written_by_staff_name: 'Sam Support',
+      }),
+      expect.objectContaining({ body: 'Written by the owner', written_by_staff_name: null }),
+    ]);
+    const audit = await t.database.db.tenant(restaurant.companyId, (sql) =>
+      listAudit(sql, restaurant.companyId, { entity: 'note', entityId: acting.json().id }),
+    );
+    expect(audit).toEqual([expect.objectContaining({ user_id: owner.userId, actor_user_id: staff.userId })]);
+    // Names stay out of the audit row: the ids above say who.
+    expect(JSON.stringify(audit[0]?.after)).not.toContain('Sam');
+    expect(direct.json().written_by_staff_name).toBeNull();
+  });
+
   it('refuses staff targets, unknown users and a release without an impersonation', async () => {
     const target = await call(staff, 'POST', '/api/accounts/hijack/', { user_id: otherStaffId });
     expect(target.statusCode).toBe(403);

@@ -53,6 +53,26 @@ describe('support staff acting as a company user', () => {
     await mkdir('test-results', { recursive: true });
     await page.screenshot({ path: 'test-results/e2e-hijack-banner.png', fullPage: true });
 
+    // A note written while acting names both people.
+    await page.goto('/subscribers');
+    const firstRow = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('button', { name: /^(Profile|Open the profile of)/ }) })
+      .first();
+    await firstRow
+      .getByRole('button', { name: /^(Profile|Open the profile of)/ })
+      .first()
+      .click();
+    await page.waitForURL(/\/subscriber\/profile\//);
+    await page.getByLabel('New note').fill('Called about the private room');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await page.getByText('Called about the private room').waitFor();
+    await page
+      .getByText(/^Sasha Support for Dana Whitfield · /)
+      .first()
+      .waitFor();
+    await banner.waitFor();
+
     const impersonationToken = await page.evaluate(() => window.localStorage.getItem('tokenData'));
     await page.getByRole('button', { name: 'End' }).click();
     await page.waitForURL(/\/hijack$/);

@@ -54,6 +54,7 @@ const GUEST_PROFILE: GuestProfile = {
     first_visit_at: ACTIVITY.first_visit_at,
     last_visit_at: ACTIVITY.last_visit_at,
     is_subscriber: true,
+    email_consent: 'subscribed',
     created_at: '2025-03-01T19:00:00.000Z',
   },
   activity: ACTIVITY,
@@ -72,6 +73,7 @@ const NOTE: Note = {
   id: 1,
   body: 'Birthday in May',
   author_name: 'Mia Owner',
+  written_by_staff_name: null,
   created_at: '2025-04-01T10:00:00.000Z',
 };
 const NEW_NOTE: Note = { ...NOTE, id: 2, body: 'Prefers the patio' };

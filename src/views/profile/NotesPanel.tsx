@@ -4,12 +4,20 @@ import { useTranslation } from 'react-i18next';
 import { fieldMessage } from '../shared/field-message.js';
 import { formatDateTime, languageOf } from '../../format/index.js';
 import { LIMITS } from '../../schemas/constants.js';
+import type { Note } from '../../schemas/customers.js';
 import { ERROR_STYLES } from '../guests/messages.js';
 import type { ProfileActor } from './types.js';
 
 /** Notes about the person, newest first, with who wrote them and when; a new one is written above. */
 export function NotesPanel({ actor, timeZone }: { actor: ProfileActor; timeZone?: string }) {
   const { t, i18n } = useTranslation();
+  // A note written during an impersonation names the staff member and the user they acted as.
+  const authorOf = (note: Note) => {
+    const author = note.author_name ?? t('profile.notes.unknownAuthor');
+    return note.written_by_staff_name
+      ? t('profile.notes.byStaffFor', { staff: note.written_by_staff_name, author })
+      : author;
+  };
   const language = languageOf(i18n.language);
   const notes = useSelector(actor, (state) => state.context.notes);
   const draft = useSelector(actor, (state) => state.context.noteDraft);
@@ -62,7 +70,7 @@ export function NotesPanel({ actor, timeZone }: { actor: ProfileActor; timeZone?
                 <Text style={{ whiteSpace: 'pre-wrap' }}>{note.body}</Text>
                 <Text size="xs" c="dimmed">
                   {t('profile.notes.by', {
-                    author: note.author_name ?? t('profile.notes.unknownAuthor'),
+                    author: authorOf(note),
                     date: formatDateTime(note.created_at, language, timeZone),
                   })}
                 </Text>
