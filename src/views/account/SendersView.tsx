@@ -1,4 +1,4 @@
-import { Badge, Group, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Group, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
@@ -9,6 +9,7 @@ import { changeField, textFieldProps } from '../kit/field-props.js';
 import { FormDialog } from '../kit/FormDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
+import { ListTable } from '../kit/ListTable.js';
 import { RowActions } from '../kit/RowActions.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
 
@@ -37,45 +38,42 @@ export function SendersView({ actor, canManage }: { actor: SendersActor; canMana
         }}
       >
         {(senders, browsing) => (
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('account.senders.name')}</Table.Th>
-                  <Table.Th>{t('account.senders.email')}</Table.Th>
-                  <Table.Th>{t('account.senders.replyTo')}</Table.Th>
-                  <Table.Th />
-                  {canManage && <Table.Th>{t('kit.actions')}</Table.Th>}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {senders.map((sender) => (
-                  <Table.Tr key={sender.id}>
-                    <Table.Td>{sender.name}</Table.Td>
-                    <Table.Td>{sender.email}</Table.Td>
-                    <Table.Td>{sender.reply_to}</Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        {sender.is_default && (
-                          <Badge variant="filled">{t('account.senders.isDefault')}</Badge>
-                        )}
-                        <Badge color={sender.verified_at ? 'green' : 'gray'} variant="light">
-                          {sender.verified_at
-                            ? t('account.senders.verified')
-                            : t('account.senders.unverified')}
-                        </Badge>
-                      </Group>
-                    </Table.Td>
-                    {canManage && (
-                      <Table.Td>
-                        <RowActions actor={actor} item={sender} enabled={browsing} label={sender.email} />
-                      </Table.Td>
-                    )}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable
+            items={senders}
+            rowKey={(sender) => sender.id}
+            label={t('account.tabs.senders')}
+            minWidth={640}
+            columns={[
+              {
+                key: 'name',
+                header: t('account.senders.name'),
+                primary: true,
+                cell: (sender) => sender.name,
+              },
+              { key: 'email', header: t('account.senders.email'), cell: (sender) => sender.email },
+              { key: 'replyTo', header: t('account.senders.replyTo'), cell: (sender) => sender.reply_to },
+              {
+                key: 'status',
+                // The users tab's word for the column ("Status") in every language.
+                header: t('account.users.status'),
+                cell: (sender) => (
+                  <Group gap="xs">
+                    {sender.is_default && <Badge variant="filled">{t('account.senders.isDefault')}</Badge>}
+                    <Badge color={sender.verified_at ? 'green' : 'gray'} variant="light">
+                      {sender.verified_at ? t('account.senders.verified') : t('account.senders.unverified')}
+                    </Badge>
+                  </Group>
+                ),
+              },
+            ]}
+            actions={
+              canManage
+                ? (sender) => (
+                    <RowActions actor={actor} item={sender} enabled={browsing} label={sender.email} />
+                  )
+                : undefined
+            }
+          />
         )}
       </ListFrame>
       <SenderDialog actor={actor} />

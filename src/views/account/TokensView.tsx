@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Code, CopyButton, Group, Modal, Stack, Table, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Code, CopyButton, Group, Modal, Stack, TextInput } from '@mantine/core';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { hasFieldMessages, problemMessage } from '../shared/problem-message.js';
@@ -9,6 +9,7 @@ import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
 import { textFieldProps } from '../kit/field-props.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
+import { ListTable } from '../kit/ListTable.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
 import { formatMoment } from './messages.js';
 
@@ -45,57 +46,57 @@ export function TokensView({ actor, timeZone }: { actor: TokensActor; timeZone?:
         }}
       >
         {(tokens, browsing) => (
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('account.tokens.name')}</Table.Th>
-                  <Table.Th>{t('account.tokens.prefix')}</Table.Th>
-                  <Table.Th>{t('account.tokens.created')}</Table.Th>
-                  <Table.Th>{t('account.tokens.lastUsed')}</Table.Th>
-                  <Table.Th>{t('account.tokens.status')}</Table.Th>
-                  <Table.Th>{t('kit.actions')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {tokens.map((token) => (
-                  <Table.Tr key={token.id}>
-                    <Table.Td>{token.name}</Table.Td>
-                    <Table.Td>
-                      <Code>{`rgl_${token.key_prefix}_…`}</Code>
-                    </Table.Td>
-                    <Table.Td>{moment(token.created_at)}</Table.Td>
-                    <Table.Td>{moment(token.last_used_at)}</Table.Td>
-                    <Table.Td>
-                      {token.revoked_at ? (
-                        <Badge color="gray" variant="light" title={moment(token.revoked_at)}>
-                          {t('account.tokens.revoked')}
-                        </Badge>
-                      ) : (
-                        <Badge color="green" variant="light" styles={{ label: { color: ACTIVE_LABEL } }}>
-                          {t('account.tokens.active')}
-                        </Badge>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      {/* A revoked token stays listed (its history) but cannot be revoked again. */}
-                      {!token.revoked_at && (
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color="red"
-                          disabled={!browsing}
-                          onClick={() => actor.send({ type: 'item.delete', item: token })}
-                        >
-                          {t('account.tokens.revoke')}
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable
+            items={tokens}
+            rowKey={(token) => token.id}
+            label={t('account.tabs.tokens')}
+            columns={[
+              { key: 'name', header: t('account.tokens.name'), primary: true, cell: (token) => token.name },
+              {
+                key: 'prefix',
+                header: t('account.tokens.prefix'),
+                cell: (token) => <Code>{`rgl_${token.key_prefix}_…`}</Code>,
+              },
+              {
+                key: 'created',
+                header: t('account.tokens.created'),
+                cell: (token) => moment(token.created_at),
+              },
+              {
+                key: 'lastUsed',
+                header: t('account.tokens.lastUsed'),
+                cell: (token) => moment(token.last_used_at),
+              },
+              {
+                key: 'status',
+                header: t('account.tokens.status'),
+                cell: (token) =>
+                  token.revoked_at ? (
+                    <Badge color="gray" variant="light" title={moment(token.revoked_at)}>
+                      {t('account.tokens.revoked')}
+                    </Badge>
+                  ) : (
+                    <Badge color="green" variant="light" styles={{ label: { color: ACTIVE_LABEL } }}>
+                      {t('account.tokens.active')}
+                    </Badge>
+                  ),
+              },
+            ]}
+            // A revoked token stays listed (its history) but cannot be revoked again.
+            actions={(token) =>
+              !token.revoked_at && (
+                <Button
+                  size="xs"
+                  variant="light"
+                  color="red"
+                  disabled={!browsing}
+                  onClick={() => actor.send({ type: 'item.delete', item: token })}
+                >
+                  {t('account.tokens.revoke')}
+                </Button>
+              )
+            }
+          />
         )}
       </ListFrame>
       <CreateTokenDialog actor={actor} />

@@ -1,10 +1,11 @@
-import { Badge, Stack, Table } from '@mantine/core';
+import { Badge, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { problemMessage } from '../shared/problem-message.js';
 import type { UserForm } from '../../machines/company-users.machine.js';
 import type { CompanyUser } from '../../schemas/accounts.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
+import { ListTable } from '../kit/ListTable.js';
 import { RowActions } from '../kit/RowActions.js';
 import { useListView } from '../kit/useListView.js';
 import { displayName, formatMoment } from './messages.js';
@@ -50,47 +51,49 @@ export function UsersView({
         }}
       >
         {(users, browsing) => (
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('account.users.name')}</Table.Th>
-                  <Table.Th>{t('account.users.email')}</Table.Th>
-                  <Table.Th>{t('account.users.role')}</Table.Th>
-                  <Table.Th>{t('account.users.status')}</Table.Th>
-                  <Table.Th>{t('account.users.lastLogin')}</Table.Th>
-                  <Table.Th>{t('kit.actions')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {users.map((user) => (
-                  <Table.Tr key={user.id}>
-                    <Table.Td>{displayName(user)}</Table.Td>
-                    <Table.Td>{user.email}</Table.Td>
-                    <Table.Td>
-                      <RoleBadge role={user.role} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge color={user.is_active ? 'green' : 'gray'} variant="dot">
-                        {user.is_active ? t('account.users.active') : t('account.users.inactive')}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{moment(user.last_login_at)}</Table.Td>
-                    <Table.Td>
-                      <RowActions
-                        actor={actor}
-                        item={user}
-                        enabled={browsing}
-                        // Nobody deletes themselves.
-                        remove={user.id !== currentUserId}
-                        label={user.email}
-                      />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable
+            items={users}
+            rowKey={(user) => user.id}
+            label={t('account.tabs.users')}
+            columns={[
+              {
+                key: 'name',
+                header: t('account.users.name'),
+                primary: true,
+                cell: (user) => displayName(user),
+              },
+              { key: 'email', header: t('account.users.email'), cell: (user) => user.email },
+              {
+                key: 'role',
+                header: t('account.users.role'),
+                cell: (user) => <RoleBadge role={user.role} />,
+              },
+              {
+                key: 'status',
+                header: t('account.users.status'),
+                cell: (user) => (
+                  <Badge color={user.is_active ? 'green' : 'gray'} variant="dot">
+                    {user.is_active ? t('account.users.active') : t('account.users.inactive')}
+                  </Badge>
+                ),
+              },
+              {
+                key: 'lastLogin',
+                header: t('account.users.lastLogin'),
+                cell: (user) => moment(user.last_login_at),
+              },
+            ]}
+            actions={(user) => (
+              <RowActions
+                actor={actor}
+                item={user}
+                enabled={browsing}
+                // Nobody deletes themselves.
+                remove={user.id !== currentUserId}
+                label={user.email}
+              />
+            )}
+          />
         )}
       </ListFrame>
       <UserDialogs actor={actor} />

@@ -1,4 +1,4 @@
-import { Box, Button, Group, Stack, Table, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Box, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { fieldMessage } from '../shared/field-message.js';
 import type { ListNameForm } from '../../machines/subscriber-lists.machine.js';
@@ -10,6 +10,7 @@ import { textFieldProps } from '../kit/field-props.js';
 import { FormDialog } from '../kit/FormDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
+import { ListTable } from '../kit/ListTable.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
 import { problemMessage } from '../shared/problem-message.js';
 
@@ -58,38 +59,43 @@ export function SubscriberListsView({
         }}
       >
         {(lists, browsing) => (
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped highlightOnHover verticalSpacing="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('subscriberLists.table.name')}</Table.Th>
-                  <Table.Th ta="right">{t('subscriberLists.table.members')}</Table.Th>
-                  <Table.Th>{t('subscriberLists.table.created')}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t('kit.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {lists.map((list) => (
-                  <Table.Tr key={list.id}>
-                    <Table.Td fw={500}>{list.name}</Table.Td>
-                    <Table.Td ta="right">{formatCount(list.member_count, language)}</Table.Td>
-                    <Table.Td>{formatDateTime(list.created, language, timeZone)}</Table.Td>
-                    <Table.Td>
-                      <ListRowActions
-                        actor={actor}
-                        list={list}
-                        enabled={browsing}
-                        canWrite={canWrite}
-                        canDelete={canDelete}
-                      />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable
+            items={lists}
+            rowKey={(list) => list.id}
+            label={t('subscriberLists.page.title')}
+            columns={[
+              {
+                key: 'name',
+                header: t('subscriberLists.table.name'),
+                primary: true,
+                cell: (list) => (
+                  <Text size="sm" fw={500}>
+                    {list.name}
+                  </Text>
+                ),
+              },
+              {
+                key: 'members',
+                header: t('subscriberLists.table.members'),
+                align: 'right',
+                cell: (list) => formatCount(list.member_count, language),
+              },
+              {
+                key: 'created',
+                header: t('subscriberLists.table.created'),
+                cell: (list) => formatDateTime(list.created, language, timeZone),
+              },
+            ]}
+            actions={(list) => (
+              <ListRowActions
+                actor={actor}
+                list={list}
+                enabled={browsing}
+                canWrite={canWrite}
+                canDelete={canDelete}
+              />
+            )}
+          />
         )}
       </ListFrame>
       <NameDialog actor={actor} />
@@ -121,7 +127,7 @@ function ListRowActions({
 }) {
   const { t } = useTranslation();
   return (
-    <Group gap="xs" wrap="nowrap" justify="flex-end">
+    <Group gap="xs" wrap="nowrap">
       <Button
         size="xs"
         variant="light"

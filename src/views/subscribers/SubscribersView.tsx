@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ListNotice } from '../../machines/kit/list-machine.js';
 import type { SubscriberForm } from '../../machines/subscribers-list.machine.js';
@@ -7,6 +7,7 @@ import { LIMITS } from '../../schemas/constants.js';
 import type { Subscriber } from '../../schemas/subscribers.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
+import { ListTable } from '../kit/ListTable.js';
 import { RowActions } from '../kit/RowActions.js';
 import { useListView } from '../kit/useListView.js';
 import { problemMessage } from '../shared/problem-message.js';
@@ -100,89 +101,97 @@ export function SubscribersView({
           </>
         }
       >
-        {(subscribers, enabled) => (
-          <Paper withBorder radius="md">
-            <Table.ScrollContainer minWidth={900}>
-              <Table striped highlightOnHover verticalSpacing="sm">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('subscribers.table.name')}</Table.Th>
-                    <Table.Th>{t('subscribers.table.email')}</Table.Th>
-                    <Table.Th>{t('subscribers.table.phone')}</Table.Th>
-                    <Table.Th>{t('subscribers.table.zip')}</Table.Th>
-                    <Table.Th>{t('subscribers.table.status')}</Table.Th>
-                    <Table.Th>{t('subscribers.table.created')}</Table.Th>
-                    <Table.Th>
-                      <VisuallyHidden>{t('subscribers.table.actions')}</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {subscribers.map((subscriber) => {
-                    const name = personName(subscriber);
-                    const openLabel = t('subscribers.actions.viewProfileOf', {
-                      name: name ?? subscriber.email,
-                    });
-                    const open = () => actor.send({ type: 'item.open', item: subscriber });
-                    return (
-                      <Table.Tr key={subscriber.id}>
-                        <Table.Td>
-                          <Anchor
-                            component="button"
-                            type="button"
-                            size="sm"
-                            fw={600}
-                            disabled={!enabled}
-                            onClick={open}
-                            aria-label={openLabel}
-                          >
-                            {name ?? t('subscribers.table.noName')}
-                          </Anchor>
-                        </Table.Td>
-                        <Table.Td>{subscriber.email}</Table.Td>
-                        <Table.Td>{subscriber.phone || '—'}</Table.Td>
-                        <Table.Td>{subscriber.zip || '—'}</Table.Td>
-                        <Table.Td>
-                          <SubscribedBadge
-                            subscribed={subscriber.subscribed}
-                            label={
-                              subscriber.subscribed
-                                ? t('subscribers.table.subscribed')
-                                : t('subscribers.table.unsubscribed')
-                            }
-                          />
-                        </Table.Td>
-                        <Table.Td>{formatDate(subscriber.created_at, language, timeZone)}</Table.Td>
-                        <Table.Td>
-                          <Group gap="xs" wrap="nowrap" justify="flex-end">
-                            <Button
-                              size="xs"
-                              variant="subtle"
-                              disabled={!enabled}
-                              onClick={open}
-                              aria-label={openLabel}
-                            >
-                              {t('subscribers.actions.viewProfile')}
-                            </Button>
-                            {canWrite && (
-                              <RowActions
-                                actor={actor}
-                                item={subscriber}
-                                enabled={enabled}
-                                remove={false}
-                                label={subscriber.email}
-                              />
-                            )}
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          </Paper>
-        )}
+        {(subscribers, enabled) => {
+          const openLabel = (subscriber: Subscriber) =>
+            t('subscribers.actions.viewProfileOf', { name: personName(subscriber) ?? subscriber.email });
+          const open = (subscriber: Subscriber) => actor.send({ type: 'item.open', item: subscriber });
+          return (
+            <ListTable
+              items={subscribers}
+              rowKey={(subscriber) => subscriber.id}
+              label={t('subscribers.page.title')}
+              minWidth={900}
+              framed
+              columns={[
+                {
+                  key: 'name',
+                  header: t('subscribers.table.name'),
+                  primary: true,
+                  cell: (subscriber) => (
+                    <Anchor
+                      component="button"
+                      type="button"
+                      size="sm"
+                      fw={600}
+                      ta="start"
+                      disabled={!enabled}
+                      onClick={() => open(subscriber)}
+                      aria-label={openLabel(subscriber)}
+                    >
+                      {personName(subscriber) ?? t('subscribers.table.noName')}
+                    </Anchor>
+                  ),
+                },
+                {
+                  key: 'email',
+                  header: t('subscribers.table.email'),
+                  cell: (subscriber) => subscriber.email,
+                },
+                {
+                  key: 'phone',
+                  header: t('subscribers.table.phone'),
+                  cell: (subscriber) => subscriber.phone || '—',
+                },
+                {
+                  key: 'zip',
+                  header: t('subscribers.table.zip'),
+                  cell: (subscriber) => subscriber.zip || '—',
+                },
+                {
+                  key: 'status',
+                  header: t('subscribers.table.status'),
+                  cell: (subscriber) => (
+                    <SubscribedBadge
+                      subscribed={subscriber.subscribed}
+                      label={
+                        subscriber.subscribed
+                          ? t('subscribers.table.subscribed')
+                          : t('subscribers.table.unsubscribed')
+                      }
+                    />
+                  ),
+                },
+                {
+                  key: 'created',
+                  header: t('subscribers.table.created'),
+                  cell: (subscriber) => formatDate(subscriber.created_at, language, timeZone),
+                },
+              ]}
+              actions={(subscriber) => (
+                <Group gap="xs" wrap="nowrap">
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    disabled={!enabled}
+                    onClick={() => open(subscriber)}
+                    aria-label={openLabel(subscriber)}
+                  >
+                    {t('subscribers.actions.viewProfile')}
+                  </Button>
+                  {canWrite && (
+                    <RowActions
+                      actor={actor}
+                      item={subscriber}
+                      enabled={enabled}
+                      remove={false}
+                      label={subscriber.email}
+                    />
+                  )}
+                </Group>
+              )}
+            />
+          );
+        }}
       </ListFrame>
       <SubscriberDialog actor={actor} />
       <CsvUploadDialog actor={uploadActor} />
