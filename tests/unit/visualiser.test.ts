@@ -4,6 +4,7 @@ import { createAppActor } from '../../src/app/actors.js';
 import { liveActors } from '../../src/app/live-actors.js';
 import { createEventLog } from '../../src/services/event-log.js';
 import { ROUTE_RULES } from '../../src/app/routes.js';
+import { accountSettingsMachine } from '../../src/machines/account-settings.machine.js';
 import { authMachine } from '../../src/machines/auth.machine.js';
 import { companyUsersMachine } from '../../src/machines/company-users.machine.js';
 import { locationGroupCreateMachine } from '../../src/machines/location-group-create.machine.js';
@@ -222,8 +223,30 @@ describe('reachable paths', () => {
     });
   });
 
+  it('lists a path to each of the five states of the account settings form, past guards and actions a sample cannot satisfy', () => {
+    // Written from the machine's definition: the load answers or fails; a valid draft saves; a save that
+    // changed the language applies it.
+    expect(reachablePaths(accountSettingsMachine)).toEqual({
+      computed: true,
+      paths: [
+        { events: [], state: 'loading' },
+        { events: ['xstate.done.actor.loadSettings'], state: 'editing' },
+        { events: ['xstate.error.actor.loadSettings'], state: 'failed' },
+        { events: ['xstate.done.actor.loadSettings', 'settings.save [draftIsValid]'], state: 'saving' },
+        {
+          events: [
+            'xstate.done.actor.loadSettings',
+            'settings.save [draftIsValid]',
+            'xstate.done.actor.saveSettings [languageChanged]',
+          ],
+          state: 'applyingLanguage',
+        },
+      ],
+    });
+  });
+
   it('walks auth past its start', () => {
-    const result = reachablePaths(authMachine);
+    const result = reachablePaths(authMachine, { input: { language: 'en' } });
     expect(result.computed).toBe(true);
     expect(result.computed && result.paths.length).toBeGreaterThan(1);
   });

@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useMemo, useSyncExternalStore } from 'react';
-import type { AnyEventObject } from 'xstate';
+import { type AnyEventObject, createEmptyActor } from 'xstate';
+import { NO_LOCATION_FILTER } from '../../machines/file-paging.machine.js';
 import { MACHINE_LIST, MACHINES } from '../../machines/registry.js';
 import { MachinesView } from '../../views/support/MachinesView.js';
 import { machineChart, stateCount } from '../../visualiser/graph.js';
@@ -12,8 +13,28 @@ import { supportMachinesLogic } from '../wiring/support-machines.js';
 
 /** Inputs for machines that cannot start without one, so their paths can be walked. */
 const SAMPLE_INPUTS: Readonly<Record<string, unknown>> = {
+  auth: { language: 'en' },
+  csvUpload: { kind: 'subscriber' },
+  customerProfile: { kind: 'subscriber', id: 1, hashid: 'sample', pos_id: '' },
+  filePaging: { kind: 'subscriber', filter: NO_LOCATION_FILTER },
   navigation: { routes: ROUTE_RULES, path: '/dashboard' },
   supportMachines: { machineId: 'navigation' },
+  // The sample config is never used: the walk starts no request.
+  tokenExpiry: {
+    config: {
+      issuer: '',
+      authorization_endpoint: '',
+      token_endpoint: '',
+      end_session_endpoint: null,
+      client_id: '',
+      redirect_uri: '',
+      scope: '',
+      resource: '',
+    },
+    listener: createEmptyActor(),
+    expiresAt: 600_000,
+    now: 0,
+  },
 };
 
 /** Sample events for machines whose events carry what their guards read (by machine, then event type). */
