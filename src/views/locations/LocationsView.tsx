@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { problemMessage } from '../shared/problem-message.js';
 import type { ActorRefFrom } from 'xstate';
@@ -9,6 +9,8 @@ import { displayLocationName, type LocationGroup } from '../../schemas/locations
 import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
+import { ListTable } from '../kit/ListTable.js';
+import { MUTED_TEXT } from '../shell/contrast.js';
 import { RowActions } from '../kit/RowActions.js';
 import { useListView } from '../kit/useListView.js';
 import { GroupDialog } from './GroupDialog.js';
@@ -123,69 +125,90 @@ export function LocationsView({
           }}
         >
           {(rows, browsing) => (
-            <Table.ScrollContainer minWidth={880}>
-              <Table striped highlightOnHover>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('locations.page.location')}</Table.Th>
-                    <Table.Th>{t('locations.page.groups')}</Table.Th>
-                    <Table.Th ta="right">{t('locations.page.revenue')}</Table.Th>
-                    <Table.Th ta="right">{t('locations.page.checks')}</Table.Th>
-                    <Table.Th ta="right">{t('locations.page.guests')}</Table.Th>
-                    <Table.Th ta="right">{t('locations.page.returning')}</Table.Th>
-                    <Table.Th ta="right">{t('locations.page.averageCheck')}</Table.Th>
-                    {canManage && <Table.Th>{t('kit.actions')}</Table.Th>}
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((location) => {
-                    const { roi } = location;
-                    return (
-                      <Table.Tr key={location.id}>
-                        <Table.Td>
-                          <Text size="sm" fw={500}>
-                            {displayLocationName(location)}
-                          </Text>
-                          <Text size="xs" c="dimmed">
-                            {[location.street, location.city, location.state].filter(Boolean).join(', ')}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap={4}>
-                            {location.group_ids.length === 0 ? (
-                              <Text size="xs" c="dimmed">
-                                {t('locations.page.noGroup')}
-                              </Text>
-                            ) : (
-                              location.group_ids.map((id) => (
-                                <Badge key={id} variant="light" size="sm">
-                                  {groupName.get(id) ?? id}
-                                </Badge>
-                              ))
-                            )}
-                          </Group>
-                        </Table.Td>
-                        <Table.Td ta="right">{money(roi?.revenue)}</Table.Td>
-                        <Table.Td ta="right">{count(roi?.checks)}</Table.Td>
-                        <Table.Td ta="right">{count(roi?.guests)}</Table.Td>
-                        <Table.Td ta="right">{count(roi?.returning_guests)}</Table.Td>
-                        <Table.Td ta="right">{money(roi?.average_check)}</Table.Td>
-                        {canManage && (
-                          <Table.Td>
-                            <RowActions
-                              actor={actor}
-                              item={location}
-                              enabled={browsing}
-                              label={displayLocationName(location)}
-                            />
-                          </Table.Td>
-                        )}
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <ListTable
+              items={rows}
+              rowKey={(location) => location.id}
+              label={t('locations.page.locationsTitle')}
+              minWidth={880}
+              columns={[
+                {
+                  key: 'location',
+                  header: t('locations.page.location'),
+                  primary: true,
+                  cell: (location) => (
+                    <>
+                      <Text size="sm" fw={500}>
+                        {displayLocationName(location)}
+                      </Text>
+                      <Text size="xs" c={MUTED_TEXT}>
+                        {[location.street, location.city, location.state].filter(Boolean).join(', ')}
+                      </Text>
+                    </>
+                  ),
+                },
+                {
+                  key: 'groups',
+                  header: t('locations.page.groups'),
+                  cell: (location) => (
+                    <Group gap={4}>
+                      {location.group_ids.length === 0 ? (
+                        <Text size="xs" c={MUTED_TEXT}>
+                          {t('locations.page.noGroup')}
+                        </Text>
+                      ) : (
+                        location.group_ids.map((id) => (
+                          <Badge key={id} variant="light" size="sm">
+                            {groupName.get(id) ?? id}
+                          </Badge>
+                        ))
+                      )}
+                    </Group>
+                  ),
+                },
+                {
+                  key: 'revenue',
+                  header: t('locations.page.revenue'),
+                  align: 'right',
+                  cell: (location) => money(location.roi?.revenue),
+                },
+                {
+                  key: 'checks',
+                  header: t('locations.page.checks'),
+                  align: 'right',
+                  cell: (location) => count(location.roi?.checks),
+                },
+                {
+                  key: 'guests',
+                  header: t('locations.page.guests'),
+                  align: 'right',
+                  cell: (location) => count(location.roi?.guests),
+                },
+                {
+                  key: 'returning',
+                  header: t('locations.page.returning'),
+                  align: 'right',
+                  cell: (location) => count(location.roi?.returning_guests),
+                },
+                {
+                  key: 'average',
+                  header: t('locations.page.averageCheck'),
+                  align: 'right',
+                  cell: (location) => money(location.roi?.average_check),
+                },
+              ]}
+              actions={
+                canManage
+                  ? (location) => (
+                      <RowActions
+                        actor={actor}
+                        item={location}
+                        enabled={browsing}
+                        label={displayLocationName(location)}
+                      />
+                    )
+                  : undefined
+              }
+            />
           )}
         </ListFrame>
       </Stack>
@@ -213,65 +236,74 @@ export function LocationsView({
           }}
         >
           {(rows, browsing) => (
-            <Table.ScrollContainer minWidth={640}>
-              <Table striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('locations.fields.name')}</Table.Th>
-                    <Table.Th>{t('locations.page.members')}</Table.Th>
-                    <Table.Th ta="right">{t('locations.page.revenue')}</Table.Th>
-                    <Table.Th ta="right">{t('locations.page.checks')}</Table.Th>
-                    {canManage && <Table.Th>{t('kit.actions')}</Table.Th>}
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((group) => (
-                    <Table.Tr key={group.id}>
-                      <Table.Td>
-                        <Text size="sm" fw={500}>
-                          {group.name}
+            <ListTable
+              items={rows}
+              rowKey={(group) => group.id}
+              label={t('locations.page.groupsTitle')}
+              minWidth={640}
+              columns={[
+                {
+                  key: 'name',
+                  header: t('locations.fields.name'),
+                  primary: true,
+                  cell: (group) => (
+                    <>
+                      <Text size="sm" fw={500}>
+                        {group.name}
+                      </Text>
+                      {group.description && (
+                        <Text size="xs" c={MUTED_TEXT}>
+                          {group.description}
                         </Text>
-                        {group.description && (
-                          <Text size="xs" c="dimmed">
-                            {group.description}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">
-                          {group.location_ids.map((id) => locationName.get(id) ?? id).join(', ') || '—'}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td ta="right">{money(group.revenue)}</Table.Td>
-                      <Table.Td ta="right">{count(group.checks)}</Table.Td>
-                      {canManage && (
-                        <Table.Td>
-                          <Group gap="xs" wrap="nowrap">
-                            {/* A group is edited in its own dialog (its own machine), deleted by this list. */}
-                            <Button
-                              size="xs"
-                              variant="light"
-                              disabled={!browsing}
-                              aria-label={`${t('kit.edit')} ${group.name}`}
-                              onClick={() => groupActor.send({ type: 'dialog.open', group })}
-                            >
-                              {t('kit.edit')}
-                            </Button>
-                            <RowActions
-                              actor={groupsActor}
-                              item={group}
-                              enabled={browsing}
-                              edit={false}
-                              label={group.name}
-                            />
-                          </Group>
-                        </Table.Td>
                       )}
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+                    </>
+                  ),
+                },
+                {
+                  key: 'members',
+                  header: t('locations.page.members'),
+                  cell: (group) =>
+                    group.location_ids.map((id) => locationName.get(id) ?? id).join(', ') || '—',
+                },
+                {
+                  key: 'revenue',
+                  header: t('locations.page.revenue'),
+                  align: 'right',
+                  cell: (group) => money(group.revenue),
+                },
+                {
+                  key: 'checks',
+                  header: t('locations.page.checks'),
+                  align: 'right',
+                  cell: (group) => count(group.checks),
+                },
+              ]}
+              actions={
+                canManage
+                  ? (group) => (
+                      <Group gap="xs" wrap="nowrap">
+                        {/* A group is edited in its own dialog (its own machine), deleted by this list. */}
+                        <Button
+                          size="xs"
+                          variant="light"
+                          disabled={!browsing}
+                          aria-label={`${t('kit.edit')} ${group.name}`}
+                          onClick={() => groupActor.send({ type: 'dialog.open', group })}
+                        >
+                          {t('kit.edit')}
+                        </Button>
+                        <RowActions
+                          actor={groupsActor}
+                          item={group}
+                          enabled={browsing}
+                          edit={false}
+                          label={group.name}
+                        />
+                      </Group>
+                    )
+                  : undefined
+              }
+            />
           )}
         </ListFrame>
       </Stack>

@@ -1,4 +1,4 @@
-import { Button, Group, Stack, Table, Title, VisuallyHidden } from '@mantine/core';
+import { Button, Stack, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MembersPickForm } from '../../machines/list-members.machine.js';
@@ -7,6 +7,7 @@ import { formatCount, languageOf } from '../../format/index.js';
 import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
+import { ListTable } from '../kit/ListTable.js';
 import { useListView } from '../kit/useListView.js';
 import { problemMessage } from '../shared/problem-message.js';
 import { personName } from '../subscribers/messages.js';
@@ -62,54 +63,51 @@ export function MembersPanel({
         }}
       >
         {(members, browsing) => (
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped highlightOnHover verticalSpacing="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('subscriberLists.table.name')}</Table.Th>
-                  <Table.Th>{t('subscriberLists.table.email')}</Table.Th>
-                  <Table.Th>{t('subscriberLists.table.status')}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t('kit.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {members.map((member) => (
-                  <Table.Tr key={member.id}>
-                    <Table.Td>{personName(member) ?? t('subscriberLists.table.noName')}</Table.Td>
-                    <Table.Td>{member.email}</Table.Td>
-                    <Table.Td>
-                      <SubscribedBadge
-                        subscribed={member.subscribed}
-                        label={
-                          member.subscribed
-                            ? t('subscriberLists.table.subscribed')
-                            : t('subscriberLists.table.unsubscribed')
-                        }
-                      />
-                    </Table.Td>
-                    <Table.Td>
-                      {canWrite && (
-                        <Group justify="flex-end">
-                          <Button
-                            size="xs"
-                            variant="subtle"
-                            color="red"
-                            disabled={!browsing}
-                            onClick={() => actor.send({ type: 'item.delete', item: member })}
-                            aria-label={t('subscriberLists.actions.removeOf', { email: member.email })}
-                          >
-                            {t('subscriberLists.actions.remove')}
-                          </Button>
-                        </Group>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable
+            items={members}
+            rowKey={(member) => member.id}
+            label={t('subscriberLists.members.title', { name: list.name })}
+            minWidth={640}
+            columns={[
+              {
+                key: 'name',
+                header: t('subscriberLists.table.name'),
+                primary: true,
+                cell: (member) => personName(member) ?? t('subscriberLists.table.noName'),
+              },
+              { key: 'email', header: t('subscriberLists.table.email'), cell: (member) => member.email },
+              {
+                key: 'status',
+                header: t('subscriberLists.table.status'),
+                cell: (member) => (
+                  <SubscribedBadge
+                    subscribed={member.subscribed}
+                    label={
+                      member.subscribed
+                        ? t('subscriberLists.table.subscribed')
+                        : t('subscriberLists.table.unsubscribed')
+                    }
+                  />
+                ),
+              },
+            ]}
+            actions={
+              canWrite
+                ? (member) => (
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      disabled={!browsing}
+                      onClick={() => actor.send({ type: 'item.delete', item: member })}
+                      aria-label={t('subscriberLists.actions.removeOf', { email: member.email })}
+                    >
+                      {t('subscriberLists.actions.remove')}
+                    </Button>
+                  )
+                : undefined
+            }
+          />
         )}
       </ListFrame>
       <ConfirmDeleteDialog
