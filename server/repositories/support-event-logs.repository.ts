@@ -1,12 +1,18 @@
 import type { CompanyId, Sql } from '../db/database.js';
 
-/** A captured event log without its content, with the company's name (for staff lists). */
+/** A captured event log without its content, with the company's name and who sent it (for staff lists). */
 export interface SupportEventLogRow {
   id: number;
   company_id: number;
   company_name: string;
   user_id: number | null;
+  /** The sender's name (first and last, else their username), or null when the user is gone. */
+  user_name: string | null;
+  user_email: string | null;
   actor_user_id: number | null;
+  /** The staff member acting as the sender when it was sent, if any: their name and email. */
+  actor_name: string | null;
+  actor_email: string | null;
   created_at: Date;
   entry_count: number;
   byte_size: number;
@@ -17,8 +23,16 @@ export interface SupportEventLogWithContent extends SupportEventLogRow {
   content: string;
 }
 
-const COLUMNS = `l.id, l.company_id, c.name AS company_name, l.user_id, l.actor_user_id, l.created_at,
-  l.entry_count, l.byte_size`;
+const COLUMNS = `l.id, l.company_id, c.name AS company_name,
+  l.user_id, coalesce(nullif(btrim(u.first_name || ' ' || u.last_name), ''), u.username) AS user_name,
+  u.email AS user_email,
+  l.actor_user_id, coalesce(nullif(btrim(a.first_name || ' ' || a.last_name), ''), a.username) AS actor_name,
+  a.email AS actor_email,
+  l.created_at, l.entry_count, l.byte_size`;
+
+// The sender and the staff member acting as them, who may since have been removed.
+const SOURCES = `support_event_logs l JOIN companies c ON c.id = l.company_id
+  LEFT JOIN users u ON u.id = l.user_id LEFT JOIN users a ON a.id = l.actor_user_id`;
 
 /** Stores a company's event log (already redacted by the app); answers its id. */
 export async function insertSupportEventLog(
@@ -47,7 +61,7 @@ export async function listSupportEventLogs(
 ): Promise<{ count: number; rows: SupportEventLogRow[] }> {
   const total = await sql.query<{ count: number }>('SELECT count(*)::int AS count FROM support_event_logs');
   const { rows } = await sql.query<SupportEventLogRow>(
-    `SELECT ${COLUMNS} FROM support_event_logs l JOIN companies c ON c.id = l.company_id
+    `SELECT ${COLUMNS} FROM ${SOURCES}
      ORDER BY l.id DESC LIMIT $1 OFFSET $2`,
     [window.limit, window.offset],
   );
@@ -57,7 +71,7 @@ export async function listSupportEventLogs(
 /** One captured log with its content, from any company (platform staff), or null. */
 export async function findSupportEventLog(sql: Sql, id: number): Promise<SupportEventLogWithContent | null> {
   const { rows } = await sql.query<SupportEventLogWithContent>(
-    `SELECT ${COLUMNS}, l.content FROM support_event_logs l JOIN companies c ON c.id = l.company_id
+    `SELECT ${COLUMNS}, l.content FROM ${SOURCES}
      WHERE l.id = $1`,
     [id],
   );

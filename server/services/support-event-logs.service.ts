@@ -17,14 +17,18 @@ import {
 /** An email address in clear: the app hashes them, so one in a log means redaction failed. */
 const EMAIL_IN_CLEAR = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
 
-/** A captured log as staff list it. */
+/** A captured log as staff list it: who sent it by name and email (staff only ever see this list). */
 export function presentSupportEventLog(row: SupportEventLogRow): SupportEventLog {
   return {
     id: Number(row.id),
     company_id: Number(row.company_id),
     company_name: row.company_name,
     user_id: row.user_id === null ? null : Number(row.user_id),
+    user_name: row.user_name,
+    user_email: row.user_email,
     actor_user_id: row.actor_user_id === null ? null : Number(row.actor_user_id),
+    actor_name: row.actor_name,
+    actor_email: row.actor_email,
     created_at: row.created_at.toISOString(),
     entry_count: row.entry_count,
     byte_size: row.byte_size,

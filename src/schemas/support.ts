@@ -37,7 +37,13 @@ export const SupportEventLogSchema = z.object({
   company_id: z.number().int(),
   company_name: z.string(),
   user_id: z.number().int().nullable(),
+  /** The sender's first and last name (else their username), null when they were removed. */
+  user_name: z.string().nullable(),
+  user_email: z.string().nullable(),
   actor_user_id: z.number().int().nullable(),
+  /** The staff member acting as the sender, when one was. */
+  actor_name: z.string().nullable(),
+  actor_email: z.string().nullable(),
   created_at: z.string(),
   entry_count: z.number().int(),
   byte_size: z.number().int(),

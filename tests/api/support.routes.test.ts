@@ -66,12 +66,29 @@ describe('Support event logs API', () => {
   beforeAll(async () => {
     t = await openTestApp();
     harbor = await t.newCaller('Harbor Restaurants');
-    analyst = await t.newUser(harbor.companyId, 'analyst');
+    const named = await makeUser(t.database.db, harbor.companyId, {
+      role: 'analyst',
+      first_name: 'Dana',
+      last_name: 'Whitfield',
+      email: 'dana.whitfield@harbor.example',
+    });
+    analyst = {
+      companyId: harbor.companyId,
+      userId: named.id,
+      email: named.email,
+      headers: { authorization: `Bearer ${(await t.tokens.issue({ userId: named.id })).access_token}` },
+    };
     owner = await t.newUser(harbor.companyId, 'owner');
     const other = await t.newCaller('Other Diner');
     otherOwner = await t.newUser(other.companyId, 'owner');
     const support = await makeCompany(t.database.db, 'Regulars Support');
-    const staffUser = await makeUser(t.database.db, support.id, { role: 'owner', is_staff: true });
+    const staffUser = await makeUser(t.database.db, support.id, {
+      role: 'owner',
+      is_staff: true,
+      first_name: 'Sasha',
+      last_name: 'Support',
+      email: 'sasha@support.example',
+    });
     staff = {
       headers: { authorization: `Bearer ${(await t.tokens.issue({ userId: staffUser.id })).access_token}` },
     };
@@ -91,7 +108,11 @@ describe('Support event logs API', () => {
       company_id: harbor.companyId,
       company_name: 'Harbor Restaurants',
       user_id: analyst.userId,
+      user_name: 'Dana Whitfield',
+      user_email: 'dana.whitfield@harbor.example',
       actor_user_id: analyst.userId,
+      actor_name: 'Dana Whitfield',
+      actor_email: 'dana.whitfield@harbor.example',
       entry_count: 3,
     });
 
@@ -103,6 +124,31 @@ describe('Support event logs API', () => {
     expect(lines.at(-1)).toBe('');
     expect(lines.slice(0, -1).map((line) => JSON.parse(line))).toEqual(entries());
     expect(row.byte_size).toBe(Buffer.byteLength(download.body));
+  });
+
+  it('names the staff member who sent a log while acting as a user, beside that user', async () => {
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/hijack/',
+      payload: { user_id: analyst.userId },
+      headers: staff.headers,
+    });
+    expect(started.statusCode).toBe(201);
+    const acting = { headers: { authorization: `Bearer ${started.json().access_token}` } };
+    const { id } = (await send(acting, { entries: entries() })).json();
+    await t.app.inject({ method: 'POST', url: '/api/accounts/hijack/release/', headers: acting.headers });
+
+    const row = (await get(staff, '/api/support/event-logs/'))
+      .json()
+      .results.find((item: { id: number }) => item.id === id);
+    expect(row).toMatchObject({
+      user_id: analyst.userId,
+      user_name: 'Dana Whitfield',
+      user_email: 'dana.whitfield@harbor.example',
+      actor_name: 'Sasha Support',
+      actor_email: 'sasha@support.example',
+    });
+    expect(row.actor_user_id).not.toBe(analyst.userId);
   });
 
   it('is listed and downloaded by platform staff only, never by a company (its own or another)', async () => {

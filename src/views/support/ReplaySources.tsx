@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { supportReplayMachine } from '../../machines/support-replay.machine.js';
 import { formatMoment } from '../account/messages.js';
+import { LogSender } from './LogSender.js';
 
 type ReplayActor = ActorRefFrom<typeof supportReplayMachine>;
 
@@ -91,14 +92,11 @@ export function ReplaySources({ actor }: { actor: ReplayActor }) {
               </Table.Thead>
               <Table.Tbody>
                 {logs.map((log) => {
-                  const user = log.user_id === null ? '—' : `#${log.user_id}`;
                   return (
                     <Table.Tr key={log.id}>
                       <Table.Td>{log.company_name}</Table.Td>
                       <Table.Td>
-                        {log.actor_user_id !== null && log.actor_user_id !== log.user_id
-                          ? t('replay.userActing', { user, actor: `#${log.actor_user_id}` })
-                          : user}
+                        <LogSender log={log} />
                       </Table.Td>
                       <Table.Td>{formatMoment(log.created_at, i18n.language)}</Table.Td>
                       <Table.Td ta="right">{log.entry_count}</Table.Td>
