@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canonicalPhone } from '../../src/format/phone.js';
 import { ProfileCardCreateSchema, type CustomerKind } from '../../src/schemas/customers.js';
 import type { ImportProblemCode, ImportProblemParams } from '../../src/schemas/imports.js';
 import { SubscriberCreateSchema } from '../../src/schemas/subscribers.js';
@@ -114,7 +115,7 @@ function problemsOf(error: z.ZodError): RowProblem[] {
   return problems;
 }
 
-/** Checks a subscriber row; valid values come out trimmed with a new hashid. */
+/** Checks a subscriber row; valid values come out trimmed (the phone as E.164) with a new hashid. */
 function checkSubscriber(record: CsvRecord, map: ColumnMap): Pick<CheckedRow, 'fields' | 'problems'> {
   const parsed = SubscriberRowSchema.safeParse({
     email: cellOf(record, map, 'email'),
@@ -133,7 +134,8 @@ function checkSubscriber(record: CsvRecord, map: ColumnMap): Pick<CheckedRow, 'f
       row.email,
       row.first_name,
       row.last_name,
-      row.phone,
+      // One stored form for every write path: an update by email then matches what the dialogs store.
+      canonicalPhone(row.phone),
       row.zip,
       row.birthday ?? '',
       row.subscribed ? 'true' : 'false',

@@ -36,6 +36,8 @@ export interface SubscriberProfileChanges {
   zip: string;
   birthday: string | null;
   subscribed: boolean;
+  /** Where the subscriber signed up; null for nowhere in particular (the website). */
+  source_location_id: number | null;
 }
 
 /** The three values that together name a subscriber in a link: all must match or it is not found. */
@@ -63,7 +65,16 @@ export class DuplicateSubscriberEmailError extends Error {
   }
 }
 
-const PROFILE = ['email', 'first_name', 'last_name', 'phone', 'zip', 'birthday', 'subscribed'] as const;
+const PROFILE = [
+  'email',
+  'first_name',
+  'last_name',
+  'phone',
+  'zip',
+  'birthday',
+  'subscribed',
+  'source_location_id',
+] as const;
 
 /** Throws DuplicateSubscriberEmailError when another subscriber of the company has this email (any case). */
 async function assertEmailFree(
@@ -329,6 +340,9 @@ export async function updateSubscriber(
   if (values.email !== undefined) {
     values.email = values.email.trim();
     await assertEmailFree(sql, scope.companyId, values.email, id);
+  }
+  if (values.source_location_id !== undefined) {
+    await assertOwned(sql, scope.companyId, 'locations', 'source_location_id', [values.source_location_id]);
   }
   const keys = PROFILE.filter((key) => values[key] !== undefined);
   if (keys.length > 0) {

@@ -15,7 +15,7 @@ export interface SubscriberRecord {
   email: string;
   firstName: string;
   lastName: string;
-  /** '(503) 555-0142', or empty when not given. */
+  /** '+15035550142' (E.164, as every write path stores a phone), or empty when not given. */
   phone: string;
   zip: string;
   /** 'YYYY-MM-DD', or null when not given. */
@@ -110,7 +110,7 @@ function buildSubscriber(
       ? random.weightedIndex(plan.locationWeights)
       : null; // signed up on the website
   const phone = random.chance(0.7)
-    ? `(${random.pick(blueprint.areaCodes)}) 555-${String(random.int(0, 9999)).padStart(4, '0')}`
+    ? `+1${random.pick(blueprint.areaCodes)}555${String(random.int(0, 9999)).padStart(4, '0')}`
     : '';
   let zip = random.chance(0.15) ? '' : random.pick(blueprint.zips);
   if (sourceLocationIndex !== null && random.chance(0.4)) zip = blueprint.locations[sourceLocationIndex]!.zip;

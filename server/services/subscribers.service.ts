@@ -7,6 +7,7 @@ import type {
   SubscriberProfileUpdate,
 } from '../../src/schemas/subscribers.js';
 import type { Database } from '../db/database.js';
+import { canonicalPhone } from '../../src/format/phone.js';
 import { fieldFailure, invalid, notFound } from '../http/errors.js';
 import { findGuestIdByPosId } from '../repositories/guests.repository.js';
 import { UnknownReferenceError } from '../repositories/references.js';
@@ -114,7 +115,7 @@ export function subscribersService(db: Database, profiles: CustomerProfilesServi
       return { count, results: rows.map(presentSubscriber) };
     },
     /**
-     * Adds a subscriber; one whose POS id names exactly one guest is linked to that guest. The guest look-up
+     * Adds a subscriber (the phone stored as E.164); one whose POS id names exactly one guest is linked to that guest. The guest look-up
      * and the insert share one transaction, so the link names a guest that exists when the subscriber does.
      */
     async create(scope: WriteScope, input: SubscriberCreate): Promise<Subscriber> {
@@ -126,7 +127,7 @@ export function subscribersService(db: Database, profiles: CustomerProfilesServi
             email: input.email,
             first_name: input.first_name,
             last_name: input.last_name,
-            phone: input.phone,
+            phone: canonicalPhone(input.phone),
             zip: input.zip,
             birthday: input.birthday,
             subscribed: input.subscribed,
@@ -154,9 +155,11 @@ export function subscribersService(db: Database, profiles: CustomerProfilesServi
         lists,
       };
     },
+    /** Replaces the profile fields; the phone is stored as E.164 like an added one. */
     async updateProfile(scope: WriteScope, id: number, input: SubscriberProfileUpdate): Promise<Subscriber> {
+      const changes = { ...input, phone: canonicalPhone(input.phone) };
       const row = await db
-        .tenant(scope.companyId, (sql) => updateSubscriber(sql, scope, id, input))
+        .tenant(scope.companyId, (sql) => updateSubscriber(sql, scope, id, changes))
         .catch(rejectBadInput);
       if (!row) throw notFound('Subscriber');
       return presentSubscriber(row);

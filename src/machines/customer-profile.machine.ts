@@ -10,9 +10,21 @@ import {
   type ProfileCardCreate,
 } from '../schemas/customers.js';
 import type { GuestProfile } from '../schemas/guests.js';
-import type { SubscriberProfile } from '../schemas/subscribers.js';
+import {
+  SubscriberProfileUpdateSchema,
+  type Subscriber,
+  type SubscriberProfile,
+} from '../schemas/subscribers.js';
 import { profilePath } from './guest-list.machine.js';
 import { requestIn } from './kit/request.js';
+import {
+  detailsFormOf,
+  detailsUpdateOf,
+  type DetailsChange,
+  type DetailsForm,
+  type DetailsUpdateRequest,
+  type SourceLocation,
+} from './profile-details.js';
 import {
   fieldErrorsOf,
   problemOf,
@@ -47,6 +59,8 @@ export interface LoadedProfile {
   profile: AnyProfile;
   cards: ProfileCard[];
   notes: Note[];
+  /** A subscriber's: the company's locations, naming the source location and offering others. */
+  locations?: SourceLocation[];
 }
 
 /** `POST …/{id}/cards/`. */
@@ -93,6 +107,8 @@ export type CustomerProfileCommand =
   | { type: 'note.change'; body: string }
   | { type: 'note.submit' }
   | { type: 'subscription.open' }
+  | { type: 'details.edit' }
+  | ({ type: 'details.change' } & DetailsChange)
   | { type: 'notice.dismiss' };
 
 /** Everything the profile handles: commands and the calls' results. */
@@ -111,13 +127,15 @@ export type CustomerProfileEvent =
   | DoneActorEvent<unknown, 'deleteProfile'>
   | ErrorActorEvent<unknown, 'deleteProfile'>
   | DoneActorEvent<unknown, 'rememberProfileKind'>
-  | ErrorActorEvent<unknown, 'rememberProfileKind'>;
+  | ErrorActorEvent<unknown, 'rememberProfileKind'>
+  | DoneActorEvent<Subscriber, 'updateDetails'>
+  | ErrorActorEvent<unknown, 'updateDetails'>;
 
 /** What the profile tells the screen: go to another page. */
 export type CustomerProfileEmitted = { type: 'route.open'; path: string };
 
 /** A change the profile confirms with a short notice. */
-export type ProfileNotice = 'cardAdded' | 'cardRemoved' | 'noteAdded';
+export type ProfileNotice = 'cardAdded' | 'cardRemoved' | 'noteAdded' | 'detailsSaved';
 
 /** What the profile knows. */
 export interface CustomerProfileContext {
@@ -133,6 +151,11 @@ export interface CustomerProfileContext {
   removing: ProfileCard | null;
   noteDraft: string;
   noteErrors: FieldErrors;
+  /** The details dialog of a subscriber's profile. */
+  detailsForm: DetailsForm | null;
+  detailsErrors: FieldErrors;
+  /** The company's locations (subscriber profiles only). */
+  locations: SourceLocation[];
   problem: ApiProblem | null;
   notice: ProfileNotice | null;
 }
@@ -185,6 +208,8 @@ const customerProfileSetup = setup({
     addNote: placeholder<Note, NoteAddRequest>(),
     /** `DELETE …/{id}/?hashid&pos_id`. */
     deleteProfile: placeholder<unknown, ProfileRequest>(),
+    /** `PUT /subscriptions/subscribers/{id}/profile/`. */
+    updateDetails: placeholder<Subscriber, DetailsUpdateRequest>(),
   },
   guards: {
     isNotFound: ({ event }) => isNotFoundEvent(event),
@@ -192,6 +217,9 @@ const customerProfileSetup = setup({
     mayTryPathKind: ({ context, event }) => isNotFoundEvent(event) && context.kind !== context.route.kind,
     cardIsValid: ({ context }) => ProfileCardCreateSchema.safeParse(context.cardForm).success,
     noteIsValid: ({ context }) => NoteCreateSchema.safeParse({ body: context.noteDraft }).success,
+    isSubscriberProfile: ({ context }) => context.profile?.kind === 'subscriber',
+    detailsAreValid: ({ context }) =>
+      context.detailsForm !== null && detailsUpdateOf(context.detailsForm).success,
     hasLinkedSubscriber: ({ context }) =>
       context.profile?.kind === 'guest' && context.profile.subscription !== null,
   },
@@ -206,6 +234,7 @@ const customerProfileSetup = setup({
       profile: loaded.profile,
       cards: loaded.cards,
       notes: loaded.notes,
+      locations: loaded.locations ?? [],
       problem: null,
     })),
     keepProblem: assign((_, failure: { error: unknown }) => ({ problem: problemOf(failure.error) })),
@@ -253,6 +282,26 @@ const customerProfileSetup = setup({
       noteErrors: {},
       notice: 'noteAdded' as const,
     })),
+    openDetailsForm: assign(({ context }) => ({
+      detailsForm: context.profile?.kind === 'subscriber' ? detailsFormOf(context.profile.subscriber) : null,
+      detailsErrors: {},
+      problem: null,
+      notice: null,
+    })),
+    closeDetailsForm: assign({ detailsForm: null, detailsErrors: {}, problem: null }),
+    changeDetails: assign(({ context }, change: DetailsChange) => ({
+      detailsForm: context.detailsForm && { ...context.detailsForm, [change.field]: change.value },
+      detailsErrors: withoutField(context.detailsErrors, change.field),
+    })),
+    showDetailsErrors: assign(({ context }) => {
+      const result = context.detailsForm ? detailsUpdateOf(context.detailsForm) : null;
+      return { detailsErrors: result && !result.success ? fieldErrorsOf(result.error) : {}, problem: null };
+    }),
+    keepDetailsServerErrors: assign((_, failure: { error: unknown }) => {
+      const problem = problemOf(failure.error);
+      return { problem, detailsErrors: problem.fields };
+    }),
+    announceDetailsSaved: assign({ notice: 'detailsSaved' as const }),
     startChange: assign({ problem: null, notice: null }),
     dismissNotice: assign({ notice: null, problem: null }),
     goBack: emit(({ context }) => ({ type: 'route.open' as const, path: listPathOf(context.kind) })),
@@ -302,6 +351,9 @@ export const customerProfileMachine = customerProfileSetup.createMachine({
     removing: null,
     noteDraft: '',
     noteErrors: {},
+    detailsForm: null,
+    detailsErrors: {},
+    locations: [],
     problem: null,
     notice: null,
   }),
@@ -373,6 +425,62 @@ export const customerProfileMachine = customerProfileSetup.createMachine({
             ],
             'profile.delete': { target: 'confirmingDelete', actions: 'startChange' },
             'subscription.open': { guard: 'hasLinkedSubscriber', target: 'openingSubscriber' },
+            'details.edit': {
+              guard: 'isSubscriberProfile',
+              target: 'editingDetails',
+              actions: 'openDetailsForm',
+            },
+          },
+        },
+        // A subscriber's details: the add dialog's fields, saved through the update call, then the profile reloads.
+        editingDetails: {
+          initial: 'editing',
+          states: {
+            editing: {
+              on: {
+                'details.change': { actions: { type: 'changeDetails', params: ({ event }) => event } },
+                'dialog.submit': [
+                  { guard: 'detailsAreValid', target: 'saving', actions: 'clearProblem' },
+                  { actions: 'showDetailsErrors' },
+                ],
+                'dialog.close': { target: '#customerProfile.viewing.idle', actions: 'closeDetailsForm' },
+              },
+            },
+            saving: {
+              tags: ['busy'],
+              ...request('updateDetails', {
+                input: ({ context }) => ({
+                  id: context.route.id,
+                  changes: SubscriberProfileUpdateSchema.parse(context.detailsForm),
+                }),
+                done: { target: 'reloading', actions: 'closeDetailsForm' },
+                error: {
+                  target: 'editing',
+                  actions: {
+                    type: 'keepDetailsServerErrors',
+                    params: ({ event }) => ({ error: event.error }),
+                  },
+                },
+              }),
+            },
+            reloading: {
+              tags: ['busy'],
+              ...request('loadProfile', {
+                input: ({ context }) => requestOf(context),
+                done: {
+                  target: '#customerProfile.viewing.idle',
+                  actions: [
+                    { type: 'keepLoaded', params: ({ event }) => event.output },
+                    'announceDetailsSaved',
+                  ],
+                },
+                // Saved, but the new answer did not come: say so; the old profile stays on screen.
+                error: {
+                  target: '#customerProfile.viewing.idle',
+                  actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
+                },
+              }),
+            },
           },
         },
         addingCard: {

@@ -1,3 +1,4 @@
+import { editablePhone } from '../format/phone.js';
 import { LIMITS } from '../schemas/constants.js';
 import {
   SubscriberCreateSchema,
@@ -70,7 +71,8 @@ export const subscribersListMachine = createListMachine<
       email: subscriber.email,
       first_name: subscriber.first_name,
       last_name: subscriber.last_name,
-      phone: subscriber.phone,
+      // The stored E.164 as the spec's phone rule accepts it again.
+      phone: editablePhone(subscriber.phone),
       zip: subscriber.zip,
       birthday: subscriber.birthday ?? '',
       pos_id: subscriber.pos_id ?? '',

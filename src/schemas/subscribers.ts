@@ -60,8 +60,14 @@ export const SubscriberCreateSchema = z.object({
 /** A subscriber to add. */
 export type SubscriberCreate = z.infer<typeof SubscriberCreateSchema>;
 
-/** `PUT /subscriptions/subscribers/{id}/profile/`: the update dialog replaces every profile field. */
-export const SubscriberProfileUpdateSchema = z.object(profileFields);
+/**
+ * `PUT /subscriptions/subscribers/{id}/profile/`: the update dialogs replace every profile field; the source
+ * location too when given (null clears it), while a body without it (the list's dialog) leaves it alone.
+ */
+export const SubscriberProfileUpdateSchema = z.object({
+  ...profileFields,
+  source_location_id: SubscriberCreateSchema.shape.source_location_id.removeDefault().optional(),
+});
 /** A subscriber's new profile. */
 export type SubscriberProfileUpdate = z.infer<typeof SubscriberProfileUpdateSchema>;
 

@@ -212,7 +212,8 @@ describe('Subscribers API', () => {
       first_name: 'New',
       last_name: '',
       zip: '',
-      phone: '+503 555 0199',
+      // Stored as '+' and the digits: written with a country code, not a possible US number.
+      phone: '+5035550199',
       subscribed: false,
       SUBSCRIBED: 'False',
     });
@@ -228,6 +229,60 @@ describe('Subscribers API', () => {
       (await call(alice, 'PUT', '/api/subscriptions/subscribers/999999/profile/', { email: 'x@example.com' }))
         .statusCode,
     ).toBe(404);
+  });
+
+  it('stores a phone however it was typed as one E.164 value, and the profile shows what was added', async () => {
+    const company = await t.newCaller('Phones Co');
+    const harbor = await makeLocation(t.database.db, company.companyId, 'Harbor');
+    const formatted = await create(company, {
+      email: 'formatted@example.com',
+      phone: '(503) 555-4585',
+      zip: '97201',
+      birthday: '1988-07-14',
+      source_location_id: harbor.id,
+      subscribed: false,
+    });
+    const digits = await create(company, { email: 'digits@example.com', phone: '5035554585' });
+    expect(formatted.phone).toBe('+15035554585');
+    expect(digits.phone).toBe('+15035554585');
+
+    const profile = (await call(company, 'GET', profileUrl(formatted))).json();
+    expect(profile.subscriber).toMatchObject({
+      phone: '+15035554585',
+      zip: '97201',
+      birthday: '1988-07-14',
+      source_location_id: harbor.id,
+      subscribed: false,
+    });
+
+    // The profile's edit: the phone stored the same way, the source location changed and then cleared.
+    const url = `/api/subscriptions/subscribers/${formatted.id}/profile/`;
+    const pier = await makeLocation(t.database.db, company.companyId, 'Pier');
+    const moved = await call(company, 'PUT', url, {
+      email: 'formatted@example.com',
+      phone: '503.555.0199',
+      zip: '97202',
+      birthday: '1988-07-14',
+      subscribed: true,
+      source_location_id: pier.id,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ phone: '+15035550199', zip: '97202', source_location_id: pier.id });
+    // The list's dialog sends no source location: the stored one stays.
+    const kept = await call(company, 'PUT', url, { email: 'formatted@example.com', phone: '' });
+    expect(kept.json()).toMatchObject({ phone: '', source_location_id: pier.id });
+    const cleared = await call(company, 'PUT', url, {
+      email: 'formatted@example.com',
+      source_location_id: null,
+    });
+    expect(cleared.json().source_location_id).toBeNull();
+    const elsewhere = await makeLocation(t.database.db, alice.companyId, 'Not theirs');
+    const foreign = await call(company, 'PUT', url, {
+      email: 'formatted@example.com',
+      source_location_id: elsewhere.id,
+    });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().error.fields).toEqual({ source_location_id: 'Location is not valid' });
   });
 
   it('links and unlinks cards and writes notes, for the company’s own subscribers only', async () => {
@@ -362,7 +417,7 @@ describe('Subscribers API', () => {
     expect(lines).toHaveLength(4);
     expect(lines[3]).toBe('');
     expect(lines[1]).toContain(
-      `hyper@example.com,"'=HYPERLINK(""http://evil.example"",""click"")",'@SUM(A1),'+503-555-0100,`,
+      `hyper@example.com,"'=HYPERLINK(""http://evil.example"",""click"")",'@SUM(A1),'+5035550100,`,
     );
     expect(lines[2]).toContain("plain@example.com,'-dash,Plain,");
 

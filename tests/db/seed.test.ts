@@ -345,7 +345,7 @@ describe('demo data set (tiny)', () => {
                 count(DISTINCT (company_id, lower(email)))::int AS distinct_emails,
                 count(*) FILTER (WHERE guest_id IS NOT NULL)::int AS matched,
                 count(*) FILTER (WHERE subscribed)::int AS subscribed,
-                count(*) FILTER (WHERE phone <> '' AND phone !~ '^\\([0-9]{3}\\) 555-[0-9]{4}$')::int AS bad_phones,
+                count(*) FILTER (WHERE phone <> '' AND phone !~ '^\\+1[0-9]{3}555[0-9]{4}$')::int AS bad_phones,
                 count(*) FILTER (WHERE birthday IS NOT NULL)::int AS with_birthday
          FROM subscribers`,
       );

@@ -25,7 +25,7 @@ describe('checkRow', () => {
     'subscribed',
   ]);
 
-  it('normalises a valid subscriber: trimmed, subscribed by default, a new hashid', () => {
+  it('normalises a valid subscriber: trimmed, the phone as E.164, subscribed by default, a new hashid', () => {
     const checked = checkRow('subscriber', subscribers, {
       line: 2,
       fields: ['  Ann@Example.com ', ' Ann ', '555-123-4567', '12345', '1990-04-01', ''],
@@ -35,7 +35,8 @@ describe('checkRow', () => {
       'Ann@Example.com',
       'Ann',
       '',
-      '555-123-4567',
+      // Stored as E.164, as the add dialog stores it.
+      '+15551234567',
       '12345',
       '1990-04-01',
       'true',

@@ -10,6 +10,7 @@ import {
   type NoteAddRequest,
   type ProfileRequest,
 } from '../../machines/customer-profile.machine.js';
+import type { DetailsUpdateRequest } from '../../machines/profile-details.js';
 import {
   NoteSchema,
   ProfileCardSchema,
@@ -18,11 +19,12 @@ import {
   type ProfileCard,
 } from '../../schemas/customers.js';
 import { GuestProfileSchema } from '../../schemas/guests.js';
-import { SubscriberProfileSchema } from '../../schemas/subscribers.js';
+import { SubscriberProfileSchema, SubscriberSchema, type Subscriber } from '../../schemas/subscribers.js';
 import { apiRequest } from '../../services/api-client.js';
 import { readText, STORAGE_KEYS } from '../../services/storage.js';
 import { answerOf } from './answer.js';
 import { rememberProfileKind } from './guests.js';
+import { everyLocation } from './locations.js';
 
 /** Where a kind's profile lives under /api. */
 function basePath(kind: CustomerKind, id: number): string {
@@ -46,7 +48,10 @@ function listOf<Item extends z.ZodTypeAny>(item: Item) {
   return z.union([z.array(item), z.object({ results: z.array(item) }).transform((page) => page.results)]);
 }
 
-/** The profile for its kind, then its cards and notes (a profile that is not there asks nothing more). */
+/**
+ * The profile for its kind, then its cards and notes, and for a subscriber the company's locations (the source
+ * location's name and the choices of the details dialog); a profile that is not there asks nothing more.
+ */
 async function loadProfile(input: ProfileRequest, signal: AbortSignal): Promise<LoadedProfile> {
   const base = basePath(input.kind, input.id);
   const key = { hashid: input.hashid, pos_id: input.pos_id };
@@ -56,14 +61,14 @@ async function loadProfile(input: ProfileRequest, signal: AbortSignal): Promise<
       : apiRequest({ method: 'GET', path: base, query: key, schema: SubscriberProfileSchema }),
     signal,
   );
-  const { cards, notes } = await answerOf(
-    forkJoin({
-      cards: apiRequest({ method: 'GET', path: `${base}cards/`, schema: listOf(ProfileCardSchema) }),
-      notes: apiRequest({ method: 'GET', path: `${base}notes/`, schema: listOf(NoteSchema) }),
-    }),
-    signal,
-  );
-  return { profile, cards, notes };
+  const extras = {
+    cards: apiRequest({ method: 'GET', path: `${base}cards/`, schema: listOf(ProfileCardSchema) }),
+    notes: apiRequest({ method: 'GET', path: `${base}notes/`, schema: listOf(NoteSchema) }),
+  };
+  if (profile.kind === 'guest') return { profile, ...(await answerOf(forkJoin(extras), signal)) };
+  const { cards, notes, page } = await answerOf(forkJoin({ ...extras, page: everyLocation() }), signal);
+  const locations = page.results.map((location) => ({ id: location.id, name: location.name }));
+  return { profile, cards, notes, locations };
 }
 
 /** The profile screen's machine with local storage and the guests' or subscribers' profile calls. */
@@ -98,6 +103,17 @@ export const customerProfileLogic = customerProfileMachine.provide({
           path: `${basePath(input.kind, input.id)}notes/`,
           body: input.note,
           schema: NoteSchema,
+        }),
+        signal,
+      ),
+    ),
+    updateDetails: fromPromise<Subscriber, DetailsUpdateRequest>(({ input, signal }) =>
+      answerOf(
+        apiRequest({
+          method: 'PUT',
+          path: `/subscriptions/subscribers/${input.id}/profile/`,
+          body: input.changes,
+          schema: SubscriberSchema,
         }),
         signal,
       ),

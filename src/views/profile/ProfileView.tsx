@@ -17,6 +17,7 @@ import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 import { problemMessage } from '../shared/problem-message.js';
 import { ActivityTables } from './ActivityTables.js';
 import { CardsPanel } from './CardsPanel.js';
+import { DetailsPanel } from './DetailsPanel.js';
 import { NotesPanel } from './NotesPanel.js';
 import { identityOf, ProfileHeader, ProfileStats } from './ProfileHeader.js';
 import { SubscriptionPanel } from './SubscriptionPanel.js';
@@ -39,8 +40,8 @@ function ProfileSkeleton() {
 
 /**
  * /guest/profile/… and /subscriber/profile/…: who the person is, their key figures, favourite items,
- * locations and recent visits, subscription, cards and notes; deletion after a confirmation. A profile
- * that is not there shows a not-found state with a way back.
+ * locations and recent visits, a subscriber's details (shown and edited), subscription, cards and notes;
+ * deletion after a confirmation. A profile that is not there shows a not-found state with a way back.
  */
 export function ProfileView({
   actor,
@@ -118,6 +119,7 @@ export function ProfileView({
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 4 }}>
               <Stack gap="md">
+                {profile.kind === 'subscriber' && <DetailsPanel actor={actor} profile={profile} />}
                 <SubscriptionPanel actor={actor} profile={profile} timeZone={timeZone} />
                 <CardsPanel actor={actor} timeZone={timeZone} />
                 <NotesPanel actor={actor} timeZone={timeZone} />

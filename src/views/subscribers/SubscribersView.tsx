@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ListNotice } from '../../machines/kit/list-machine.js';
 import type { SubscriberForm } from '../../machines/subscribers-list.machine.js';
 import { formatCount, formatDate, languageOf } from '../../format/index.js';
+import { displayPhone } from '../../format/phone.js';
 import { LIMITS } from '../../schemas/constants.js';
 import type { Subscriber } from '../../schemas/subscribers.js';
 import type { ListActor } from '../kit/list-actor.js';
@@ -140,7 +141,7 @@ export function SubscribersView({
                 {
                   key: 'phone',
                   header: t('subscribers.table.phone'),
-                  cell: (subscriber) => subscriber.phone || '—',
+                  cell: (subscriber) => displayPhone(subscriber.phone) || '—',
                 },
                 {
                   key: 'zip',
