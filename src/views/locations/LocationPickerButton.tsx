@@ -26,17 +26,25 @@ function PickerButton({ actor }: { actor: LocationSelectionActorRef }) {
   const { t } = useTranslation();
   const selection = useSelector(actor, (state) => state.context.selection);
   const visible = useSelector(actor, (state) => state.matches('visible'));
-  const label = selection.kind === 'all' ? t('locations.picker.all') : selection.name;
+  const everywhere = selection.kind === 'all';
+  const label = everywhere ? t('locations.picker.all') : selection.name;
   return (
     <>
+      {/* Sized to its words (smaller on a phone); only a location name, user data, may be cut: its tooltip shows it. */}
       <Button
         variant="default"
         size="sm"
-        maw={220}
-        title={t('locations.picker.open')}
+        px={{ base: 10, sm: 18 }}
+        fz={{ base: 'xs', sm: 'sm' }}
+        maw="100%"
+        title={everywhere ? t('locations.picker.open') : `${t('locations.picker.open')}: ${label}`}
         aria-label={`${t('locations.picker.open')}: ${label}`}
         onClick={() => actor.send({ type: 'picker.open' })}
-        styles={{ label: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } }}
+        styles={
+          everywhere
+            ? undefined
+            : { label: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } }
+        }
       >
         {label}
       </Button>

@@ -26,6 +26,16 @@ export async function screenshots(page: Page, area: string, name: string): Promi
     ['phone', { width: 390, height: 844 }],
   ] as const) {
     await page.setViewportSize(viewport);
+    // The shell slides its sidebar on a resize: shoot once the slide has ended, not halfway.
+    await page
+      .waitForFunction(
+        () => document.getAnimations().every((animation) => animation.playState !== 'running'),
+        null,
+        {
+          timeout: 2000,
+        },
+      )
+      .catch(() => undefined);
     await page.screenshot({ path: `test-results/e2e-${area}-${name}-${size}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -1,0 +1,171 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeViolations, seriousA11yViolations } from './support/a11y.js';
+import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';
+import { screenshots, signIn } from './support/pages.js';
+import { startServer, type RunningServer } from './support/server.js';
+
+const PHONE = { width: 390, height: 844 };
+
+/** How far the page scrolls sideways: zero when nothing is wider than the screen. */
+function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
+}
+
+/**
+ * Each card's value under `label`, with whether it is shown whole: not cut inside its box and inside
+ * the screen.
+ */
+function cardValues(page: Page, list: string, label: string) {
+  return page.evaluate(
+    ([listName, fieldLabel]) =>
+      [...document.querySelectorAll(`ul[aria-label="${listName}"] > li`)].map((card) => {
+        const term = [...card.querySelectorAll('dt')].find((dt) => dt.textContent === fieldLabel);
+        const value = term?.nextElementSibling as HTMLElement | null | undefined;
+        const box = value?.getBoundingClientRect();
+        return {
+          text: value?.textContent ?? '',
+          whole:
+            value !== null &&
+            value !== undefined &&
+            box !== undefined &&
+            value.scrollWidth <= value.clientWidth &&
+            box.left >= 0 &&
+            box.right <= window.innerWidth,
+        };
+      }),
+    [list, label] as const,
+  );
+}
+
+/** Whether an element is wholly on screen and its text is not cut. */
+function shownWhole(page: Page, selector: string): Promise<boolean> {
+  return page.locator(selector).evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const cut = [element, ...element.querySelectorAll('*')].some(
+      (part) => part.scrollWidth > part.clientWidth + 1,
+    );
+    return !cut && box.left >= 0 && box.right <= window.innerWidth;
+  });
+}
+
+describe('the lists and the header on a phone (390 x 844)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let watched: WatchedPage;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    watched = await openPage(browser, server.url);
+    await watched.page.goto('/subscribers');
+    await signIn(watched.page);
+    await watched.page.waitForURL(/\/subscribers$/);
+  });
+
+  afterAll(async () => {
+    await watched?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows subscribers as cards with whole emails and reachable actions, no sideways scroll; axe finds no serious fault', async () => {
+    const { page } = watched;
+    await page.setViewportSize(PHONE);
+    const cards = page.getByRole('list', { name: 'Subscribers' }).getByRole('listitem');
+    await cards.first().waitFor();
+    expect(await page.getByRole('table').count()).toBe(0);
+    expect(await cards.count()).toBe(8);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+
+    const emails = await cardValues(page, 'Subscribers', 'Email');
+    expect(emails).toHaveLength(8);
+    for (const email of emails) {
+      expect(email.text).toContain('@');
+      expect(email).toEqual({ text: email.text, whole: true });
+    }
+    // Each card keeps the row's named actions, on screen.
+    const first = emails[0]!.text;
+    const edit = page.getByRole('button', { name: `Edit ${first}` });
+    await edit.waitFor();
+    const box = await edit.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
+    await edit.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(describeViolations(await seriousA11yViolations(page))).toBe('');
+  });
+
+  it('shows every kit list as cards on a phone without sideways scroll, and as a table on a desktop', async () => {
+    const { page } = watched;
+    // The demo company has no token or sender: one of each, so their lists have rows.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/account');
+    await page.getByRole('tab', { name: 'API tokens' }).click();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const create = page.getByRole('dialog', { name: 'Create an API token' });
+    await create.getByLabel('Name').fill('Point of sale');
+    await create.getByRole('button', { name: 'Create' }).click();
+    await page
+      .getByRole('dialog', { name: 'Your new API token' })
+      .getByRole('button', { name: 'Done' })
+      .click();
+    await page.getByText('The token is created.').waitFor();
+    await page.getByRole('tab', { name: 'Email senders' }).click();
+    await page.getByRole('button', { name: 'Add sender' }).click();
+    const sender = page.getByRole('dialog', { name: 'Add a sender' });
+    await sender.getByLabel('Sender name').fill('Harbor & Vine');
+    await sender.getByLabel('Email', { exact: true }).fill('hello.from.a.long.address@harborvine.example');
+    await sender.getByLabel('Reply-to').fill('replies@harborvine.example');
+    await sender.getByRole('button', { name: 'Add sender' }).click();
+    await sender.waitFor({ state: 'detached' });
+
+    const lists: { path: string; tab?: string; list: string; name: string }[] = [
+      { path: '/subscribers', list: 'Subscribers', name: 'subscribers' },
+      { path: '/subscriber-list', list: 'Subscriber lists', name: 'subscriber-lists' },
+      { path: '/locations', list: 'Locations and return on investment', name: 'locations' },
+      { path: '/guest/analytics', list: 'Guests', name: 'guests' },
+      { path: '/account', tab: 'Users', list: 'Users', name: 'users' },
+      { path: '/account', tab: 'API tokens', list: 'API tokens', name: 'tokens' },
+      { path: '/account', tab: 'Email senders', list: 'Email senders', name: 'senders' },
+    ];
+    for (const { path, tab, list, name } of lists) {
+      await page.setViewportSize(PHONE);
+      await page.goto(path);
+      if (tab) await page.getByRole('tab', { name: tab }).click();
+      const cards = page.getByRole('list', { name: list, exact: true }).getByRole('listitem');
+      await cards.first().waitFor();
+      expect(await page.getByRole('table', { name: list, exact: true }).count(), name).toBe(0);
+      expect(await sidewaysOverflow(page), name).toBeLessThanOrEqual(0);
+
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.getByRole('table', { name: list, exact: true }).waitFor();
+      expect(await page.getByRole('list', { name: list, exact: true }).count(), name).toBe(0);
+      await screenshots(page, 'layout', name);
+    }
+  });
+
+  it('keeps the language picker in the user menu, and the French location button whole', async () => {
+    const { page } = watched;
+    await page.setViewportSize(PHONE);
+    await page.goto('/subscribers');
+    await page.getByRole('list', { name: 'Subscribers' }).waitFor();
+    await page.getByRole('button', { name: /^Account menu for / }).click();
+    await page.getByRole('menu').getByLabel('Language').selectOption('fr');
+    await page.getByRole('heading', { name: 'Abonnés', level: 2 }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+
+    const picker = page.getByRole('button', { name: /^Choisir l’établissement affiché: / });
+    expect(await picker.innerText()).toBe('Tous les établissements');
+    expect(await shownWhole(page, 'header button[aria-label^="Choisir"]')).toBe(true);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    // Cards speak the chosen language too.
+    expect((await cardValues(page, 'Abonnés', 'E-mail')).every((email) => email.whole)).toBe(true);
+    await screenshots(page, 'layout', 'header-fr');
+  });
+});
