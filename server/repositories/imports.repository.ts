@@ -378,12 +378,19 @@ async function matchExistingGuests(sql: Sql, companyId: CompanyId, jobId: number
  */
 async function mergeGuests(sql: Sql, params: unknown[]): Promise<Merged> {
   await markDuplicatesInFile(sql, params, 'customer_name');
-  // By primary key, one index probe per row; the guests it updates stay locked until the batch commits.
+  // One primary-key probe per staged row. The ids are cast in a materialised CTE first: a join on
+  // `r.fields[5]::bigint` (a cast, not leakproof) could not reach the index past the guests' row-level security
+  // and would compare every guest with every row. IS NOT DISTINCT FROM keeps the company check out of the
+  // planner's reach, so it cannot start from the company's guests either. Updated guests stay locked until commit.
   const updated = await sql.query(
-    `UPDATE guests g SET pos_id = r.fields[3], updated_at = now()
-     FROM import_rows r
-     WHERE r.company_id = $1 AND r.job_id = $2 AND r.seq > $3 AND r.seq <= $4 AND r.outcome IS NULL
-       AND g.company_id = $1 AND g.id = r.fields[5]::bigint`,
+    `WITH matched AS MATERIALIZED (
+       SELECT r.fields[5]::bigint AS guest_id, r.fields[3] AS pos_id
+       FROM import_rows r
+       WHERE r.company_id = $1 AND r.job_id = $2 AND r.seq > $3 AND r.seq <= $4 AND r.outcome IS NULL
+         AND r.fields[5] IS NOT NULL)
+     UPDATE guests g SET pos_id = m.pos_id, updated_at = now()
+     FROM matched m
+     WHERE g.id = m.guest_id AND g.company_id IS NOT DISTINCT FROM $1::bigint`,
     params,
   );
   // A new statement sees the update's locks: a matched guest deleted before it is inserted again instead.
