@@ -8,9 +8,11 @@ import {
 import type { CompanyId, Sql } from '../db/database.js';
 import { anyId, queryBuilder, runQuery } from '../db/query-builder.js';
 import type { GuestsTable, Tables } from '../db/tables.js';
+import type { EmailConsent } from '../../src/schemas/guests.js';
 import { recordAudit } from './audit.repository.js';
 import { newHashid } from './hashid.js';
 import { likePattern } from './like-pattern.js';
+import { guestEmailConsent, linkedSubscribers } from './email-consent.js';
 import { assertOwned } from './references.js';
 import type { WriteScope } from './scope.js';
 
@@ -52,9 +54,10 @@ export interface GuestWindow {
   oldestFirst?: boolean;
 }
 
-/** A guest with whether a subscriber is linked to them. */
+/** A guest with whether a subscriber is linked to them and their email consent (one rule, email-consent.ts). */
 export interface GuestListRow extends GuestRow {
   is_subscriber: boolean;
+  email_consent: EmailConsent;
 }
 
 /** What a guest file of the big-data download holds per guest. */
@@ -118,11 +121,7 @@ function hasSubscriber(eb: GuestExpressions, companyId: CompanyId) {
 
 /** The subscribers linked to the guest whose id is in `guestId` of the enclosing query. */
 function subscriberOf(companyId: CompanyId, guestId: 'g.id' | 'p.id') {
-  return queryBuilder
-    .selectFrom('subscribers as s')
-    .select(rawSql.lit(1).as('one'))
-    .where('s.company_id', '=', companyId)
-    .where('s.guest_id', '=', rawSql.ref<number>(guestId));
+  return linkedSubscribers(companyId, guestId).select(rawSql.lit(1).as('one'));
 }
 
 /**
@@ -201,6 +200,7 @@ function withSubscriberFlag(
     .selectFrom(window.as('p'))
     .selectAll('p')
     .select((eb) => eb.exists(subscriberOf(companyId, 'p.id')).$castTo<boolean>().as('is_subscriber'))
+    .select(guestEmailConsent(companyId, 'p.id').as('email_consent'))
     .orderBy('p.id', order);
 }
 

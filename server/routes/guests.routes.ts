@@ -1,11 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
-import {
-  CustomerListQuerySchema,
-  GuestListQuerySchema,
-  ProfileKeyQuerySchema,
-} from '../../src/schemas/customers.js';
+import { GuestListQuerySchema, ProfileKeyQuerySchema } from '../../src/schemas/customers.js';
 import { GuestPageSchema, GuestProfileSchema } from '../../src/schemas/guests.js';
 import { access } from '../http/access.js';
 import { pageWindow, toPage } from '../http/paging.js';
@@ -48,7 +44,7 @@ export function guestsRoutes(service: GuestsService): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Every guest matching the list filters, as CSV',
-          querystring: CustomerListQuerySchema.omit({ page: true, page_size: true }),
+          querystring: GuestListQuerySchema.omit({ page: true, page_size: true }),
           response: errors,
         },
       },

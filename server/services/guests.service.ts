@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import type { CustomerListQuery, ProfileKeyQuery } from '../../src/schemas/customers.js';
-import type { Guest, GuestProfile } from '../../src/schemas/guests.js';
+import type { GuestListQuery, ProfileKeyQuery } from '../../src/schemas/customers.js';
+import type { EmailConsent, Guest, GuestProfile } from '../../src/schemas/guests.js';
 import type { Database } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import {
@@ -10,6 +10,7 @@ import {
   type GuestListRow,
   type GuestRow,
 } from '../repositories/guests.repository.js';
+import { emailConsentOfGuest } from '../repositories/email-consent.js';
 import type { WriteScope } from '../repositories/scope.js';
 import { findSubscriptionOfGuest } from '../repositories/subscribers.repository.js';
 import { keysetCsv } from './csv-export.service.js';
@@ -28,10 +29,11 @@ export const GUEST_EXPORT_COLUMNS = [
   'first_visit_at',
   'last_visit_at',
   'is_subscriber',
+  'email_consent',
 ] as const;
 
 /** A guest row as the API shows it; money in dollars. */
-export function presentGuest(row: GuestRow, isSubscriber: boolean): Guest {
+export function presentGuest(row: GuestRow, isSubscriber: boolean, consent: EmailConsent): Guest {
   return {
     id: row.id,
     hashid: row.hashid,
@@ -44,6 +46,7 @@ export function presentGuest(row: GuestRow, isSubscriber: boolean): Guest {
     first_visit_at: isoOrNull(row.first_visit_at),
     last_visit_at: isoOrNull(row.last_visit_at),
     is_subscriber: isSubscriber,
+    email_consent: consent,
     created_at: row.created_at.toISOString(),
   };
 }
@@ -61,35 +64,46 @@ export function guestExportCells(row: GuestListRow) {
     isoOrNull(row.first_visit_at),
     isoOrNull(row.last_visit_at),
     row.is_subscriber,
+    row.email_consent,
   ];
 }
 
+/** The guest list's query without paging: its filters. */
+export type GuestFilterQuery = Omit<GuestListQuery, 'page' | 'page_size'>;
+
 /** The list filters of a query as the repository takes them. */
-export function guestFilterOf(query: Omit<CustomerListQuery, 'page' | 'page_size'>) {
-  return { q: query.q, locationIds: query.location_id, groupIds: query.location_group_id };
+export function guestFilterOf(query: GuestFilterQuery) {
+  const isSubscriber = query.is_subscriber === undefined ? undefined : query.is_subscriber === 'true';
+  return { q: query.q, locationIds: query.location_id, groupIds: query.location_group_id, isSubscriber };
 }
 
 /** Guests: list, profile, delete, cards, notes and export. */
 export function guestsService(db: Database, profiles: CustomerProfilesService) {
   const keyOf = (id: number, query: ProfileKeyQuery) => ({ id, hashid: query.hashid, pos_id: query.pos_id });
   return {
-    async list(companyId: number, query: CustomerListQuery, window: { limit: number; offset: number }) {
+    async list(companyId: number, query: GuestListQuery, window: { limit: number; offset: number }) {
       const { count, rows } = await db.tenant(companyId, (sql) =>
         listGuests(sql, companyId, { ...guestFilterOf(query), ...window }),
       );
-      return { count, results: rows.map((row) => presentGuest(row, row.is_subscriber)) };
+      return { count, results: rows.map((row) => presentGuest(row, row.is_subscriber, row.email_consent)) };
     },
     /** The profile; 404 unless id, hashid and POS id all match a guest of the company. */
     async profile(companyId: number, id: number, query: ProfileKeyQuery): Promise<GuestProfile> {
       const found = await db.tenant(companyId, async (sql) => {
         const row = await getGuest(sql, companyId, keyOf(id, query));
-        return row && { row, subscription: await findSubscriptionOfGuest(sql, companyId, row.id) };
+        if (!row) return null;
+        return {
+          row,
+          subscription: await findSubscriptionOfGuest(sql, companyId, row.id),
+          // The same rule as the list's column, so both screens give one answer.
+          consent: (await emailConsentOfGuest(sql, companyId, row.id)) ?? 'never_asked',
+        };
       });
       if (!found) throw notFound('Guest');
-      const { row, subscription } = found;
+      const { row, subscription, consent } = found;
       return {
         kind: 'guest',
-        guest: presentGuest(row, subscription !== null),
+        guest: presentGuest(row, subscription !== null, consent),
         activity: await profiles.activity(companyId, row.id),
         subscription,
       };
@@ -106,7 +120,7 @@ export function guestsService(db: Database, profiles: CustomerProfilesService) {
       if (!deleted) throw notFound('Guest');
     },
     /** Every guest matching the list's filters as CSV, streamed. */
-    exportCsv(companyId: number, query: Omit<CustomerListQuery, 'page' | 'page_size'>): Readable {
+    exportCsv(companyId: number, query: GuestFilterQuery): Readable {
       const filter = guestFilterOf(query);
       return keysetCsv(
         GUEST_EXPORT_COLUMNS,

@@ -9,6 +9,7 @@ import { demoStatusMachine } from './demo-status.machine.js';
 import { emailSendersMachine } from './email-senders.machine.js';
 import { filePagingMachine } from './file-paging.machine.js';
 import { guestListMachine } from './guest-list.machine.js';
+import { guestsToInviteMachine } from './guests-to-invite.machine.js';
 import { hijackMachine } from './hijack.machine.js';
 import { listMembersMachine } from './list-members.machine.js';
 import { locationGroupCreateMachine } from './location-group-create.machine.js';
@@ -39,6 +40,7 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   emailSendersMachine,
   filePagingMachine,
   guestListMachine,
+  guestsToInviteMachine,
   hijackMachine,
   listMembersMachine,
   locationGroupCreateMachine,

@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { pageOf, PagingQuerySchema, repeated } from './common.js';
 import { CustomerActivitySchema } from './customers.js';
 
+/**
+ * A guest's email consent (docs/email-consent.md): their linked subscriber is subscribed or unsubscribed,
+ * or no subscriber is linked, so they were never asked.
+ */
+export const EmailConsentSchema = z.enum(['subscribed', 'unsubscribed', 'never_asked']);
+/** A guest's email consent. */
+export type EmailConsent = z.infer<typeof EmailConsentSchema>;
+
 /** A guest as the POS knows them, with running totals. */
 export const GuestSchema = z.object({
   id: z.number().int(),
@@ -17,6 +25,8 @@ export const GuestSchema = z.object({
   last_visit_at: z.string().nullable(),
   /** True when a subscriber is linked to this guest. */
   is_subscriber: z.boolean(),
+  /** What the one consent rule answers for this guest; every screen shows this. */
+  email_consent: EmailConsentSchema,
   created_at: z.string(),
 });
 /** A guest. */

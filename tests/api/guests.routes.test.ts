@@ -283,14 +283,14 @@ describe('Guests API', () => {
     expect(all.headers['content-disposition']).toBe('attachment; filename="guests.csv"');
     const lines = all.body.split('\r\n');
     expect(lines[0]).toBe(
-      'id,pos_id,customer_name,last_four_digits,first_location_id,visit_count,total_spend,first_visit_at,last_visit_at,is_subscriber',
+      'id,pos_id,customer_name,last_four_digits,first_location_id,visit_count,total_spend,first_visit_at,last_visit_at,is_subscriber,email_consent',
     );
     expect(lines[1]).toMatch(
       new RegExp(
-        `^\\d+,'-7,"'=HYPERLINK\\(""http://evil.example"",""x""\\)",0042,${north.id},0,0.00,,,false$`,
+        `^\\d+,'-7,"'=HYPERLINK\\(""http://evil.example"",""x""\\)",0042,${north.id},0,0.00,,,false,never_asked$`,
       ),
     );
-    expect(lines[2]).toMatch(/^\d+,'@home,'\+Plus Sign,,,0,0\.00,,,false$/);
+    expect(lines[2]).toMatch(/^\d+,'@home,'\+Plus Sign,,,0,0\.00,,,false,never_asked$/);
     expect(lines.slice(3)).toEqual(['']);
     const filtered = await call(company, 'GET', `/api/pos/guests/export/?location_id=${north.id}`);
     expect(filtered.body.split('\r\n').filter(Boolean)).toHaveLength(2);

@@ -28,6 +28,7 @@ function guest(id: number, name: string, posId: string): Guest {
     first_visit_at: '2025-01-04T19:00:00.000Z',
     last_visit_at: '2026-02-01T20:15:00.000Z',
     is_subscriber: false,
+    email_consent: 'never_asked',
     created_at: '2025-01-04T19:00:00.000Z',
   };
 }

@@ -9,6 +9,7 @@ import { useLocationSelectionActor } from '../location-selection-context.js';
 import { useAuthActor } from '../session-context.js';
 import { filePagingLogic } from '../wiring/file-paging.js';
 import { guestListLogic } from '../wiring/guests.js';
+import { guestsToInviteLogic } from '../wiring/guests-to-invite.js';
 import { csvUploadLogic } from '../wiring/subscribers.js';
 import { useCanWriteSubscribers, useOpenProfile } from './SubscribersScreen.js';
 
@@ -36,6 +37,7 @@ export default function GuestAnalyticsScreen() {
   const [initial] = useState(() => ({ filter, key }));
   const listActor = useAppActor(guestListLogic, { input: { filters: initial.filter } });
   const inviteActor = useAppActor(filePagingLogic, { input: { kind: 'guest', filter: initial.filter } });
+  const toInviteActor = useAppActor(guestsToInviteLogic, { input: { filter: initial.filter } });
   const uploadActor = useAppActor(csvUploadLogic, { input: { kind: 'guest' } });
   const canUpload = useCanWriteSubscribers();
   const role = useSelector(auth, (state) => state.context.user?.role);
@@ -54,7 +56,8 @@ export default function GuestAnalyticsScreen() {
     lastKey.current = key;
     listActor.send({ type: 'filters.change', filters: filter });
     inviteActor.send({ type: 'filter.change', filter });
-  }, [key, filter, listActor, inviteActor]);
+    toInviteActor.send({ type: 'filter.change', filter });
+  }, [key, filter, listActor, inviteActor, toInviteActor]);
 
   useEffect(() => {
     const subscription = listActor.on('item.opened', ({ item }) => openProfile(item));
@@ -65,6 +68,7 @@ export default function GuestAnalyticsScreen() {
     <GuestAnalyticsView
       listActor={listActor}
       inviteActor={inviteActor}
+      toInviteActor={toInviteActor}
       uploadActor={uploadActor}
       canUpload={canUpload}
       canDelete={canDelete}

@@ -4,12 +4,13 @@ import type { ActorRefFrom } from 'xstate';
 import type { filePagingMachine } from '../../machines/file-paging.machine.js';
 import type { CsvUploadActor } from '../subscribers/CsvUploadDialog.js';
 import { GuestListView, type GuestListActor } from './GuestListView.js';
-import { GuestsToInvitePanel } from './GuestsToInvitePanel.js';
+import { GuestsToInvitePanel, type GuestsToInviteActor } from './GuestsToInvitePanel.js';
 
 /** /guest/analytics: the guest list, and the guests not yet subscribed (the invite list). */
 export function GuestAnalyticsView({
   listActor,
   inviteActor,
+  toInviteActor,
   uploadActor,
   canUpload,
   canDelete,
@@ -17,6 +18,8 @@ export function GuestAnalyticsView({
 }: {
   listActor: GuestListActor;
   inviteActor: ActorRefFrom<typeof filePagingMachine>;
+  /** The true total of guests to invite and their export. */
+  toInviteActor: GuestsToInviteActor;
   uploadActor: CsvUploadActor;
   /** Marketers and above upload guests. */
   canUpload: boolean;
@@ -39,7 +42,7 @@ export function GuestAnalyticsView({
         canDelete={canDelete}
         timeZone={timeZone}
       />
-      <GuestsToInvitePanel actor={inviteActor} />
+      <GuestsToInvitePanel actor={inviteActor} inviteActor={toInviteActor} />
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { NoFilters } from '../../machines/kit/list-machine.js';
 import { formatCount, formatCurrency, formatDate, languageOf } from '../../format/index.js';
@@ -9,6 +9,7 @@ import { ListFrame } from '../kit/ListFrame.js';
 import { ListTable } from '../kit/ListTable.js';
 import { useListView } from '../kit/useListView.js';
 import { problemMessage } from '../shared/problem-message.js';
+import { ConsentBadge } from '../profile/consent.js';
 import { CsvUploadDialog, type CsvUploadActor } from '../subscribers/CsvUploadDialog.js';
 import { maskedCard } from './messages.js';
 
@@ -129,12 +130,8 @@ export function GuestListView({
                 },
                 {
                   key: 'subscriber',
-                  header: t('guests.list.subscriber'),
-                  cell: (guest) => (
-                    <Badge color={guest.is_subscriber ? 'teal' : 'gray'} variant="dot">
-                      {guest.is_subscriber ? t('guests.list.subscribed') : t('guests.list.notSubscribed')}
-                    </Badge>
-                  ),
+                  header: t('guests.list.emailConsent'),
+                  cell: (guest) => <ConsentBadge consent={guest.email_consent} />,
                 },
               ]}
               actions={(guest) => (

@@ -3,6 +3,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { filePagingMachine } from '../../machines/file-paging.machine.js';
+import type { guestsToInviteMachine } from '../../machines/guests-to-invite.machine.js';
 import type { GuestFileRow } from '../../machines/support/csv-rows.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 import { problemMessage } from '../shared/problem-message.js';
@@ -10,6 +11,8 @@ import { FOCUSABLE_SCROLL, maskedCard } from './messages.js';
 import { formatCount, languageOf } from '../../format/index.js';
 
 type FilePagingActor = ActorRefFrom<typeof filePagingMachine>;
+/** The invite total and export's actor. */
+export type GuestsToInviteActor = ActorRefFrom<typeof guestsToInviteMachine>;
 
 /** Guest rows only: the panel's machine reads guest files. */
 function guestRows(rows: readonly unknown[]): GuestFileRow[] {
@@ -19,10 +22,17 @@ function guestRows(rows: readonly unknown[]): GuestFileRow[] {
 }
 
 /**
- * "Guests not yet subscribed": the guests read from the POS files, without those who already have a
- * subscriber record — a marketer's invite list — with "load more", counts and a retry after a failure.
+ * "Guests not yet subscribed": the server's total of guests to invite (never asked: no subscriber linked)
+ * with an export of them all, and the guests read from the POS files so far, without those who already
+ * have a subscriber record, with "load more", counts and a retry after a failure.
  */
-export function GuestsToInvitePanel({ actor }: { actor: FilePagingActor }) {
+export function GuestsToInvitePanel({
+  actor,
+  inviteActor,
+}: {
+  actor: FilePagingActor;
+  inviteActor: GuestsToInviteActor;
+}) {
   const { t, i18n } = useTranslation();
   const language = languageOf(i18n.language);
   const busy = useSelector(actor, (state) => state.hasTag('busy'));
@@ -52,9 +62,7 @@ export function GuestsToInvitePanel({ actor }: { actor: FilePagingActor }) {
               {t('filePaging.intro')}
             </Text>
           </Stack>
-          <Badge size="lg" variant="light" color="grape">
-            {t('filePaging.shown', { count: formatCount(guests.length, language) })}
-          </Badge>
+          <InviteTotal actor={inviteActor} />
         </Group>
         {failed && (
           <LoadFailedAlert
@@ -101,6 +109,7 @@ export function GuestsToInvitePanel({ actor }: { actor: FilePagingActor }) {
         <Group justify="space-between" wrap="wrap">
           <Text size="sm" c="dimmed" aria-live="polite">
             {started ? checkedText : failed ? '' : t('filePaging.loading')}
+            {started && ` · ${t('filePaging.listed', { count: formatCount(guests.length, language) })}`}
             {complete && ` · ${t('filePaging.allChecked')}`}
           </Text>
           {!complete && (
@@ -116,5 +125,51 @@ export function GuestsToInvitePanel({ actor }: { actor: FilePagingActor }) {
         </Group>
       </Stack>
     </Paper>
+  );
+}
+
+/** The true total of guests to invite (the server's count for the selection) and the export of them all. */
+function InviteTotal({ actor }: { actor: GuestsToInviteActor }) {
+  const { t, i18n } = useTranslation();
+  const language = languageOf(i18n.language);
+  const total = useSelector(actor, (state) => state.context.total);
+  const counting = useSelector(actor, (state) => state.matches('counting'));
+  const countFailed = useSelector(actor, (state) => state.matches('failed'));
+  const exporting = useSelector(actor, (state) => state.matches('exporting'));
+  const notice = useSelector(actor, (state) => state.context.notice);
+  return (
+    <Stack gap={6} align="flex-end">
+      <Group gap="sm" wrap="wrap" justify="flex-end">
+        {countFailed ? (
+          <Group gap="xs">
+            <Text size="sm" c="red.9">
+              {t('filePaging.countFailed')}
+            </Text>
+            <Button size="xs" variant="default" onClick={() => actor.send({ type: 'count.retry' })}>
+              {t('filePaging.retryCount')}
+            </Button>
+          </Group>
+        ) : (
+          <Badge size="lg" variant="light" color="grape" tt="none" aria-live="polite">
+            {counting || total === null
+              ? t('filePaging.counting')
+              : t('filePaging.shown', { count: formatCount(total, language) })}
+          </Badge>
+        )}
+        <Button
+          variant="light"
+          loading={exporting}
+          disabled={counting || countFailed || total === 0}
+          onClick={() => actor.send({ type: 'export.start' })}
+        >
+          {t('filePaging.export')}
+        </Button>
+      </Group>
+      {notice && (
+        <Text size="sm" c={notice === 'exportFailed' ? 'red.9' : 'teal.9'} role="status">
+          {t(`filePaging.${notice}`)}
+        </Text>
+      )}
+    </Stack>
   );
 }

@@ -20,7 +20,10 @@ import { ERROR_STYLES, maskedCard } from '../guests/messages.js';
 import type { ProfileActor } from './types.js';
 import { hasFieldMessages, problemMessage } from '../shared/problem-message.js';
 
-/** The cards linked to the person: remove one, or link another in a dialog. */
+/**
+ * The payment cards linked to the person (not the card digits the POS saw, which the header shows): remove
+ * one, or link another in a dialog.
+ */
 export function CardsPanel({ actor, timeZone }: { actor: ProfileActor; timeZone?: string }) {
   const { t, i18n } = useTranslation();
   const language = languageOf(i18n.language);

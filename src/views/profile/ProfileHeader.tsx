@@ -3,8 +3,12 @@ import { useTranslation } from 'react-i18next';
 import type { AnyProfile } from '../../machines/customer-profile.machine.js';
 import { formatCount, formatCurrency, formatDate, languageOf } from '../../format/index.js';
 import { maskedCard } from '../guests/messages.js';
+import { ConsentBadge, consentOfProfile } from './consent.js';
 
-/** Who the profile is about: the name (or email), the kind, POS id, card and subscription state. */
+/**
+ * Who the profile is about: the name (or email), the kind of record, the email consent, the POS id and the
+ * card digits the POS saw on their checks (not a linked payment card: those are in the cards panel).
+ */
 export function ProfileHeader({
   profile,
   onDelete,
@@ -30,11 +34,7 @@ export function ProfileHeader({
             <Badge variant="light" color={profile.kind === 'guest' ? 'blue' : 'grape'}>
               {t(`profile.kind.${profile.kind}`)}
             </Badge>
-            <Badge variant="dot" color={identity.subscribed ? 'teal' : 'gray'}>
-              {identity.subscribed
-                ? t('profile.subscription.subscribed')
-                : t('profile.subscription.notSubscribed')}
-            </Badge>
+            <ConsentBadge consent={consentOfProfile(profile)} />
           </Group>
           <Group gap="lg" wrap="wrap">
             {identity.name && identity.email && <Text c="dimmed">{identity.email}</Text>}
@@ -45,7 +45,7 @@ export function ProfileHeader({
             </Text>
             {identity.lastFour && (
               <Text c="dimmed" ff="monospace">
-                {t('profile.header.card', { card: maskedCard(identity.lastFour) })}
+                {t('profile.header.posCard', { card: maskedCard(identity.lastFour) })}
               </Text>
             )}
             {identity.since && (
@@ -103,7 +103,6 @@ export function identityOf(profile: AnyProfile): {
   email: string;
   posId: string;
   lastFour: string;
-  subscribed: boolean;
   since: string | null;
 } {
   if (profile.kind === 'guest') {
@@ -112,7 +111,6 @@ export function identityOf(profile: AnyProfile): {
       email: profile.subscription?.email ?? '',
       posId: profile.guest.pos_id,
       lastFour: profile.guest.last_four_digits,
-      subscribed: profile.subscription?.subscribed ?? false,
       since: profile.guest.first_visit_at ?? profile.guest.created_at,
     };
   }
@@ -122,7 +120,6 @@ export function identityOf(profile: AnyProfile): {
     email: subscriber.email,
     posId: subscriber.pos_id ?? '',
     lastFour: '',
-    subscribed: subscriber.subscribed,
     // The first visit when the POS knows them; otherwise when they subscribed.
     since: profile.activity.first_visit_at ?? subscriber.created_at,
   };

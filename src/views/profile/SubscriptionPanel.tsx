@@ -3,11 +3,12 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { AnyProfile } from '../../machines/customer-profile.machine.js';
 import { formatDate, languageOf } from '../../format/index.js';
+import { ConsentBadge, consentOfProfile } from './consent.js';
 import type { ProfileActor } from './types.js';
 
 /**
- * The subscription state: a subscriber's subscribed flag and lists, or a guest's linked subscriber (with a
- * way to open their profile) or none.
+ * The subscription state: a subscriber's email consent and lists, or a guest's consent and linked subscriber
+ * (with a way to open their profile) or none — the consent badge is the header's, from the one rule.
  */
 export function SubscriptionPanel({
   actor,
@@ -22,11 +23,6 @@ export function SubscriptionPanel({
   const language = languageOf(i18n.language);
   const idle = useSelector(actor, (state) => state.matches({ viewing: 'idle' }));
   const opening = useSelector(actor, (state) => state.matches({ viewing: 'openingSubscriber' }));
-  const state = (subscribed: boolean) => (
-    <Badge variant="dot" color={subscribed ? 'teal' : 'gray'}>
-      {subscribed ? t('profile.subscription.subscribed') : t('profile.subscription.notSubscribed')}
-    </Badge>
-  );
   return (
     <Paper withBorder radius="md" p="lg">
       <Stack gap="sm">
@@ -36,7 +32,7 @@ export function SubscriptionPanel({
         {profile.kind === 'subscriber' ? (
           <Stack gap="xs">
             <Group gap="sm">
-              {state(profile.subscriber.subscribed)}
+              <ConsentBadge consent={consentOfProfile(profile)} />
               {!profile.subscriber.subscribed && profile.subscriber.unsubscribed_at && (
                 <Text size="sm" c="dimmed">
                   {t('profile.subscription.unsubscribedAt', {
@@ -69,7 +65,7 @@ export function SubscriptionPanel({
             </Text>
             <Group gap="sm">
               <Text>{profile.subscription.email}</Text>
-              {state(profile.subscription.subscribed)}
+              <ConsentBadge consent={consentOfProfile(profile)} />
             </Group>
             <Button
               size="xs"
@@ -82,9 +78,12 @@ export function SubscriptionPanel({
             </Button>
           </Stack>
         ) : (
-          <Text size="sm" c="dimmed">
-            {t('profile.subscription.noSubscriber')}
-          </Text>
+          <Stack gap="xs" align="flex-start">
+            <ConsentBadge consent={consentOfProfile(profile)} />
+            <Text size="sm" c="dimmed">
+              {t('profile.subscription.noSubscriber')}
+            </Text>
+          </Stack>
         )}
       </Stack>
     </Paper>
