@@ -2,7 +2,7 @@ import { Badge, Group, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
-import type { EmailSender } from '../../schemas/accounts.js';
+import { EmailSenderInputSchema, type EmailSender } from '../../schemas/accounts.js';
 import type { SenderForm } from '../../machines/email-senders.machine.js';
 import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
 import { changeField, textFieldProps } from '../kit/field-props.js';
@@ -10,6 +10,7 @@ import { FormDialog } from '../kit/FormDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
 import { ListTable } from '../kit/ListTable.js';
+import { useRequiredFields } from '../kit/required-fields.js';
 import { RowActions } from '../kit/RowActions.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
 
@@ -90,10 +91,14 @@ export function SendersView({ actor, canManage }: { actor: SendersActor; canMana
 function SenderDialog({ actor }: { actor: SendersActor }) {
   const { t } = useTranslation();
   const { busy, form, fieldErrors } = useListDialog(actor);
+  const required = useRequiredFields(actor, {
+    creating: EmailSenderInputSchema,
+    editing: EmailSenderInputSchema,
+  });
   const text = (field: 'name' | 'email' | 'reply_to', label: string) => (
     <TextInput
       label={label}
-      {...textFieldProps(actor, form, field)}
+      {...textFieldProps(actor, form, field, required)}
       error={fieldMessage(t, fieldErrors[field], label)}
       disabled={busy}
       type={field === 'name' ? 'text' : 'email'}
@@ -112,7 +117,7 @@ function SenderDialog({ actor }: { actor: SendersActor }) {
         label={t('account.senders.replyTo')}
         description={t('account.senders.replyToHint')}
         type="email"
-        {...textFieldProps(actor, form, 'reply_to')}
+        {...textFieldProps(actor, form, 'reply_to', required)}
         error={fieldMessage(t, fieldErrors.reply_to, t('account.senders.replyTo'))}
         disabled={busy}
       />
