@@ -4,12 +4,17 @@ import { useTranslation } from 'react-i18next';
 import { hasFieldMessages, problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
 import type { TokenForm } from '../../machines/company-tokens.machine.js';
-import type { CompanyToken, CompanyTokenCreated } from '../../schemas/accounts.js';
+import {
+  CompanyTokenCreateSchema,
+  type CompanyToken,
+  type CompanyTokenCreated,
+} from '../../schemas/accounts.js';
 import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
 import { textFieldProps } from '../kit/field-props.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
 import { ListTable } from '../kit/ListTable.js';
+import { useRequiredFields } from '../kit/required-fields.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
 import { formatMoment } from './messages.js';
 
@@ -125,6 +130,7 @@ function CreateTokenDialog({ actor }: { actor: TokensActor }) {
     actor.send({ type: 'dialog.submit' });
   };
   const nameLabel = t('account.tokens.name');
+  const required = useRequiredFields(actor, { creating: CompanyTokenCreateSchema });
   const failure = problem && !hasFieldMessages(problem) ? problemMessage(t, 'account', problem) : null;
 
   return (
@@ -164,7 +170,7 @@ function CreateTokenDialog({ actor }: { actor: TokensActor }) {
             <TextInput
               label={nameLabel}
               placeholder={t('account.tokens.namePlaceholder')}
-              {...textFieldProps(actor, form, 'name')}
+              {...textFieldProps(actor, form, 'name', required)}
               error={fieldMessage(t, fieldErrors.name, nameLabel)}
               disabled={busy}
               data-autofocus

@@ -3,12 +3,18 @@ import { useTranslation } from 'react-i18next';
 import { problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
 import type { UserForm } from '../../machines/company-users.machine.js';
-import { USER_ROLES, type CompanyUser } from '../../schemas/accounts.js';
+import {
+  CompanyUserCreateSchema,
+  CompanyUserUpdateSchema,
+  USER_ROLES,
+  type CompanyUser,
+} from '../../schemas/accounts.js';
 import { LIMITS } from '../../schemas/constants.js';
 import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
 import { changeField, textFieldProps } from '../kit/field-props.js';
 import { FormDialog } from '../kit/FormDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
+import { useRequiredFields } from '../kit/required-fields.js';
 import { useListDialog } from '../kit/useListView.js';
 import { displayName } from './messages.js';
 
@@ -24,6 +30,10 @@ export function UserDialogs({ actor }: { actor: ListActor<CompanyUser, UserForm>
   const { t } = useTranslation();
   const { dialog, busy, form, fieldErrors, selected } = useListDialog(actor);
   const editing = dialog === 'editing';
+  const required = useRequiredFields(actor, {
+    creating: CompanyUserCreateSchema,
+    editing: CompanyUserUpdateSchema,
+  });
   const text = (
     field: UserTextField,
     label: string,
@@ -31,7 +41,7 @@ export function UserDialogs({ actor }: { actor: ListActor<CompanyUser, UserForm>
   ) => (
     <TextInput
       label={label}
-      {...textFieldProps(actor, form, field)}
+      {...textFieldProps(actor, form, field, required)}
       error={fieldMessage(t, fieldErrors[field], label)}
       disabled={busy}
       {...extra}
@@ -68,6 +78,7 @@ export function UserDialogs({ actor }: { actor: ListActor<CompanyUser, UserForm>
           }
           error={fieldMessage(t, fieldErrors.role, roleLabel)}
           allowDeselect={false}
+          required={required.has('role')}
           disabled={busy}
         />
         {editing ? (
@@ -82,7 +93,7 @@ export function UserDialogs({ actor }: { actor: ListActor<CompanyUser, UserForm>
           <PasswordInput
             label={passwordLabel}
             description={t('account.users.passwordHint', { min: LIMITS.passwordMinLength })}
-            {...textFieldProps(actor, form, 'password')}
+            {...textFieldProps(actor, form, 'password', required)}
             error={fieldMessage(t, fieldErrors.password, passwordLabel)}
             autoComplete="new-password"
             disabled={busy}

@@ -38,8 +38,8 @@ export function requiredFieldsOf<Form extends object>(
  * The required fields of a list screen's open dialog, from the schema that checks it while adding or
  * while editing (the list machine's `create` and `update`).
  */
-export function useRequiredFields<Item, Form extends object>(
-  actor: ListActor<Item, Form>,
+export function useRequiredFields<Item, Form extends object, Created = unknown>(
+  actor: ListActor<Item, Form, Created>,
   schemas: { creating?: z.ZodType; editing?: z.ZodType },
 ): ReadonlySet<keyof Form> {
   const { dialog, form } = useListDialog(actor);

@@ -2,12 +2,18 @@ import { MultiSelect, Select, SimpleGrid, Text, TextInput } from '@mantine/core'
 import { useTranslation } from 'react-i18next';
 import { problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
-import type { LocationForm, LocationRow } from '../../machines/locations-admin.machine.js';
+import {
+  LocationEditSchema,
+  LocationFormSchema,
+  type LocationForm,
+  type LocationRow,
+} from '../../machines/locations-admin.machine.js';
 import { displayLocationName, type LocationGroup } from '../../schemas/locations.js';
 import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
 import { changeField, textFieldProps } from '../kit/field-props.js';
 import { FormDialog } from '../kit/FormDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
+import { useRequiredFields } from '../kit/required-fields.js';
 import { useListDialog } from '../kit/useListView.js';
 
 /** The locations list's actor, as the Locations views see it. */
@@ -68,14 +74,15 @@ function LocationFields({
 }) {
   const { t } = useTranslation();
   const { dialog, busy, form, fieldErrors } = useListDialog(actor);
+  const required = useRequiredFields(actor, { creating: LocationFormSchema, editing: LocationEditSchema });
   const text = (
     field: LocationTextField,
     label: string,
-    extra: { inputMode?: 'numeric' | 'decimal'; maxLength?: number; required?: boolean } = {},
+    extra: { inputMode?: 'numeric' | 'decimal'; maxLength?: number } = {},
   ) => (
     <TextInput
       label={label}
-      {...textFieldProps(actor, form, field)}
+      {...textFieldProps(actor, form, field, required)}
       error={fieldMessage(t, fieldErrors[field], label)}
       disabled={busy}
       {...extra}
@@ -85,7 +92,7 @@ function LocationFields({
 
   return (
     <>
-      {text('name', t('locations.fields.name'), { required: true })}
+      {text('name', t('locations.fields.name'))}
       {text('street', t('locations.fields.street'))}
       <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
         {text('city', t('locations.fields.city'))}
@@ -107,6 +114,7 @@ function LocationFields({
         error={fieldMessage(t, fieldErrors.time_zone, timeZoneLabel)}
         searchable
         allowDeselect={false}
+        required={required.has('time_zone')}
         disabled={busy}
       />
       {/* Groups are picked when editing: a new location joins groups from the group dialog. */}

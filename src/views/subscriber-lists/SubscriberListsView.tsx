@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { fieldMessage } from '../shared/field-message.js';
 import type { ListNameForm } from '../../machines/subscriber-lists.machine.js';
 import { LIMITS } from '../../schemas/constants.js';
-import type { SubscriberList } from '../../schemas/subscribers.js';
+import { SubscriberListWriteSchema, type SubscriberList } from '../../schemas/subscribers.js';
 import { formatCount, formatDateTime, languageOf } from '../../format/index.js';
 import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
 import { textFieldProps } from '../kit/field-props.js';
@@ -11,6 +11,7 @@ import { FormDialog } from '../kit/FormDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { ListFrame } from '../kit/ListFrame.js';
 import { ListTable } from '../kit/ListTable.js';
+import { useRequiredFields } from '../kit/required-fields.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
 import { problemMessage } from '../shared/problem-message.js';
 
@@ -169,6 +170,10 @@ function NameDialog({ actor }: { actor: SubscriberListsActor }) {
   const { t } = useTranslation();
   const { busy, form, fieldErrors, selected } = useListDialog(actor);
   const label = t('subscriberLists.dialog.name');
+  const required = useRequiredFields(actor, {
+    creating: SubscriberListWriteSchema,
+    editing: SubscriberListWriteSchema,
+  });
   return (
     <FormDialog
       actor={actor}
@@ -182,8 +187,7 @@ function NameDialog({ actor }: { actor: SubscriberListsActor }) {
       <Box>
         <TextInput
           label={label}
-          {...textFieldProps(actor, form, 'name')}
-          required
+          {...textFieldProps(actor, form, 'name', required)}
           maxLength={LIMITS.nameMaxLength}
           error={fieldMessage(t, fieldErrors.name, label)}
           disabled={busy}

@@ -3,7 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { fieldMessage } from '../shared/field-message.js';
 import { changeField, textFieldProps } from '../kit/field-props.js';
 import { FormDialog } from '../kit/FormDialog.js';
+import { useRequiredFields } from '../kit/required-fields.js';
 import { useListDialog } from '../kit/useListView.js';
+import { SubscriberCreateSchema, SubscriberProfileUpdateSchema } from '../../schemas/subscribers.js';
 import { problemMessage } from '../shared/problem-message.js';
 
 import type { SubscribersActor } from './SubscribersView.js';
@@ -15,6 +17,10 @@ type TextField = 'email' | 'first_name' | 'last_name' | 'phone' | 'zip' | 'birth
 export function SubscriberDialog({ actor }: { actor: SubscribersActor }) {
   const { t } = useTranslation();
   const { dialog, busy, form, fieldErrors, selected } = useListDialog(actor);
+  const required = useRequiredFields(actor, {
+    creating: SubscriberCreateSchema,
+    editing: SubscriberProfileUpdateSchema,
+  });
 
   const text = (
     field: TextField,
@@ -23,13 +29,12 @@ export function SubscriberDialog({ actor }: { actor: SubscribersActor }) {
       type?: string;
       autoComplete?: string;
       description?: string;
-      required?: boolean;
       inputMode?: 'numeric' | 'tel' | 'email';
     } = {},
   ) => (
     <TextInput
       label={label}
-      {...textFieldProps(actor, form, field)}
+      {...textFieldProps(actor, form, field, required)}
       error={fieldMessage(t, fieldErrors[field], label)}
       disabled={busy}
       {...extra}
@@ -51,7 +56,6 @@ export function SubscriberDialog({ actor }: { actor: SubscribersActor }) {
         {text('email', t('subscribers.dialog.email'), {
           type: 'email',
           autoComplete: 'off',
-          required: true,
           inputMode: 'email',
         })}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
