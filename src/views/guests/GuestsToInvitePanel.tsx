@@ -73,7 +73,7 @@ export function GuestsToInvitePanel({
           />
         )}
         {guests.length > 0 && (
-          <Table.ScrollContainer minWidth={480} maxHeight={420} scrollAreaProps={FOCUSABLE_SCROLL}>
+          <Table.ScrollContainer minWidth={300} maxHeight={420} scrollAreaProps={FOCUSABLE_SCROLL}>
             <Table striped stickyHeader verticalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
@@ -86,7 +86,9 @@ export function GuestsToInvitePanel({
                 {guests.map((guest) => (
                   <Table.Tr key={`${guest.pos_id}|${guest.customer_name}|${guest.last_four_digits}`}>
                     <Table.Td>{guest.customer_name || '—'}</Table.Td>
-                    <Table.Td ff="monospace">{maskedCard(guest.last_four_digits)}</Table.Td>
+                    <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                      {maskedCard(guest.last_four_digits)}
+                    </Table.Td>
                     <Table.Td>{guest.pos_id}</Table.Td>
                   </Table.Tr>
                 ))}

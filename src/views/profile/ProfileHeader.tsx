@@ -44,9 +44,7 @@ export function ProfileHeader({
                 : t('profile.header.noPosId')}
             </Text>
             {identity.lastFour && (
-              <Text c="dimmed" ff="monospace">
-                {t('profile.header.posCard', { card: maskedCard(identity.lastFour) })}
-              </Text>
+              <Text c="dimmed">{t('profile.header.posCard', { card: maskedCard(identity.lastFour) })}</Text>
             )}
             {identity.since && (
               <Text c="dimmed">
