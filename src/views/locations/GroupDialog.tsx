@@ -6,7 +6,10 @@ import { hasFieldMessages, problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
 import type { ActorRefFrom } from 'xstate';
 import type { locationGroupCreateMachine } from '../../machines/location-group-create.machine.js';
-import { displayLocationName, type Location } from '../../schemas/locations.js';
+import { displayLocationName, LocationGroupCreateSchema, type Location } from '../../schemas/locations.js';
+import { DIALOG_DROPDOWN, DIALOG_DROPDOWN_HEIGHT } from '../kit/dialog-dropdown.js';
+import { requiredFieldsOf } from '../kit/required-fields.js';
+import { READABLE_ERRORS } from '../shared/readable-errors.js';
 
 /**
  * The location group dialog (create, or rename and change members): a required name, a description
@@ -35,6 +38,7 @@ export function GroupDialog({
   const nameLabel = t('locations.fields.name');
   const descriptionLabel = t('locations.fields.description');
   const membersLabel = t('locations.fields.members');
+  const required = requiredFieldsOf(LocationGroupCreateSchema, form);
 
   return (
     <Modal
@@ -43,20 +47,24 @@ export function GroupDialog({
       closeOnClickOutside={!busy}
       closeOnEscape={!busy}
       withCloseButton={!busy}
+      closeButtonProps={{ 'aria-label': t('kit.close') }}
       title={
         group
           ? t('locations.groupDialog.editTitle', { name: group.name })
           : t('locations.groupDialog.createTitle')
       }
     >
-      <form onSubmit={submit} noValidate>
+      {/* Field errors in the readable red, as in the kit's dialogs. */}
+      <form onSubmit={submit} noValidate style={READABLE_ERRORS}>
         <Stack gap="sm">
           {problem && !hasFieldMessages(problem) && (
-            <Alert color="red">{problemMessage(t, 'locations', problem)}</Alert>
+            <Alert color="red" role="alert">
+              {problemMessage(t, 'locations', problem)}
+            </Alert>
           )}
           <TextInput
             label={nameLabel}
-            required
+            required={required.has('name')}
             value={form.name}
             onChange={(event) =>
               actor.send({ type: 'field.change', field: 'name', value: event.currentTarget.value })
@@ -72,6 +80,7 @@ export function GroupDialog({
               actor.send({ type: 'field.change', field: 'description', value: event.currentTarget.value })
             }
             error={fieldMessage(t, fieldErrors.description, descriptionLabel)}
+            required={required.has('description')}
             disabled={busy}
             autosize
             minRows={2}
@@ -86,10 +95,12 @@ export function GroupDialog({
             value={form.location_ids.map(String)}
             onChange={(values) => actor.send({ type: 'members.change', locationIds: values.map(Number) })}
             error={fieldMessage(t, fieldErrors.location_ids, membersLabel)}
+            required={required.has('location_ids')}
             searchable
             clearable
             disabled={busy}
-            comboboxProps={{ withinPortal: true }}
+            comboboxProps={DIALOG_DROPDOWN}
+            maxDropdownHeight={DIALOG_DROPDOWN_HEIGHT}
           />
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={close} disabled={busy}>

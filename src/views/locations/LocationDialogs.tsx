@@ -12,6 +12,7 @@ import { displayLocationName, type LocationGroup } from '../../schemas/locations
 import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
 import { changeField, textFieldProps } from '../kit/field-props.js';
 import { FormDialog } from '../kit/FormDialog.js';
+import { DIALOG_DROPDOWN, DIALOG_DROPDOWN_HEIGHT } from '../kit/dialog-dropdown.js';
 import type { ListActor } from '../kit/list-actor.js';
 import { useRequiredFields } from '../kit/required-fields.js';
 import { useListDialog } from '../kit/useListView.js';
@@ -126,6 +127,8 @@ function LocationFields({
           onChange={(values) => changeField(actor, 'group_ids', values.map(Number))}
           searchable
           clearable
+          comboboxProps={DIALOG_DROPDOWN}
+          maxDropdownHeight={DIALOG_DROPDOWN_HEIGHT}
           disabled={busy}
         />
       )}

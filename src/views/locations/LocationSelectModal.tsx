@@ -39,6 +39,7 @@ export function LocationSelectModal({ actor }: { actor: ActorRefFrom<typeof loca
       opened={visible}
       onClose={() => actor.send({ type: 'picker.close' })}
       title={t('locations.picker.title')}
+      closeButtonProps={{ 'aria-label': t('kit.close') }}
       size="md"
     >
       <Stack gap="sm">
