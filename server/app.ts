@@ -27,6 +27,7 @@ import { brandRoutes, DEFAULT_BRAND_NAME } from './routes/brand.routes.js';
 import { demoRoutes } from './routes/demo.routes.js';
 import { demoStatusService } from './services/demo-status.service.js';
 import { companyUsersRoutes } from './routes/company-users.routes.js';
+import { createMailer, type MailSettings } from './mail/create-mailer.js';
 import { emailSendersRoutes } from './routes/email-senders.routes.js';
 import { hijackRoutes } from './routes/hijack.routes.js';
 import { importsRoutes } from './routes/imports.routes.js';
@@ -46,6 +47,7 @@ import { authConfigService } from './services/auth-config.service.js';
 import { companyTokensService } from './services/company-tokens.service.js';
 import { companyUsersService } from './services/company-users.service.js';
 import { emailSendersService } from './services/email-senders.service.js';
+import { senderVerificationService } from './services/sender-verification.service.js';
 import { hijackService } from './services/hijack.service.js';
 import { DEFAULT_UPLOAD_SETTINGS, importsService, type UploadSettings } from './services/imports.service.js';
 import { locationsService } from './services/locations.service.js';
@@ -79,6 +81,8 @@ export interface AppOptions {
    * `runJobs: false` leaves uploads queued for another process to merge.
    */
   imports?: Partial<UploadSettings & ImportRunnerSettings & { runJobs: boolean }>;
+  /** SMTP_URL and MAIL_FROM; with no SMTP URL, mail is captured in the database and shown in the app. */
+  mail?: MailSettings & { from?: string | undefined };
 }
 
 /** The app, and the services built with it that scripts and tests also use. */
@@ -172,6 +176,15 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   };
   const runner = importRunner(options.db, app.log, importSettings);
   app.addHook('onClose', () => runner.stop());
+  const mailer = createMailer(options.db, options.mail ?? {}, app.log);
+  app.addHook('onClose', () => mailer.close());
+  const senderVerification = senderVerificationService({
+    db: options.db,
+    mailer,
+    publicUrl: auth.publicUrl,
+    brandName,
+    from: options.mail?.from ?? `"${brandName}" <no-reply@${new URL(auth.publicUrl).hostname}>`,
+  });
 
   registerAuthentication(app, options.db, auth, tokens);
   registerAccessControl(app);
@@ -185,7 +198,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       await api.register(accountsRoutes(accountsService(options.db, auth, tokens)));
       await api.register(companyUsersRoutes(companyUsersService(options.db)));
       await api.register(companyTokensRoutes(companyTokensService(options.db)));
-      await api.register(emailSendersRoutes(emailSendersService(options.db)));
+      await api.register(emailSendersRoutes(emailSendersService(options.db), senderVerification));
       await api.register(hijackRoutes(hijackService(options.db, tokens)));
       await api.register(supportRoutes(supportEventLogsService(options.db)));
       const profiles = customerProfilesService(options.db);

@@ -30,6 +30,14 @@ const EnvironmentSchema = z.object({
     .int()
     .min(1024, 'UPLOAD_MAX_BYTES must be at least 1024')
     .default(LIMITS.uploadMaxBytes),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/]/, 'SMTP_URL must look like smtp://user:password@host:587 or smtps://host:465')
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .min(3, 'MAIL_FROM must be an address such as "Regulars" <no-reply@example.com>')
+    .optional(),
 });
 
 /** The server's settings, read once at start. */

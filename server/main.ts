@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     brandName: config.BRAND_NAME,
     trustProxyHops: config.TRUST_PROXY,
     imports: { maxBytes: config.UPLOAD_MAX_BYTES },
+    mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
   });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 

@@ -170,6 +170,27 @@ export async function updateEmailSender(
 }
 
 /**
+ * Marks a sender's address verified (a verification link was followed). Verifying again keeps the first time.
+ * Null when it does not exist in this company.
+ */
+export async function markEmailSenderVerified(
+  sql: Sql,
+  scope: WriteScope,
+  id: number,
+): Promise<EmailSenderRow | null> {
+  const before = await selectSender(sql, scope.companyId, id, true);
+  if (!before) return null;
+  if (before.verified_at) return before;
+  const { rows } = await sql.query<EmailSenderRow>(
+    `UPDATE email_senders SET verified_at = now() WHERE company_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+    [scope.companyId, id],
+  );
+  const after = rows[0]!;
+  await recordAudit(sql, scope, { action: 'update', entity: 'email_sender', entityId: id, before, after });
+  return after;
+}
+
+/**
  * Deletes a sender; when it was the default, the oldest remaining sender becomes the default. False when it
  * does not exist in this company.
  */

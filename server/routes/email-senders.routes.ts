@@ -6,9 +6,11 @@ import {
   EmailSenderSchema,
 } from '../../src/schemas/accounts.js';
 import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
+import { SenderVerifyInputSchema, VerificationSentSchema } from '../../src/schemas/sender-verification.js';
 import { access } from '../http/access.js';
 import { companyOf, writeScopeOf } from '../http/scope.js';
 import type { EmailSendersService } from '../services/email-senders.service.js';
+import type { SenderVerificationService } from '../services/sender-verification.service.js';
 
 const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema };
 const tags = ['Email senders'];
@@ -17,7 +19,10 @@ const READ_SENDERS = access('Campaigns', 'analyst');
 const MANAGE_SENDERS = access('Campaigns', 'admin');
 
 /** Email senders and the email provider set-up (spec section 7, Account). */
-export function emailSendersRoutes(service: EmailSendersService): FastifyPluginAsyncZod {
+export function emailSendersRoutes(
+  service: EmailSendersService,
+  verification: SenderVerificationService,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/campaigns/email-sender/',
@@ -77,6 +82,41 @@ export function emailSendersRoutes(service: EmailSendersService): FastifyPluginA
         await service.remove(writeScopeOf(request), request.params.id);
         return reply.status(204).send(null);
       },
+    );
+
+    app.post(
+      '/campaigns/email-sender/:id/verification/',
+      {
+        config: MANAGE_SENDERS,
+        schema: {
+          tags,
+          summary: 'Send a verification email to a sender address',
+          description:
+            'Emails a single-use link (24 hours) to the address. With no SMTP server set up, the message is kept ' +
+            'in the app and returned here as `message`.',
+          params: IdParamSchema,
+          response: { 200: VerificationSentSchema, 409: ApiErrorSchema, ...errors },
+        },
+      },
+      async (request) => verification.send(writeScopeOf(request), request.params.id),
+    );
+
+    app.post(
+      '/campaigns/email-sender/verify/',
+      {
+        // The token proves the mailbox is read; whoever follows it inside the company may finish the check.
+        config: READ_SENDERS,
+        schema: {
+          tags,
+          summary: 'Verify a sender address with the token from its link',
+          description:
+            'Answers the verified sender; 400 with code verification_link_unknown, verification_link_used, ' +
+            'verification_link_expired or verification_link_replaced otherwise.',
+          body: SenderVerifyInputSchema,
+          response: { 200: EmailSenderSchema, ...errors },
+        },
+      },
+      async (request) => verification.verify(writeScopeOf(request), request.body.token),
     );
 
     app.get(

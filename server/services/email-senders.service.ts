@@ -14,6 +14,7 @@ import {
   updateEmailSender,
   type EmailSenderRow,
 } from '../repositories/email-senders.repository.js';
+import { expireOtherAddressVerifications } from '../repositories/email-sender-verifications.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
 
 /** A sender row as the API shows it. */
@@ -70,7 +71,12 @@ export function emailSendersService(db: Database) {
     },
     async update(scope: WriteScope, id: number, input: EmailSenderInput): Promise<EmailSender> {
       const row = await translateDuplicate(() =>
-        db.tenant(scope.companyId, (sql) => updateEmailSender(sql, scope, id, input)),
+        db.tenant(scope.companyId, async (sql) => {
+          const updated = await updateEmailSender(sql, scope, id, input);
+          // A link sent to the old address must not verify the new one.
+          if (updated) await expireOtherAddressVerifications(sql, scope.companyId, id, updated.email);
+          return updated;
+        }),
       );
       if (!row) throw notFound('Email sender');
       return presentEmailSender(row);

@@ -1,0 +1,23 @@
+import { createTransport } from 'nodemailer';
+import type { Mailer } from './mailer.js';
+
+/** A mailer that hands each message to the SMTP server at `smtpUrl` (smtp:// or smtps://, with credentials). */
+export function smtpMailer(smtpUrl: string): Mailer {
+  const transport = createTransport(smtpUrl);
+  return {
+    mode: 'smtp',
+    async send(message) {
+      const info = await transport.sendMail({
+        from: message.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        ...(message.html === undefined ? {} : { html: message.html }),
+      });
+      return { kind: 'sent', messageId: info.messageId };
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}
