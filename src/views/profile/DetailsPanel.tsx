@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -81,9 +81,7 @@ export function DetailsPanel({ actor, profile }: { actor: ProfileActor; profile:
           <Detail
             label={t('profile.details.consent')}
             value={
-              <Badge variant="dot" color={subscriber.subscribed ? 'teal' : 'gray'} component="span">
-                {subscriber.subscribed ? t('profile.details.subscribed') : t('profile.details.notSubscribed')}
-              </Badge>
+              subscriber.subscribed ? t('profile.details.subscribed') : t('profile.details.notSubscribed')
             }
           />
           <Detail label={t('profile.details.sourceLocation')} value={source} />
