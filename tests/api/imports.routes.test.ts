@@ -221,6 +221,27 @@ describe('CSV imports API', () => {
       expect((await subscribers(caller, 'ann@')).map((row) => row.first_name)).toEqual(['Ann']);
     });
 
+    it('stores every phone of a file as E.164, for new subscribers and for known emails it updates', async () => {
+      const caller = await newCaller(db);
+      await makeSubscriber(db, caller.companyId, { email: 'known.phone@example.com', phone: '' });
+      const job = await uploadOk(
+        caller,
+        'email,phone\n' +
+          'formatted.phone@example.com,(503) 555-4585\n' +
+          'digits.phone@example.com,5035554585\n' +
+          'known.phone@example.com,503.555.0199\n',
+      );
+      expect(job).toMatchObject({ imported: 2, updated: 1, invalid: 0 });
+      const phones = Object.fromEntries(
+        (await subscribers(caller, '.phone@')).map((row) => [row.email, row.phone]),
+      );
+      expect(phones).toEqual({
+        'formatted.phone@example.com': '+15035554585',
+        'digits.phone@example.com': '+15035554585',
+        'known.phone@example.com': '+15035550199',
+      });
+    });
+
     it('updates a known email (any case): filled cells win, blank cells keep stored values, counted as updated', async () => {
       const caller = await newCaller(db);
       const other = await newCaller(db, 'Other Co');
