@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MACHINE_LIST } from '../../src/machines/registry.js';
 import { stateText } from '../../src/replay/replay.js';
 import { machineChart } from '../../src/visualiser/graph.js';
+import { LEGIBLE_ZOOM } from '../../src/visualiser/viewport.js';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
 import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -37,6 +38,26 @@ async function liveState(page: Page): Promise<{ actor: string; state: string }> 
     actor: (await page.getByTestId('live-actor-id').textContent()) ?? '',
     state: (await page.getByTestId('live-state').textContent()) ?? '',
   };
+}
+
+/**
+ * The chart opens legible (zoom at least LEGIBLE_ZOOM), its root's left and top edges inside the panel
+ * (not cut off), with zoom controls and a minimap.
+ */
+async function expectOpenedLegible(page: Page, id: string): Promise<void> {
+  const chart = page.getByTestId('statechart');
+  const transform = (await chart.locator('.react-flow__viewport').getAttribute('style')) ?? '';
+  const zoom = Number(/scale\(([\d.]+)\)/.exec(transform)?.[1]);
+  expect(zoom, transform).toBeGreaterThanOrEqual(LEGIBLE_ZOOM);
+  const edges = await page.evaluate((machine) => {
+    const panel = document.querySelector('[data-testid="statechart-panel"]')!.getBoundingClientRect();
+    const root = document.querySelector(`[data-state-id="${machine}"]`)!.getBoundingClientRect();
+    return { left: root.left - panel.left, top: root.top - panel.top };
+  }, id);
+  expect(edges.left).toBeGreaterThanOrEqual(0);
+  expect(edges.top).toBeGreaterThanOrEqual(0);
+  await chart.getByRole('button', { name: 'Zoom in' }).waitFor();
+  await chart.locator('.react-flow__minimap').waitFor();
 }
 
 describe('the machine visualiser', () => {
@@ -97,6 +118,17 @@ describe('the machine visualiser', () => {
 
     await showMachine(page, 'auth');
     await page.getByTestId('statechart').screenshot({ path: 'test-results/e2e-machines-auth.png' });
+    await expectOpenedLegible(page, 'auth');
+    // A small chart is fitted whole, in a panel no taller than it needs (no empty band).
+    await showMachine(page, 'demoStatus');
+    await expectOpenedLegible(page, 'demoStatus');
+    const demo = await page.evaluate(() => {
+      const panel = document.querySelector('[data-testid="statechart-panel"]')!.getBoundingClientRect();
+      const root = document.querySelector('[data-state-id="demoStatus"]')!.getBoundingClientRect();
+      return { panelBottom: panel.bottom, rootBottom: root.bottom, panelTop: panel.top, rootTop: root.top };
+    });
+    expect(demo.rootTop - demo.panelTop).toBeLessThan(40);
+    expect(demo.panelBottom - demo.rootBottom).toBeLessThan(40);
     const violations = await seriousA11yViolations(page);
     expect(describeViolations(violations)).toBe('');
 

@@ -148,7 +148,8 @@ function LiveChart({
         role="region"
         aria-label={t('visualiser.chart.label', { id: chart.machineId })}
         data-testid="statechart"
-        h={{ base: 380, sm: 540 }}
+        // While laying out, the panel keeps a chart's room; then the chart sizes it.
+        h={layout.status === 'loading' ? 200 : undefined}
         style={{
           border: '1px solid var(--mantine-color-default-border)',
           borderRadius: 8,
@@ -246,7 +247,7 @@ export function MachinesView({
       <Title order={1}>{t('visualiser.titles.machines')}</Title>
       <Text c={MUTED_TEXT}>{t('visualiser.intro')}</Text>
       <Grid gap="md">
-        <Grid.Col span={{ base: 12, md: 5 }}>
+        <Grid.Col span={{ base: 12, md: 4 }}>
           <Paper withBorder p="xs" radius="md">
             <Title order={2} size="h4" px="xs" pb="xs">
               {t('visualiser.list.label')}
@@ -254,7 +255,7 @@ export function MachinesView({
             <MachineList machines={machines} selected={selected} onSelect={onSelect} />
           </Paper>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 7 }}>
+        <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="md">
             <Title order={2} size="h3">
               {t('visualiser.chart.title', { id: chart.machineId })}

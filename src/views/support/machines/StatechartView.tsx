@@ -1,10 +1,12 @@
 import '@xyflow/react/dist/style.css';
 import { Badge, Group, Text } from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
 import {
   Controls,
   type Edge,
   Handle,
   MarkerType,
+  MiniMap,
   type Node,
   type NodeProps,
   Position,
@@ -14,6 +16,14 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ChartNode, type MachineChart, mergedEdges } from '../../../visualiser/graph.js';
 import { type Box, INTERNAL_SHOWN } from '../../../visualiser/layout.js';
+import {
+  chartBounds,
+  LEGIBLE_ZOOM,
+  OPENING_MAX_ZOOM,
+  openingView,
+  PANEL_PADDING,
+  panelHeight,
+} from '../../../visualiser/viewport.js';
 import { MUTED_TEXT } from '../../shell/contrast.js';
 
 /** What one drawn state carries. */
@@ -115,11 +125,21 @@ function StateNodeView({ data }: NodeProps<StateFlowNode>) {
 
 const NODE_TYPES = { state: StateNodeView };
 
+/** A state's fill in the minimap. */
+function minimapColor(data: StateData): string {
+  if (data.compound) return 'rgba(206, 212, 218, 0.35)';
+  return data.active ? '#099268' : '#868e96';
+}
+
+/** A panel narrower than this is a phone's: it gets a lower panel and a smaller minimap. */
+const NARROW_PANEL = 560;
+
 /**
  * A machine's statechart drawn with @xyflow/react: compound states contain their children, parallel
  * regions are dashed, the initial state carries a dot, edges read `event [guard]` (`always` and `after`
  * ones dashed), and the active states of the chosen live actor are highlighted. Pans and zooms, so it
- * works on a phone.
+ * works on a phone. It opens fitted to its panel, never below a legible zoom, with zoom controls and a
+ * minimap.
  */
 export function StatechartView({
   chart,
@@ -163,42 +183,82 @@ export function StatechartView({
         markerEnd: { type: MarkerType.ArrowClosed },
         zIndex: 100,
         style: edge.kind === 'event' ? undefined : { strokeDasharray: '6 4' },
-        labelStyle: { fontSize: 11, fontFamily: 'monospace', fill: '#1a1b1e' },
+        labelStyle: { fontSize: 12, fontFamily: 'monospace', fill: '#1a1b1e' },
         labelBgStyle: { fill: '#fff', fillOpacity: 0.92 },
         labelBgPadding: [4, 2] as [number, number],
         focusable: false,
       })),
     [chart],
   );
+  const bounds = useMemo(
+    () =>
+      chartBounds(
+        chart.nodes
+          .filter((node) => node.parentId === null)
+          .flatMap((node) => {
+            const box = boxes.get(node.id);
+            return box ? [box] : [];
+          }),
+      ),
+    [chart, boxes],
+  );
+  // The panel is as tall as the chart at its opening zoom (no empty band), within a phone's or a desktop's limit.
+  const { ref, width } = useElementSize();
+  const narrow = width < NARROW_PANEL;
+  const height =
+    width > 0 ? panelHeight(bounds, width, { minHeight: 200, maxHeight: narrow ? 440 : 560 }) : 200;
+  // Fitted by React Flow when the chart fits at a legible zoom, else opened legible from its top-left.
+  const opening = openingView(bounds, { width, height });
   const legend = t('visualiser.chart.legend');
   return (
-    <ReactFlow
-      nodes={nodes}
-      edges={edges}
-      nodeTypes={NODE_TYPES}
-      fitView
-      // A large chart opens readable (centred, the rest a pan or a zoom away) rather than fitted and tiny.
-      fitViewOptions={{ padding: 0.05, minZoom: 0.4 }}
-      minZoom={0.1}
-      maxZoom={2}
-      nodesDraggable={false}
-      nodesConnectable={false}
-      nodesFocusable={false}
-      edgesFocusable={false}
-      elementsSelectable={false}
-      // The attribution link fails AA contrast in its default grey; the library is credited in package.json.
-      proOptions={{ hideAttribution: true }}
-      ariaLabelConfig={{
-        'node.a11yDescription.default': legend,
-        'node.a11yDescription.keyboardDisabled': legend,
-        'edge.a11yDescription.default': legend,
-        'controls.ariaLabel': t('visualiser.chart.controls'),
-        'controls.zoomIn.ariaLabel': t('visualiser.chart.zoomIn'),
-        'controls.zoomOut.ariaLabel': t('visualiser.chart.zoomOut'),
-        'controls.fitView.ariaLabel': t('visualiser.chart.fitView'),
-      }}
-    >
-      <Controls showInteractive={false} />
-    </ReactFlow>
+    <div ref={ref} style={{ width: '100%', height }} data-testid="statechart-panel">
+      {width > 0 && (
+        <ReactFlow
+          // A panel resized by more than a few pixels (a phone turned) opens the chart anew for its size.
+          key={Math.round(width / 40)}
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={NODE_TYPES}
+          fitView={opening.kind === 'fit'}
+          fitViewOptions={{ padding: `${PANEL_PADDING}px`, minZoom: LEGIBLE_ZOOM, maxZoom: OPENING_MAX_ZOOM }}
+          {...(opening.kind === 'corner' ? { defaultViewport: opening.viewport } : {})}
+          minZoom={0.1}
+          maxZoom={2}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          nodesFocusable={false}
+          edgesFocusable={false}
+          elementsSelectable={false}
+          // The attribution link fails AA contrast in its default grey; the library is credited in package.json.
+          proOptions={{ hideAttribution: true }}
+          ariaLabelConfig={{
+            'node.a11yDescription.default': legend,
+            'node.a11yDescription.keyboardDisabled': legend,
+            'edge.a11yDescription.default': legend,
+            'controls.ariaLabel': t('visualiser.chart.controls'),
+            'controls.zoomIn.ariaLabel': t('visualiser.chart.zoomIn'),
+            'controls.zoomOut.ariaLabel': t('visualiser.chart.zoomOut'),
+            'controls.fitView.ariaLabel': t('visualiser.chart.fitView'),
+            'minimap.ariaLabel': t('visualiser.chart.minimap'),
+          }}
+        >
+          <Controls
+            showInteractive={false}
+            // The fit button shows the whole chart, however small.
+            fitViewOptions={{ padding: `${PANEL_PADDING}px`, maxZoom: OPENING_MAX_ZOOM }}
+          />
+          <MiniMap
+            pannable
+            zoomable
+            style={narrow ? { width: 110, height: 80 } : { width: 180, height: 120 }}
+            // Compound states stay pale so the states inside them show; an active leaf is teal.
+            nodeColor={(node) => minimapColor(node.data as StateData)}
+            nodeStrokeColor="#495057"
+            nodeStrokeWidth={2}
+            maskColor="rgba(240, 242, 245, 0.6)"
+          />
+        </ReactFlow>
+      )}
+    </div>
   );
 }
