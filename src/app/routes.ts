@@ -260,6 +260,15 @@ export const ROUTES: readonly AppRoute[] = [
     null,
     'settings',
   ),
+  // The link of a sender verification email (the Email senders tab of the account).
+  page(
+    '/verify-sender',
+    lazyScreen(() => import('./screens/VerifySenderScreen.js')),
+    'pages.titles.verifySender',
+    'Campaigns',
+    null,
+    { groupCrumb: 'settings', parent: 'shell.titles.account' },
+  ),
   page('/invoice-list', comingSoon, 'pages.titles.invoices', null, 'settings', { leastRole: 'admin' }),
   page('/invoice', comingSoon, 'pages.titles.invoice', null, null, {
     leastRole: 'admin',

@@ -19,12 +19,14 @@ import { locationsAdminMachine } from './locations-admin.machine.js';
 import { memberCandidatesMachine } from './member-candidates.machine.js';
 import { navigationMachine } from './navigation.machine.js';
 import { passwordChangeMachine } from './password-change.machine.js';
+import { senderVerificationMachine } from './sender-verification.machine.js';
 import { subscriberListsMachine } from './subscriber-lists.machine.js';
 import { subscribersListMachine } from './subscribers-list.machine.js';
 import { supportLogMachine } from './support-log.machine.js';
 import { supportMachinesMachine } from './support-machines.machine.js';
 import { supportReplayMachine } from './support-replay.machine.js';
 import { tokenExpiryMachine } from './token-expiry.machine.js';
+import { verifySenderMachine } from './verify-sender.machine.js';
 
 // Replay and the visualisers find a logged actor's machine here by the id the event log recorded.
 
@@ -50,12 +52,14 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   memberCandidatesMachine,
   navigationMachine,
   passwordChangeMachine,
+  senderVerificationMachine,
   subscriberListsMachine,
   subscribersListMachine,
   supportLogMachine,
   supportMachinesMachine,
   supportReplayMachine,
   tokenExpiryMachine,
+  verifySenderMachine,
 ];
 
 /** Every machine of the app by its id (`auth`, `navigation`, …), as the event log names it. */

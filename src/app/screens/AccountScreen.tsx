@@ -16,6 +16,7 @@ import {
   companyTokensLogic,
   companyUsersLogic,
   emailSendersLogic,
+  senderVerificationLogic,
   passwordChangeLogic,
 } from '../wiring/account.js';
 
@@ -76,7 +77,8 @@ function TokensPanel({ user }: { user: AccountUser }) {
 
 function SendersPanel({ user }: { user: AccountUser }) {
   const actor = useAppActor(emailSendersLogic);
-  return <SendersView actor={actor} canManage={user.canManage} />;
+  const verification = useAppActor(senderVerificationLogic);
+  return <SendersView actor={actor} verification={verification} canManage={user.canManage} />;
 }
 
 /** /account: the tabs the signed-in user's role and company features allow, each with its own actor. */

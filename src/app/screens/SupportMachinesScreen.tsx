@@ -19,6 +19,7 @@ const SAMPLE_INPUTS: Readonly<Record<string, unknown>> = {
   filePaging: { kind: 'subscriber', filter: NO_LOCATION_FILTER },
   navigation: { routes: ROUTE_RULES, path: '/dashboard' },
   supportMachines: { machineId: 'navigation' },
+  verifySender: { token: 'sample' },
   // The sample config is never used: the walk starts no request.
   tokenExpiry: {
     config: {

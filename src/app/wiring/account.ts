@@ -6,6 +6,7 @@ import { companyUsersMachine } from '../../machines/company-users.machine.js';
 import { emailSendersMachine } from '../../machines/email-senders.machine.js';
 import type { ListQuery, NoFilters, UpdateRequest } from '../../machines/kit/list-machine.js';
 import { passwordChangeMachine } from '../../machines/password-change.machine.js';
+import { senderVerificationMachine } from '../../machines/sender-verification.machine.js';
 import {
   AccountSettingsSchema,
   CompanyTokenCreatedSchema,
@@ -25,6 +26,7 @@ import {
   type TokenResponse,
 } from '../../schemas/accounts.js';
 import type { Language } from '../../schemas/constants.js';
+import { VerificationSentSchema } from '../../schemas/sender-verification.js';
 import { apiRequest } from '../../services/api-client.js';
 import { applyLanguage } from '../../services/language.js';
 import { answerOf, apiCall } from './answer.js';
@@ -137,6 +139,19 @@ export const emailSendersLogic = emailSendersMachine.provide({
     ),
     deleteItem: apiCall((sender: EmailSender) =>
       apiRequest({ method: 'DELETE', path: `/campaigns/email-sender/${sender.id}/` }),
+    ),
+  },
+});
+
+/** The senders tab's verification emails with `POST /api/campaigns/email-sender/{id}/verification/`. */
+export const senderVerificationLogic = senderVerificationMachine.provide({
+  actors: {
+    sendVerification: apiCall((senderId: number) =>
+      apiRequest({
+        method: 'POST',
+        path: `/campaigns/email-sender/${senderId}/verification/`,
+        schema: VerificationSentSchema,
+      }),
     ),
   },
 });

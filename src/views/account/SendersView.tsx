@@ -1,4 +1,5 @@
-import { Badge, Group, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
@@ -13,13 +14,23 @@ import { ListTable } from '../kit/ListTable.js';
 import { useRequiredFields } from '../kit/required-fields.js';
 import { RowActions } from '../kit/RowActions.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
+import { SenderVerificationNotice, type SenderVerificationActor } from './SenderVerificationNotice.js';
 
 type SendersActor = ListActor<EmailSender, SenderForm>;
 
 /** The Email senders tab: the sender addresses of campaign email; admins and owners add, edit and delete them. */
-export function SendersView({ actor, canManage }: { actor: SendersActor; canManage: boolean }) {
+export function SendersView({
+  actor,
+  verification,
+  canManage,
+}: {
+  actor: SendersActor;
+  verification: SenderVerificationActor;
+  canManage: boolean;
+}) {
   const { t } = useTranslation();
   const { notice, listProblem } = useListView(actor);
+  const sending = useSelector(verification, (state) => state.hasTag('busy'));
   return (
     <Stack gap="md">
       {!canManage && (
@@ -27,6 +38,7 @@ export function SendersView({ actor, canManage }: { actor: SendersActor; canMana
           {t('account.senders.readOnly')}
         </Text>
       )}
+      <SenderVerificationNotice actor={verification} />
       <ListFrame
         actor={actor}
         texts={{
@@ -70,7 +82,21 @@ export function SendersView({ actor, canManage }: { actor: SendersActor; canMana
             actions={
               canManage
                 ? (sender) => (
-                    <RowActions actor={actor} item={sender} enabled={browsing} label={sender.email} />
+                    <Group gap="xs" wrap="wrap">
+                      {!sender.verified_at && (
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color="teal"
+                          disabled={!browsing || sending}
+                          aria-label={t('account.senders.sendVerificationOf', { email: sender.email })}
+                          onClick={() => verification.send({ type: 'verification.send', sender })}
+                        >
+                          {t('account.senders.sendVerification')}
+                        </Button>
+                      )}
+                      <RowActions actor={actor} item={sender} enabled={browsing} label={sender.email} />
+                    </Group>
                   )
                 : undefined
             }
