@@ -52,4 +52,5 @@ export interface SubscribersTable {
   pos_id: string | null;
   guest_id: number | null;
   source_location_id: number | null;
+  created_at: Date;
 }

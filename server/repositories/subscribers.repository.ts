@@ -6,6 +6,7 @@ import { recordAudit } from './audit.repository.js';
 import { newHashid } from './hashid.js';
 import { likePattern } from './like-pattern.js';
 import { assertOwned, isUniqueViolation } from './references.js';
+import type { SubscriberOrdering } from '../../src/schemas/customers.js';
 import type { WriteScope } from './scope.js';
 import { findSubscribersByIds, SELECT_SUBSCRIBER, type SubscriberRow } from './subscriber-rows.js';
 
@@ -158,28 +159,43 @@ function matchingSubscribers(companyId: CompanyId, filter: Omit<SubscriberFilter
   return queryBuilder.selectFrom('subscribers as s').where(subscriberConditions(companyId, filter));
 }
 
-/** One page of a company's subscribers, newest first, searched by email, name or phone. */
+/** The columns the subscriber list orders by, each with the id as the tie-breaker (migration 0009 indexes them). */
+function orderedSubscribers(
+  query: ReturnType<typeof matchingSubscribers>,
+  ordering: SubscriberOrdering,
+): ReturnType<typeof matchingSubscribers> {
+  const descending = ordering.startsWith('-');
+  const direction = descending ? 'desc' : 'asc';
+  const column = descending ? ordering.slice(1) : ordering;
+  if (column === 'email')
+    return query.orderBy(rawSql`lower(${rawSql.ref('s.email')})`, direction).orderBy('s.id', direction);
+  if (column === 'name')
+    return query
+      .orderBy(rawSql`lower(${rawSql.ref('s.first_name')})`, direction)
+      .orderBy(rawSql`lower(${rawSql.ref('s.last_name')})`, direction)
+      .orderBy('s.id', direction);
+  return query.orderBy('s.created_at', direction).orderBy('s.id', direction);
+}
+
+/** One page of a company's subscribers in the asked order (newest first by default), searched by email, name or phone. */
 export async function listSubscribers(
   sql: Sql,
   companyId: CompanyId,
-  filter: SubscriberFilter,
+  filter: SubscriberFilter & { ordering?: SubscriberOrdering },
 ): Promise<{ count: number; rows: SubscriberRow[] }> {
   const count = await countSubscribers(sql, companyId, filter);
   // Ids first, so list memberships are read for this page's rows only, not for every row skipped.
   const page = await runQuery(
     sql,
-    matchingSubscribers(companyId, filter)
+    orderedSubscribers(matchingSubscribers(companyId, filter), filter.ordering ?? '-created_at')
       .select('s.id')
-      .orderBy('s.id', 'desc')
       .limit(filter.limit)
       .offset(filter.offset),
   );
-  const rows = await findSubscribersByIds(
-    sql,
-    companyId,
-    page.map((row) => row.id),
-  );
-  return { count, rows: rows.reverse() };
+  const ids = page.map((row) => row.id);
+  const byId = new Map((await findSubscribersByIds(sql, companyId, ids)).map((row) => [row.id, row]));
+  // The rows come back by id; the page's order is the one asked for.
+  return { count, rows: ids.flatMap((id) => byId.get(id) ?? []) };
 }
 
 /** How many of a company's subscribers match a filter. */

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { CustomerListQuery, ProfileKeyQuery } from '../../src/schemas/customers.js';
+import type { CustomerListQuery, ProfileKeyQuery, SubscriberOrdering } from '../../src/schemas/customers.js';
 import type {
   Subscriber,
   SubscriberCreate,
@@ -105,11 +105,16 @@ function rejectBadInput(error: unknown): never {
 /** Subscribers: list, add, profile, update, delete, cards, notes and export. */
 export function subscribersService(db: Database, profiles: CustomerProfilesService) {
   return {
-    async list(companyId: number, query: CustomerListQuery, window: { limit: number; offset: number }) {
+    async list(
+      companyId: number,
+      query: CustomerListQuery & { ordering?: SubscriberOrdering },
+      window: { limit: number; offset: number },
+    ) {
       const { count, rows } = await db.tenant(companyId, (sql) =>
         listSubscribers(sql, companyId, {
           ...subscriberFilterOf(query),
           ...window,
+          ordering: query.ordering ?? '-created_at',
         }),
       );
       return { count, results: rows.map(presentSubscriber) };

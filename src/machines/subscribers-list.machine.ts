@@ -8,7 +8,7 @@ import {
   type SubscriberProfileUpdate,
 } from '../schemas/subscribers.js';
 import type { LocationFilter } from './file-paging.machine.js';
-import { createListMachine, type ListQuery } from './kit/list-machine.js';
+import { createListMachine, type ListQuery, type ListSorting } from './kit/list-machine.js';
 import type { LocationSelection } from './location-selection.machine.js';
 
 /** The subscriber dialog as typed. */
@@ -25,6 +25,13 @@ export interface SubscriberForm {
 
 /** `GET /api/subscriptions/subscribers/` (and its export) filters: the page, search text and locations. */
 export type SubscriberListQuery = ListQuery<LocationFilter>;
+
+/** The columns the list orders by (newest first, as the Created column reads), by the API's names. */
+export const SUBSCRIBER_SORTING: ListSorting = {
+  columns: ['created_at', 'email', 'name'],
+  initial: '-created_at',
+  descendingFirst: ['created_at'],
+};
 
 /** The add dialog's starting values: subscribed, nothing typed. */
 export const NEW_SUBSCRIBER_FORM: SubscriberForm = {
@@ -64,6 +71,7 @@ export const subscribersListMachine = createListMachine<
   id: 'subscribersList',
   pageSize: LIMITS.subscribersPageSize,
   searchable: true,
+  sortable: SUBSCRIBER_SORTING,
   filters: { location_id: [], location_group_id: [] },
   form: {
     empty: NEW_SUBSCRIBER_FORM,

@@ -36,8 +36,22 @@ export const CustomerListQuerySchema = PagingQuerySchema.extend({
 export type CustomerListQuery = z.infer<typeof CustomerListQuerySchema>;
 
 /** `GET /subscriptions/subscribers/`: 8 a page unless asked otherwise (spec section 9). */
+/** How the subscriber list may be ordered: a column, descending with a leading `-`. */
+export const SUBSCRIBER_ORDERINGS = [
+  '-created_at',
+  'created_at',
+  'email',
+  '-email',
+  'name',
+  '-name',
+] as const;
+/** One of the subscriber list's orders. */
+export type SubscriberOrdering = (typeof SUBSCRIBER_ORDERINGS)[number];
+
 export const SubscriberListQuerySchema = CustomerListQuerySchema.extend({
   page_size: pageSizeField(LIMITS.subscribersPageSize),
+  /** Newest first unless asked otherwise: the order the Created column shows. */
+  ordering: z.enum(SUBSCRIBER_ORDERINGS, { error: 'ordering is not valid' }).default('-created_at'),
 });
 /** `GET /pos/guests/`: 10 a page unless asked otherwise (spec section 9). */
 export const GuestListQuerySchema = CustomerListQuerySchema.extend({

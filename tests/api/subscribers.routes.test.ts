@@ -91,6 +91,54 @@ describe('Subscribers API', () => {
     expect((await call(bob, 'GET', '/api/subscriptions/subscribers/')).json().count).toBe(0);
   });
 
+  it('orders by what the list shows: created newest first by default, email or name either way on request', async () => {
+    const company = await t.newCaller('Ordering Co');
+    const made = [
+      await create(company, { email: 'carol@example.com', first_name: 'Carol', last_name: 'Zed' }),
+      await create(company, { email: 'Alice@example.com', first_name: 'alice', last_name: 'Young' }),
+      await create(company, { email: 'bob@example.com', first_name: 'Bob', last_name: 'Xu' }),
+    ];
+    // Creation dates that do not follow the ids, as an import of older sign-ups leaves them.
+    const days = { 'carol@example.com': 3, 'Alice@example.com': 1, 'bob@example.com': 2 };
+    await t.database.db.owner(async (sql) => {
+      for (const subscriber of made)
+        await sql.query(`UPDATE subscribers SET created_at = $2 WHERE id = $1`, [
+          subscriber.id,
+          `2026-0${days[subscriber.email as keyof typeof days]}-01T12:00:00Z`,
+        ]);
+    });
+    const emails = async (query: string) =>
+      (await call(company, 'GET', `/api/subscriptions/subscribers/?q=example${query}`))
+        .json<{ results: { email: string }[] }>()
+        .results.map((row) => row.email);
+    expect(await emails('')).toEqual(['carol@example.com', 'bob@example.com', 'Alice@example.com']);
+    expect(await emails('&ordering=created_at')).toEqual([
+      'Alice@example.com',
+      'bob@example.com',
+      'carol@example.com',
+    ]);
+    // Letter case does not decide the order.
+    expect(await emails('&ordering=email')).toEqual([
+      'Alice@example.com',
+      'bob@example.com',
+      'carol@example.com',
+    ]);
+    expect(await emails('&ordering=-email')).toEqual([
+      'carol@example.com',
+      'bob@example.com',
+      'Alice@example.com',
+    ]);
+    expect(await emails('&ordering=name')).toEqual([
+      'Alice@example.com',
+      'bob@example.com',
+      'carol@example.com',
+    ]);
+    expect(await emails('&ordering=-name&page_size=1&page=2')).toEqual(['bob@example.com']);
+    const bad = await call(company, 'GET', '/api/subscriptions/subscribers/?ordering=phone');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.fields).toEqual({ ordering: 'ordering is not valid' });
+  });
+
   it('rejects bad input with the spec messages and a duplicate email in any case, writing nothing', async () => {
     await create(alice, { email: 'taken@example.com' });
     const before = await countRows(t.database.db, 'subscribers', alice.companyId);

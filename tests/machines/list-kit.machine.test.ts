@@ -4,6 +4,7 @@ import { createActor, fromPromise, type EventFromLogic } from 'xstate';
 import { z } from 'zod';
 import {
   createListMachine,
+  orderingAfterClick,
   LIST_REFRESH_MS,
   type ListQuery,
   type NoFilters,
@@ -59,6 +60,7 @@ const dishesMachine = createListMachine<Dish, DishForm, DishFilters, DishInput, 
   refreshDelay: 1000,
   openable: true,
   exportable: true,
+  sortable: { columns: ['name', 'created_at'], initial: '-created_at', descendingFirst: ['created_at'] },
 });
 
 const SOUP: Dish = { id: 3, name: 'Soup' };
@@ -87,6 +89,9 @@ const SAMPLES: DishEvent[] = [
   { type: 'field.change', field: 'name', value: 'Soup' },
   { type: 'page.change', page: 2 },
   { type: 'search.change', query: ' soup ' },
+  { type: 'sort.change', ordering: 'name' },
+  // A column the list does not offer: refused, so the list call never sees it.
+  { type: 'sort.change', ordering: '-price' },
   { type: 'filters.change', filters: { location_id: 7 } },
   { type: 'list.refresh', notice: 'uploaded' },
   { type: 'xstate.done.actor.loadList', actorId: 'loadList', output: LAST_PAGE },
@@ -113,9 +118,20 @@ const start = (recording: Recording) =>
   });
 
 /** The query the list call must have been given for a context: independent of the kit's own queryOf. */
-function expectedQuery(context: { page: number; search: string; filters: DishFilters }) {
+function expectedQuery(context: {
+  page: number;
+  search: string;
+  filters: DishFilters;
+  ordering: string | null;
+}) {
   const q = context.search.trim();
-  return { location_id: context.filters.location_id, page: context.page, page_size: 2, ...(q ? { q } : {}) };
+  return {
+    location_id: context.filters.location_id,
+    page: context.page,
+    page_size: 2,
+    ...(q ? { q } : {}),
+    ordering: context.ordering,
+  };
 }
 
 const checks: StateChecks = {
@@ -253,7 +269,9 @@ describe('list kit machine (scenarios)', () => {
   it('starts from the filters its input gives', async () => {
     const { actor, loads } = running();
     await vi.runAllTimersAsync();
-    expect(loads()).toEqual([{ src: 'loadList', input: { location_id: 4, page: 1, page_size: 2 } }]);
+    expect(loads()).toEqual([
+      { src: 'loadList', input: { location_id: 4, page: 1, page_size: 2, ordering: '-created_at' } },
+    ]);
     expect(actor.getSnapshot().context.items).toEqual(PAGE_ONE.results);
   });
 
@@ -269,7 +287,13 @@ describe('list kit machine (scenarios)', () => {
     expect(loads()).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(1);
     await vi.runAllTimersAsync();
-    expect(loads().at(-1)?.input).toEqual({ location_id: 4, page: 1, page_size: 2, q: 'soup' });
+    expect(loads().at(-1)?.input).toEqual({
+      location_id: 4,
+      page: 1,
+      page_size: 2,
+      q: 'soup',
+      ordering: '-created_at',
+    });
     expect(loads()).toHaveLength(3);
   });
 
@@ -391,7 +415,7 @@ describe('list kit machine (scenarios)', () => {
     await vi.runAllTimersAsync();
     actor.send({ type: 'filters.change', filters: { location_id: 8 } });
     await vi.runAllTimersAsync();
-    expect(loads().at(-1)?.input).toEqual({ location_id: 8, page: 1, page_size: 2 });
+    expect(loads().at(-1)?.input).toEqual({ location_id: 8, page: 1, page_size: 2, ordering: '-created_at' });
     actor.send({ type: 'item.edit', item: SOUP });
     actor.send({ type: 'field.change', field: 'name', value: 'Soup of the day' });
     actor.send({ type: 'filters.change', filters: { location_id: 9 } });
@@ -401,7 +425,7 @@ describe('list kit machine (scenarios)', () => {
     expect(loads()).toHaveLength(3);
     actor.send({ type: 'dialog.close' });
     await vi.runAllTimersAsync();
-    expect(loads().at(-1)?.input).toEqual({ location_id: 9, page: 1, page_size: 2 });
+    expect(loads().at(-1)?.input).toEqual({ location_id: 9, page: 1, page_size: 2, ordering: '-created_at' });
   });
 
   it('exports the filtered, searched list without paging and keeps it running while the page changes', async () => {
@@ -419,6 +443,31 @@ describe('list kit machine (scenarios)', () => {
     expect(exports[0]?.input).toEqual({ location_id: 4, q: 'ribs' });
     expect(actor.getSnapshot().context.exporting).toBe(false);
     expect(actor.getSnapshot().context.notice).toBe('exported');
+  });
+
+  it('orders by a column from the first page; a second click turns the order around; unknown columns are refused', async () => {
+    const { actor, loads } = running();
+    await vi.runAllTimersAsync();
+    actor.send({ type: 'page.change', page: 2 });
+    await vi.runAllTimersAsync();
+    const sorting = {
+      columns: ['name', 'created_at'],
+      initial: '-created_at',
+      descendingFirst: ['created_at'],
+    };
+    actor.send({ type: 'sort.change', ordering: orderingAfterClick(sorting, '-created_at', 'name') });
+    await vi.runAllTimersAsync();
+    expect(loads().at(-1)?.input).toMatchObject({ page: 1, ordering: 'name' });
+    actor.send({ type: 'sort.change', ordering: orderingAfterClick(sorting, 'name', 'name') });
+    await vi.runAllTimersAsync();
+    expect(loads().at(-1)?.input).toMatchObject({ page: 1, ordering: '-name' });
+    expect(orderingAfterClick(sorting, '-name', 'created_at')).toBe('-created_at');
+    expect(orderingAfterClick(sorting, '-created_at', 'created_at')).toBe('created_at');
+    const before = loads().length;
+    actor.send({ type: 'sort.change', ordering: 'price' });
+    await vi.runAllTimersAsync();
+    expect(loads()).toHaveLength(before);
+    expect(actor.getSnapshot().context.ordering).toBe('-name');
   });
 
   it('announces the row to open and stays on the list', async () => {

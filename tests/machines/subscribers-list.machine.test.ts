@@ -72,6 +72,7 @@ const LIST_FAILED = { type: 'xstate.error.actor.loadList', actorId: 'loadList', 
 // every state also gets the events the whole machine takes).
 const ANYWHERE: SubscribersListEvent[] = [
   { type: 'filters.change', filters: DOWNTOWN },
+  { type: 'sort.change', ordering: 'email' },
   { type: 'list.refresh', notice: 'uploaded' },
   { type: 'refresh.due' },
   { type: 'xstate.done.actor.exportList', actorId: 'exportList', output: null },
@@ -133,12 +134,19 @@ const start = (recording: Recording) =>
   });
 
 /** The filters the list call must carry for the context. */
-function expectedQuery(context: { page: number; search: string; filters: LocationFilter }) {
+function expectedQuery(context: {
+  page: number;
+  search: string;
+  filters: LocationFilter;
+  ordering: string | null;
+}) {
   return {
     page: context.page,
     page_size: 8,
     ...context.filters,
     ...(context.search ? { q: context.search } : {}),
+    // Newest first until a header asks otherwise.
+    ordering: context.ordering ?? '-created_at',
   };
 }
 
@@ -377,6 +385,7 @@ describe('subscribers list machine (model)', () => {
       page_size: 8,
       location_id: [],
       location_group_id: [7],
+      ordering: '-created_at',
     });
 
     actor.send({ type: 'list.refresh', notice: 'uploaded' });

@@ -39,7 +39,33 @@ export type ListQuery<Filters> = Filters & {
   page_size?: number;
   /** The search text, trimmed; absent when empty or the list is not searched. */
   q?: string;
+  /** The column the list is ordered by (`-` first: descending); absent on lists that are not sorted. */
+  ordering?: string;
 };
+
+/** How a sorted list may be ordered: its sortable columns (the API's names) and where it starts. */
+export interface ListSorting {
+  /** The columns a user may order by, as the list call names them (`created_at`, `email`). */
+  columns: readonly string[];
+  /** The order the list starts in, e.g. `-created_at` (newest first). */
+  initial: string;
+  /** Columns that read best from the top down when first chosen (dates, amounts): descending first. */
+  descendingFirst?: readonly string[];
+}
+
+/** The column an ordering sorts by, and whether it is descending. */
+export function orderingParts(ordering: string): { column: string; descending: boolean } {
+  return ordering.startsWith('-')
+    ? { column: ordering.slice(1), descending: true }
+    : { column: ordering, descending: false };
+}
+
+/** The ordering after a click on a column's header: the same column turns around; another starts its way. */
+export function orderingAfterClick(sorting: ListSorting, current: string, column: string): string {
+  const now = orderingParts(current);
+  if (now.column === column) return now.descending ? column : `-${column}`;
+  return sorting.descendingFirst?.includes(column) ? `-${column}` : column;
+}
 
 /** `updateItem`'s input: the item being edited and the checked changes. */
 export interface UpdateRequest<Item, UpdateInput> {
@@ -65,6 +91,8 @@ export type ListCommand<Item, Form, Filters> =
   | { type: 'list.refresh'; notice?: ListNotice }
   | { type: 'page.change'; page: number }
   | { type: 'search.change'; query: string }
+  /** Order the list by another column or direction (see `orderingAfterClick`): its first page. */
+  | { type: 'sort.change'; ordering: string }
   /** Other filters (another location, another date range): the first page of the new list. */
   | { type: 'filters.change'; filters: Partial<Filters> }
   | { type: 'item.add' }
@@ -108,6 +136,8 @@ export interface ListContext<Item, Form, Filters, Created = Item> {
   pageSize: number | null;
   /** The search text as typed; the list is searched once typing pauses. */
   search: string;
+  /** The order shown (`-created_at`); null on lists that are not sorted. */
+  ordering: string | null;
   filters: Filters;
   /** The items last loaded (kept while the next page loads); null until the first answer. */
   items: Item[] | null;
@@ -169,6 +199,8 @@ export interface ListDefinition<Item, Form, Filters, CreateInput, UpdateInput> {
   openable?: boolean;
   /** Whether the list can be exported (`export.start`, the `exportList` call). */
   exportable?: boolean;
+  /** The columns the list can be ordered by (`sort.change`, the query's `ordering`); absent: the server's order. */
+  sortable?: ListSorting;
 }
 
 /** What a list machine may start from: other filters than the definition's (the app's location selection). */
@@ -249,13 +281,15 @@ function buildListMachine(definition: ErasedDefinition) {
       ...context.filters,
       ...(context.pageSize === null ? {} : { page: context.page, page_size: context.pageSize }),
       ...(definition.searchable && search ? { q: search } : {}),
+      ...(context.ordering === null ? {} : { ordering: context.ordering }),
     };
   };
-  // An export is the whole filtered, searched list: every page.
+  // An export is the whole filtered, searched list: every page, in the order exports stream (by id).
   const exportQueryOf = (context: Context): ListQuery<Filters> => {
-    const { page: _page, page_size: _pageSize, ...query } = queryOf(context);
+    const { page: _page, page_size: _pageSize, ordering: _ordering, ...query } = queryOf(context);
     return query;
   };
+  const sorting = definition.sortable;
   const closed = { selected: null, form: empty, fieldErrors: {}, problem: null, created: null };
   const checkWith = (schema: z.ZodType | undefined, form: unknown) =>
     schema ? schema.safeParse(form) : ({ success: false, error: null } as const);
@@ -292,6 +326,9 @@ function buildListMachine(definition: ErasedDefinition) {
       createIsValid: ({ context }) => checkWith(dialog?.create, createCandidate(context)).success,
       updateIsValid: ({ context }) => checkWith(dialog?.update, context.form).success,
       refreshIsPending: ({ context }) => context.refreshPending,
+      // Only the definition's columns: an ordering the server does not know would fail the whole list.
+      orderingIsKnown: (_, ordering: string) =>
+        sorting !== undefined && sorting.columns.includes(orderingParts(ordering).column),
     },
     actions: {
       keepList: assign((_, answer: ListAnswer<Item>) => ({ ...rowsOf(answer), problem: null })),
@@ -301,6 +338,7 @@ function buildListMachine(definition: ErasedDefinition) {
         return { problem, fieldErrors: problem.fields };
       }),
       keepSearch: assign((_, search: string) => ({ search })),
+      keepOrdering: assign((_, ordering: string) => ({ ordering, page: 1, notice: null })),
       keepFilters: assign(({ context }, filters: Partial<Filters>) => ({
         filters: { ...context.filters, ...filters },
         page: 1,
@@ -357,6 +395,7 @@ function buildListMachine(definition: ErasedDefinition) {
       page: 1,
       pageSize: definition.pageSize,
       search: '',
+      ordering: sorting?.initial ?? null,
       filters: { ...definition.filters, ...input?.filters },
       items: null,
       total: 0,
@@ -417,6 +456,16 @@ function buildListMachine(definition: ErasedDefinition) {
             : {}),
           'notice.dismiss': { actions: 'dismissNotice' },
           'refresh.due': { target: '.loading' },
+          ...(sorting
+            ? {
+                // Another column or direction: the first page in the new order.
+                'sort.change': {
+                  guard: { type: 'orderingIsKnown', params: ({ event }) => event.ordering },
+                  target: '.loading',
+                  actions: { type: 'keepOrdering', params: ({ event }) => event.ordering },
+                },
+              }
+            : {}),
           ...(filtered
             ? {
                 // Another location or date range: its first page.

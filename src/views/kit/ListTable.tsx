@@ -1,4 +1,4 @@
-import { Box, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Box, Group, NativeSelect, Paper, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +17,24 @@ export interface ListColumn<Item> {
   primary?: boolean;
   /** Numbers align right in the table (cards keep their own layout). */
   align?: 'left' | 'right';
+  /** The list call's name for ordering by this column (`created_at`); the header then sorts. */
+  sortKey?: string;
+}
+
+/** A sorted list's order and how to change it: the view sends `sort.change` with the next ordering. */
+export interface ListTableSorting {
+  /** The current ordering (`-created_at`: descending). */
+  ordering: string;
+  /** The ordering after a click on a column's header (the kit's `orderingAfterClick`). */
+  next: (column: string) => string;
+  onChange: (ordering: string) => void;
+}
+
+/** The column and direction of an ordering. */
+function parts(ordering: string): { column: string; descending: boolean } {
+  return ordering.startsWith('-')
+    ? { column: ordering.slice(1), descending: true }
+    : { column: ordering, descending: false };
 }
 
 /** Below this breakpoint rows are cards; `md` because the sidebar takes a third of a tablet. */
@@ -39,6 +57,7 @@ export function ListTable<Item>({
   minWidth = 720,
   stackBelow = 'md',
   framed = false,
+  sorting,
 }: {
   items: readonly Item[];
   columns: readonly ListColumn<Item>[];
@@ -52,6 +71,8 @@ export function ListTable<Item>({
   stackBelow?: StackBelow;
   /** A border around the table (a list standing on its own rather than inside a panel). */
   framed?: boolean;
+  /** The order, for columns with a `sortKey`: headers sort on wide screens, a select above the cards on a phone. */
+  sorting?: ListTableSorting;
 }) {
   const { t } = useTranslation();
   // Read at the first render so a phone never draws the table first.
@@ -59,24 +80,55 @@ export function ListTable<Item>({
     getInitialValueInEffect: false,
   });
   if (stacked) {
-    return (
+    const cards = (
       <Stack component="ul" gap="sm" aria-label={label} p={0} m={0} style={{ listStyle: 'none' }}>
         {items.map((item) => (
           <RowCard key={rowKey(item)} item={item} columns={columns} actions={actions} />
         ))}
       </Stack>
     );
+    return sorting ? (
+      <Stack gap="sm">
+        <SortSelect columns={columns} sorting={sorting} />
+        {cards}
+      </Stack>
+    ) : (
+      cards
+    );
   }
+  const current = sorting ? parts(sorting.ordering) : null;
   const table = (
     <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={FOCUSABLE_SCROLL}>
       <Table striped highlightOnHover verticalSpacing="sm" aria-label={label}>
         <Table.Thead>
           <Table.Tr>
-            {columns.map((column) => (
-              <Table.Th key={column.key} ta={column.align}>
-                {column.header}
-              </Table.Th>
-            ))}
+            {columns.map((column) => {
+              const sortKey = sorting ? column.sortKey : undefined;
+              if (!sorting || !sortKey) {
+                return (
+                  <Table.Th key={column.key} ta={column.align}>
+                    {column.header}
+                  </Table.Th>
+                );
+              }
+              const active = current?.column === sortKey;
+              const direction = active && current.descending ? 'descending' : 'ascending';
+              return (
+                <Table.Th key={column.key} ta={column.align} aria-sort={active ? direction : 'none'}>
+                  <UnstyledButton
+                    fw={700}
+                    fz="sm"
+                    onClick={() => sorting.onChange(sorting.next(sortKey))}
+                    aria-label={t('kit.sortBy', { column: column.header })}
+                  >
+                    {column.header}
+                    <Text component="span" aria-hidden c={active ? undefined : MUTED_TEXT} ml={4}>
+                      {active ? (current.descending ? '▼' : '▲') : '↕'}
+                    </Text>
+                  </UnstyledButton>
+                </Table.Th>
+              );
+            })}
             {actions && <Table.Th>{t('kit.actions')}</Table.Th>}
           </Table.Tr>
         </Table.Thead>
@@ -162,5 +214,32 @@ function CardField({ header, children }: { header: string; children: ReactNode }
         {children}
       </Box>
     </>
+  );
+}
+
+/** On a phone the headers are gone: the order is chosen from a select above the cards. */
+function SortSelect<Item>({
+  columns,
+  sorting,
+}: {
+  columns: readonly ListColumn<Item>[];
+  sorting: ListTableSorting;
+}) {
+  const { t } = useTranslation();
+  const options = columns.flatMap((column) =>
+    column.sortKey
+      ? [
+          { value: column.sortKey, label: t('kit.sortAscending', { column: column.header }) },
+          { value: `-${column.sortKey}`, label: t('kit.sortDescending', { column: column.header }) },
+        ]
+      : [],
+  );
+  return (
+    <NativeSelect
+      label={t('kit.sortLabel')}
+      data={options}
+      value={sorting.ordering}
+      onChange={(event) => sorting.onChange(event.currentTarget.value)}
+    />
   );
 }

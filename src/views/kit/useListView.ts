@@ -17,13 +17,27 @@ export function useListView<Item, Form extends object>(actor: ListActor<Item, Fo
   const page = useSelector(actor, (state) => state.context.page);
   const pageSize = useSelector(actor, (state) => state.context.pageSize);
   const search = useSelector(actor, (state) => state.context.search);
+  const ordering = useSelector(actor, (state) => state.context.ordering);
   const notice = useSelector(actor, (state) => state.context.notice);
   const exporting = useSelector(actor, (state) => state.context.exporting);
   const listProblem = useSelector(actor, (state) =>
     state.matches('listing') ? state.context.problem : null,
   );
   const pages = pageSize ? Math.max(1, Math.ceil(total / pageSize)) : 1;
-  return { loading, failed, browsing, items, total, page, pages, search, notice, exporting, listProblem };
+  return {
+    loading,
+    failed,
+    browsing,
+    items,
+    total,
+    page,
+    pages,
+    search,
+    ordering,
+    notice,
+    exporting,
+    listProblem,
+  };
 }
 
 /** The open dialog of a list machine: which one, the form as typed, its errors, and whether it is saving. */

@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ListNotice } from '../../machines/kit/list-machine.js';
-import type { SubscriberForm } from '../../machines/subscribers-list.machine.js';
+import { orderingAfterClick, type ListNotice } from '../../machines/kit/list-machine.js';
+import { SUBSCRIBER_SORTING, type SubscriberForm } from '../../machines/subscribers-list.machine.js';
 import { formatCount, formatDate, languageOf } from '../../format/index.js';
 import { displayPhone } from '../../format/phone.js';
 import { LIMITS } from '../../schemas/constants.js';
@@ -50,7 +50,7 @@ export function SubscribersView({
 }) {
   const { t, i18n } = useTranslation();
   const language = languageOf(i18n.language);
-  const { browsing, exporting, total, page, search, notice, listProblem } = useListView(actor);
+  const { browsing, exporting, total, page, search, ordering, notice, listProblem } = useListView(actor);
   const noticeKey = notice ? NOTICES[notice] : undefined;
   const size = LIMITS.subscribersPageSize;
 
@@ -113,11 +113,18 @@ export function SubscribersView({
               label={t('subscribers.page.title')}
               minWidth={900}
               framed
+              sorting={{
+                ordering: ordering ?? SUBSCRIBER_SORTING.initial,
+                next: (column) =>
+                  orderingAfterClick(SUBSCRIBER_SORTING, ordering ?? SUBSCRIBER_SORTING.initial, column),
+                onChange: (next) => actor.send({ type: 'sort.change', ordering: next }),
+              }}
               columns={[
                 {
                   key: 'name',
                   header: t('subscribers.table.name'),
                   primary: true,
+                  sortKey: 'name',
                   cell: (subscriber) => (
                     <Anchor
                       component="button"
@@ -136,6 +143,7 @@ export function SubscribersView({
                 {
                   key: 'email',
                   header: t('subscribers.table.email'),
+                  sortKey: 'email',
                   cell: (subscriber) => subscriber.email,
                 },
                 {
@@ -165,6 +173,7 @@ export function SubscribersView({
                 {
                   key: 'created',
                   header: t('subscribers.table.created'),
+                  sortKey: 'created_at',
                   cell: (subscriber) => formatDate(subscriber.created_at, language, timeZone),
                 },
               ]}
