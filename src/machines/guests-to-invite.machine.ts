@@ -4,9 +4,12 @@ import { requestIn } from './kit/request.js';
 import { problemOf, type ApiProblem } from './support/api-problem.js';
 import { placeholder } from './support/placeholder.js';
 
-/** What the panel's buttons send, and what the screen sends when the location selection changes. */
+/** What the panel's buttons send, and what the screen sends after an upload or a new location selection. */
 export type GuestsToInviteCommand =
-  { type: 'export.start' } | { type: 'count.retry' } | { type: 'filter.change'; filter: LocationFilter };
+  | { type: 'export.start' }
+  | { type: 'count.retry' }
+  | { type: 'count.refresh' }
+  | { type: 'filter.change'; filter: LocationFilter };
 
 /** Everything the machine handles. */
 export type GuestsToInviteEvent =
@@ -43,6 +46,8 @@ const inviteSetup = setup({
     keepTotal: assign((_, total: number) => ({ total, problem: null })),
     keepProblem: assign((_, error: unknown) => ({ problem: problemOf(error) })),
     clearNotice: assign({ notice: null }),
+    // While counting again the badge says so rather than showing a total that may be stale.
+    forgetTotal: assign({ total: null, notice: null }),
     markExported: assign({ notice: 'exported' as const }),
     markExportFailed: assign({ notice: 'exportFailed' as const }),
   },
@@ -52,7 +57,7 @@ const request = requestIn(inviteSetup);
 /**
  * The totals and actions of "guests to invite" (issue 11): the server counts every guest of the selected
  * locations with no subscriber linked — the true total, not the rows read so far — and exports them all
- * as CSV. A new location selection counts again.
+ * as CSV. A new location selection or a finished upload (`count.refresh`) counts again.
  */
 export const guestsToInviteMachine = inviteSetup.createMachine({
   id: 'guestsToInvite',
@@ -78,7 +83,11 @@ export const guestsToInviteMachine = inviteSetup.createMachine({
       }),
     },
     ready: {
-      on: { 'export.start': { target: 'exporting', actions: 'clearNotice' } },
+      on: {
+        'export.start': { target: 'exporting', actions: 'clearNotice' },
+        // A finished upload may have added guests: count again for the same filter.
+        'count.refresh': { target: 'counting', actions: 'forgetTotal' },
+      },
     },
     exporting: {
       tags: ['busy'],

@@ -25,6 +25,7 @@ const SAMPLES: GuestsToInviteEvent[] = [
   { type: 'xstate.error.actor.exportToInvite', actorId: 'exportToInvite', error: new Error('offline') },
   { type: 'export.start' },
   { type: 'count.retry' },
+  { type: 'count.refresh' },
   { type: 'filter.change', filter: NORTH },
 ];
 

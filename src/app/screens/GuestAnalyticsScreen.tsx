@@ -43,11 +43,14 @@ export default function GuestAnalyticsScreen() {
   const role = useSelector(auth, (state) => state.context.user?.role);
   const canDelete = roleAtLeast(role, 'admin');
 
-  // A finished upload refreshes the list 3 seconds later (the list machine's timer).
+  // A finished upload refreshes the list 3 seconds later (the list machine's timer) and the invite count.
   useEffect(() => {
-    const subscription = uploadActor.on('upload.completed', () => listActor.send({ type: 'list.refresh' }));
+    const subscription = uploadActor.on('upload.completed', () => {
+      listActor.send({ type: 'list.refresh' });
+      toInviteActor.send({ type: 'count.refresh' });
+    });
     return () => subscription.unsubscribe();
-  }, [listActor, uploadActor]);
+  }, [listActor, uploadActor, toInviteActor]);
 
   // A new choice reloads both from their first page; the key changes only when the choice does.
   const lastKey = useRef(initial.key);
