@@ -138,6 +138,7 @@ describe('the machine visualiser', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: 'test-results/e2e-machines-phone.png', fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
+
     expect(watched.errors).toEqual([]);
   });
 
@@ -173,6 +174,20 @@ describe('the machine visualiser', () => {
         .map((line) => [line.actor, stateText(line.value)]),
     );
     for (const [actor, state] of Object.entries(shown)) expect(finals.get(actor), actor).toBe(state);
+
+    // A log sent to support is listed with who sent it: name and email, not a user number.
+    await page.getByRole('button', { name: STAFF.name }).click();
+    await page.getByRole('menuitem', { name: 'Send to support' }).click();
+    await page
+      .getByText(/Sent to support/)
+      .first()
+      .waitFor();
+    await page.keyboard.press('Escape');
+    await page.goto('/support/replay');
+    const sender = page.getByTestId('log-sender').first();
+    await sender.waitFor();
+    expect(await sender.getByText(STAFF.name, { exact: true }).count()).toBe(1);
+    expect(await sender.getByText(STAFF.email, { exact: true }).count()).toBe(1);
     expect(watched.errors).toEqual([]);
   });
 });
