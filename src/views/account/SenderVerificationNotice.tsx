@@ -73,11 +73,6 @@ function CapturedEmailDialog({ email, onClose }: { email: CapturedEmail | null; 
           >
             <TextWithLinks text={email.text} />
           </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('kit.close')}
-            </Button>
-          </Group>
         </Stack>
       )}
     </Modal>

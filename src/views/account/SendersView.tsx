@@ -87,7 +87,6 @@ export function SendersView({
                         <Button
                           size="xs"
                           variant="light"
-                          color="teal"
                           disabled={!browsing || sending}
                           aria-label={t('account.senders.sendVerificationOf', { email: sender.email })}
                           onClick={() => verification.send({ type: 'verification.send', sender })}

@@ -1,0 +1,94 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeViolations, seriousA11yViolations } from './support/a11y.js';
+import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';
+import { dialogViolations } from './support/dialogs.js';
+import { screenshots, signIn } from './support/pages.js';
+import { startServer, type RunningServer } from './support/server.js';
+
+const SENDER = { name: 'Harbor Vine News', email: 'news.e2e@harborvine.example' };
+
+describe('verifying an email sender with no mail server set up', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let watched: WatchedPage;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    watched = await openPage(browser, server.url);
+    await watched.page.goto('/account');
+    await signIn(watched.page);
+    await watched.page.waitForURL(/\/account$/);
+  });
+
+  afterAll(async () => {
+    await watched?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('adds a sender, sends the verification, opens the kept email, follows its link and sees the sender verified', async () => {
+    const { page, errors } = watched;
+    await page.getByRole('tab', { name: 'Email senders' }).click();
+    await page.getByRole('button', { name: 'Add sender' }).click();
+    const add = page.getByRole('dialog', { name: 'Add a sender' });
+    await add.getByLabel('Sender name').fill(SENDER.name);
+    await add.getByRole('textbox', { name: 'Email' }).fill(SENDER.email);
+    await add.getByRole('button', { name: 'Add sender' }).click();
+    await add.waitFor({ state: 'detached' });
+    const row = page.getByRole('row', { name: new RegExp(SENDER.email) });
+    await row.getByText('Not verified').waitFor();
+
+    await row.getByRole('button', { name: `Send verification email to ${SENDER.email}` }).click();
+    await page.getByText('No mail server is set up, so the email was kept here.').waitFor();
+    await screenshots(page, 'senders', 'verification-kept');
+    expect(describeViolations(await seriousA11yViolations(page))).toBe('');
+
+    await page.getByRole('button', { name: 'Open the email' }).click();
+    const email = page.getByRole('dialog', { name: 'Verification email' });
+    await email.getByText(`Verify ${SENDER.email} for Regulars`).waitFor();
+    await email.getByText(SENDER.email, { exact: true }).waitFor();
+    expect(await dialogViolations(page, email, 'verification email')).toBe('');
+    await screenshots(page, 'senders', 'verification-email');
+    const link = email.getByRole('link', { name: /\/verify-sender\?token=/ });
+    const href = await link.getAttribute('href');
+    expect(href).toMatch(new RegExp(`^${server.url}/verify-sender\\?token=[\\w-]{43}$`));
+
+    await link.click();
+    await page.waitForURL(/\/verify-sender\?token=/);
+    await page.getByRole('heading', { name: 'Sender verified' }).waitFor();
+    await page.getByText(`${SENDER.email} is verified. Campaigns can be sent from it.`).waitFor();
+    await screenshots(page, 'verify-sender', 'verified');
+    expect(describeViolations(await seriousA11yViolations(page))).toBe('');
+
+    // The link works once.
+    await page.goto(href!);
+    await page.getByText('This link was already used: each link works once.').waitFor();
+    await screenshots(page, 'verify-sender', 'used');
+
+    await page.getByRole('link', { name: 'Go to email senders' }).click();
+    await page.waitForURL(/\/account$/);
+    await page.getByRole('tab', { name: 'Email senders' }).click();
+    const verified = page.getByRole('row', { name: new RegExp(SENDER.email) });
+    await verified.getByText('Verified', { exact: true }).waitFor();
+    // A verified sender is not offered another verification.
+    expect(
+      await verified.getByRole('button', { name: `Send verification email to ${SENDER.email}` }).count(),
+    ).toBe(0);
+    // The only failure the browser saw is the refused second use of the link.
+    expect(errors).toEqual([
+      expect.stringContaining(
+        `status of 400 (Bad Request) (${server.url}/api/campaigns/email-sender/verify/)`,
+      ),
+    ]);
+  });
+
+  it('explains a link without a token', async () => {
+    const { page } = watched;
+    await page.goto('/verify-sender');
+    await page
+      .getByText('This link has no verification token. Open the link from the email again.')
+      .waitFor();
+    await page.getByRole('heading', { name: 'The sender could not be verified' }).waitFor();
+  });
+});
