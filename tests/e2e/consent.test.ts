@@ -73,6 +73,33 @@ describe('email consent and guests to invite in a browser (issue 11)', () => {
     expect(watched.errors).toEqual([]);
   });
 
+  it("keeps a linked card's Remove button whole on a phone, however long the card's details", async () => {
+    const { page } = watched;
+    await page.goto('/guest/analytics');
+    const table = page.getByRole('table').first();
+    await table.locator('[data-consent]').first().waitFor();
+    await table.getByRole('button', { name: /^Open/ }).first().click();
+    await page.waitForURL(/\/guest\/profile\//);
+    await page.getByRole('button', { name: 'Add card' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Link a card' });
+    await dialog.getByLabel('Last four digits').fill('4242');
+    await dialog.getByLabel('Name on card').fill('ALEXANDRA MONTGOMERY-WHITFIELD OF THE HARBOUR');
+    await dialog.getByRole('button', { name: 'Link card' }).click();
+    const remove = page.getByRole('button', { name: 'Remove card •••• 4242' });
+    await remove.waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await remove.innerText()).toBe('Remove');
+    expect(
+      await remove.evaluate((button) =>
+        [button, ...button.querySelectorAll('*')].every((part) => part.scrollWidth <= part.clientWidth + 1),
+      ),
+    ).toBe(true);
+    await screenshots(page, 'consent', 'linked-card');
+    await remove.click();
+    await remove.waitFor({ state: 'detached' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('counts every guest to invite, not the rows read, and exports them all', async () => {
     const { page } = watched;
     const counted = page.waitForResponse(

@@ -51,7 +51,7 @@ export function CardsPanel({ actor, timeZone }: { actor: ProfileActor; timeZone?
               <Stack key={card.id} gap={0}>
                 {index > 0 && <Divider my="xs" />}
                 <Group justify="space-between" wrap="nowrap" align="center">
-                  <Stack gap={2}>
+                  <Stack gap={2} miw={0}>
                     <Group gap="xs" wrap="nowrap">
                       <Text ff="monospace" fw={600} style={{ whiteSpace: 'nowrap' }}>
                         {maskedCard(card.last_four_digits)}
@@ -74,6 +74,8 @@ export function CardsPanel({ actor, timeZone }: { actor: ProfileActor; timeZone?
                   <Button
                     size="xs"
                     variant="default"
+                    // The card's details may wrap; the button keeps its whole word.
+                    style={{ flexShrink: 0 }}
                     disabled={!idle}
                     loading={removing?.id === card.id}
                     aria-label={t('profile.cards.removeLabel', { card: maskedCard(card.last_four_digits) })}
