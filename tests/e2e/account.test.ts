@@ -1,34 +1,16 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
-import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';
-import { DEMO_OWNER, screenshots, signIn } from './support/pages.js';
-import { startServer, type RunningServer } from './support/server.js';
+import { DEMO_OWNER, screenshots } from './support/pages.js';
+import { signedInSession } from './support/session.js';
 
 const OWNER = DEMO_OWNER;
 const NEW_USER = { email: 'e2e.marketer@harborvine.example', password: 'first-password-1' };
 
 describe('the account screen: users and API tokens', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let watched: WatchedPage;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    watched = await openPage(browser, server.url);
-    await watched.page.goto('/account');
-    await signIn(watched.page);
-    await watched.page.waitForURL(/\/account$/);
-  });
-
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.stop();
-  });
+  const session = signedInSession('/account');
 
   it('searches the users, adds one with a first password, deactivates them and deletes them', async () => {
-    const { page, errors } = watched;
+    const { page, errors } = session.watched;
     await page.getByRole('tab', { name: 'Users' }).click();
     const owner = page.getByRole('row', { name: new RegExp(OWNER.email) });
     await owner.waitFor();
@@ -75,7 +57,7 @@ describe('the account screen: users and API tokens', () => {
   });
 
   it('creates a token, shows its key once, and revokes it', async () => {
-    const { page, errors } = watched;
+    const { page, errors } = session.watched;
     await page.getByRole('tab', { name: 'API tokens' }).click();
     await page.getByRole('button', { name: 'Create token' }).click();
     const create = page.getByRole('dialog', { name: 'Create an API token' });

@@ -1,34 +1,16 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
-import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';
-import { screenshots, signIn } from './support/pages.js';
-import { startServer, type RunningServer } from './support/server.js';
+import { screenshots } from './support/pages.js';
+import { signedInSession } from './support/session.js';
 
 const LOCATION = 'E2E Bistro';
 const GROUP = 'E2E Group';
 
 describe('the locations screen: locations and their groups', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let watched: WatchedPage;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    watched = await openPage(browser, server.url);
-    await watched.page.goto('/locations');
-    await signIn(watched.page);
-    await watched.page.waitForURL(/\/locations$/);
-  });
-
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.stop();
-  });
+  const session = signedInSession('/locations');
 
   it('adds a location, groups it, and each list follows the other through edits and deletes', async () => {
-    const { page, errors } = watched;
+    const { page, errors } = session.watched;
     await page.getByRole('heading', { name: 'Locations and return on investment' }).waitFor();
 
     await page.getByRole('button', { name: 'Add location' }).click();
@@ -88,7 +70,7 @@ describe('the locations screen: locations and their groups', () => {
   });
 
   it('lists what each location still lacks and completes one in the same dialog', async () => {
-    const { page, errors } = watched;
+    const { page, errors } = session.watched;
     await page.goto('/locations-setup');
     await page.getByRole('heading', { name: 'Locations setup' }).waitFor();
     // Every demo location is set up, so the setup list says so and offers no quick edit.

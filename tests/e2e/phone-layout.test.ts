@@ -1,9 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
-import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';
-import { screenshots, signIn } from './support/pages.js';
-import { startServer, type RunningServer } from './support/server.js';
+import { screenshots } from './support/pages.js';
+import { signedInSession } from './support/session.js';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -53,26 +52,10 @@ function shownWhole(page: Page, selector: string): Promise<boolean> {
 }
 
 describe('the lists and the header on a phone (390 x 844)', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let watched: WatchedPage;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    watched = await openPage(browser, server.url);
-    await watched.page.goto('/subscribers');
-    await signIn(watched.page);
-    await watched.page.waitForURL(/\/subscribers$/);
-  });
-
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.stop();
-  });
+  const session = signedInSession('/subscribers');
 
   it('shows subscribers as cards with whole emails and reachable actions, no sideways scroll; axe finds no serious fault', async () => {
-    const { page } = watched;
+    const { page } = session.watched;
     await page.setViewportSize(PHONE);
     const cards = page.getByRole('list', { name: 'Subscribers' }).getByRole('listitem');
     await cards.first().waitFor();
@@ -101,7 +84,7 @@ describe('the lists and the header on a phone (390 x 844)', () => {
   });
 
   it('shows every kit list as cards on a phone without sideways scroll, and as a table on a desktop', async () => {
-    const { page } = watched;
+    const { page } = session.watched;
     // The demo company has no token or sender: one of each, so their lists have rows.
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/account');
@@ -153,7 +136,7 @@ describe('the lists and the header on a phone (390 x 844)', () => {
   });
 
   it('orders subscribers by a column header on a desktop and by the sort select on a phone', async () => {
-    const { page } = watched;
+    const { page } = session.watched;
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto('/subscribers');
     const table = page.getByRole('table', { name: 'Subscribers', exact: true });
@@ -186,7 +169,7 @@ describe('the lists and the header on a phone (390 x 844)', () => {
   });
 
   it('keeps the language picker in the user menu, and the French location button whole', async () => {
-    const { page } = watched;
+    const { page } = session.watched;
     await page.setViewportSize(PHONE);
     await page.goto('/subscribers');
     await page.getByRole('list', { name: 'Subscribers' }).waitFor();

@@ -1,9 +1,8 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
-import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';
-import { screenshots, signIn } from './support/pages.js';
-import { startServer, type RunningServer } from './support/server.js';
+import { screenshots } from './support/pages.js';
+import { signedInSession } from './support/session.js';
 
 /** The value shown under a label of the profile's details list. */
 function detail(page: Page, label: string): Locator {
@@ -11,26 +10,10 @@ function detail(page: Page, label: string): Locator {
 }
 
 describe('a subscriber’s details in a browser (issue 11)', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let watched: WatchedPage;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    watched = await openPage(browser, server.url);
-    await watched.page.goto('/subscribers');
-    await signIn(watched.page);
-    await watched.page.waitForURL(/\/subscribers$/);
-  });
-
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.stop();
-  });
+  const session = signedInSession('/subscribers');
 
   it('adds a subscriber with phone, zip and birthday, sees them on the profile, edits one and sees the change', async () => {
-    const { page } = watched;
+    const { page } = session.watched;
     await page.getByRole('button', { name: 'Add subscriber' }).click();
     const add = page.getByRole('dialog', { name: 'Add a subscriber' });
     await add.getByRole('textbox', { name: 'Email' }).fill('dana.details@example.com');
@@ -95,6 +78,6 @@ describe('a subscriber’s details in a browser (issue 11)', () => {
     await expect.poll(() => detail(page, 'Zip code').innerText()).toBe('97202');
     expect(await detail(page, 'Phone').innerText()).toBe('(503) 555-0199');
     await screenshots(page, 'profile', 'subscriber-details-edited');
-    expect(watched.errors).toEqual([]);
+    expect(session.watched.errors).toEqual([]);
   });
 });
