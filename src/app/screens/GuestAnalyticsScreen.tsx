@@ -52,6 +52,16 @@ export default function GuestAnalyticsScreen() {
     return () => subscription.unsubscribe();
   }, [listActor, uploadActor, toInviteActor]);
 
+  // A guest who became a subscriber leaves the invite rows (read again from the first file, the new
+  // subscriber's POS id now dropped) and shows subscribed in the guest list.
+  useEffect(() => {
+    const subscription = toInviteActor.on('subscriber.added', () => {
+      inviteActor.send({ type: 'filter.change', filter: toInviteActor.getSnapshot().context.filter });
+      listActor.send({ type: 'list.refresh' });
+    });
+    return () => subscription.unsubscribe();
+  }, [toInviteActor, inviteActor, listActor]);
+
   // A new choice reloads both from their first page; the key changes only when the choice does.
   const lastKey = useRef(initial.key);
   useEffect(() => {
@@ -74,6 +84,7 @@ export default function GuestAnalyticsScreen() {
       toInviteActor={toInviteActor}
       uploadActor={uploadActor}
       canUpload={canUpload}
+      canAddSubscribers={canUpload}
       canDelete={canDelete}
       timeZone={timeZone}
     />

@@ -3,6 +3,7 @@ import { fromPromise } from 'xstate';
 import type { LocationFilter } from '../../machines/file-paging.machine.js';
 import { guestsToInviteMachine } from '../../machines/guests-to-invite.machine.js';
 import { GuestPageSchema } from '../../schemas/guests.js';
+import { SubscriberSchema, type SubscriberCreate } from '../../schemas/subscribers.js';
 import { apiRequest } from '../../services/api-client.js';
 import { now } from '../../services/clock.js';
 import { downloadCsv } from '../../services/download.js';
@@ -17,7 +18,7 @@ function toInviteQuery(filter: LocationFilter) {
   };
 }
 
-/** The invite panel's total (`/api/pos/guests/`'s count, one row asked) and export. */
+/** The invite panel's total (`/api/pos/guests/`'s count, one row asked), export and "add as subscriber". */
 export const guestsToInviteLogic = guestsToInviteMachine.provide({
   actors: {
     countToInvite: apiCall((filter: LocationFilter) =>
@@ -32,5 +33,13 @@ export const guestsToInviteLogic = guestsToInviteMachine.provide({
       const day = new Date(now()).toISOString().slice(0, 10);
       return downloadCsv('/pos/guests/export/', `guests-to-invite-${day}.csv`, signal, toInviteQuery(input));
     }),
+    addSubscriber: apiCall((subscriber: SubscriberCreate) =>
+      apiRequest({
+        method: 'POST',
+        path: '/subscriptions/subscribers/',
+        body: subscriber,
+        schema: SubscriberSchema,
+      }),
+    ),
   },
 });

@@ -13,6 +13,7 @@ export function GuestAnalyticsView({
   toInviteActor,
   uploadActor,
   canUpload,
+  canAddSubscribers,
   canDelete,
   timeZone,
 }: {
@@ -23,6 +24,8 @@ export function GuestAnalyticsView({
   uploadActor: CsvUploadActor;
   /** Marketers and above upload guests. */
   canUpload: boolean;
+  /** Marketers and above add guests to invite as subscribers. */
+  canAddSubscribers: boolean;
   /** Admins and owners delete guests. */
   canDelete: boolean;
   /** The time zone dates are shown in. */
@@ -42,7 +45,7 @@ export function GuestAnalyticsView({
         canDelete={canDelete}
         timeZone={timeZone}
       />
-      <GuestsToInvitePanel actor={inviteActor} inviteActor={toInviteActor} />
+      <GuestsToInvitePanel actor={inviteActor} inviteActor={toInviteActor} canAdd={canAddSubscribers} />
     </Stack>
   );
 }

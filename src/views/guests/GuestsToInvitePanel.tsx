@@ -7,11 +7,12 @@ import type { guestsToInviteMachine } from '../../machines/guests-to-invite.mach
 import type { GuestFileRow } from '../../machines/support/csv-rows.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 import { problemMessage } from '../shared/problem-message.js';
+import { AddGuestSubscriberDialog } from './AddGuestSubscriberDialog.js';
 import { FOCUSABLE_SCROLL, maskedCard } from './messages.js';
 import { formatCount, languageOf } from '../../format/index.js';
 
 type FilePagingActor = ActorRefFrom<typeof filePagingMachine>;
-/** The invite total and export's actor. */
+/** The invite total, export and "add as subscriber" actor. */
 export type GuestsToInviteActor = ActorRefFrom<typeof guestsToInviteMachine>;
 
 /** Guest rows only: the panel's machine reads guest files. */
@@ -24,14 +25,18 @@ function guestRows(rows: readonly unknown[]): GuestFileRow[] {
 /**
  * "Guests not yet subscribed": the server's total of guests to invite (never asked: no subscriber linked)
  * with an export of them all, and the guests read from the POS files so far, without those who already
- * have a subscriber record, with "load more", counts and a retry after a failure.
+ * have a subscriber record, with "load more", counts and a retry after a failure. Marketers and above add
+ * a guest as a subscriber from the guest's row.
  */
 export function GuestsToInvitePanel({
   actor,
   inviteActor,
+  canAdd,
 }: {
   actor: FilePagingActor;
   inviteActor: GuestsToInviteActor;
+  /** Marketers and above add guests as subscribers; analysts only read. */
+  canAdd: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const language = languageOf(i18n.language);
@@ -80,6 +85,7 @@ export function GuestsToInvitePanel({
                   <Table.Th>{t('filePaging.name')}</Table.Th>
                   <Table.Th>{t('filePaging.card')}</Table.Th>
                   <Table.Th>{t('filePaging.posId')}</Table.Th>
+                  {canAdd && <Table.Th>{t('subscribers.table.actions')}</Table.Th>}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -90,6 +96,20 @@ export function GuestsToInvitePanel({
                       {maskedCard(guest.last_four_digits)}
                     </Table.Td>
                     <Table.Td>{guest.pos_id}</Table.Td>
+                    {canAdd && (
+                      <Table.Td>
+                        <Button
+                          size="compact-sm"
+                          variant="light"
+                          aria-label={t('filePaging.addAsSubscriberOf', {
+                            name: guest.customer_name || guest.pos_id,
+                          })}
+                          onClick={() => inviteActor.send({ type: 'subscriber.add', guest })}
+                        >
+                          {t('filePaging.addAsSubscriber')}
+                        </Button>
+                      </Table.Td>
+                    )}
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -126,6 +146,7 @@ export function GuestsToInvitePanel({
           )}
         </Group>
       </Stack>
+      {canAdd && <AddGuestSubscriberDialog actor={inviteActor} />}
     </Paper>
   );
 }
@@ -135,10 +156,11 @@ function InviteTotal({ actor }: { actor: GuestsToInviteActor }) {
   const { t, i18n } = useTranslation();
   const language = languageOf(i18n.language);
   const total = useSelector(actor, (state) => state.context.total);
-  const counting = useSelector(actor, (state) => state.matches('counting'));
-  const countFailed = useSelector(actor, (state) => state.matches('failed'));
-  const exporting = useSelector(actor, (state) => state.matches('exporting'));
+  const counting = useSelector(actor, (state) => state.matches({ total: 'counting' }));
+  const countFailed = useSelector(actor, (state) => state.matches({ total: 'failed' }));
+  const exporting = useSelector(actor, (state) => state.matches({ total: 'exporting' }));
   const notice = useSelector(actor, (state) => state.context.notice);
+  const added = useSelector(actor, (state) => state.context.added);
   return (
     <Stack gap={6} align="flex-end">
       <Group gap="sm" wrap="wrap" justify="flex-end">
@@ -170,6 +192,11 @@ function InviteTotal({ actor }: { actor: GuestsToInviteActor }) {
       {notice && (
         <Text size="sm" c={notice === 'exportFailed' ? 'red.9' : 'teal.9'} role="status">
           {t(`filePaging.${notice}`)}
+        </Text>
+      )}
+      {added && (
+        <Text size="sm" c="teal.9" role="status">
+          {t('filePaging.added', { name: added })}
         </Text>
       )}
     </Stack>
