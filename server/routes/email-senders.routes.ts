@@ -95,7 +95,7 @@ export function emailSendersRoutes(
             'Emails a single-use link (24 hours) to the address. With no SMTP server set up, the message is kept ' +
             'in the app and returned here as `message`.',
           params: IdParamSchema,
-          response: { 200: VerificationSentSchema, 409: ApiErrorSchema, ...errors },
+          response: { 200: VerificationSentSchema, 409: ApiErrorSchema, 502: ApiErrorSchema, ...errors },
         },
       },
       async (request) => verification.send(writeScopeOf(request), request.params.id),

@@ -8,7 +8,8 @@ import {
 } from '../../src/schemas/sender-verification.js';
 import type { Database } from '../db/database.js';
 import { ApiError, notFound } from '../http/errors.js';
-import type { Mailer } from '../mail/mailer.js';
+import { MailDeliveryError } from '../mail/mail-delivery-error.js';
+import type { Mailer, MailDelivery } from '../mail/mailer.js';
 import { senderVerificationEmail } from '../mail/sender-verification-email.js';
 import type { CapturedEmailRow } from '../repositories/captured-emails.repository.js';
 import {
@@ -60,6 +61,17 @@ function linkProblem(code: VerificationLinkProblem): ApiError {
   return new ApiError(400, code, LINK_PROBLEM_MESSAGES[code]);
 }
 
+/** A refusal by the SMTP server answers 502; the unused link simply expires. */
+async function sendOrExplain(send: () => Promise<MailDelivery>): Promise<MailDelivery> {
+  try {
+    return await send();
+  } catch (error) {
+    if (error instanceof MailDeliveryError)
+      throw new ApiError(502, 'mail_not_sent', 'The mail server did not accept the email; try again later');
+    throw error;
+  }
+}
+
 /** Verifying a sender's address: a single-use link sent to it, and following that link. */
 export function senderVerificationService(settings: SenderVerificationSettings) {
   const { db, mailer } = settings;
@@ -90,14 +102,16 @@ export function senderVerificationService(settings: SenderVerificationSettings) 
         token,
         hours: VERIFICATION_LINK_HOURS,
       });
-      const delivery = await mailer.send({
-        companyId: scope.companyId,
-        from: settings.from,
-        to: sender.email,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-      });
+      const delivery = await sendOrExplain(() =>
+        mailer.send({
+          companyId: scope.companyId,
+          from: settings.from,
+          to: sender.email,
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+        }),
+      );
       return delivery.kind === 'captured'
         ? { delivery: 'captured', message: presentCapturedEmail(delivery.email) }
         : { delivery: 'sent', message: null };

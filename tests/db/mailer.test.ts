@@ -1,41 +1,10 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer } from '../../server/mail/create-mailer.js';
+import { MailDeliveryError } from '../../server/mail/mail-delivery-error.js';
 import { listCapturedEmails } from '../../server/repositories/captured-emails.repository.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 import { makeCompany } from '../support/factories.js';
-
-/** A real SMTP server on a free local port that keeps what it receives. */
-async function startSink(): Promise<{
-  url: string;
-  received: { to: string[]; data: string }[];
-  stop: () => Promise<void>;
-}> {
-  const received: { to: string[]; data: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          data: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
-    received,
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
+import { startSink } from '../support/smtp-sink.js';
 
 const message = (companyId: number) => ({
   companyId,
@@ -86,6 +55,23 @@ describe('mailer: capture without SMTP_URL, SMTP with it', () => {
       expect(sink.received[0]!.data).toContain('Subject: Verify owner@mailer.example for Regulars');
       expect(sink.received[0]!.data).toContain('verify-sender?token=abc');
       expect(await captured()).toHaveLength(before);
+    } finally {
+      await mailer.close();
+      await sink.stop();
+    }
+  });
+
+  it('turns a refusal into an error that names neither the recipient nor the reply', async () => {
+    const sink = await startSink({ refuse: true });
+    const mailer = createMailer(test.db, { smtpUrl: sink.url });
+    try {
+      const failure = await mailer.send(message(companyId)).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(MailDeliveryError);
+      expect(failure).toMatchObject({ code: 'EENVELOPE', responseCode: 550 });
+      expect(
+        JSON.stringify({ message: (failure as Error).message, stack: (failure as Error).stack }),
+      ).not.toContain('owner@mailer.example');
+      expect(sink.received).toEqual([]);
     } finally {
       await mailer.close();
       await sink.stop();
