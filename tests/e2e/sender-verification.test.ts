@@ -1,34 +1,16 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
-import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';
 import { dialogViolations } from './support/dialogs.js';
-import { screenshots, signIn } from './support/pages.js';
-import { startServer, type RunningServer } from './support/server.js';
+import { screenshots } from './support/pages.js';
+import { signedInSession } from './support/session.js';
 
 const SENDER = { name: 'Harbor Vine News', email: 'news.e2e@harborvine.example' };
 
 describe('verifying an email sender with no mail server set up', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let watched: WatchedPage;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    watched = await openPage(browser, server.url);
-    await watched.page.goto('/account');
-    await signIn(watched.page);
-    await watched.page.waitForURL(/\/account$/);
-  });
-
-  afterAll(async () => {
-    await watched?.close();
-    await browser?.close();
-    await server?.stop();
-  });
+  const session = signedInSession('/account');
 
   it('adds a sender, sends the verification, opens the kept email, follows its link and sees the sender verified', async () => {
-    const { page, errors } = watched;
+    const { page, errors } = session.watched;
     await page.getByRole('tab', { name: 'Email senders' }).click();
     await page.getByRole('button', { name: 'Add sender' }).click();
     const add = page.getByRole('dialog', { name: 'Add a sender' });
@@ -52,7 +34,7 @@ describe('verifying an email sender with no mail server set up', () => {
     await screenshots(page, 'senders', 'verification-email');
     const link = email.getByRole('link', { name: /\/verify-sender\?token=/ });
     const href = await link.getAttribute('href');
-    expect(href).toMatch(new RegExp(`^${server.url}/verify-sender\\?token=[\\w-]{43}$`));
+    expect(href).toMatch(new RegExp(`^${session.server.url}/verify-sender\\?token=[\\w-]{43}$`));
 
     await link.click();
     await page.waitForURL(/\/verify-sender\?token=/);
@@ -78,13 +60,13 @@ describe('verifying an email sender with no mail server set up', () => {
     // The only failure the browser saw is the refused second use of the link.
     expect(errors).toEqual([
       expect.stringContaining(
-        `status of 400 (Bad Request) (${server.url}/api/campaigns/email-sender/verify/)`,
+        `status of 400 (Bad Request) (${session.server.url}/api/campaigns/email-sender/verify/)`,
       ),
     ]);
   });
 
   it('explains a link without a token', async () => {
-    const { page } = watched;
+    const { page } = session.watched;
     await page.goto('/verify-sender');
     await page
       .getByText('This link has no verification token. Open the link from the email again.')
