@@ -159,6 +159,8 @@ describe('the lists and the header on a phone (390 x 844)', () => {
     await expect.poll(() => emailHeader.getAttribute('aria-sort')).toBe('descending');
     await expect.poll(async () => (await emails())[0]).not.toBe(firstAscending);
     expect(await emails()).toEqual(sorted(await emails(), true));
+    await screenshots(page, 'layout', 'subscribers-sorted');
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     await page.setViewportSize(PHONE);
     await page.getByLabel('Sort by', { exact: true }).selectOption('email');
