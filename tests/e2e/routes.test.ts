@@ -20,7 +20,8 @@ function english(key: string): string {
   let node: string | MessageTree | undefined = ENGLISH;
   for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
   if (typeof node !== 'string') throw new Error(`No English text for ${key}`);
-  return node;
+  // Texts that name the product nest it as $t(brand): the page shows the installation's BRAND_NAME.
+  return node.replaceAll('$t(brand)', BRAND);
 }
 
 /** A path of the route with sample parameter values. */
