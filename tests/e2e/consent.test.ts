@@ -130,4 +130,81 @@ describe('email consent and guests to invite in a browser (issue 11)', () => {
     await page.getByText('exported as CSV').waitFor();
     expect(watched.errors).toEqual([]);
   });
+
+  it('adds a guest to invite as a subscriber from its row: a notice, one fewer to invite, the profile subscribed', async () => {
+    const { page } = watched;
+    const counted = page.waitForResponse(
+      (response) =>
+        response.url().includes('/api/pos/guests/?') && response.url().includes('is_subscriber=false'),
+    );
+    await page.goto('/guest/analytics');
+    const { count } = (await (await counted).json()) as { count: number };
+    await page.getByText(`Guests to invite: ${count.toLocaleString('en-US')}`).waitFor();
+
+    // The first guest to invite: its row names it, and its POS id is the one the dialog links.
+    const add = page.getByRole('button', { name: /^Add as subscriber: / }).first();
+    await add.waitFor();
+    const name = (await add.getAttribute('aria-label'))!.replace(/^Add as subscriber: /, '');
+    const row = page.getByRole('row').filter({ has: add });
+    const posId = (await row.getByRole('cell').nth(2).innerText()).trim();
+    await add.click();
+    const dialog = page.getByRole('dialog', { name: `Add ${name} as a subscriber` });
+    await dialog.waitFor();
+    const [first, ...rest] = name.split(/\s+/);
+    expect(await dialog.getByLabel('First name').inputValue()).toBe(first);
+    expect(await dialog.getByLabel('Last name').inputValue()).toBe(rest.join(' '));
+    const posField = dialog.getByLabel('POS id');
+    expect(await posField.inputValue()).toBe(posId);
+    expect(await posField.getAttribute('readonly')).not.toBeNull();
+
+    // No email: refused beside the field before any call.
+    await dialog.getByRole('button', { name: 'Add subscriber' }).click();
+    await dialog.getByText('Email is required').waitFor();
+    const email = `invited.${posId.toLowerCase().replace(/[^a-z0-9]/g, '')}@example.com`;
+    await dialog.getByLabel(/^Email/).fill(email);
+    await screenshots(page, 'consent', 'add-guest-as-subscriber');
+    await dialog.getByRole('button', { name: 'Add subscriber' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await page.getByText(`${name} is now a subscriber.`).waitFor();
+    await page.getByText(`Guests to invite: ${(count - 1).toLocaleString('en-US')}`).waitFor();
+    // The invite rows are read again without the new subscriber's POS id.
+    await page
+      .getByRole('button', { name: /^Add as subscriber: / })
+      .first()
+      .waitFor();
+    await expect
+      .poll(() =>
+        page
+          .getByRole('row')
+          .filter({ has: page.getByRole('cell', { name: posId, exact: true }) })
+          .count(),
+      )
+      .toBe(0);
+    // On a phone each row's action sits under the name: the invite table fits without a sideways scroll.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const inviteTable = page
+      .getByRole('table')
+      .filter({ has: page.getByRole('button', { name: /^Add as subscriber: / }) });
+    await expect
+      .poll(() => inviteTable.evaluate((table) => table.scrollWidth <= table.parentElement!.clientWidth + 1))
+      .toBe(true);
+    await screenshots(page, 'consent', 'guest-added-as-subscriber');
+
+    // The guest's profile now says subscribed and leads to the subscriber record.
+    await page.getByLabel('Search guests').fill(posId);
+    const guestRow = page.getByRole('table').first().getByRole('row').filter({ hasText: name }).first();
+    await expect
+      .poll(async () => guestRow.locator('[data-consent]').getAttribute('data-consent'))
+      .toBe('subscribed');
+    await guestRow.getByRole('button', { name: /^Open/ }).first().click();
+    await page.waitForURL(/\/guest\/profile\//);
+    await expect.poll(() => consentsOn(page)).toEqual(['subscribed', 'subscribed']);
+    await page.getByText('Email: subscribed').first().waitFor();
+    await page.getByRole('button', { name: 'Open subscriber profile' }).click();
+    await page.waitForURL(/\/subscriber\/profile\//);
+    await page.getByText('Subscriber record', { exact: true }).waitFor();
+    await page.getByText(email).first().waitFor();
+    expect(watched.errors).toEqual([]);
+  });
 });

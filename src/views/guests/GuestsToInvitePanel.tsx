@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Box, Button, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
@@ -83,31 +83,39 @@ export function GuestsToInvitePanel({
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('filePaging.name')}</Table.Th>
-                  <Table.Th>{t('filePaging.card')}</Table.Th>
+                  <Table.Th visibleFrom={canAdd ? 'sm' : undefined}>{t('filePaging.card')}</Table.Th>
                   <Table.Th>{t('filePaging.posId')}</Table.Th>
-                  {canAdd && <Table.Th>{t('subscribers.table.actions')}</Table.Th>}
+                  {canAdd && <Table.Th visibleFrom="sm">{t('subscribers.table.actions')}</Table.Th>}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {guests.map((guest) => (
                   <Table.Tr key={`${guest.pos_id}|${guest.customer_name}|${guest.last_four_digits}`}>
-                    <Table.Td>{guest.customer_name || '—'}</Table.Td>
-                    <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                    <Table.Td>
+                      {guest.customer_name || '—'}
+                      {/* On a phone the card and the action sit under the name: no sideways scroll. */}
+                      {canAdd && (
+                        <Box hiddenFrom="sm">
+                          <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                            {maskedCard(guest.last_four_digits)}
+                          </Text>
+                          <Box mt={4}>
+                            <AddAsSubscriberButton actor={inviteActor} guest={guest} />
+                          </Box>
+                        </Box>
+                      )}
+                    </Table.Td>
+                    <Table.Td
+                      ff="monospace"
+                      style={{ whiteSpace: 'nowrap' }}
+                      visibleFrom={canAdd ? 'sm' : undefined}
+                    >
                       {maskedCard(guest.last_four_digits)}
                     </Table.Td>
                     <Table.Td>{guest.pos_id}</Table.Td>
                     {canAdd && (
-                      <Table.Td>
-                        <Button
-                          size="compact-sm"
-                          variant="light"
-                          aria-label={t('filePaging.addAsSubscriberOf', {
-                            name: guest.customer_name || guest.pos_id,
-                          })}
-                          onClick={() => inviteActor.send({ type: 'subscriber.add', guest })}
-                        >
-                          {t('filePaging.addAsSubscriber')}
-                        </Button>
+                      <Table.Td visibleFrom="sm">
+                        <AddAsSubscriberButton actor={inviteActor} guest={guest} />
                       </Table.Td>
                     )}
                   </Table.Tr>
@@ -148,6 +156,21 @@ export function GuestsToInvitePanel({
       </Stack>
       {canAdd && <AddGuestSubscriberDialog actor={inviteActor} />}
     </Paper>
+  );
+}
+
+/** "Add as subscriber" on a guest's row: opens the dialog for that guest. */
+function AddAsSubscriberButton({ actor, guest }: { actor: GuestsToInviteActor; guest: GuestFileRow }) {
+  const { t } = useTranslation();
+  return (
+    <Button
+      size="compact-sm"
+      variant="light"
+      aria-label={t('filePaging.addAsSubscriberOf', { name: guest.customer_name || guest.pos_id })}
+      onClick={() => actor.send({ type: 'subscriber.add', guest })}
+    >
+      {t('filePaging.addAsSubscriber')}
+    </Button>
   );
 }
 
