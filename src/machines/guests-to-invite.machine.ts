@@ -66,6 +66,8 @@ export interface GuestsToInviteContext {
   notice: 'exported' | 'exportFailed' | null;
   /** Why the count failed. */
   problem: ApiProblem | null;
+  /** A recount was asked for during an export: it follows the export. */
+  recountDue: boolean;
   /** The guest the dialog adds, null while it is closed. */
   guest: GuestFileRow | null;
   form: InviteForm;
@@ -113,6 +115,7 @@ const inviteSetup = setup({
     addSubscriber: placeholder<Subscriber, SubscriberCreate>(),
   },
   guards: {
+    recountDue: ({ context }) => context.recountDue,
     formIsValid: ({ context }) => SubscriberCreateSchema.safeParse(context.form).success,
   },
   actions: {
@@ -120,8 +123,16 @@ const inviteSetup = setup({
     keepProblem: assign((_, error: unknown) => ({ problem: problemOf(error) })),
     clearNotice: assign({ notice: null }),
     // While counting again the badge says so rather than showing a total that may be stale.
-    forgetTotal: assign({ total: null, notice: null }),
-    changeFilter: assign((_, filter: LocationFilter) => ({ filter, total: null, notice: null, added: null })),
+    forgetTotal: assign({ total: null, notice: null, recountDue: false }),
+    keepRecountDue: assign({ recountDue: true }),
+    clearRecount: assign({ total: null, recountDue: false }),
+    changeFilter: assign((_, filter: LocationFilter) => ({
+      filter,
+      total: null,
+      notice: null,
+      added: null,
+      recountDue: false,
+    })),
     markExported: assign({ notice: 'exported' as const }),
     markExportFailed: assign({ notice: 'exportFailed' as const }),
     openDialog: assign((_, guest: GuestFileRow) => ({
@@ -168,6 +179,7 @@ export const guestsToInviteMachine = inviteSetup.createMachine({
     total: null,
     notice: null,
     problem: null,
+    recountDue: false,
     guest: null,
     form: EMPTY_INVITE_FORM,
     fieldErrors: {},
@@ -221,8 +233,16 @@ export const guestsToInviteMachine = inviteSetup.createMachine({
           tags: ['busy'],
           ...request('exportToInvite', {
             input: ({ context }) => context.filter,
-            done: { target: 'ready', actions: 'markExported' },
-            error: { target: 'ready', actions: 'markExportFailed' },
+            // A recount asked for meanwhile (a guest added) follows, keeping the export's notice.
+            done: [
+              { guard: 'recountDue', target: 'counting', actions: ['markExported', 'clearRecount'] },
+              { target: 'ready', actions: 'markExported' },
+            ],
+            error: [
+              { guard: 'recountDue', target: 'counting', actions: ['markExportFailed', 'clearRecount'] },
+              { target: 'ready', actions: 'markExportFailed' },
+            ],
+            on: { 'count.refresh': { actions: 'keepRecountDue' } },
           }),
         },
         failed: {

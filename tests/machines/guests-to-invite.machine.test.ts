@@ -188,6 +188,17 @@ describe('guests to invite machine (model)', () => {
     expect(recording.emitted).toContainEqual({ type: 'subscriber.added', subscriber: ADDED });
   });
 
+  it('counts again after an export when a guest was added during it', () => {
+    const [path] = pathsBy('xstate.done.actor.exportToInvite', { total: 'exporting' }).filter(
+      (candidate) => candidate.steps.at(-2)?.state.context.recountDue,
+    );
+    expect(path).toBeDefined();
+    const recording = replayPath(path as ModelPath, start, checks, INPUT);
+    expect(path!.state.matches({ total: 'counting' })).toBe(true);
+    expect(path!.state.context.notice).toBe('exported');
+    expect(recording.invoked.at(-1)?.src).toBe('countToInvite');
+  });
+
   it("keeps the dialog open with the server's field errors beside their fields", () => {
     const [path] = pathsBy('xstate.error.actor.addSubscriber', { adding: 'saving' });
     expect(path).toBeDefined();
