@@ -21,6 +21,9 @@ export const IDENTIFYING_KEYS: ReadonlySet<string> = new Set([
   'customer_name',
   'author_name',
   'written_by_staff_name',
+  // Who sent a support log, and the staff member acting as them.
+  'user_name',
+  'actor_name',
   // Notes about a guest are free text that often names or describes the person.
   'body',
   'to_address',
@@ -130,9 +133,14 @@ export function fingerprint(value: unknown): string {
 /** Something that looks like an email address anywhere in a text. */
 const EMAIL_PATTERN = /[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[^\s@"'<>(),;:]+/g;
 
-/** A text with every email address in it replaced by its fingerprint (free text, error messages). */
+/** A token in a link (`?token=…`, `&code=…`): a captured verification email carries one in its text. */
+const LINK_SECRET_PATTERN = /([?&](?:token|code|key)=)[^\s&#"'<>]+/gi;
+
+/** A text with every email address in it replaced by its fingerprint and every link token redacted. */
 function withoutEmails(text: string): string {
-  return text.replace(EMAIL_PATTERN, (email) => fingerprint(email));
+  return text
+    .replace(LINK_SECRET_PATTERN, (_, name: string) => `${name}${REDACTED}`)
+    .replace(EMAIL_PATTERN, (email) => fingerprint(email));
 }
 
 /** True for a plain object (not an array, date or class instance), whose keys can be walked. */

@@ -159,6 +159,31 @@ describe('redact', () => {
     });
   });
 
+  it('hides who sent a support log, and the one-time token in a kept verification email', () => {
+    const logs = redact({
+      type: 'xstate.done.actor.listLogs',
+      output: [
+        {
+          id: 4,
+          user_name: 'Dana Whitfield',
+          actor_name: 'Sasha Support',
+          user_email: 'dana@harbor.example',
+        },
+      ],
+    });
+    const kept = redact({
+      type: 'xstate.done.actor.sendVerification',
+      output: {
+        text: 'Open http://localhost:3000/verify-sender?token=dO2WnSB9IVeT7LT8&x=1 to verify',
+        html: '<a href="http://localhost:3000/verify-sender?token=dO2WnSB9IVeT7LT8">Verify</a>',
+      },
+    });
+    const written = JSON.stringify([logs, kept]);
+    for (const personal of ['Dana Whitfield', 'Sasha Support', 'dana@harbor.example', 'dO2WnSB9IVeT7LT8'])
+      expect(written).not.toContain(personal);
+    expect(written).toContain('verify-sender?token=[redacted]&x=1');
+  });
+
   it('hides profile notes and their authors, and the rows of guest files', () => {
     const loaded = redact({
       type: 'xstate.done.actor.profile',
