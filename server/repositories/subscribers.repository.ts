@@ -127,10 +127,13 @@ function subscriberConditions(companyId: CompanyId, filter: Omit<SubscriberFilte
       const pattern = likePattern(filter.q);
       // The space is part of the statement, not a parameter, so the expression matches its index.
       const fullName = rawSql<string>`(${rawSql.ref('s.first_name')} || ' ' || ${rawSql.ref('s.last_name')})`;
+      // Phones are stored as E.164 (+15035554585) and shown as (503) 555-4585: typed punctuation is dropped.
+      const digits = filter.q.replace(/\D/g, '');
       conditions.push(
         eb.or([
           eb('s.email', 'ilike', pattern),
           eb('s.phone', 'ilike', pattern),
+          ...(digits.length >= 3 ? [eb('s.phone', 'like', likePattern(digits))] : []),
           eb(fullName, 'ilike', pattern),
         ]),
       );

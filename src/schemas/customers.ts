@@ -35,7 +35,6 @@ export const CustomerListQuerySchema = PagingQuerySchema.extend({
 /** Filters of a guest or subscriber list. */
 export type CustomerListQuery = z.infer<typeof CustomerListQuerySchema>;
 
-/** `GET /subscriptions/subscribers/`: 8 a page unless asked otherwise (spec section 9). */
 /** How the subscriber list may be ordered: a column, descending with a leading `-`. */
 export const SUBSCRIBER_ORDERINGS = [
   '-created_at',
@@ -48,6 +47,7 @@ export const SUBSCRIBER_ORDERINGS = [
 /** One of the subscriber list's orders. */
 export type SubscriberOrdering = (typeof SUBSCRIBER_ORDERINGS)[number];
 
+/** `GET /subscriptions/subscribers/`: 8 a page unless asked otherwise (spec section 9), newest first. */
 export const SubscriberListQuerySchema = CustomerListQuerySchema.extend({
   page_size: pageSizeField(LIMITS.subscribersPageSize),
   /** Newest first unless asked otherwise: the order the Created column shows. */

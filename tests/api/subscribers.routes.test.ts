@@ -291,6 +291,21 @@ describe('Subscribers API', () => {
       subscribed: false,
     });
     const digits = await create(company, { email: 'digits@example.com', phone: '5035554585' });
+    // The list is searched by the phone as shown, or typed any other way.
+    for (const typed of ['(503) 555-4585', '503-555-4585', '555 4585']) {
+      const found = await call(
+        company,
+        'GET',
+        `/api/subscriptions/subscribers/?q=${encodeURIComponent(typed)}`,
+      );
+      expect(
+        found
+          .json()
+          .results.map((row: { email: string }) => row.email)
+          .sort(),
+        typed,
+      ).toEqual(['digits@example.com', 'formatted@example.com']);
+    }
     expect(formatted.phone).toBe('+15035554585');
     expect(digits.phone).toBe('+15035554585');
 
