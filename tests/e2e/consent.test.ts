@@ -207,4 +207,32 @@ describe('email consent and guests to invite in a browser (issue 11)', () => {
     await page.getByText(email).first().waitFor();
     expect(watched.errors).toEqual([]);
   });
+
+  it('offers no invite action to an analyst, who only reads', async () => {
+    const { page } = watched;
+    const analyst = { email: 'e2e.analyst@harborvine.example', password: 'analyst-password-1' };
+    await page.goto('/account');
+    await page.getByRole('tab', { name: 'Users' }).click();
+    await page.getByRole('button', { name: 'Add user' }).click();
+    const create = page.getByRole('dialog', { name: 'Add a user' });
+    await create.getByLabel('Email').fill(analyst.email);
+    await create.getByLabel('First password').fill(analyst.password);
+    await create.getByLabel(/^Role/).first().click();
+    await page.getByRole('option', { name: 'Analyst' }).click();
+    await create.getByRole('button', { name: 'Add user' }).click();
+    await page.getByText('The user is added.').waitFor();
+
+    const reader = await openPage(browser, server.url);
+    try {
+      await reader.page.goto('/guest/analytics');
+      await signIn(reader.page, analyst);
+      await reader.page.waitForURL(/\/guest\/analytics$/);
+      await reader.page.getByText(/^Guests to invite: [\d,]+$/).waitFor();
+      await reader.page.getByText(/of them to invite/).waitFor();
+      expect(await reader.page.getByRole('button', { name: /^Add as subscriber/ }).count()).toBe(0);
+      expect(reader.errors).toEqual([]);
+    } finally {
+      await reader.close();
+    }
+  });
 });
