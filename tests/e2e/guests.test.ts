@@ -89,6 +89,22 @@ describe('guests and subscribers in a browser', () => {
     );
     await dialog.getByRole('button', { name: 'Done' }).click();
 
+    // A second file with known emails updates them (spec §5): filled cells win, a blank keeps what is stored.
+    const again = join(folder, 'journey-again.csv');
+    await writeFile(
+      again,
+      'Email,First_Name,Last_Name,Zip\r\nJourney.512@example.com,,,97299\r\njourney.513@example.com,Jo,,\r\n',
+    );
+    await page.getByRole('button', { name: 'Upload CSV' }).click();
+    const secondChooser = page.waitForEvent('filechooser');
+    await dialog.getByLabel('CSV file').click();
+    await (await secondChooser).setFiles(again);
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await dialog.getByText('Import finished').waitFor({ timeout: 60_000 });
+    await expectFigure(page, 'Updated', 2);
+    await expectFigure(page, 'New', 0);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
     // Search finds one of the new subscribers; its profile opens.
     await page.getByLabel('Search subscribers').fill('journey.512@');
     const row = page.getByRole('row', { name: /journey\.512@example\.com/ });
@@ -99,6 +115,8 @@ describe('guests and subscribers in a browser', () => {
       .click();
     await page.waitForURL(/\/subscriber\/profile\/-\/[^/]+\/\d+$/);
     await page.getByRole('heading', { name: 'Journey Person 512' }).waitFor();
+    // The update kept the names the second file left blank and took its zip code.
+    await page.getByText('97299', { exact: true }).first().waitFor();
 
     // A note is kept and shown with its author.
     await page.getByLabel('New note').fill('Prefers the window table');

@@ -170,6 +170,23 @@ describe('the lists and the header on a phone (390 x 844)', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 
+  it('writes dates in the order of the chosen language: Japanese year-month-day, German day. month year', async () => {
+    const { page } = session.watched;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/subscribers');
+    const created = page.getByRole('table').first().locator('tbody tr').first().locator('td').nth(5);
+    await expect.poll(() => created.innerText()).toMatch(/^[A-Z][a-z]{2} \d{2}, \d{4}$/);
+    const picker = page.locator('header select').first();
+    await picker.selectOption('jp');
+    await expect.poll(() => created.innerText()).toMatch(/^\d{4}年\d{1,2}月\d{1,2}日$/);
+    await picker.selectOption('de');
+    await expect.poll(() => created.innerText()).toMatch(/^\d{1,2}\. \p{L}+\.? \d{4}$/u);
+    await screenshots(page, 'layout', 'subscribers-de');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.locator('header select').first().selectOption('en');
+    await page.getByRole('heading', { name: 'Subscribers', level: 2 }).waitFor();
+  });
+
   it('keeps the language picker in the user menu, and the French location button whole', async () => {
     const { page } = session.watched;
     await page.setViewportSize(PHONE);
