@@ -549,6 +549,9 @@ describe('Subscribers API', () => {
 
     const log = lines.join('');
     expect(log).toContain('/api/subscriptions/subscribers/?q=[redacted]');
-    expect(log).not.toMatch(/secret\.person|Secretfirst|Secretlast|Secretphone|Secretcard|503-555-0177|8642/);
+    // Whole-number boundaries: a response time such as 4.864270 must not pass for the card digits 8642.
+    expect(log).not.toMatch(
+      /secret\.person|Secretfirst|Secretlast|Secretphone|Secretcard|503-555-0177|\b8642\b/,
+    );
   });
 });
