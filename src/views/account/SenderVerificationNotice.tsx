@@ -45,24 +45,22 @@ function CapturedEmailDialog({ email, onClose }: { email: CapturedEmail | null; 
             {t('account.senders.emailHint')}
           </Text>
           <dl style={{ margin: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '4px 12px' }}>
-            <Text component="dt" size="sm" fw={600}>
-              {t('account.senders.emailFrom')}
-            </Text>
-            <Text component="dd" size="sm" m={0} style={{ wordBreak: 'break-word' }}>
-              {email.from}
-            </Text>
-            <Text component="dt" size="sm" fw={600}>
-              {t('account.senders.emailTo')}
-            </Text>
-            <Text component="dd" size="sm" m={0} style={{ wordBreak: 'break-word' }}>
-              {email.to}
-            </Text>
-            <Text component="dt" size="sm" fw={600}>
-              {t('account.senders.emailSubject')}
-            </Text>
-            <Text component="dd" size="sm" m={0} style={{ wordBreak: 'break-word' }}>
-              {email.subject}
-            </Text>
+            {(
+              [
+                ['account.senders.emailFrom', email.from],
+                ['account.senders.emailTo', email.to],
+                ['account.senders.emailSubject', email.subject],
+              ] as const
+            ).map(([label, value]) => (
+              <Fragment key={label}>
+                <Text component="dt" size="sm" fw={600}>
+                  {t(label)}
+                </Text>
+                <Text component="dd" size="sm" m={0} style={{ wordBreak: 'break-word' }}>
+                  {value}
+                </Text>
+              </Fragment>
+            ))}
           </dl>
           <Text
             component="div"

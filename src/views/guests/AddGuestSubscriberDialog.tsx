@@ -1,15 +1,14 @@
 import { SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { InviteField, InviteForm } from '../../machines/guests-to-invite.machine.js';
 import { SubscriberCreateSchema } from '../../schemas/subscribers.js';
-import { changeField, textFieldProps } from '../kit/field-props.js';
-import { FormDialog } from '../kit/FormDialog.js';
-import { useRequiredFields } from '../kit/required-fields.js';
-import { useListDialog } from '../kit/useListView.js';
+import { FormDialogFrame } from '../kit/FormDialog.js';
+import { requiredFieldsOf } from '../kit/required-fields.js';
 import { fieldMessage } from '../shared/field-message.js';
 import { problemMessage } from '../shared/problem-message.js';
 import type { GuestsToInviteActor } from './GuestsToInvitePanel.js';
-import { inviteDialogActor } from './invite-dialog-actor.js';
 
 /**
  * "Add as subscriber" for a guest to invite: the guest's first and last name (from the POS name, editable),
@@ -18,9 +17,14 @@ import { inviteDialogActor } from './invite-dialog-actor.js';
  */
 export function AddGuestSubscriberDialog({ actor }: { actor: GuestsToInviteActor }) {
   const { t } = useTranslation();
-  const dialogActor = useMemo(() => inviteDialogActor(actor), [actor]);
-  const { busy, form, fieldErrors, selected } = useListDialog(dialogActor);
-  const required = useRequiredFields(dialogActor, { creating: SubscriberCreateSchema });
+  const opened = useSelector(actor, (state) => !state.matches({ adding: 'closed' }));
+  const busy = useSelector(actor, (state) => state.matches({ adding: 'saving' }));
+  const { form, fieldErrors, guest, addProblem } = useSelector(actor, (state) => state.context);
+  // The marks come from the schema that checks the form, as in every kit dialog.
+  const required = useMemo(() => requiredFieldsOf(SubscriberCreateSchema, form), [form]);
+  // TypeScript cannot narrow the field union by a generic field; the parameters tie field and value.
+  const change = <Field extends InviteField>(field: Field, value: InviteForm[Field]) =>
+    actor.send({ type: 'field.change', field, value } as Parameters<GuestsToInviteActor['send']>[0]);
 
   const text = (
     field: 'email' | 'first_name' | 'last_name',
@@ -29,7 +33,9 @@ export function AddGuestSubscriberDialog({ actor }: { actor: GuestsToInviteActor
   ) => (
     <TextInput
       label={label}
-      {...textFieldProps(dialogActor, form, field, required)}
+      value={form[field]}
+      onChange={(event) => change(field, event.currentTarget.value)}
+      required={required.has(field)}
       error={fieldMessage(t, fieldErrors[field], label)}
       disabled={busy}
       autoComplete="off"
@@ -37,13 +43,16 @@ export function AddGuestSubscriberDialog({ actor }: { actor: GuestsToInviteActor
     />
   );
 
-  const title = t('filePaging.addTitle', { name: selected?.customer_name || selected?.pos_id || '' });
   return (
-    <FormDialog
-      actor={dialogActor}
+    <FormDialogFrame
+      opened={opened}
+      busy={busy}
+      problem={addProblem}
       size="lg"
-      title={{ creating: title, editing: title }}
-      submit={{ creating: t('subscribers.actions.add'), editing: t('subscribers.actions.add') }}
+      title={t('filePaging.addTitle', { name: guest?.customer_name || guest?.pos_id || '' })}
+      submit={t('subscribers.actions.add')}
+      onClose={() => actor.send({ type: 'dialog.close' })}
+      onSubmit={() => actor.send({ type: 'dialog.submit' })}
       problemText={(problem) => problemMessage(t, 'subscribers', problem)}
     >
       <Stack gap="sm">
@@ -62,11 +71,11 @@ export function AddGuestSubscriberDialog({ actor }: { actor: GuestsToInviteActor
         <Switch
           label={t('subscribers.dialog.subscribed')}
           checked={form.subscribed}
-          onChange={(event) => changeField(dialogActor, 'subscribed', event.currentTarget.checked)}
+          onChange={(event) => change('subscribed', event.currentTarget.checked)}
           disabled={busy}
           mt="xs"
         />
       </Stack>
-    </FormDialog>
+    </FormDialogFrame>
   );
 }
