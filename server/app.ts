@@ -17,7 +17,11 @@ import { authSettingsFrom, type AuthSettings } from './auth/settings.js';
 import { loadSigningKeys } from './auth/signing-keys.js';
 import type { Database } from './db/database.js';
 import { registerAccessControl } from './http/access.js';
+import { answerClientError } from './http/client-errors.js';
+import { registerOversizeBodies } from './http/oversize-bodies.js';
+import { registerTextRule } from './http/text-rule.js';
 import { ApiError, registerErrorHandling } from './http/errors.js';
+import { frameworkErrorCode } from './http/framework-error-codes.js';
 import { loggerOptions } from './logging.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { accountsRoutes } from './routes/accounts.routes.js';
@@ -130,12 +134,13 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       }
       void plain.status(error.statusCode ?? 400).send({
         error: {
-          code: error.code === 'FST_ERR_BAD_URL' ? 'bad_url' : error.code.toLowerCase(),
+          code: frameworkErrorCode(error.code),
           message: error.message,
         },
       });
     },
     bodyLimit: 1024 * 1024,
+    clientErrorHandler: answerClientError,
     // Trust the nearest N proxies' X-Forwarded-For; with none the socket's address is the client's.
     trustProxy: (_address: string, hop: number) => hop < (options.trustProxyHops ?? 0),
   }).withTypeProvider<ZodTypeProvider>();
@@ -146,6 +151,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     routes.push(route);
   });
   registerErrorHandling(app);
+  registerOversizeBodies(app);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -188,6 +194,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
 
   registerAuthentication(app, options.db, auth, tokens);
   registerAccessControl(app);
+  registerTextRule(app);
   await app.register(
     async (api) => {
       await api.register(healthRoutes(healthService(options.db)));

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { frameworkErrorCode } from './framework-error-codes.js';
 import {
   fieldProblemOf,
   type FieldFailure,
@@ -104,7 +105,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error.statusCode && error.statusCode < 500) {
       return reply
         .status(error.statusCode)
-        .send({ error: { code: error.code?.toLowerCase() ?? 'bad_request', message: error.message } });
+        .send({ error: { code: frameworkErrorCode(error.code), message: error.message } });
     }
     request.log.error({ err: error }, 'request failed');
     return reply

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema } from '../../src/schemas/common.js';
+import { urlWholeNumber } from '../../src/schemas/numbers.js';
 import {
   CustomerKindSchema,
   DeletedCustomerPageSchema,
@@ -24,7 +25,7 @@ const READ = access('Subscribers', 'analyst');
 /** `/bigdata/files/{kind}/{fileNumber}/`. */
 const FileParamSchema = z.object({
   kind: CustomerKindSchema,
-  fileNumber: z.coerce.number().int().min(1, 'fileNumber must be 1 or more'),
+  fileNumber: urlWholeNumber('fileNumber must be 1 or more'),
 });
 
 /** The location filters a file URL carries. */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
+import { urlWholeNumber } from '../../src/schemas/numbers.js';
 import {
   NoteCreateSchema,
   NoteSchema,
@@ -15,7 +16,7 @@ const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 
 
 /** `…/{id}/cards/{cardId}/`. */
 export const CardParamSchema = IdParamSchema.extend({
-  cardId: z.coerce.number().int().positive('cardId must be a positive integer'),
+  cardId: urlWholeNumber('cardId must be a positive integer'),
 });
 
 /** Where the routes hang and how their documentation names the person. */

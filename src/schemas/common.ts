@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './constants.js';
 import { FieldProblemSchema } from './field-problems.js';
+import { urlWholeNumber } from './numbers.js';
 
 /** The error body of every failed API call. */
 export const ApiErrorSchema = z.object({
@@ -18,17 +19,15 @@ export type ApiErrorBody = z.infer<typeof ApiErrorSchema>;
 
 /** `?page_size=`, defaulting to `defaultSize` (lists with a page size of their own, e.g. guests 10). */
 export function pageSizeField(defaultSize: number) {
-  return z.coerce
-    .number()
-    .int()
-    .min(1, 'page_size must be 1 or more')
-    .max(LIMITS.maxPageSize, `page_size must be at most ${LIMITS.maxPageSize}`)
-    .default(defaultSize);
+  return urlWholeNumber('page_size must be 1 or more', {
+    max: LIMITS.maxPageSize,
+    maxMessage: `page_size must be at most ${LIMITS.maxPageSize}`,
+  }).default(defaultSize);
 }
 
 /** `?page=&page_size=` of every list call. */
 export const PagingQuerySchema = z.object({
-  page: z.coerce.number().int().min(1, 'page must be 1 or more').default(1),
+  page: urlWholeNumber('page must be 1 or more').default(1),
   page_size: pageSizeField(LIMITS.defaultPageSize),
 });
 /** `?page=&page_size=` of every list call. */
@@ -51,9 +50,9 @@ export interface Page<Item> {
   results: Item[];
 }
 
-/** A path id: a positive integer. */
+/** A path id: a positive integer written in plain digits (`1e3` or `012` is refused, not read as another id). */
 export const IdParamSchema = z.object({
-  id: z.coerce.number().int().positive('id must be a positive integer'),
+  id: urlWholeNumber('id must be a positive integer'),
 });
 
 /** A query value that may be repeated (`?location_id=1&location_id=2`) or given once. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageOf, pageSizeField, PagingQuerySchema, repeated } from './common.js';
+import { urlWholeNumber } from './numbers.js';
 import { LIMITS } from './constants.js';
 
 // Shapes shared by guests and subscribers: the profile key in links, cards, notes and the activity block
@@ -29,8 +30,8 @@ export type ProfileKeyQuery = z.infer<typeof ProfileKeyQuerySchema>;
 /** Filters every guest and subscriber list takes: search text and repeated location or group ids. */
 export const CustomerListQuerySchema = PagingQuerySchema.extend({
   q: z.string().trim().max(100, 'Search must be at most 100 characters').optional(),
-  location_id: repeated(z.coerce.number().int().positive('location_id is not valid')),
-  location_group_id: repeated(z.coerce.number().int().positive('location_group_id is not valid')),
+  location_id: repeated(urlWholeNumber('location_id is not valid')),
+  location_group_id: repeated(urlWholeNumber('location_group_id is not valid')),
 });
 /** Filters of a guest or subscriber list. */
 export type CustomerListQuery = z.infer<typeof CustomerListQuerySchema>;
@@ -168,12 +169,12 @@ export const DeletedCustomerPageSchema = pageOf(DeletedCustomerSchema);
 
 /** `GET /bigdata/file-urls/`: which files hold a kind's rows for some locations. */
 export const FileUrlsQuerySchema = z.object({
-  location_id: repeated(z.coerce.number().int().positive('location_id is not valid')),
-  location_group_id: repeated(z.coerce.number().int().positive('location_group_id is not valid')),
+  location_id: repeated(urlWholeNumber('location_id is not valid')),
+  location_group_id: repeated(urlWholeNumber('location_group_id is not valid')),
   /** 'true' asks for subscriber rows (email, pos_id), anything else for guest rows. */
   is_subscriber: z.enum(['true', 'false'], { error: 'is_subscriber is not valid' }).default('false'),
   /** Which page of URLs (each page lists up to `LIMITS.fileUrlsPerPage` files). */
-  page: z.coerce.number().int().min(1, 'page must be 1 or more').default(1),
+  page: urlWholeNumber('page must be 1 or more').default(1),
 });
 /** Query of the file-URLs call. */
 export type FileUrlsQuery = z.infer<typeof FileUrlsQuerySchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageOf, PagingQuerySchema, repeated } from './common.js';
+import { urlWholeNumber } from './numbers.js';
 import { CustomerActivitySchema } from './customers.js';
 
 /**
@@ -58,7 +59,7 @@ export type GuestProfile = z.infer<typeof GuestProfileSchema>;
 /** `GET /pos/guests-bigdata/?page&is_subscriber&location_id`: a lean, stable-ordered page of guests. */
 export const GuestsBigdataQuerySchema = PagingQuerySchema.extend({
   is_subscriber: z.enum(['true', 'false'], { error: 'is_subscriber is not valid' }).optional(),
-  location_id: repeated(z.coerce.number().int().positive('location_id is not valid')),
+  location_id: repeated(urlWholeNumber('location_id is not valid')),
 });
 
 /** One row of the big-data guest list. */

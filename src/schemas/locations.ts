@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDateSchema, isTimeZone, pageOf, PagingQuerySchema, repeated, requiredName } from './common.js';
+import { urlWholeNumber } from './numbers.js';
 
 /** A location as the API returns it. */
 export const LocationSchema = z.object({
@@ -58,7 +59,7 @@ export type LocationPatch = z.infer<typeof LocationPatchSchema>;
 /** `GET /customers/locations/` query. */
 export const LocationListQuerySchema = PagingQuerySchema.extend({
   q: z.string().trim().max(100).optional(),
-  location_group_id: repeated(z.coerce.number().int().positive()),
+  location_group_id: repeated(urlWholeNumber('location_group_id is not valid')),
 });
 /** `GET /customers/locations/` query. */
 export type LocationListQuery = z.infer<typeof LocationListQuerySchema>;
@@ -144,7 +145,7 @@ export const LocationGroupWithLocationsSchema = LocationGroupSchema.omit({ locat
 
 /** A group id in a path; 0 is allowed and means "no group" (its locations are empty). */
 export const GroupIdParamSchema = z.object({
-  id: z.coerce.number().int().min(0, 'id must be 0 or a positive integer'),
+  id: urlWholeNumber('id must be 0 or a positive integer', { min: 0 }),
 });
 
 /**

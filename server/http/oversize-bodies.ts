@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from './errors.js';
+
+/**
+ * After refusing a body as too large, the server reads and discards up to this much more of it so that a
+ * client that sends its whole body before reading (most do) gets to read the 413; past it, the connection
+ * is cut.
+ */
+export const OVERSIZE_DRAIN_BYTES = 256 * 1024 * 1024;
+
+/** 413 in the product's shape: the body is larger than the route takes. */
+export function bodyTooLarge(limit: number): ApiError {
+  return new ApiError(413, 'body_too_large', `The request body is larger than ${limit} bytes`);
+}
+
+/**
+ * Too-large bodies answered 413 in the error shape, and readably: a declared `Content-Length` over the
+ * route's limit is refused before any of it is read; and whenever a 413 goes out (declared, or a chunked
+ * body found too large while reading), the rest of the body is drained instead of the connection being
+ * closed under the client, which would otherwise see a broken pipe rather than the answer.
+ */
+export function registerOversizeBodies(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    const declared = Number(request.headers['content-length']);
+    const limit = request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? Infinity;
+    if (declared > limit) throw bodyTooLarge(limit);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode !== 413 || request.raw.complete) return;
+    // Closing with unread bytes resets the connection, losing the answer: keep it open (even when the client
+    // asked to close) while the rest of the body is read and dropped; the client or the idle timeout ends it.
+    reply.removeHeader('connection');
+    reply.raw.shouldKeepAlive = true;
+    let drained = 0;
+    request.raw.on('data', (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > OVERSIZE_DRAIN_BYTES) request.raw.socket.destroy();
+    });
+    request.raw.resume();
+  });
+}
