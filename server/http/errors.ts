@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { frameworkErrorCode } from './framework-error-codes.js';
+import { frameworkErrorCode, isMalformedMultipart } from './framework-error-codes.js';
 import {
   fieldProblemOf,
   type FieldFailure,
@@ -101,6 +101,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
           message: 'The request refers to something that does not exist or is not allowed',
         },
       });
+    }
+    if (isMalformedMultipart(error)) {
+      return reply
+        .status(400)
+        .send({ error: { code: 'malformed_form', message: `The form cannot be read: ${error.message}` } });
     }
     if (error.statusCode && error.statusCode < 500) {
       return reply

@@ -13,3 +13,11 @@ export function frameworkErrorCode(code: string | undefined): string {
   if (!code) return 'bad_request';
   return PRODUCT_CODES[code] ?? code.toLowerCase();
 }
+
+/**
+ * True for a multipart form the parser (busboy) could not read — no boundary, cut short, a malformed part
+ * header: its errors carry no status, so they are known by where they were raised.
+ */
+export function isMalformedMultipart(error: Error): boolean {
+  return /[\\/]@fastify[\\/]busboy[\\/]/.test(error.stack ?? '');
+}

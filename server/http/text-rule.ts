@@ -59,10 +59,9 @@ export function textRuleFailure(part: string, value: unknown): FieldErrors | nul
   return null;
 }
 
-/** Parsed JSON, a query or path parameters; never a stream or a buffer (uploads are checked by their own reader). */
+/** Parsed JSON, a query or path parameters; never a buffer or a stream (uploads are checked by their own reader). */
 function isPlainData(value: object): boolean {
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return Array.isArray(value) || prototype === Object.prototype || prototype === null;
+  return !ArrayBuffer.isView(value) && typeof (value as { pipe?: unknown }).pipe !== 'function';
 }
 
 /**
