@@ -116,34 +116,40 @@ export function singleTypeOf(schema: JsonSchema): string | null {
 }
 
 /** A plausible valid value for a schema: what the fuzz starts from before breaking one field. */
-export function sampleOf(schema: JsonSchema): unknown {
+export function sampleOf(schema: JsonSchema, name = ''): unknown {
   if (schema.const !== undefined) return schema.const;
   if (schema.enum) return schema.enum[0];
   if (schema.default !== undefined && schema.default !== null) return schema.default;
-  if (schema.allOf?.[0]) return sampleOf(schema.allOf[0]);
+  if (schema.allOf?.[0]) return sampleOf(schema.allOf[0], name);
   const option = alternativesOf(schema)[0] ?? schema;
-  if (option !== schema) return sampleOf(option);
+  if (option !== schema) return sampleOf(option, name);
   switch (schema.type) {
     case 'string':
-      return sampleString(schema);
+      return sampleString(schema, name);
     case 'integer':
     case 'number':
       return Math.max(1, schema.minimum ?? 1, (schema.exclusiveMinimum ?? 0) + 1);
     case 'boolean':
       return true;
     case 'array':
-      return schema.minItems && schema.items ? [sampleOf(schema.items)] : [];
+      return schema.minItems && schema.items ? [sampleOf(schema.items, name)] : [];
     case 'object':
       return Object.fromEntries(
-        Object.entries(schema.properties ?? {}).map(([name, property]) => [name, sampleOf(property)]),
+        Object.entries(schema.properties ?? {}).map(([name, property]) => [name, sampleOf(property, name)]),
       );
     default:
       return null;
   }
 }
 
-function sampleString(schema: JsonSchema): string {
-  if (schema.format === 'email') return 'fuzz@example.com';
+/** A string the field takes, from its format, pattern or (for plain strings) its name. */
+function sampleString(schema: JsonSchema, name: string): string {
+  if (schema.format === 'email' || /email|reply_to/.test(name)) return 'fuzz@example.com';
+  if (/password/.test(name)) return 'Fuzz-password-123';
+  if (schema.pattern?.includes('{4}-')) return '2024-01-15';
+  if (schema.pattern?.includes('[0-9]{4}$')) return '4242';
+  if (schema.pattern?.includes('\\d{5}')) return '97201';
+  if (name === 'time_zone') return 'America/New_York';
   if (schema.format === 'date') return '2024-01-15';
   if (schema.format === 'date-time') return '2024-01-15T12:00:00.000Z';
   if (schema.format === 'uri' || schema.format === 'url') return 'https://example.com/';
