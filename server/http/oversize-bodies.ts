@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './errors.js';
 
 /**
  * After refusing a body as too large, the server reads and discards up to this much more of it so that a
@@ -8,23 +7,13 @@ import { ApiError } from './errors.js';
  */
 export const OVERSIZE_DRAIN_BYTES = 256 * 1024 * 1024;
 
-/** 413 in the product's shape: the body is larger than the route takes. */
-export function bodyTooLarge(limit: number): ApiError {
-  return new ApiError(413, 'body_too_large', `The request body is larger than ${limit} bytes`);
-}
-
 /**
- * Too-large bodies answered 413 in the error shape, and readably: a declared `Content-Length` over the
- * route's limit is refused before any of it is read; and whenever a 413 goes out (declared, or a chunked
- * body found too large while reading), the rest of the body is drained instead of the connection being
+ * Too-large bodies answered readably. Fastify refuses a declared `Content-Length` over the route's limit
+ * before reading any of it, and a chunked body once it passes the limit; uploads refuse their file the
+ * same way. Whenever a 413 goes out, the rest of the body is drained instead of the connection being
  * closed under the client, which would otherwise see a broken pipe rather than the answer.
  */
 export function registerOversizeBodies(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    const declared = Number(request.headers['content-length']);
-    const limit = request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? Infinity;
-    if (declared > limit) throw bodyTooLarge(limit);
-  });
   app.addHook('onSend', async (request, reply) => {
     if (reply.statusCode !== 413 || request.raw.complete) return;
     // Closing with unread bytes resets the connection, losing the answer: keep it open (even when the client

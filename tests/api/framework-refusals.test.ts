@@ -90,6 +90,19 @@ describe("Fastify's and Node's own refusals over a socket", () => {
     expectShape(answer, 413, 'body_too_large');
   });
 
+  it('still takes an upload larger than the JSON body limit (its file streams, with its own limit)', async () => {
+    // Two rows with names past any limit: the file is over 1 MB and its rows are merely rejected.
+    const row = (n: number) => `${'n'.repeat(600_000)},1234,pos-${n}\n`;
+    const csv = `customer_name,last_four_digits,pos_id\n${row(1)}${row(2)}`;
+    expect(csv.length).toBeGreaterThan(1024 * 1024);
+    const response = await fetch(`http://127.0.0.1:${port}/api/pos/guests/upload/`, {
+      method: 'POST',
+      headers: { ...caller.headers, 'content-type': 'text/csv' },
+      body: csv,
+    });
+    expect(response.status, await response.text()).toBeLessThan(300);
+  });
+
   it('answers 413 to fetch too', async () => {
     const response = await fetch(`http://127.0.0.1:${port}${LIST_PATH}`, {
       method: 'POST',
