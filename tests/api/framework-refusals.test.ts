@@ -16,21 +16,28 @@ interface RawAnswer {
   body: string;
 }
 
+/** The answer in `bytes` once all of it (headers and `Content-Length` bytes of body) has arrived, else null. */
+function completeAnswer(bytes: Buffer): RawAnswer | null {
+  const split = bytes.indexOf('\r\n\r\n');
+  if (split < 0) return null;
+  const head = bytes.subarray(0, split).toString('utf8');
+  const length = Number(/content-length:\s*(\d+)/i.exec(head)?.[1] ?? NaN);
+  const body = bytes.subarray(split + 4);
+  if (!(body.length >= length)) return null;
+  return { status: Number(head.split(' ')[1]), head, body: body.subarray(0, length).toString('utf8') };
+}
+
 /**
  * Sends `head` and then every byte of `body` before reading anything, as many clients do (a refused
- * upload must still be answered readably), and reads until the server closes or answers in full.
+ * upload must still be answered readably), and reads the whole answer. The request is never half-closed:
+ * an HTTP server may drop a request whose client closed its side.
  */
 function sendWholeThenRead(port: number, head: string, body: Buffer | string = ''): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
-    const received: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    let received = Buffer.alloc(0);
     socket.on('error', reject);
-    socket.on('close', () => {
-      const text = Buffer.concat(received).toString('utf8');
-      const [headPart = '', ...rest] = text.split('\r\n\r\n');
-      resolve({ status: Number(headPart.split(' ')[1]), head: headPart, body: rest.join('\r\n\r\n') });
-    });
+    socket.on('close', () => reject(new Error(`closed before a whole answer: ${received.toString('utf8')}`)));
     const sendAll = async () => {
       socket.write(head);
       const bytes = Buffer.from(body);
@@ -39,8 +46,15 @@ function sendWholeThenRead(port: number, head: string, body: Buffer | string = '
           await new Promise((drained) => socket.once('drain', drained));
         }
       }
-      // The whole request is out; the answer is read to the end of the connection.
-      socket.end();
+      // Only now is anything read.
+      socket.on('data', (chunk: Buffer) => {
+        received = Buffer.concat([received, chunk]);
+        const answer = completeAnswer(received);
+        if (answer) {
+          socket.destroy();
+          resolve(answer);
+        }
+      });
     };
     socket.on('connect', () => void sendAll());
   });
