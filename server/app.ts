@@ -18,9 +18,9 @@ import { loadSigningKeys } from './auth/signing-keys.js';
 import type { Database } from './db/database.js';
 import { registerAccessControl } from './http/access.js';
 import { ApiError, registerErrorHandling } from './http/errors.js';
-import { sendAppPage } from './http/app-page.js';
+import { appPageSender } from './http/app-page.js';
 import type { RateLimitOverrides } from './http/rate-limits.js';
-import { registerSecurity, type SecurityHeaderWriter } from './http/security.js';
+import { docsContentSecurityPolicy, registerSecurity, type SecurityHeaderWriter } from './http/security.js';
 import { loggerOptions } from './logging.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { accountsRoutes } from './routes/accounts.routes.js';
@@ -120,8 +120,10 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   const clientDir = options.clientDir === undefined ? DEFAULT_CLIENT_DIR : options.clientDir;
   const hasClient = clientDir !== null && existsSync(join(clientDir, 'index.html'));
   // Static serving is not set up for a request no route matched, so the app's page is kept for that case.
-  const indexHtml =
-    hasClient && clientDir !== null ? readFileSync(join(clientDir, 'index.html'), 'utf8') : null;
+  const appPage =
+    hasClient && clientDir !== null
+      ? appPageSender(readFileSync(join(clientDir, 'index.html'), 'utf8'))
+      : null;
   let writeSecurityHeaders: SecurityHeaderWriter = () => undefined;
   const app = Fastify({
     logger: loggerOptions(options.logLevel ?? 'info', options.logStream),
@@ -134,8 +136,8 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       // The reply's route-typed status codes do not apply here: no route was matched.
       const plain = reply as unknown as FastifyReply;
       writeSecurityHeaders(plain);
-      if (badUrlOfPage && indexHtml) {
-        void sendAppPage(request, plain, indexHtml);
+      if (badUrlOfPage && appPage) {
+        void appPage(request, plain);
         return;
       }
       void plain.status(error.statusCode ?? 400).send({
@@ -180,7 +182,10 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    transformStaticCSP: docsContentSecurityPolicy,
+  });
   app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   // The import job runner lives as long as the app: started here, stopped (between batches) on close.
@@ -241,11 +246,11 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   }
 
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || !hasClient || request.method !== 'GET') {
+    if (request.url.startsWith('/api/') || !appPage || request.method !== 'GET') {
       throw new ApiError(404, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}`);
     }
     // Every other path belongs to the single-page app, which routes it (unknown ones to /404).
-    return sendAppPage(request, reply, indexHtml ?? '');
+    return appPage(request, reply);
   });
   if (options.imports?.runJobs !== false) runner.start();
   return { app, auth, tokens, routes };

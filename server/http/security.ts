@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
@@ -69,7 +69,11 @@ function contentSecurityPolicy(settings: SecuritySettings) {
       defaultSrc: [self],
       scriptSrc: [self],
       scriptSrcAttr: ["'none'"],
-      styleSrc: [self, (_request: unknown, response: ServerResponse) => freshStyleNonce(response)],
+      styleSrc: [
+        self,
+        "'report-sample'",
+        (_request: unknown, response: ServerResponse) => freshStyleNonce(response),
+      ],
       imgSrc: [self, 'data:'],
       fontSrc: [self, 'data:'],
       // An external issuer's token endpoint is called from the app; its authorization page runs in the
@@ -82,6 +86,15 @@ function contentSecurityPolicy(settings: SecuritySettings) {
       frameAncestors: ["'none'"],
     },
   };
+}
+
+// Swagger UI's top bar draws its logo as an inline SVG with this one <style> element; nothing else inline.
+const SWAGGER_LOGO_STYLE = '.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}';
+const SWAGGER_LOGO_STYLE_HASH = `'sha256-${createHash('sha256').update(SWAGGER_LOGO_STYLE).digest('base64')}'`;
+
+/** The policy of /api/docs (swagger-ui's `transformStaticCSP`): the app's, plus the logo's style by hash. */
+export function docsContentSecurityPolicy(header: string): string {
+  return header.replace(/style-src 'self'/, `style-src 'self' ${SWAGGER_LOGO_STYLE_HASH}`);
 }
 
 /** The product's 429: `{error: {code: 'rate_limited', message}}`; the plugin has set Retry-After. */

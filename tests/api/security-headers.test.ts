@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,9 @@ import { TEST_RATE_LIMITS } from '../support/app.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 import { pkcePair, startAuthorization, TestBrowser } from '../support/oidc.js';
 
-const PAGE = `<!doctype html><html><head><meta property="csp-nonce" nonce="${CSP_NONCE_PLACEHOLDER}"><title>the app</title></head><body></body></html>`;
+const INLINE_SCRIPT = 'globalThis.__zod_globalConfig = { jitless: true };';
+const INLINE_SCRIPT_HASH = `'sha256-${createHash('sha256').update(INLINE_SCRIPT).digest('base64')}'`;
+const PAGE = `<!doctype html><html><head><script nonce="${CSP_NONCE_PLACEHOLDER}">${INLINE_SCRIPT}</script><meta property="csp-nonce" nonce="${CSP_NONCE_PLACEHOLDER}"><title>the app</title></head><body></body></html>`;
 
 /** The directives of a Content-Security-Policy header, by name. */
 function directives(response: LightMyRequestResponse): Map<string, string[]> {
@@ -66,7 +69,7 @@ describe('security headers on every kind of answer', () => {
     await rm(clientDir, { recursive: true, force: true });
   });
 
-  it("answers the app's page with a fresh style nonce in its policy and its meta tag", async () => {
+  it("answers the app's page with a fresh style nonce in its policy and its meta tag, its script by hash", async () => {
     const seen = new Set<string>();
     for (const url of ['/', '/dashboard', '/index.html']) {
       const response = await app.inject({ method: 'GET', url });
@@ -78,7 +81,8 @@ describe('security headers on every kind of answer', () => {
       expect(response.body).toContain(`nonce="${nonce}"`);
       expect(response.body).not.toContain(CSP_NONCE_PLACEHOLDER);
       expect(response.headers['cache-control']).toBe('no-cache');
-      expect(directives(response).get('script-src')).toEqual(["'self'"]);
+      // The page's own inline script by its hash; no other inline script can run.
+      expect(directives(response).get('script-src')).toEqual(["'self'", INLINE_SCRIPT_HASH]);
       seen.add(nonce!);
     }
     expect(seen.size).toBe(3);
