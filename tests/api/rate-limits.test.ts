@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../server/app.js';
 import { TEST_RATE_LIMITS, openTestApp, type TestApp } from '../support/app.js';
 import { pkcePair, startAuthorization, TestBrowser } from '../support/oidc.js';
 
@@ -38,6 +39,34 @@ describe('rate limits', () => {
     expect(refused.json()).toEqual({ error: { code: 'rate_limited', message: expect.any(String) } });
     // Another address is counted on its own.
     expect((await login('192.0.2.2')).statusCode).toBe(401);
+  });
+
+  it('counts each client behind a trusted proxy on its own (TRUST_PROXY)', async () => {
+    const proxied = await buildApp({
+      db: t.database.db,
+      logLevel: 'silent',
+      clientDir: null,
+      auth: t.auth,
+      trustProxyHops: 1,
+      rateLimits: { ...TEST_RATE_LIMITS, signIn: LOW },
+      imports: { runJobs: false },
+    });
+    try {
+      const viaProxy = (client: string) =>
+        proxied.inject({
+          method: 'POST',
+          url: '/api/accounts/login/',
+          remoteAddress: '10.0.0.1',
+          headers: { 'x-forwarded-for': client },
+          payload: { email: 'nobody@example.com', password: 'not the password' },
+        });
+      await viaProxy('198.51.100.7');
+      await viaProxy('198.51.100.7');
+      expectRateLimited(await viaProxy('198.51.100.7'));
+      expect((await viaProxy('198.51.100.8')).statusCode).toBe(401);
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('limits registrations per client address', async () => {
