@@ -4,6 +4,8 @@ import { messagesByPart } from './scripts/vite-messages-plugin.js';
 
 export default defineConfig({
   plugins: [react(), messagesByPart()],
+  // The server puts each response's style nonce here (server/http/app-page.ts); Mantine's <style> elements use it.
+  html: { cspNonce: 'CSP_NONCE_PLACEHOLDER' },
   build: {
     outDir: 'dist/client',
     emptyOutDir: true,

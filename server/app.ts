@@ -22,6 +22,9 @@ import { registerOversizeBodies } from './http/oversize-bodies.js';
 import { registerTextRule } from './http/text-rule.js';
 import { ApiError, registerErrorHandling } from './http/errors.js';
 import { frameworkErrorCode } from './http/framework-error-codes.js';
+import { appPageSender } from './http/app-page.js';
+import type { RateLimitOverrides } from './http/rate-limits.js';
+import { docsContentSecurityPolicy, registerSecurity, type SecurityHeaderWriter } from './http/security.js';
 import { loggerOptions } from './logging.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { accountsRoutes } from './routes/accounts.routes.js';
@@ -87,6 +90,10 @@ export interface AppOptions {
   imports?: Partial<UploadSettings & ImportRunnerSettings & { runJobs: boolean }>;
   /** SMTP_URL and MAIL_FROM; with no SMTP URL, mail is captured in the database and shown in the app. */
   mail?: MailSettings & { from?: string | undefined };
+  /** Origins allowed to call the API from a browser (CORS_ORIGINS); none when omitted. */
+  corsOrigins?: readonly string[];
+  /** The named rate limits (RATE_LIMIT_*); production values for those omitted (server/http/rate-limits.ts). */
+  rateLimits?: RateLimitOverrides;
 }
 
 /** The app, and the services built with it that scripts and tests also use. */
@@ -117,7 +124,11 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   const clientDir = options.clientDir === undefined ? DEFAULT_CLIENT_DIR : options.clientDir;
   const hasClient = clientDir !== null && existsSync(join(clientDir, 'index.html'));
   // Static serving is not set up for a request no route matched, so the app's page is kept for that case.
-  const indexHtml = hasClient && clientDir !== null ? readFileSync(join(clientDir, 'index.html')) : null;
+  const appPage =
+    hasClient && clientDir !== null
+      ? appPageSender(readFileSync(join(clientDir, 'index.html'), 'utf8'))
+      : null;
+  let writeSecurityHeaders: SecurityHeaderWriter = () => undefined;
   const app = Fastify({
     logger: loggerOptions(options.logLevel ?? 'info', options.logStream),
     routerOptions: { ignoreTrailingSlash: true },
@@ -128,8 +139,9 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
         error.code === 'FST_ERR_BAD_URL' && request.method === 'GET' && !request.url.startsWith('/api/');
       // The reply's route-typed status codes do not apply here: no route was matched.
       const plain = reply as unknown as FastifyReply;
-      if (badUrlOfPage && indexHtml) {
-        void plain.type('text/html').send(indexHtml);
+      writeSecurityHeaders(plain);
+      if (badUrlOfPage && appPage) {
+        void appPage(request, plain);
         return;
       }
       void plain.status(error.statusCode ?? 400).send({
@@ -152,6 +164,11 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   });
   registerErrorHandling(app);
   registerOversizeBodies(app);
+  writeSecurityHeaders = await registerSecurity(app, {
+    ...auth,
+    corsOrigins: options.corsOrigins ?? [],
+    rateLimits: options.rateLimits,
+  });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -171,7 +188,10 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    transformStaticCSP: docsContentSecurityPolicy,
+  });
   app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   // The import job runner lives as long as the app: started here, stopped (between batches) on close.
@@ -221,14 +241,23 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   );
   if (auth.embedded) await app.register(embeddedOidcPlugin({ db: options.db, settings: auth, brandName }));
 
-  if (hasClient) await app.register(fastifyStatic, { root: clientDir, wildcard: false });
+  // index.html is answered below with a fresh style nonce, never as a stored file.
+  const notIndex = (path: string) => path !== '/index.html';
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: false,
+      index: false,
+      allowedPath: notIndex,
+    });
+  }
 
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || !hasClient || request.method !== 'GET') {
+    if (request.url.startsWith('/api/') || !appPage || request.method !== 'GET') {
       throw new ApiError(404, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}`);
     }
     // Every other path belongs to the single-page app, which routes it (unknown ones to /404).
-    return reply.type('text/html').sendFile('index.html');
+    return appPage(request, reply);
   });
   if (options.imports?.runJobs !== false) runner.start();
   return { app, auth, tokens, routes };

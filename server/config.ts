@@ -1,5 +1,17 @@
 import { z } from 'zod';
 import { LIMITS } from '../src/schemas/constants.js';
+import { parseRateLimit } from './http/rate-limits.js';
+
+/** A rate limit written `<max>/<seconds>`, e.g. `20/60` (server/http/rate-limits.ts). */
+const rateLimitVariable = z
+  .string()
+  .optional()
+  .transform((text, context) => {
+    if (text === undefined) return undefined;
+    const limit = parseRateLimit(text);
+    if (!limit) context.addIssue({ code: 'custom', message: 'must be <max>/<seconds>, e.g. 20/60' });
+    return limit ?? undefined;
+  });
 
 /** Every environment variable the server reads, with its default; the README's table mirrors this. */
 const EnvironmentSchema = z.object({
@@ -34,11 +46,38 @@ const EnvironmentSchema = z.object({
     .string()
     .regex(/^smtps?:\/\/[^/]/, 'SMTP_URL must look like smtp://user:password@host:587 or smtps://host:465')
     .optional(),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((text) => text.split(',').map((origin) => origin.trim().replace(/\/+$/, '')))
+    .transform((origins) => origins.filter((origin) => origin !== ''))
+    .refine(
+      (origins) => origins.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin),
+      {
+        message: 'CORS_ORIGINS must be comma-separated origins such as https://app.example.com',
+      },
+    ),
+  RATE_LIMIT_SIGN_IN: rateLimitVariable,
+  RATE_LIMIT_REGISTRATION: rateLimitVariable,
+  RATE_LIMIT_UPLOAD: rateLimitVariable,
+  RATE_LIMIT_PREVIEW: rateLimitVariable,
+  RATE_LIMIT_UNSUBSCRIBE: rateLimitVariable,
   MAIL_FROM: z
     .string()
     .min(3, 'MAIL_FROM must be an address such as "Regulars" <no-reply@example.com>')
     .optional(),
 });
+
+/** The configured rate limits by name; those not set keep their defaults. */
+export function rateLimitsOf(config: Config) {
+  return {
+    signIn: config.RATE_LIMIT_SIGN_IN,
+    registration: config.RATE_LIMIT_REGISTRATION,
+    upload: config.RATE_LIMIT_UPLOAD,
+    preview: config.RATE_LIMIT_PREVIEW,
+    unsubscribe: config.RATE_LIMIT_UNSUBSCRIBE,
+  };
+}
 
 /** The server's settings, read once at start. */
 export type Config = z.infer<typeof EnvironmentSchema>;

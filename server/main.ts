@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import { authSettingsFrom } from './auth/settings.js';
-import { loadConfig } from './config.js';
+import { loadConfig, rateLimitsOf } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { countCompanies } from './repositories/companies.repository.js';
@@ -21,6 +21,8 @@ async function main(): Promise<void> {
     trustProxyHops: config.TRUST_PROXY,
     imports: { maxBytes: config.UPLOAD_MAX_BYTES },
     mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
+    corsOrigins: config.CORS_ORIGINS,
+    rateLimits: rateLimitsOf(config),
   });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 

@@ -33,7 +33,12 @@ export interface VerifiedAccessToken {
   /** During impersonation: the staff user really acting, and the impersonation record. */
   actorSubject: string | null;
   impersonationId: number | null;
+  /** The embedded provider's grant the token was issued under (revoked when its code is replayed). */
+  grantId: string | null;
 }
+
+/** The claim naming the embedded provider's grant a token was issued under. */
+export const GRANT_ID_CLAIM = 'grant_id';
 
 /**
  * The claim naming a token's issue time in milliseconds. JWT `iat` counts whole seconds, which cannot tell a
@@ -145,6 +150,8 @@ export function accessTokens(settings: AuthSettings, keys: SigningKeys): AccessT
           email: stringClaim(payload, 'email'),
           actorSubject: act && typeof act.sub === 'string' ? act.sub : null,
           impersonationId: typeof payload.imp === 'number' ? payload.imp : null,
+          // Only this installation's provider writes the claim; an external issuer's grants are not ours.
+          grantId: settings.embedded ? stringClaim(payload, GRANT_ID_CLAIM) : null,
         };
       } catch (error) {
         throw new InvalidAccessTokenError(describeFailure(error));

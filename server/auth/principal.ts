@@ -4,6 +4,7 @@ import { ApiError } from '../http/errors.js';
 import { findActiveCompanyTokenByHash } from '../repositories/company-tokens.repository.js';
 import { listCompanyFeatures } from '../repositories/company-features.repository.js';
 import { isImpersonationOpen } from '../repositories/impersonations.repository.js';
+import { isGrantRevoked } from '../repositories/revoked-grants.repository.js';
 import { findUserAuthority, type UserAuthorityRow, type UserRole } from '../repositories/users.repository.js';
 import { InvalidAccessTokenError, type AccessTokens, type VerifiedAccessToken } from './access-tokens.js';
 import { hashCompanyKey } from './company-token.js';
@@ -86,6 +87,11 @@ async function bearerPrincipal(
   } catch (error) {
     if (error instanceof InvalidAccessTokenError) throw unauthenticated(error.message);
     throw error;
+  }
+  // One primary-key read, only for tokens of the embedded provider's code flow.
+  const grantId = token.grantId;
+  if (grantId !== null && (await db.platform((sql) => isGrantRevoked(sql, grantId)))) {
+    throw unauthenticated('The access token was revoked');
   }
   const user = await userFor(db, settings, token);
   if (!user || !user.is_active) throw unauthenticated('The account behind this token is not active');

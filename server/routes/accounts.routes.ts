@@ -27,7 +27,7 @@ export function accountsRoutes(service: AccountsService): FastifyPluginAsyncZod 
     app.post(
       '/accounts/login/',
       {
-        config: PUBLIC,
+        config: { ...PUBLIC, limit: 'signIn' },
         schema: {
           tags,
           summary: 'Sign in with email and password (embedded provider only)',
@@ -51,13 +51,13 @@ export function accountsRoutes(service: AccountsService): FastifyPluginAsyncZod 
     app.post(
       '/accounts/register/',
       {
-        config: PUBLIC,
+        config: { ...PUBLIC, limit: 'registration' },
         schema: {
           tags,
           summary: 'Register a company and its owner, and sign the owner in',
           security: [],
           body: RegistrationRequestSchema,
-          response: { 201: TokenResponseSchema, 409: ApiErrorSchema, ...errors },
+          response: { 201: TokenResponseSchema, 409: ApiErrorSchema, 429: ApiErrorSchema, ...errors },
         },
       },
       async (request, reply) => reply.status(201).send(await service.register(request.body)),

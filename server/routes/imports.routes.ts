@@ -12,9 +12,9 @@ import { companyOf, writeScopeOf } from '../http/scope.js';
 import type { ImportsService, Upload } from '../services/imports.service.js';
 
 const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema };
-const uploadErrors = { ...errors, 413: ApiErrorSchema, 415: ApiErrorSchema };
+const uploadErrors = { ...errors, 413: ApiErrorSchema, 415: ApiErrorSchema, 429: ApiErrorSchema };
 const tags = ['Imports'];
-const UPLOAD = access('Subscribers', 'marketer');
+const UPLOAD = { ...access('Subscribers', 'marketer'), limit: 'upload' } as const;
 const READ = access('Subscribers', 'analyst');
 
 /** Content types a raw CSV body may come with (spreadsheet programs on Windows send the Excel one). */

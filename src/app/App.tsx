@@ -3,6 +3,7 @@ import { RouterProvider } from 'react-router';
 import { theme } from '../views/theme.js';
 import { LocationSelectionProvider } from './location-selection-context.js';
 import { SessionProvider } from './session-context.js';
+import { styleNonce } from './content-security.js';
 import type { Session } from './wiring/session.js';
 
 /** Keeps the light/dark choice between visits (presentation only, outside the machines). */
@@ -29,6 +30,7 @@ export function App({ session }: { session: Session }) {
       colorSchemeManager={colorSchemeManager}
       defaultColorScheme="auto"
       cssVariablesResolver={cssVariablesResolver}
+      getStyleNonce={styleNonce}
     >
       <SessionProvider session={session}>
         <LocationSelectionProvider>

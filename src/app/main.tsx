@@ -7,10 +7,12 @@ import { applyServerBrand } from '../services/brand.js';
 import { storedLanguage } from '../services/language.js';
 import { handOverSilentCallback, isSilentCallbackFrame } from '../services/oidc.js';
 import { App } from './App.js';
+import { shareStyleNonce } from './content-security.js';
 import { startSession } from './wiring/session.js';
 
 /** The browser entry: hands a silent-renewal callback to the opener, or starts i18n, the session and the app. */
 async function start(): Promise<void> {
+  shareStyleNonce();
   // Inside the hidden renewal iframe, /authenticate only passes code and state to the app that opened it.
   if (isSilentCallbackFrame()) {
     handOverSilentCallback();

@@ -198,6 +198,39 @@ describe('embedded OpenID provider', () => {
       expect(second.json().error).toBe('invalid_grant');
     });
 
+    it('revokes the tokens issued from a code when the code is replayed (RFC 6749 §4.1.2)', async () => {
+      const { code, pkce } = await signInForCode(newBrowser(), t.auth, {
+        email: user.email,
+        password: PASSWORD,
+      });
+      const first = await exchangeCode(t.app, t.auth, code, pkce.verifier);
+      expect(first.statusCode).toBe(200);
+      const headers = { authorization: `Bearer ${first.json().access_token}` };
+      const verify = () => t.app.inject({ method: 'GET', url: '/api/accounts/verify/', headers });
+      expect((await verify()).statusCode).toBe(200);
+
+      const replay = await exchangeCode(t.app, t.auth, code, pkce.verifier);
+      expect(replay.statusCode).toBe(400);
+      expect(replay.json().error).toBe('invalid_grant');
+      const refused = await verify();
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().error).toMatchObject({
+        code: 'unauthenticated',
+        message: 'The access token was revoked',
+      });
+
+      // Another sign-in of the same user is a new grant, untouched by the revocation.
+      const other = await signInForCode(newBrowser(), t.auth, { email: user.email, password: PASSWORD });
+      const fresh = await exchangeCode(t.app, t.auth, other.code, other.pkce.verifier);
+      const freshHeaders = { authorization: `Bearer ${fresh.json().access_token}` };
+      const stillFine = await t.app.inject({
+        method: 'GET',
+        url: '/api/accounts/verify/',
+        headers: freshHeaders,
+      });
+      expect(stillFine.statusCode).toBe(200);
+    });
+
     it('returns a code without any page for prompt=none while the session lives', async () => {
       const browser = newBrowser();
       await signInForCode(browser, t.auth, { email: user.email, password: PASSWORD });

@@ -259,7 +259,8 @@ describe('every route of the app in a browser', () => {
         if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
       });
       page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-      phone = { page, context, errors, close: () => context.close() };
+      // A policy violation shows here as a console error ("Refused to …").
+      phone = { page, context, errors, policyViolations: [], close: () => context.close() };
     });
 
     afterAll(async () => {

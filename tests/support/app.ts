@@ -3,6 +3,7 @@ import { buildAppWithServices } from '../../server/app.js';
 import type { AccessTokens } from '../../server/auth/access-tokens.js';
 import { generateCompanyKey } from '../../server/auth/company-token.js';
 import { authSettingsFrom, type AuthSettings } from '../../server/auth/settings.js';
+import type { RateLimitSettings } from '../../server/http/rate-limits.js';
 import { setCompanyFeatures } from '../../server/repositories/company-features.repository.js';
 import { createCompanyToken } from '../../server/repositories/company-tokens.repository.js';
 import type { UserRole } from '../../server/repositories/users.repository.js';
@@ -40,9 +41,21 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * The rate limits of test apps: suites sign in, register and upload far more often than a person, and
+ * are never refused for it; tests of the limits themselves set low ones.
+ */
+export const TEST_RATE_LIMITS: RateLimitSettings = {
+  signIn: { max: 100_000, windowSeconds: 60 },
+  registration: { max: 100_000, windowSeconds: 60 },
+  upload: { max: 100_000, windowSeconds: 60 },
+  preview: { max: 100_000, windowSeconds: 60 },
+  unsubscribe: { max: 100_000, windowSeconds: 60 },
+};
+
 /** Builds the real app (no client bundle) on a fresh migrated database. */
 export async function openTestApp(
-  options: { auth?: AuthSettings; brandName?: string } = {},
+  options: { auth?: AuthSettings; brandName?: string; rateLimits?: RateLimitSettings } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const auth = options.auth ?? authSettingsFrom({ PUBLIC_URL: 'http://localhost:3000' });
@@ -51,6 +64,7 @@ export async function openTestApp(
     logLevel: 'silent',
     clientDir: null,
     auth,
+    rateLimits: options.rateLimits ?? TEST_RATE_LIMITS,
     ...(options.brandName === undefined ? {} : { brandName: options.brandName }),
   });
   const { app, tokens } = built;

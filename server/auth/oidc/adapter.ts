@@ -11,6 +11,10 @@ import {
   upsertOidcPayload,
   type OidcPayloadRecord,
 } from '../../repositories/oidc-payloads.repository.js';
+import {
+  purgeExpiredRevokedGrants,
+  recordRevokedGrant,
+} from '../../repositories/revoked-grants.repository.js';
 
 /** How often (at most) one process sweeps long-expired rows, piggy-backing on writes. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -38,6 +42,8 @@ export class DatabaseOidcAdapter implements Adapter {
     private readonly model: string,
     /** Shared by the adapters of one provider: when expired rows were last swept. */
     private readonly purgeClock: { lastPurge: number } = { lastPurge: 0 },
+    /** The longest life of an access token: how long a revoked grant must stay on record. */
+    private readonly accessTokenTtlSeconds = 86400,
   ) {}
 
   /** Stores the object with the lookup columns the other calls need. */
@@ -82,21 +88,36 @@ export class DatabaseOidcAdapter implements Adapter {
     await this.db.platform((sql) => destroyOidcPayload(sql, this.model, id));
   }
 
-  /** Deletes every object of this model issued under the grant. */
+  /**
+   * Deletes every object of this model issued under the grant. JWT access tokens are not stored, so for
+   * them the grant is recorded as revoked and the API refuses its tokens (a replayed code, a sign-out).
+   */
   async revokeByGrantId(grantId: string): Promise<void> {
-    await this.db.platform((sql) => revokeOidcPayloadsByGrant(sql, this.model, grantId));
+    await this.db.platform(async (sql) => {
+      await revokeOidcPayloadsByGrant(sql, this.model, grantId);
+      if (this.model === 'AccessToken') await recordRevokedGrant(sql, grantId, this.accessTokenTtlSeconds);
+    });
   }
 
   private async purgeNowAndThen(): Promise<void> {
     const now = Date.now();
     if (now - this.purgeClock.lastPurge < PURGE_INTERVAL_MS) return;
     this.purgeClock.lastPurge = now;
-    await this.db.platform((sql) => purgeExpiredOidcPayloads(sql));
+    await this.db.platform(async (sql) => {
+      await purgeExpiredOidcPayloads(sql);
+      await purgeExpiredRevokedGrants(sql);
+    });
   }
 }
 
-/** The adapter factory oidc-provider's `adapter` option takes, bound to a database. */
-export function databaseAdapterFactory(db: Database): (model: string) => Adapter {
+/**
+ * The adapter factory oidc-provider's `adapter` option takes, bound to a database and the access tokens'
+ * lifetime (how long a revoked grant is remembered).
+ */
+export function databaseAdapterFactory(
+  db: Database,
+  accessTokenTtlSeconds?: number,
+): (model: string) => Adapter {
   const purgeClock = { lastPurge: 0 };
-  return (model) => new DatabaseOidcAdapter(db, model, purgeClock);
+  return (model) => new DatabaseOidcAdapter(db, model, purgeClock, accessTokenTtlSeconds);
 }

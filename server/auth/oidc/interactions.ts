@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type Provider from 'oidc-provider';
 import { errors as oidcErrors } from 'oidc-provider';
 import type { Database } from '../../db/database.js';
+import { ApiError } from '../../http/errors.js';
 import { registerCompany, UserEmailTakenError } from '../../services/registration.service.js';
 import { RegistrationRequestSchema } from '../../../src/schemas/accounts.js';
 import { SignInRejectedError, SignInThrottledError, verifyCredentials } from '../credentials.js';
@@ -165,16 +166,21 @@ export function interactionRoutes(options: InteractionRoutesOptions): FastifyPlu
 
   return async (app: FastifyInstance) => {
     app.setErrorHandler((error: { statusCode?: number }, request, reply) => {
-      const status = typeof error.statusCode === 'number' && error.statusCode < 500 ? error.statusCode : 500;
+      // The rate limit (server/http/security.ts) refuses with the API's error, before the page's handler.
+      const statusCode = error instanceof ApiError ? error.status : error.statusCode;
+      const status = typeof statusCode === 'number' && statusCode < 500 ? statusCode : 500;
       if (status >= 500) request.log.error({ err: error }, 'sign-in page failed');
       const locale = {
         language: pageLanguage(undefined, request.headers['accept-language']),
         brand: brandName,
       };
       const text = signinMessages(locale);
+      const minutes = Math.max(1, Math.ceil(Number(reply.getHeader('retry-after') ?? 60) / 60));
+      const throttled =
+        minutes === 1 ? text.errors.throttledOneMinute : fill(text.errors.throttled, { minutes });
       const html = messagePage(locale, {
         title: text.failure.title,
-        body: text.failure.body,
+        body: status === 429 ? throttled : text.failure.body,
         linkHref: loginUrl,
         linkText: text.backToApp,
       });
@@ -182,6 +188,8 @@ export function interactionRoutes(options: InteractionRoutesOptions): FastifyPlu
     });
 
     const routeConfig = { schema: { hide: true } };
+    const signInConfig = { ...routeConfig, config: { limit: 'signIn' as const } };
+    const registrationConfig = { ...routeConfig, config: { limit: 'registration' as const } };
 
     app.get<{ Params: { uid: string } }>('/oidc/interaction/:uid', routeConfig, async (request, reply) => {
       const details = await interactionOf(request, reply);
@@ -201,7 +209,7 @@ export function interactionRoutes(options: InteractionRoutesOptions): FastifyPlu
 
     app.post<{ Params: { uid: string } }>(
       '/oidc/interaction/:uid/login',
-      routeConfig,
+      signInConfig,
       async (request, reply) => {
         const details = await interactionOf(request, reply);
         if (!details) return expiredPage(request, reply);
@@ -263,7 +271,7 @@ export function interactionRoutes(options: InteractionRoutesOptions): FastifyPlu
 
     app.post<{ Params: { uid: string } }>(
       '/oidc/interaction/:uid/register',
-      routeConfig,
+      registrationConfig,
       async (request, reply) => {
         const details = await interactionOf(request, reply);
         if (!details) return expiredPage(request, reply);

@@ -11,7 +11,7 @@ import type { Database } from '../../db/database.js';
 import { getAccountSettings } from '../../repositories/account-settings.repository.js';
 import { findUserAuthority, getUser } from '../../repositories/users.repository.js';
 import { EMBEDDED_ISSUER_PATH, type AuthSettings } from '../settings.js';
-import { ISSUED_AT_MS_CLAIM } from '../access-tokens.js';
+import { GRANT_ID_CLAIM, ISSUED_AT_MS_CLAIM } from '../access-tokens.js';
 import { loadCookieSecrets, loadSigningKeys, SIGNING_ALGORITHM } from '../signing-keys.js';
 import { databaseAdapterFactory } from './adapter.js';
 import { pageLanguage, signinMessages, type PageLocale } from './language.js';
@@ -128,7 +128,7 @@ async function configuration(options: EmbeddedProviderOptions): Promise<Configur
   const redirectOrigins = [...new Set(settings.redirectUris.map((uri) => new URL(uri).origin))];
 
   return {
-    adapter: databaseAdapterFactory(db),
+    adapter: databaseAdapterFactory(db, settings.accessTokenTtlSeconds),
     jwks: { keys: keys.privateJwks },
     cookies: {
       keys: cookieSecrets,
@@ -155,8 +155,12 @@ async function configuration(options: EmbeddedProviderOptions): Promise<Configur
     // Only the app's own origin may call the token endpoint from a browser.
     clientBasedCORS: (_ctx, origin) => origin === appOrigin || redirectOrigins.includes(origin),
     findAccount: (_ctx, sub) => findActiveAccount(db, sub),
-    // Millisecond issue time, so a logout refuses exactly the tokens issued before it (see access-tokens.ts).
-    extraTokenClaims: () => ({ [ISSUED_AT_MS_CLAIM]: Date.now() }),
+    // Millisecond issue time, so a logout refuses exactly the tokens issued before it (see access-tokens.ts);
+    // the grant id, so a revoked grant (a replayed code) refuses the tokens issued under it.
+    extraTokenClaims: (_ctx, token) => ({
+      [ISSUED_AT_MS_CLAIM]: Date.now(),
+      ...('grantId' in token && typeof token.grantId === 'string' ? { [GRANT_ID_CLAIM]: token.grantId } : {}),
+    }),
     loadExistingGrant: (ctx) => firstPartyGrant(ctx, settings),
     interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
     discovery: { ui_locales_supported: ['en', 'zh', 'es', 'ja', 'de', 'fr'] },

@@ -25,6 +25,11 @@ export interface WatchedPage {
   context: BrowserContext;
   /** Console errors as `console.error: <text> (<url>)` and page errors as `pageerror: <message>`. */
   errors: string[];
+  /**
+   * Content-Security-Policy violations in any frame of the page (the `securitypolicyviolation` event and
+   * the browser's "Refused to …" console messages); also counted among `errors`.
+   */
+  policyViolations: string[];
   close(): Promise<void>;
 }
 
@@ -36,11 +41,32 @@ export async function openPage(browser: Browser, baseUrl: string): Promise<Watch
   const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const errors: string[] = [];
+  const policyViolations: string[] = [];
+  const violation = (text: string) => {
+    policyViolations.push(text);
+    errors.push(`csp: ${text}`);
+  };
+  await context.exposeBinding('__reportPolicyViolation', (_source, text: string) => violation(text));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as { __reportPolicyViolation?: (text: string) => void })
+        .__reportPolicyViolation;
+      const where = event.sourceFile ? ` from ${event.sourceFile}:${event.lineNumber}` : '';
+      const sample = event.sample ? ` (${event.sample})` : '';
+      report?.(
+        `${event.effectiveDirective} blocked ${event.blockedURI || 'inline'}${sample}${where} on ${event.documentURI}`,
+      );
+    });
+  });
   page.on('console', (message) => {
+    if (/Refused to|Content Security Policy/.test(message.text())) {
+      const where = message.location().url;
+      violation(`console: ${message.text()}${where ? ` (${where}:${message.location().lineNumber})` : ''}`);
+    }
     if (message.type() !== 'error') return;
     const location = message.location();
     errors.push(`console.error: ${message.text()}${location.url ? ` (${location.url})` : ''}`);
   });
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  return { page, context, errors, close: () => context.close() };
+  return { page, context, errors, policyViolations, close: () => context.close() };
 }

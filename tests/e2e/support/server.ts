@@ -91,6 +91,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     LOG_LEVEL: 'warn',
     // The sign-in redirect must come back to exactly the address the browser uses.
     PUBLIC_URL: url,
+    // Journeys sign in and upload far more often than a person; the limits' own tests are API tests.
+    RATE_LIMIT_SIGN_IN: '100000/60',
+    RATE_LIMIT_REGISTRATION: '100000/60',
+    RATE_LIMIT_UPLOAD: '100000/60',
     ...options.env,
   };
   // The suite always runs on its own PGlite, whatever the calling shell points at.

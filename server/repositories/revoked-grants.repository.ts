@@ -1,0 +1,31 @@
+import type { Sql } from '../db/database.js';
+
+/**
+ * Grants of the embedded provider whose access tokens the API refuses (a replayed authorization code,
+ * a provider sign-out). Platform rows: a Bearer token is checked before any company is known.
+ */
+
+/** Records the grant as revoked until `keepSeconds` from now (the longest life of one of its tokens). */
+export async function recordRevokedGrant(sql: Sql, grantId: string, keepSeconds: number): Promise<void> {
+  await sql.query(
+    `INSERT INTO revoked_grants (grant_id, expires_at)
+     VALUES ($1, now() + make_interval(secs => $2::int))
+     ON CONFLICT (grant_id) DO UPDATE SET revoked_at = now(), expires_at = excluded.expires_at`,
+    [grantId, Math.ceil(keepSeconds)],
+  );
+}
+
+/** True when tokens of this grant must be refused. */
+export async function isGrantRevoked(sql: Sql, grantId: string): Promise<boolean> {
+  const { rows } = await sql.query<{ revoked: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM revoked_grants WHERE grant_id = $1 AND expires_at > now()) AS revoked',
+    [grantId],
+  );
+  return rows[0]?.revoked === true;
+}
+
+/** Deletes revocations no token can outlive any more; returns how many went. */
+export async function purgeExpiredRevokedGrants(sql: Sql): Promise<number> {
+  const { rowCount } = await sql.query('DELETE FROM revoked_grants WHERE expires_at < now()');
+  return rowCount;
+}
