@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     trustProxyHops: config.TRUST_PROXY,
     imports: { maxBytes: config.UPLOAD_MAX_BYTES },
     mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
+    listCounts: { exactUpTo: config.LIST_EXACT_COUNT_UP_TO, cacheMs: config.LIST_COUNT_CACHE_SECONDS * 1000 },
   });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf, pageSizeField, PagingQuerySchema, repeated } from './common.js';
+import { pageOf, pageSizeField, PagingQuerySchema, repeated, type Page } from './common.js';
 import { LIMITS } from './constants.js';
 
 // Shapes shared by guests and subscribers: the profile key in links, cards, notes and the activity block
@@ -31,9 +31,30 @@ export const CustomerListQuerySchema = PagingQuerySchema.extend({
   q: z.string().trim().max(100, 'Search must be at most 100 characters').optional(),
   location_id: repeated(z.coerce.number().int().positive('location_id is not valid')),
   location_group_id: repeated(z.coerce.number().int().positive('location_group_id is not valid')),
+  /** Where a page starts, as the `next` and `previous` links carry it (opaque; keyset paging). */
+  cursor: z.string().max(2000, 'cursor is not valid').optional(),
 });
 /** Filters of a guest or subscriber list. */
 export type CustomerListQuery = z.infer<typeof CustomerListQuerySchema>;
+
+/**
+ * A page of the guest or subscriber list: the spec's `{count, next, previous, results}` and whether the
+ * count is an estimate (large lists: a recent full count, not this moment's; see docs/guests-and-subscribers.md).
+ */
+export function countedPageOf<Item extends z.ZodTypeAny>(item: Item) {
+  return pageOf(item).extend({
+    count_estimated: z
+      .boolean()
+      .optional()
+      .describe(
+        'True when count is an estimate (a large list counted a little while ago); absent or false: exact',
+      ),
+  });
+}
+/** A page with its count's exactness. */
+export interface CountedPage<Item> extends Page<Item> {
+  count_estimated?: boolean | undefined;
+}
 
 /** How the subscriber list may be ordered: a column, descending with a leading `-`. */
 export const SUBSCRIBER_ORDERINGS = [

@@ -8,6 +8,7 @@ import { createCompanyToken } from '../../server/repositories/company-tokens.rep
 import type { UserRole } from '../../server/repositories/users.repository.js';
 import { ALL_FEATURES } from '../../src/schemas/features.js';
 import { openTestDatabase, type TestDatabase } from './database.js';
+import type { ListCountSettings } from '../../server/services/list-counts.js';
 import { makeCompany, makeUser, systemScope } from './factories.js';
 
 /** A company that can call the API: its id and the `Authorization` header to use. */
@@ -42,7 +43,7 @@ export interface TestApp {
 
 /** Builds the real app (no client bundle) on a fresh migrated database. */
 export async function openTestApp(
-  options: { auth?: AuthSettings; brandName?: string } = {},
+  options: { auth?: AuthSettings; brandName?: string; listCounts?: Partial<ListCountSettings> } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const auth = options.auth ?? authSettingsFrom({ PUBLIC_URL: 'http://localhost:3000' });
@@ -52,6 +53,7 @@ export async function openTestApp(
     clientDir: null,
     auth,
     ...(options.brandName === undefined ? {} : { brandName: options.brandName }),
+    ...(options.listCounts === undefined ? {} : { listCounts: options.listCounts }),
   });
   const { app, tokens } = built;
   await app.ready();
