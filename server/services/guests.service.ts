@@ -17,7 +17,7 @@ import { emailConsentOfGuest } from '../repositories/email-consent.js';
 import type { WriteScope } from '../repositories/scope.js';
 import { findSubscriptionOfGuest } from '../repositories/subscribers.repository.js';
 import { keysetCsv } from './csv-export.service.js';
-import { listCounts, type ListCounts } from './list-counts.js';
+import { listCounts, readCounted, type ListCounts } from './list-counts.js';
 import { eraseGuest } from './customer-erasure.js';
 import { dollars, isoOrNull, type CustomerProfilesService } from './customer-profiles.service.js';
 
@@ -96,20 +96,20 @@ export function guestsService(
      */
     async list(companyId: number, query: GuestListQuery, window: KeysetWindow): Promise<KeysetRead<Guest>> {
       const filter = guestFilterOf(query);
-      const countKey = `guests:${companyId}:${JSON.stringify(filter)}`;
-      const countAll = () => db.tenant(companyId, (sql) => countGuests(sql, companyId, filter));
-      const kept = counts.kept(countKey, countAll);
       const idOf = (key: readonly string[] | undefined) => (key ? Number(key[0]) : undefined);
-      const { rows, bounded } = await db.tenant(companyId, async (sql) => ({
-        rows: await guestPage(sql, companyId, filter, {
-          limit: window.limit,
-          offset: window.offset,
-          afterId: idOf(window.after),
-          beforeId: idOf(window.before),
-        }),
-        bounded: kept ? 0 : await countGuestsUpTo(sql, companyId, filter, counts.exactUpTo + 1),
-      }));
-      const total = kept ?? (await counts.resolve(countKey, bounded, countAll));
+      const { rows, total } = await readCounted(counts, `guests:${companyId}:${JSON.stringify(filter)}`, {
+        transaction: (fn) => db.tenant(companyId, fn),
+        page: (sql) =>
+          guestPage(sql, companyId, filter, {
+            limit: window.limit,
+            offset: window.offset,
+            afterId: idOf(window.after),
+            beforeId: idOf(window.before),
+          }),
+        countUpTo: (sql, atMost) => countGuestsUpTo(sql, companyId, filter, atMost),
+        countAll: (sql) => countGuests(sql, companyId, filter),
+        window,
+      });
       return {
         items: rows.map((row) => presentGuest(row, row.is_subscriber, row.email_consent)),
         keys: rows.map((row) => [String(row.id)]),

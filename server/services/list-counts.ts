@@ -6,6 +6,8 @@
  * estimate (`count_estimated`). Concurrent pages of a list without a kept total share one full count.
  */
 
+import type { Sql } from '../db/database.js';
+
 /** When a total is exact, and how long a large one is kept. */
 export interface ListCountSettings {
   /** Totals up to this are counted exactly on every page (LIST_EXACT_COUNT_UP_TO). */
@@ -38,11 +40,14 @@ export interface ListCounts {
   readonly exactUpTo: number;
   /** A large total already kept for `key` (counted again in the background by `countAll` when old), or null. */
   kept(key: string, countAll: () => Promise<number>): ListCount | null;
+  /** Whether the list was small when last counted: a plain count is then cheaper than a bounded one. */
+  wasSmall(key: string): boolean;
   /**
-   * The total of a list whose bounded count gave `bounded`: exact when at most `exactUpTo`, otherwise the
-   * full count from `countAll` (shared by concurrent callers) and kept.
+   * The total of a list whose count gave `counted` (bounded, or full when `full`): exact when at most
+   * `exactUpTo`, otherwise a full count (from `countAll` unless `counted` is one, shared by concurrent
+   * callers), kept.
    */
-  resolve(key: string, bounded: number, countAll: () => Promise<number>): Promise<ListCount>;
+  resolve(key: string, counted: number, countAll: () => Promise<number>, full?: boolean): Promise<ListCount>;
 }
 
 /** A list-count keeper with these settings; `now` is the clock (tests may pass their own). */
@@ -52,6 +57,7 @@ export function listCounts(
 ): ListCounts {
   const kept = new Map<string, KeptCount>();
   const counting = new Map<string, Promise<number>>();
+  const small = new Set<string>();
 
   const keep = (key: string, count: number) => {
     kept.delete(key);
@@ -95,12 +101,60 @@ export function listCounts(
   return {
     exactUpTo: settings.exactUpTo,
     kept: keptCount,
-    async resolve(key, bounded, countAll) {
-      if (bounded <= settings.exactUpTo) {
+    wasSmall: (key) => small.has(key),
+    async resolve(key, counted, countAll, full = false) {
+      if (counted <= settings.exactUpTo) {
         kept.delete(key);
-        return { count: bounded, estimated: false };
+        small.add(key);
+        if (small.size > MAX_KEPT) small.delete(small.keys().next().value!);
+        return { count: counted, estimated: false };
+      }
+      small.delete(key);
+      if (full) {
+        keep(key, counted);
+        return estimate(counted);
       }
       return keptCount(key, countAll) ?? estimate(await countOnce(key, countAll));
     },
   };
+}
+
+/** How a list page is read and counted: its transaction, the page itself and two ways to count it. */
+export interface CountedRead<Row> {
+  /** Runs `fn` in one tenant transaction. */
+  transaction: <T>(fn: (sql: Sql) => Promise<T>) => Promise<T>;
+  /** The page, with one row more than it shows when there is one. */
+  page: (sql: Sql) => Promise<Row[]>;
+  /** Matches up to `atMost`. */
+  countUpTo: (sql: Sql, atMost: number) => Promise<number>;
+  /** Every match. */
+  countAll: (sql: Sql) => Promise<number>;
+  /** The page's window: a page by offset that shows the list's end gives its total without counting. */
+  window: { limit: number; offset: number; after?: unknown; before?: unknown };
+}
+
+/** A page and the list's total (`key`: company, list and filters), counted as the file's comment says. */
+export async function readCounted<Row>(
+  counts: ListCounts,
+  key: string,
+  read: CountedRead<Row>,
+): Promise<{ rows: Row[]; total: ListCount }> {
+  const countAll = () => read.transaction((sql) => read.countAll(sql));
+  const kept = counts.kept(key, countAll);
+  const byOffset = read.window.after === undefined && read.window.before === undefined;
+  const { rows, counted, full } = await read.transaction(async (sql) => {
+    const rows = await read.page(sql);
+    // The last page by offset shows where the list ends, so the total needs no count.
+    if (
+      kept === null &&
+      byOffset &&
+      rows.length < read.window.limit &&
+      (rows.length > 0 || read.window.offset === 0)
+    )
+      return { rows, counted: read.window.offset + rows.length, full: true };
+    if (kept) return { rows, counted: 0, full: false };
+    if (counts.wasSmall(key)) return { rows, counted: await read.countAll(sql), full: true };
+    return { rows, counted: await read.countUpTo(sql, counts.exactUpTo + 1), full: false };
+  });
+  return { rows, total: kept ?? (await counts.resolve(key, counted, countAll, full)) };
 }

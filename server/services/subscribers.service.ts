@@ -31,7 +31,7 @@ import {
 import { keysetCsv } from './csv-export.service.js';
 import { eraseSubscriber } from './customer-erasure.js';
 import { isoOrNull, type CustomerProfilesService } from './customer-profiles.service.js';
-import { listCounts, type ListCounts } from './list-counts.js';
+import { listCounts, readCounted, type ListCounts } from './list-counts.js';
 
 /** The columns of the subscriber CSV export, in order. */
 export const SUBSCRIBER_EXPORT_COLUMNS = [
@@ -127,22 +127,25 @@ export function subscribersService(
       window: SubscriberKeyset,
     ): Promise<KeysetRead<Subscriber>> {
       const filter = subscriberFilterOf(query);
-      const countKey = `subscribers:${companyId}:${JSON.stringify(filter)}`;
-      const countAll = () => db.tenant(companyId, (sql) => countSubscribers(sql, companyId, filter));
-      const kept = counts.kept(countKey, countAll);
-      const { page, bounded } = await db.tenant(companyId, async (sql) => ({
-        page: await subscriberPage(
-          sql,
-          companyId,
-          { ...filter, ordering: query.ordering ?? '-created_at' },
+      const ordered = { ...filter, ordering: query.ordering ?? '-created_at' };
+      const { rows, total } = await readCounted(
+        counts,
+        `subscribers:${companyId}:${JSON.stringify(filter)}`,
+        {
+          transaction: (fn) => db.tenant(companyId, fn),
+          // The rows with their ordering keys, so the page's cursors can be made.
+          page: async (sql) => {
+            const { rows, keys } = await subscriberPage(sql, companyId, ordered, window);
+            return rows.map((row, index) => ({ row, key: keys[index]! }));
+          },
+          countUpTo: (sql, atMost) => countSubscribersUpTo(sql, companyId, filter, atMost),
+          countAll: (sql) => countSubscribers(sql, companyId, filter),
           window,
-        ),
-        bounded: kept ? 0 : await countSubscribersUpTo(sql, companyId, filter, counts.exactUpTo + 1),
-      }));
-      const total = kept ?? (await counts.resolve(countKey, bounded, countAll));
+        },
+      );
       return {
-        items: page.rows.map(presentSubscriber),
-        keys: page.keys,
+        items: rows.map(({ row }) => presentSubscriber(row)),
+        keys: rows.map(({ key }) => key),
         count: total.count,
         countEstimated: total.estimated,
       };

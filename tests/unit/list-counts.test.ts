@@ -29,8 +29,13 @@ describe('list counts', () => {
     await Promise.resolve();
     expect(counts.kept('a', countAll)).toEqual({ count: 300, estimated: true });
     expect(fullCounts).toBe(2);
-    // A list that shrank below the limit is counted exactly again.
+    // A list that shrank below the limit is counted exactly again, and then fully (it was small).
     expect(await counts.resolve('a', 7, countAll)).toEqual({ count: 7, estimated: false });
     expect(counts.kept('a', countAll)).toBeNull();
+    expect(counts.wasSmall('a')).toBe(true);
+    // A full count that finds the list large again is kept as it is, with no second count.
+    expect(await counts.resolve('a', 5_000, countAll, true)).toEqual({ count: 5_000, estimated: true });
+    expect(fullCounts).toBe(2);
+    expect(counts.wasSmall('a')).toBe(false);
   });
 });
