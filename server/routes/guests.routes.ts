@@ -46,7 +46,7 @@ export function guestsRoutes(service: GuestsService): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Every guest matching the list filters, as CSV',
-          querystring: GuestListQuerySchema.omit({ page: true, page_size: true, cursor: true }),
+          querystring: GuestListQuerySchema.omit({ page: true, page_size: true, cursor: true, count: true }),
           response: errors,
         },
       },

@@ -109,6 +109,7 @@ export function guestsService(
         countUpTo: (sql, atMost) => countGuestsUpTo(sql, companyId, filter, atMost),
         countAll: (sql) => countGuests(sql, companyId, filter),
         window,
+        exact: query.count === 'exact',
       });
       return {
         items: rows.map((row) => presentGuest(row, row.is_subscriber, row.email_consent)),

@@ -131,6 +131,8 @@ export interface CountedRead<Row> {
   countAll: (sql: Sql) => Promise<number>;
   /** The page's window: a page by offset that shows the list's end gives its total without counting. */
   window: { limit: number; offset: number; after?: unknown; before?: unknown };
+  /** Count every match now, neither bounded nor kept (a total that must follow each change). */
+  exact?: boolean | undefined;
 }
 
 /** A page and the list's total (`key`: company, list and filters), counted as the file's comment says. */
@@ -142,6 +144,12 @@ export async function readCounted<Row>(
   const countAll = () => read.transaction((sql) => read.countAll(sql));
   const kept = counts.kept(key, countAll);
   const byOffset = read.window.after === undefined && read.window.before === undefined;
+  if (read.exact) {
+    return read.transaction(async (sql) => {
+      const rows = await read.page(sql);
+      return { rows, total: { count: await read.countAll(sql), estimated: false } };
+    });
+  }
   const { rows, counted, full } = await read.transaction(async (sql) => {
     const rows = await read.page(sql);
     // The last page by offset shows where the list ends, so the total needs no count.

@@ -79,6 +79,8 @@ export const GuestListQuerySchema = CustomerListQuerySchema.extend({
   page_size: pageSizeField(LIMITS.guestsPageSize),
   /** 'false': only guests never asked (no subscriber linked), the invite list; 'true': only the others. */
   is_subscriber: z.enum(['true', 'false'], { error: 'is_subscriber is not valid' }).optional(),
+  /** 'exact': count every match now, however many (a total that must follow each change, e.g. guests to invite). */
+  count: z.enum(['exact'], { error: 'count is not valid' }).optional(),
 });
 
 /** The guest list's query. */
