@@ -4,7 +4,8 @@
  * created on that server and dropped at the end). BENCH_ITERATIONS and BENCH_WARMUP change the loop sizes;
  * BENCH_IMPORT_ROWS the CSV import's size (bench/imports.ts); BENCH_GUEST_SCALE, BENCH_GUEST_ITERATIONS and
  * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts), BENCH_GUEST_DATABASE_URL a pre-seeded database for
- * it; BENCH_ONLY a comma-separated subset (size, start, replay, locations, imports, guests).
+ * it; BENCH_LOAD_SECONDS, BENCH_LOAD_PAGE_SECONDS and BENCH_LOAD_ROWS the list load's (bench/load.ts); BENCH_ONLY a
+ * comma-separated subset (size, start, replay, locations, imports, guests, load).
  */
 import { buildApp } from '../server/app.js';
 import { generateCompanyKey } from '../server/auth/company-token.js';
@@ -15,6 +16,7 @@ import { createLocation } from '../server/repositories/locations.repository.js';
 import { benchFirstLoad } from './first-load.js';
 import { benchGuestList } from './guest-list.js';
 import { benchImports } from './imports.js';
+import { benchLoad } from './load.js';
 import { benchReplay } from './replay.js';
 import { benchStart } from './start.js';
 import {
@@ -147,8 +149,10 @@ const loop: LoopOptions = {
   warmup: envInt('BENCH_WARMUP', 200),
   iterations: envInt('BENCH_ITERATIONS', 1000),
 };
-// BENCH_ONLY=guests,imports runs a subset (size, start, replay, locations, imports, guests); all by default.
-const only = new Set((process.env.BENCH_ONLY ?? 'size,start,replay,locations,imports,guests').split(','));
+// BENCH_ONLY=guests,imports runs a subset (size, start, replay, locations, imports, guests, load); all by default.
+const only = new Set(
+  (process.env.BENCH_ONLY ?? 'size,start,replay,locations,imports,guests,load').split(','),
+);
 if (only.has('size')) await benchFirstLoad();
 if (only.has('start')) await benchStart();
 if (only.has('replay')) {
@@ -158,4 +162,5 @@ for (const driver of benchDrivers()) {
   if (only.has('locations')) await benchLocationsList(driver, loop);
   if (only.has('imports')) await benchImports(driver);
   if (only.has('guests')) await benchGuestList(driver);
+  if (only.has('load')) await benchLoad(driver);
 }

@@ -65,6 +65,7 @@ import { healthService } from './services/health.service.js';
 import { subscriberListsService } from './services/subscriber-lists.service.js';
 import { subscribersService } from './services/subscribers.service.js';
 import { supportEventLogsService } from './services/support-event-logs.service.js';
+import { DEFAULT_LIST_COUNT_SETTINGS, listCounts, type ListCountSettings } from './services/list-counts.js';
 
 /** What the app is built from. */
 export interface AppOptions {
@@ -94,6 +95,8 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
   /** The named rate limits (RATE_LIMIT_*); production values for those omitted (server/http/rate-limits.ts). */
   rateLimits?: RateLimitOverrides;
+  /** When guest and subscriber list totals stop being exact (LIST_EXACT_COUNT_UP_TO) and how long large ones are kept. */
+  listCounts?: Partial<ListCountSettings>;
 }
 
 /** The app, and the services built with it that scripts and tests also use. */
@@ -229,9 +232,10 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       await api.register(hijackRoutes(hijackService(options.db, tokens)));
       await api.register(supportRoutes(supportEventLogsService(options.db)));
       const profiles = customerProfilesService(options.db);
-      await api.register(subscribersRoutes(subscribersService(options.db, profiles)));
+      const counts = listCounts({ ...DEFAULT_LIST_COUNT_SETTINGS, ...options.listCounts });
+      await api.register(subscribersRoutes(subscribersService(options.db, profiles, counts)));
       await api.register(subscriberListsRoutes(subscriberListsService(options.db)));
-      await api.register(guestsRoutes(guestsService(options.db, profiles)));
+      await api.register(guestsRoutes(guestsService(options.db, profiles, counts)));
       await api.register(bigdataRoutes(bigdataService(options.db)));
       await api.register(
         importsRoutes(importsService(options.db, runner, importSettings), importSettings.maxBytes),

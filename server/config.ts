@@ -28,6 +28,8 @@ const EnvironmentSchema = z.object({
     .default('true')
     .transform((value) => value === 'true'),
   SEED_SCALE: z.enum(['small', 'medium', 'large', 'tiny']).default('small'),
+  LIST_EXACT_COUNT_UP_TO: z.coerce.number().int().min(0).default(10_000),
+  LIST_COUNT_CACHE_SECONDS: z.coerce.number().int().min(0).default(60),
   BRAND_NAME: z.string().min(1).default('Regulars'),
   PUBLIC_URL: z.string().url('PUBLIC_URL must be a URL such as https://regulars.example.com').optional(),
   OIDC_ISSUER: z.string().url('OIDC_ISSUER must be the issuer URL').optional(),

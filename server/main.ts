@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
     corsOrigins: config.CORS_ORIGINS,
     rateLimits: rateLimitsOf(config),
+    listCounts: { exactUpTo: config.LIST_EXACT_COUNT_UP_TO, cacheMs: config.LIST_COUNT_CACHE_SECONDS * 1000 },
   });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 

@@ -204,17 +204,60 @@ function withSubscriberFlag(
     .orderBy('p.id', order);
 }
 
-/** One page of guests matching a filter, each with `is_subscriber`. */
+/**
+ * Where a guest page starts: an offset, or keyset by id — after (`afterId`) or before (`beforeId`) a row in
+ * the list's order, read straight from the guests_page index however deep.
+ */
+export interface GuestKeyset extends GuestWindow {
+  afterId?: number | undefined;
+  beforeId?: number | undefined;
+}
+
+/** One page of guests matching a filter, each with `is_subscriber`, in the list's order. */
 async function selectGuestPage(
   sql: Sql,
   companyId: CompanyId,
   filter: GuestFilter,
-  window: GuestWindow,
+  window: GuestKeyset,
 ): Promise<GuestListRow[]> {
   const { guests } = await matchingGuests(sql, companyId, filter);
-  const order = window.oldestFirst ? 'asc' : 'desc';
-  const page = guests.select(GUEST_COLUMNS).orderBy('g.id', order).limit(window.limit).offset(window.offset);
-  return runQuery(sql, withSubscriberFlag(companyId, page, order));
+  const descending = !window.oldestFirst;
+  // Before a row, the page is read backwards from it and turned round.
+  const backwards = window.beforeId !== undefined;
+  const order = descending !== backwards ? 'desc' : 'asc';
+  let page = guests.select(GUEST_COLUMNS).orderBy('g.id', order).limit(window.limit);
+  if (window.afterId !== undefined) page = page.where('g.id', descending ? '<' : '>', window.afterId);
+  else if (window.beforeId !== undefined) page = page.where('g.id', descending ? '>' : '<', window.beforeId);
+  else page = page.offset(window.offset);
+  const rows = await runQuery(sql, withSubscriberFlag(companyId, page, order));
+  return backwards ? rows.reverse() : rows;
+}
+
+/** One page of guests (offset or keyset, see `GuestKeyset`) without a count; each row with `is_subscriber`. */
+export function guestPage(
+  sql: Sql,
+  companyId: CompanyId,
+  filter: GuestFilter,
+  window: GuestKeyset,
+): Promise<GuestListRow[]> {
+  return selectGuestPage(sql, companyId, filter, window);
+}
+
+/** How many guests match a filter, counting no further than `atMost` (a bounded scan for large lists). */
+export async function countGuestsUpTo(
+  sql: Sql,
+  companyId: CompanyId,
+  filter: GuestFilter,
+  atMost: number,
+): Promise<number> {
+  const { guests } = await matchingGuests(sql, companyId, filter);
+  const [row] = await runQuery(
+    sql,
+    queryBuilder
+      .selectFrom(guests.select(rawSql.lit(1).as('one')).limit(atMost).as('m'))
+      .select((eb) => eb.fn.countAll<number>().as('count')),
+  );
+  return Number(row?.count ?? 0);
 }
 
 /** How many guests match a filter. */

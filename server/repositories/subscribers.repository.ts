@@ -1,4 +1,10 @@
-import { sql as rawSql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import {
+  sql as rawSql,
+  type Expression,
+  type ExpressionBuilder,
+  type RawBuilder,
+  type SqlBool,
+} from 'kysely';
 import type { CompanyId, Sql } from '../db/database.js';
 import { anyId, queryBuilder, runQuery } from '../db/query-builder.js';
 import type { Tables } from '../db/tables.js';
@@ -162,22 +168,97 @@ function matchingSubscribers(companyId: CompanyId, filter: Omit<SubscriberFilter
   return queryBuilder.selectFrom('subscribers as s').where(subscriberConditions(companyId, filter));
 }
 
-/** The columns the subscriber list orders by, each with the id as the tie-breaker (migration 0009 indexes them). */
+/**
+ * The key of each ordering: the expressions it sorts by, the id last as the tie-breaker, each indexed after
+ * company_id (migration 0009), and the type its text form is read back as in a keyset condition.
+ */
+function orderingKey(column: string): { expression: RawBuilder<unknown>; type: OrderingKeyType }[] {
+  const id = { expression: rawSql`${rawSql.ref('s.id')}`, type: 'bigint' as const };
+  const lowered = (name: string) => ({
+    expression: rawSql`lower(${rawSql.ref(name)})`,
+    type: 'text' as const,
+  });
+  if (column === 'email') return [lowered('s.email'), id];
+  if (column === 'name') return [lowered('s.first_name'), lowered('s.last_name'), id];
+  return [{ expression: rawSql`${rawSql.ref('s.created_at')}`, type: 'timestamptz' as const }, id];
+}
+
+/** The SQL type of one value of an ordering's key. */
+export type OrderingKeyType = 'bigint' | 'text' | 'timestamptz';
+
+/** The types of an ordering's key values, in order: what a keyset cursor of that ordering holds. */
+export function subscriberOrderingKeyTypes(ordering: SubscriberOrdering): OrderingKeyType[] {
+  return orderingKey(ordering.replace(/^-/, '')).map((part) => part.type);
+}
+
+/**
+ * Where a subscriber page starts: an offset, or after (or before) the row whose ordering key is given (its
+ * values as text, as `subscriberPage` hands them out), read straight from the ordering's index.
+ */
+export interface SubscriberKeyset {
+  limit: number;
+  offset: number;
+  after?: readonly string[] | undefined;
+  before?: readonly string[] | undefined;
+}
+
+/** The subscribers of a filter in an ordering, with the key values (as text) of each row, from a window. */
 function orderedSubscribers(
   query: ReturnType<typeof matchingSubscribers>,
   ordering: SubscriberOrdering,
-): ReturnType<typeof matchingSubscribers> {
+  window: SubscriberKeyset,
+) {
   const descending = ordering.startsWith('-');
-  const direction = descending ? 'desc' : 'asc';
-  const column = descending ? ordering.slice(1) : ordering;
-  if (column === 'email')
-    return query.orderBy(rawSql`lower(${rawSql.ref('s.email')})`, direction).orderBy('s.id', direction);
-  if (column === 'name')
-    return query
-      .orderBy(rawSql`lower(${rawSql.ref('s.first_name')})`, direction)
-      .orderBy(rawSql`lower(${rawSql.ref('s.last_name')})`, direction)
-      .orderBy('s.id', direction);
-  return query.orderBy('s.created_at', direction).orderBy('s.id', direction);
+  const key = orderingKey(descending ? ordering.slice(1) : ordering);
+  const backwards = window.before !== undefined;
+  const direction = descending !== backwards ? 'desc' : 'asc';
+  const from = window.after ?? window.before;
+  let ordered = query.select(
+    key.map((part, index) => rawSql<string>`(${part.expression})::text`.as(`k${index}`)),
+  );
+  if (from) {
+    // One row comparison over the whole key, which the ordering's index reads as a range.
+    const values = key.map((part, index) => rawSql`cast(${from[index]} as ${rawSql.raw(part.type)})`);
+    const operator = direction === 'desc' ? '<' : '>';
+    ordered = ordered.where(
+      rawSql<SqlBool>`(${rawSql.join(key.map((part) => part.expression))}) ${rawSql.raw(operator)} (${rawSql.join(values)})`,
+    );
+  } else {
+    ordered = ordered.offset(window.offset);
+  }
+  for (const part of key) ordered = ordered.orderBy(part.expression, direction);
+  return { query: ordered.limit(window.limit), backwards, keyLength: key.length };
+}
+
+/**
+ * One page of subscribers in the asked order (newest first by default) without a count, by offset or keyset
+ * (see `SubscriberKeyset`), with each row's ordering key for the next and previous cursors.
+ */
+export async function subscriberPage(
+  sql: Sql,
+  companyId: CompanyId,
+  filter: Omit<SubscriberFilter, 'limit' | 'offset'> & { ordering?: SubscriberOrdering | undefined },
+  window: SubscriberKeyset,
+): Promise<{ rows: SubscriberRow[]; keys: string[][] }> {
+  const { query, backwards, keyLength } = orderedSubscribers(
+    matchingSubscribers(companyId, filter),
+    filter.ordering ?? '-created_at',
+    window,
+  );
+  // Ids first, so list memberships are read for this page's rows only, not for every row skipped.
+  const page = (await runQuery(sql, query.select('s.id'))) as unknown as ({ id: number } & Record<
+    string,
+    string
+  >)[];
+  if (backwards) page.reverse();
+  const ids = page.map((row) => row.id);
+  const byId = new Map((await findSubscribersByIds(sql, companyId, ids)).map((row) => [row.id, row]));
+  // The rows come back by id; the page's order is the one asked for.
+  const found = page.filter((row) => byId.has(row.id));
+  return {
+    rows: found.map((row) => byId.get(row.id)!),
+    keys: found.map((row) => Array.from({ length: keyLength }, (_, index) => row[`k${index}`]!)),
+  };
 }
 
 /** One page of a company's subscribers in the asked order (newest first by default), searched by email, name or phone. */
@@ -187,18 +268,26 @@ export async function listSubscribers(
   filter: SubscriberFilter & { ordering?: SubscriberOrdering },
 ): Promise<{ count: number; rows: SubscriberRow[] }> {
   const count = await countSubscribers(sql, companyId, filter);
-  // Ids first, so list memberships are read for this page's rows only, not for every row skipped.
-  const page = await runQuery(
+  const { rows } = await subscriberPage(sql, companyId, filter, filter);
+  return { count, rows };
+}
+
+/** How many subscribers match a filter, counting no further than `atMost` (a bounded scan for large lists). */
+export async function countSubscribersUpTo(
+  sql: Sql,
+  companyId: CompanyId,
+  filter: Omit<SubscriberFilter, 'limit' | 'offset'>,
+  atMost: number,
+): Promise<number> {
+  const [row] = await runQuery(
     sql,
-    orderedSubscribers(matchingSubscribers(companyId, filter), filter.ordering ?? '-created_at')
-      .select('s.id')
-      .limit(filter.limit)
-      .offset(filter.offset),
+    queryBuilder
+      .selectFrom(
+        matchingSubscribers(companyId, filter).select(rawSql.lit(1).as('one')).limit(atMost).as('m'),
+      )
+      .select((eb) => eb.fn.countAll<number>().as('count')),
   );
-  const ids = page.map((row) => row.id);
-  const byId = new Map((await findSubscribersByIds(sql, companyId, ids)).map((row) => [row.id, row]));
-  // The rows come back by id; the page's order is the one asked for.
-  return { count, rows: ids.flatMap((id) => byId.get(id) ?? []) };
+  return Number(row?.count ?? 0);
 }
 
 /** How many of a company's subscribers match a filter. */

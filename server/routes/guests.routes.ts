@@ -4,7 +4,7 @@ import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
 import { GuestListQuerySchema, ProfileKeyQuerySchema } from '../../src/schemas/customers.js';
 import { GuestPageSchema, GuestProfileSchema } from '../../src/schemas/guests.js';
 import { access } from '../http/access.js';
-import { pageWindow, toPage } from '../http/paging.js';
+import { decodeCursor, keysetWindow, toCountedPage } from '../http/cursor-paging.js';
 import { companyOf, writeScopeOf } from '../http/scope.js';
 import type { GuestsService } from '../services/guests.service.js';
 import { sendCsv } from './csv-download.js';
@@ -32,8 +32,10 @@ export function guestsRoutes(service: GuestsService): FastifyPluginAsyncZod {
       },
       async (request) => {
         const query = request.query;
-        const { count, results } = await service.list(companyOf(request), query, pageWindow(query));
-        return toPage(request, query, count, results);
+        // Newest first: the key is the id.
+        const cursor = decodeCursor(query.cursor, '-id', ['bigint']);
+        const read = await service.list(companyOf(request), query, keysetWindow(query, cursor, 1));
+        return toCountedPage(request, query, '-id', cursor, read);
       },
     );
 
@@ -44,7 +46,7 @@ export function guestsRoutes(service: GuestsService): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Every guest matching the list filters, as CSV',
-          querystring: GuestListQuerySchema.omit({ page: true, page_size: true }),
+          querystring: GuestListQuerySchema.omit({ page: true, page_size: true, cursor: true, count: true }),
           response: errors,
         },
       },

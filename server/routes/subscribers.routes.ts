@@ -14,7 +14,7 @@ import {
   SubscriberSchema,
 } from '../../src/schemas/subscribers.js';
 import { access } from '../http/access.js';
-import { pageWindow, toPage } from '../http/paging.js';
+import { decodeCursor, keysetWindow, toCountedPage } from '../http/cursor-paging.js';
 import { companyOf, writeScopeOf } from '../http/scope.js';
 import { sendCsv } from './csv-download.js';
 import { profileExtrasRoutes } from './profile-extras.routes.js';
@@ -42,8 +42,9 @@ export function subscribersRoutes(service: SubscribersService): FastifyPluginAsy
       },
       async (request) => {
         const query = request.query;
-        const { count, results } = await service.list(companyOf(request), query, pageWindow(query));
-        return toPage(request, query, count, results);
+        const cursor = decodeCursor(query.cursor, query.ordering, service.cursorKeyTypes(query.ordering));
+        const read = await service.list(companyOf(request), query, keysetWindow(query, cursor, 1));
+        return toCountedPage(request, query, query.ordering, cursor, read);
       },
     );
 
@@ -69,7 +70,7 @@ export function subscribersRoutes(service: SubscribersService): FastifyPluginAsy
         schema: {
           tags,
           summary: 'Every subscriber matching the list filters, as CSV',
-          querystring: CustomerListQuerySchema.omit({ page: true, page_size: true }),
+          querystring: CustomerListQuerySchema.omit({ page: true, page_size: true, cursor: true }),
           response: errors,
         },
       },

@@ -3,10 +3,13 @@ import type { GuestListQuery, ProfileKeyQuery } from '../../src/schemas/customer
 import type { EmailConsent, Guest, GuestProfile } from '../../src/schemas/guests.js';
 import type { Database } from '../db/database.js';
 import { notFound } from '../http/errors.js';
+import type { KeysetRead, KeysetWindow } from '../http/cursor-paging.js';
 import {
+  countGuests,
+  countGuestsUpTo,
   getGuest,
+  guestPage,
   guestsAfter,
-  listGuests,
   type GuestListRow,
   type GuestRow,
 } from '../repositories/guests.repository.js';
@@ -14,6 +17,7 @@ import { emailConsentOfGuest } from '../repositories/email-consent.js';
 import type { WriteScope } from '../repositories/scope.js';
 import { findSubscriptionOfGuest } from '../repositories/subscribers.repository.js';
 import { keysetCsv } from './csv-export.service.js';
+import { listCounts, readCounted, type ListCounts } from './list-counts.js';
 import { eraseGuest } from './customer-erasure.js';
 import { dollars, isoOrNull, type CustomerProfilesService } from './customer-profiles.service.js';
 
@@ -78,14 +82,41 @@ export function guestFilterOf(query: GuestFilterQuery) {
 }
 
 /** Guests: list, profile, delete, cards, notes and export. */
-export function guestsService(db: Database, profiles: CustomerProfilesService) {
+export function guestsService(
+  db: Database,
+  profiles: CustomerProfilesService,
+  counts: ListCounts = listCounts(),
+) {
   const keyOf = (id: number, query: ProfileKeyQuery) => ({ id, hashid: query.hashid, pos_id: query.pos_id });
   return {
-    async list(companyId: number, query: GuestListQuery, window: { limit: number; offset: number }) {
-      const { count, rows } = await db.tenant(companyId, (sql) =>
-        listGuests(sql, companyId, { ...guestFilterOf(query), ...window }),
-      );
-      return { count, results: rows.map((row) => presentGuest(row, row.is_subscriber, row.email_consent)) };
+    /**
+     * One page of the list, newest first, by offset or keyset (`window`; the key is the id), read with one
+     * row more than it shows, and the list's total: exact when small, a recent full count labelled
+     * estimated when large (list-counts.ts).
+     */
+    async list(companyId: number, query: GuestListQuery, window: KeysetWindow): Promise<KeysetRead<Guest>> {
+      const filter = guestFilterOf(query);
+      const idOf = (key: readonly string[] | undefined) => (key ? Number(key[0]) : undefined);
+      const { rows, total } = await readCounted(counts, `guests:${companyId}:${JSON.stringify(filter)}`, {
+        transaction: (fn) => db.tenant(companyId, fn),
+        page: (sql) =>
+          guestPage(sql, companyId, filter, {
+            limit: window.limit,
+            offset: window.offset,
+            afterId: idOf(window.after),
+            beforeId: idOf(window.before),
+          }),
+        countUpTo: (sql, atMost) => countGuestsUpTo(sql, companyId, filter, atMost),
+        countAll: (sql) => countGuests(sql, companyId, filter),
+        window,
+        exact: query.count === 'exact',
+      });
+      return {
+        items: rows.map((row) => presentGuest(row, row.is_subscriber, row.email_consent)),
+        keys: rows.map((row) => [String(row.id)]),
+        count: total.count,
+        countEstimated: total.estimated,
+      };
     },
     /** The profile; 404 unless id, hashid and POS id all match a guest of the company. */
     async profile(companyId: number, id: number, query: ProfileKeyQuery): Promise<GuestProfile> {

@@ -8,6 +8,7 @@ import type {
 } from '../../src/schemas/subscribers.js';
 import type { Database } from '../db/database.js';
 import { canonicalPhone } from '../../src/format/phone.js';
+import type { KeysetRead } from '../http/cursor-paging.js';
 import { fieldFailure, invalid, notFound } from '../http/errors.js';
 import { findGuestIdByPosId } from '../repositories/guests.repository.js';
 import { UnknownReferenceError } from '../repositories/references.js';
@@ -16,9 +17,13 @@ import { subscriberListNames } from '../repositories/subscriber-lists.repository
 import {
   createSubscriber,
   DuplicateSubscriberEmailError,
+  countSubscribers,
+  countSubscribersUpTo,
   getSubscriber,
-  listSubscribers,
+  subscriberOrderingKeyTypes,
+  subscriberPage,
   subscribersAfter,
+  type SubscriberKeyset,
   updateSubscriber,
   type SubscriberKey,
   type SubscriberRow,
@@ -26,6 +31,7 @@ import {
 import { keysetCsv } from './csv-export.service.js';
 import { eraseSubscriber } from './customer-erasure.js';
 import { isoOrNull, type CustomerProfilesService } from './customer-profiles.service.js';
+import { listCounts, readCounted, type ListCounts } from './list-counts.js';
 
 /** The columns of the subscriber CSV export, in order. */
 export const SUBSCRIBER_EXPORT_COLUMNS = [
@@ -103,21 +109,46 @@ function rejectBadInput(error: unknown): never {
 }
 
 /** Subscribers: list, add, profile, update, delete, cards, notes and export. */
-export function subscribersService(db: Database, profiles: CustomerProfilesService) {
+export function subscribersService(
+  db: Database,
+  profiles: CustomerProfilesService,
+  counts: ListCounts = listCounts(),
+) {
   return {
+    /** The value types of an ordering's keyset cursor (to check a request's cursor against). */
+    cursorKeyTypes: subscriberOrderingKeyTypes,
+    /**
+     * One page of the list, by offset or keyset (`window`), read with one row more than it shows, and the
+     * list's total: exact when small, a recent full count labelled estimated when large (list-counts.ts).
+     */
     async list(
       companyId: number,
       query: CustomerListQuery & { ordering?: SubscriberOrdering },
-      window: { limit: number; offset: number },
-    ) {
-      const { count, rows } = await db.tenant(companyId, (sql) =>
-        listSubscribers(sql, companyId, {
-          ...subscriberFilterOf(query),
-          ...window,
-          ordering: query.ordering ?? '-created_at',
-        }),
+      window: SubscriberKeyset,
+    ): Promise<KeysetRead<Subscriber>> {
+      const filter = subscriberFilterOf(query);
+      const ordered = { ...filter, ordering: query.ordering ?? '-created_at' };
+      const { rows, total } = await readCounted(
+        counts,
+        `subscribers:${companyId}:${JSON.stringify(filter)}`,
+        {
+          transaction: (fn) => db.tenant(companyId, fn),
+          // The rows with their ordering keys, so the page's cursors can be made.
+          page: async (sql) => {
+            const { rows, keys } = await subscriberPage(sql, companyId, ordered, window);
+            return rows.map((row, index) => ({ row, key: keys[index]! }));
+          },
+          countUpTo: (sql, atMost) => countSubscribersUpTo(sql, companyId, filter, atMost),
+          countAll: (sql) => countSubscribers(sql, companyId, filter),
+          window,
+        },
       );
-      return { count, results: rows.map(presentSubscriber) };
+      return {
+        items: rows.map(({ row }) => presentSubscriber(row)),
+        keys: rows.map(({ key }) => key),
+        count: total.count,
+        countEstimated: total.estimated,
+      };
     },
     /**
      * Adds a subscriber (the phone stored as E.164); one whose POS id names exactly one guest is linked to that guest. The guest look-up

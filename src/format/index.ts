@@ -158,3 +158,15 @@ export function languageOf(language: string): Language {
 export function formatCount(value: number, language: string): string {
   return new Intl.NumberFormat(NUMBER_LOCALES[languageOf(language)]).format(value);
 }
+
+/**
+ * An estimated count, rounded as people say it: `1.2 million` in English, `1,2 Millionen` in German,
+ * `123.5万` in Chinese and Japanese (lists whose total the server labels an estimate).
+ */
+export function formatApproximateCount(value: number, language: string): string {
+  return new Intl.NumberFormat(NUMBER_LOCALES[languageOf(language)], {
+    notation: 'compact',
+    compactDisplay: 'long',
+    maximumFractionDigits: 1,
+  }).format(value);
+}

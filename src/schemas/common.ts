@@ -45,6 +45,8 @@ export function pageOf<Item extends z.ZodTypeAny>(item: Item) {
 /** A page of items. */
 export interface Page<Item> {
   count: number;
+  /** Set by lists that estimate large totals (guests, subscribers): true when `count` is an estimate. */
+  count_estimated?: boolean | undefined;
   next: string | null;
   previous: string | null;
   results: Item[];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf, pageSizeField, PagingQuerySchema, repeated } from './common.js';
+import { pageOf, pageSizeField, PagingQuerySchema, repeated, type Page } from './common.js';
 import { urlWholeNumber } from './numbers.js';
 import { LIMITS } from './constants.js';
 
@@ -32,9 +32,30 @@ export const CustomerListQuerySchema = PagingQuerySchema.extend({
   q: z.string().trim().max(100, 'Search must be at most 100 characters').optional(),
   location_id: repeated(urlWholeNumber('location_id is not valid')),
   location_group_id: repeated(urlWholeNumber('location_group_id is not valid')),
+  /** Where a page starts, as the `next` and `previous` links carry it (opaque; keyset paging). */
+  cursor: z.string().max(2000, 'cursor is not valid').optional(),
 });
 /** Filters of a guest or subscriber list. */
 export type CustomerListQuery = z.infer<typeof CustomerListQuerySchema>;
+
+/**
+ * A page of the guest or subscriber list: the spec's `{count, next, previous, results}` and whether the
+ * count is an estimate (large lists: a recent full count, not this moment's; see docs/guests-and-subscribers.md).
+ */
+export function countedPageOf<Item extends z.ZodTypeAny>(item: Item) {
+  return pageOf(item).extend({
+    count_estimated: z
+      .boolean()
+      .optional()
+      .describe(
+        'True when count is an estimate (a large list counted a little while ago); absent or false: exact',
+      ),
+  });
+}
+/** A page with its count's exactness. */
+export interface CountedPage<Item> extends Page<Item> {
+  count_estimated?: boolean | undefined;
+}
 
 /** How the subscriber list may be ordered: a column, descending with a leading `-`. */
 export const SUBSCRIBER_ORDERINGS = [
@@ -59,6 +80,8 @@ export const GuestListQuerySchema = CustomerListQuerySchema.extend({
   page_size: pageSizeField(LIMITS.guestsPageSize),
   /** 'false': only guests never asked (no subscriber linked), the invite list; 'true': only the others. */
   is_subscriber: z.enum(['true', 'false'], { error: 'is_subscriber is not valid' }).optional(),
+  /** 'exact': count every match now, however many (a total that must follow each change, e.g. guests to invite). */
+  count: z.enum(['exact'], { error: 'count is not valid' }).optional(),
 });
 
 /** The guest list's query. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageOf, PagingQuerySchema, repeated } from './common.js';
 import { urlWholeNumber } from './numbers.js';
-import { CustomerActivitySchema } from './customers.js';
+import { countedPageOf, CustomerActivitySchema } from './customers.js';
 
 /**
  * A guest's email consent (docs/email-consent.md): their linked subscriber is subscribed or unsubscribed,
@@ -34,7 +34,7 @@ export const GuestSchema = z.object({
 export type Guest = z.infer<typeof GuestSchema>;
 
 /** A page of guests. */
-export const GuestPageSchema = pageOf(GuestSchema);
+export const GuestPageSchema = countedPageOf(GuestSchema);
 
 /** `GET /pos/guests/{id}?hashid&pos_id`: the guest, their visits and their subscription state. */
 export const GuestProfileSchema = z.object({

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { pageOf, requiredName } from './common.js';
 import { emailField } from './accounts.js';
-import { CustomerActivitySchema, OptionalDateSchema, PHONE_PATTERN, ZIP_PATTERN } from './customers.js';
+import {
+  countedPageOf,
+  CustomerActivitySchema,
+  OptionalDateSchema,
+  PHONE_PATTERN,
+  ZIP_PATTERN,
+} from './customers.js';
 
 /** A subscriber (someone who gave an email address) as the API returns it. */
 export const SubscriberSchema = z.object({
@@ -30,7 +36,7 @@ export const SubscriberSchema = z.object({
 export type Subscriber = z.infer<typeof SubscriberSchema>;
 
 /** A page of subscribers. */
-export const SubscriberPageSchema = pageOf(SubscriberSchema);
+export const SubscriberPageSchema = countedPageOf(SubscriberSchema);
 
 /** The profile fields of a subscriber with the spec's validation messages. */
 const profileFields = {

@@ -330,6 +330,46 @@ describe('list kit machine (scenarios)', () => {
     expect(actor.getSnapshot().context.notice).toBe('deleted');
   });
 
+  it("follows the answer's cursors to the pages beside the shown one, by number elsewhere, and shows an estimate", async () => {
+    const first: Page<Dish> = {
+      count: 1_200_000,
+      count_estimated: true,
+      next: '/api/dishes/?page=2&cursor=after-ribs',
+      previous: null,
+      results: [{ id: 1, name: 'Ribs' }, SOUP],
+    };
+    const second: Page<Dish> = {
+      count: 1_200_000,
+      count_estimated: true,
+      next: '/api/dishes/?page=3&cursor=after-stew',
+      previous: '/api/dishes/?page=1',
+      results: [{ id: 5, name: 'Stew' }],
+    };
+    const third: Page<Dish> = { ...second, previous: '/api/dishes/?page=2&cursor=before-tart' };
+    const { actor, loads } = running({ pages: [first, second, third, first, first] });
+    await vi.runAllTimersAsync();
+    expect(actor.getSnapshot().context).toMatchObject({ total: 1_200_000, totalEstimated: true });
+    actor.send({ type: 'page.change', page: 2 });
+    await vi.runAllTimersAsync();
+    expect(loads().at(-1)?.input).toMatchObject({ page: 2, cursor: 'after-ribs' });
+    actor.send({ type: 'page.change', page: 3 });
+    await vi.runAllTimersAsync();
+    expect(loads().at(-1)?.input).toMatchObject({ page: 3, cursor: 'after-stew' });
+    actor.send({ type: 'page.change', page: 2 });
+    await vi.runAllTimersAsync();
+    expect(loads().at(-1)?.input).toMatchObject({ page: 2, cursor: 'before-tart' });
+    // A page further away is read by its number; a new search starts again from page 1 without a cursor.
+    actor.send({ type: 'page.change', page: 40 });
+    await vi.runAllTimersAsync();
+    expect(loads().at(-1)?.input).not.toHaveProperty('cursor');
+    actor.send({ type: 'search.change', query: 'soup' });
+    await vi.runAllTimersAsync();
+    expect(loads().at(-1)?.input).toMatchObject({ page: 1, q: 'soup' });
+    expect(loads().at(-1)?.input).not.toHaveProperty('cursor');
+    // The search's answer (PAGE_ONE) carries no label: its total is exact.
+    expect(actor.getSnapshot().context.totalEstimated).toBe(false);
+  });
+
   it('holds a refresh that comes due while a dialog is open until the dialog closes', async () => {
     const { actor, loads } = running();
     await vi.runAllTimersAsync();

@@ -9,6 +9,7 @@ import { createCompanyToken } from '../../server/repositories/company-tokens.rep
 import type { UserRole } from '../../server/repositories/users.repository.js';
 import { ALL_FEATURES } from '../../src/schemas/features.js';
 import { openTestDatabase, type TestDatabase } from './database.js';
+import type { ListCountSettings } from '../../server/services/list-counts.js';
 import { makeCompany, makeUser, systemScope } from './factories.js';
 
 /** A company that can call the API: its id and the `Authorization` header to use. */
@@ -55,7 +56,12 @@ export const TEST_RATE_LIMITS: RateLimitSettings = {
 
 /** Builds the real app (no client bundle) on a fresh migrated database. */
 export async function openTestApp(
-  options: { auth?: AuthSettings; brandName?: string; rateLimits?: RateLimitSettings } = {},
+  options: {
+    auth?: AuthSettings;
+    brandName?: string;
+    rateLimits?: RateLimitSettings;
+    listCounts?: Partial<ListCountSettings>;
+  } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const auth = options.auth ?? authSettingsFrom({ PUBLIC_URL: 'http://localhost:3000' });
@@ -66,6 +72,7 @@ export async function openTestApp(
     auth,
     rateLimits: options.rateLimits ?? TEST_RATE_LIMITS,
     ...(options.brandName === undefined ? {} : { brandName: options.brandName }),
+    ...(options.listCounts === undefined ? {} : { listCounts: options.listCounts }),
   });
   const { app, tokens } = built;
   await app.ready();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatApproximateCount,
   formatCount,
   languageOf,
   formatCurrency,
@@ -98,5 +99,14 @@ describe('counts', () => {
     expect(formatCount(1234, 'xx')).toBe('1,234');
     expect(languageOf('jp')).toBe('jp');
     expect(languageOf('en-GB')).toBe('en');
+  });
+
+  it('writes an estimated count rounded as said in each language', () => {
+    expect(formatApproximateCount(1_234_567, 'en')).toBe('1.2 million');
+    expect(formatApproximateCount(1_234_567, 'de')).toBe('1,2 Millionen');
+    expect(formatApproximateCount(1_234_567, 'fr')).toBe('1,2 million');
+    expect(formatApproximateCount(1_234_567, 'es')).toBe('1,2 millones');
+    expect(formatApproximateCount(1_234_567, 'jp')).toBe('123.5万');
+    expect(formatApproximateCount(1_234_567, 'ch')).toBe('123.5万');
   });
 });

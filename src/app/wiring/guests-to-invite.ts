@@ -25,7 +25,8 @@ export const guestsToInviteLogic = guestsToInviteMachine.provide({
       apiRequest({
         method: 'GET',
         path: '/pos/guests/',
-        query: { ...toInviteQuery(filter), page: 1, page_size: 1 },
+        // Exact every time: the total drops by one as each guest is added.
+        query: { ...toInviteQuery(filter), page: 1, page_size: 1, count: 'exact' },
         schema: GuestPageSchema,
       }).pipe(map((page) => page.count)),
     ),

@@ -21,6 +21,7 @@ function listQuery(input: GuestListQuery) {
     q: input.q,
     location_id: input.location_id,
     location_group_id: input.location_group_id,
+    cursor: input.cursor,
   };
 }
 

@@ -41,6 +41,8 @@ export type ListQuery<Filters> = Filters & {
   q?: string;
   /** The column the list is ordered by (`-` first: descending); absent on lists that are not sorted. */
   ordering?: string;
+  /** Where the page starts, from the last answer's next or previous link (keyset paging); absent: by number. */
+  cursor?: string;
 };
 
 /** How a sorted list may be ordered: its sortable columns (the API's names) and where it starts. */
@@ -143,6 +145,12 @@ export interface ListContext<Item, Form, Filters, Created = Item> {
   items: Item[] | null;
   /** How many items match in all (every page). */
   total: number;
+  /** True when the server labelled `total` an estimate (a large list; shown as "about …"). */
+  totalEstimated: boolean;
+  /** The cursor the shown page was asked with (null: by page number). */
+  cursor: string | null;
+  /** The cursors of the pages beside the shown one, from the answer's links (null: none, or by number). */
+  adjacent: { next: string | null; previous: string | null };
   /** The item being edited, deleted or opened. */
   selected: Item | null;
   form: Form;
@@ -208,11 +216,27 @@ export interface ListInput<Filters> {
   filters?: Partial<Filters>;
 }
 
-/** The rows of an answer, whichever shape it has. */
-function rowsOf<Item>(answer: ListAnswer<Item>): { items: Item[]; total: number } {
-  return Array.isArray(answer)
-    ? { items: answer, total: answer.length }
-    : { items: answer.results, total: answer.count };
+/** The keyset cursor a page link carries, or null (a link by page number, or no link). */
+export function cursorOfLink(link: string | null): string | null {
+  return link ? new URL(link, 'http://local').searchParams.get('cursor') : null;
+}
+
+/** The rows of an answer, whichever shape it has, with its total and the cursors of the pages beside it. */
+function rowsOf<Item>(answer: ListAnswer<Item>) {
+  if (Array.isArray(answer)) {
+    return {
+      items: answer,
+      total: answer.length,
+      totalEstimated: false,
+      adjacent: { next: null, previous: null },
+    };
+  }
+  return {
+    items: answer.results,
+    total: answer.count,
+    totalEstimated: answer.count_estimated === true,
+    adjacent: { next: cursorOfLink(answer.next), previous: cursorOfLink(answer.previous) },
+  };
 }
 
 /**
@@ -282,11 +306,18 @@ function buildListMachine(definition: ErasedDefinition) {
       ...(context.pageSize === null ? {} : { page: context.page, page_size: context.pageSize }),
       ...(definition.searchable && search ? { q: search } : {}),
       ...(context.ordering === null ? {} : { ordering: context.ordering }),
+      ...(context.cursor === null ? {} : { cursor: context.cursor }),
     };
   };
   // An export is the whole filtered, searched list: every page, in the order exports stream (by id).
   const exportQueryOf = (context: Context): ListQuery<Filters> => {
-    const { page: _page, page_size: _pageSize, ordering: _ordering, ...query } = queryOf(context);
+    const {
+      page: _page,
+      page_size: _pageSize,
+      ordering: _ordering,
+      cursor: _cursor,
+      ...query
+    } = queryOf(context);
     return query;
   };
   const sorting = definition.sortable;
@@ -338,14 +369,25 @@ function buildListMachine(definition: ErasedDefinition) {
         return { problem, fieldErrors: problem.fields };
       }),
       keepSearch: assign((_, search: string) => ({ search })),
-      keepOrdering: assign((_, ordering: string) => ({ ordering, page: 1, notice: null })),
+      keepOrdering: assign((_, ordering: string) => ({ ordering, page: 1, cursor: null, notice: null })),
       keepFilters: assign(({ context }, filters: Partial<Filters>) => ({
         filters: { ...context.filters, ...filters },
         page: 1,
+        cursor: null,
         notice: null,
       })),
-      firstPage: assign({ page: 1 }),
-      goToPage: assign((_, page: number) => ({ page: Math.max(1, Math.floor(page)), notice: null })),
+      firstPage: assign({ page: 1, cursor: null }),
+      // The page beside the shown one is read by its link's cursor (fast however deep); others by number.
+      goToPage: assign(({ context }, requested: number) => {
+        const page = Math.max(1, Math.floor(requested));
+        const cursor =
+          page === context.page + 1
+            ? context.adjacent.next
+            : page === context.page - 1
+              ? context.adjacent.previous
+              : null;
+        return { page, cursor: page === 1 ? null : cursor, notice: null };
+      }),
       openCreate: assign({ ...closed, notice: null }),
       openItem: assign((_, item: Item) => ({
         ...closed,
@@ -371,9 +413,11 @@ function buildListMachine(definition: ErasedDefinition) {
       notice: assign((_, notice: ListNotice) => ({ notice })),
       dismissNotice: assign({ notice: null }),
       // Deleting the only row of a later page would leave an empty page: show the one before.
-      stepBackFromEmptyPage: assign(({ context }) => ({
-        page: context.page > 1 && context.items?.length === 1 ? context.page - 1 : context.page,
-      })),
+      stepBackFromEmptyPage: assign(({ context }) =>
+        context.page > 1 && context.items?.length === 1
+          ? { page: context.page - 1, cursor: context.page === 2 ? null : context.adjacent.previous }
+          : {},
+      ),
       scheduleRefresh: enqueueActions(({ enqueue }) => {
         enqueue.cancel('refreshTimer');
         enqueue.raise({ type: 'refresh.due' }, { delay: 'refreshDelay', id: 'refreshTimer' });
@@ -399,6 +443,9 @@ function buildListMachine(definition: ErasedDefinition) {
       filters: { ...definition.filters, ...input?.filters },
       items: null,
       total: 0,
+      totalEstimated: false,
+      cursor: null,
+      adjacent: { next: null, previous: null },
       selected: null,
       form: empty,
       fieldErrors: {},

@@ -1,7 +1,13 @@
 import { ActionIcon, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { NoFilters } from '../../machines/kit/list-machine.js';
-import { formatCount, formatCurrency, formatDate, languageOf } from '../../format/index.js';
+import {
+  formatApproximateCount,
+  formatCount,
+  formatCurrency,
+  formatDate,
+  languageOf,
+} from '../../format/index.js';
 import type { Guest } from '../../schemas/guests.js';
 import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
@@ -35,7 +41,7 @@ export function GuestListView({
 }) {
   const { t, i18n } = useTranslation();
   const language = languageOf(i18n.language);
-  const { browsing, exporting, total, search, notice, listProblem } = useListView(actor);
+  const { browsing, exporting, total, totalEstimated, search, notice, listProblem } = useListView(actor);
   const nameOf = (guest: Guest) => guest.customer_name.trim() || t('guests.list.unnamed');
   const noticeText = (): string | null => {
     if (notice === 'deleted' || notice === 'exported') return t(`guests.notices.${notice}`);
@@ -57,7 +63,9 @@ export function GuestListView({
             loadFailed: t('guests.list.loadFailed'),
             problem: problemMessage(t, 'guests', listProblem),
             notice: noticeText(),
-            summary: t('guests.list.total', { count: formatCount(total, language) }),
+            summary: totalEstimated
+              ? t('guests.list.totalAbout', { count: formatApproximateCount(total, language) })
+              : t('guests.list.total', { count: formatCount(total, language) }),
           }}
           toolbar={
             <>

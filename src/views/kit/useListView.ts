@@ -14,6 +14,7 @@ export function useListView<Item, Form extends object>(actor: ListActor<Item, Fo
   const browsing = useSelector(actor, (state) => state.matches({ listing: 'browsing' }));
   const items = useSelector(actor, (state) => state.context.items);
   const total = useSelector(actor, (state) => state.context.total);
+  const totalEstimated = useSelector(actor, (state) => state.context.totalEstimated);
   const page = useSelector(actor, (state) => state.context.page);
   const pageSize = useSelector(actor, (state) => state.context.pageSize);
   const search = useSelector(actor, (state) => state.context.search);
@@ -30,6 +31,7 @@ export function useListView<Item, Form extends object>(actor: ListActor<Item, Fo
     browsing,
     items,
     total,
+    totalEstimated,
     page,
     pages,
     search,

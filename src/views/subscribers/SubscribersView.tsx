@@ -2,7 +2,7 @@ import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { orderingAfterClick, type ListNotice } from '../../machines/kit/list-machine.js';
 import { SUBSCRIBER_SORTING, type SubscriberForm } from '../../machines/subscribers-list.machine.js';
-import { formatCount, formatDate, languageOf } from '../../format/index.js';
+import { formatApproximateCount, formatCount, formatDate, languageOf } from '../../format/index.js';
 import { displayPhone } from '../../format/phone.js';
 import { LIMITS } from '../../schemas/constants.js';
 import type { Subscriber } from '../../schemas/subscribers.js';
@@ -50,7 +50,8 @@ export function SubscribersView({
 }) {
   const { t, i18n } = useTranslation();
   const language = languageOf(i18n.language);
-  const { browsing, exporting, total, page, search, ordering, notice, listProblem } = useListView(actor);
+  const { browsing, exporting, total, totalEstimated, page, search, ordering, notice, listProblem } =
+    useListView(actor);
   const noticeKey = notice ? NOTICES[notice] : undefined;
   const size = LIMITS.subscribersPageSize;
 
@@ -77,10 +78,12 @@ export function SubscribersView({
           notice: noticeKey ? t(noticeKey) : null,
           summary:
             total > 0
-              ? t('subscribers.total', {
+              ? t(totalEstimated ? 'subscribers.totalAbout' : 'subscribers.total', {
                   from: formatCount((page - 1) * size + 1, language),
                   to: formatCount(Math.min(page * size, total), language),
-                  total: formatCount(total, language),
+                  total: totalEstimated
+                    ? formatApproximateCount(total, language)
+                    : formatCount(total, language),
                 })
               : undefined,
         }}
