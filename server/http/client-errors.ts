@@ -30,6 +30,9 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       `Content-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      // No hook runs for a request the parser refused, so the security headers of docs/security.md go here.
+      `X-Content-Type-Options: nosniff\r\n` +
+      `Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\n` +
       `Connection: close\r\n\r\n${body}`,
   );
 }

@@ -133,6 +133,8 @@ describe("Fastify's and Node's own refusals over a socket", () => {
       `GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`,
     );
     expectShape(answer, 431, 'headers_too_large');
+    // Written on the raw socket, so the security headers are written there too.
+    expect(answer.head).toMatch(/^x-content-type-options: nosniff\r$/im);
   });
 
   it('answers a request that is not HTTP 400 in the shape', async () => {

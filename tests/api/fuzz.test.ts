@@ -3,6 +3,7 @@ import { buildAppWithServices, type BuiltApp } from '../../server/app.js';
 import { authSettingsFrom } from '../../server/auth/settings.js';
 import { setCompanyFeatures } from '../../server/repositories/company-features.repository.js';
 import { ALL_FEATURES } from '../../src/schemas/features.js';
+import { TEST_RATE_LIMITS } from '../support/app.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 import { makeCompany, makeUser, systemScope } from '../support/factories.js';
 import {
@@ -314,6 +315,8 @@ describe('schema-guided fuzz of every OpenAPI operation', () => {
       clientDir: null,
       auth: authSettingsFrom({ PUBLIC_URL: 'http://localhost:3000' }),
       imports: { runJobs: false },
+      // Thousands of calls from one address: the limits themselves are tested in rate-limits.test.ts.
+      rateLimits: TEST_RATE_LIMITS,
     });
     await built.app.ready();
     operations = operationsOf(built.app.swagger());

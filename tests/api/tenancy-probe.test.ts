@@ -5,6 +5,7 @@ import { authSettingsFrom } from '../../server/auth/settings.js';
 import type { Database } from '../../server/db/database.js';
 import { setCompanyFeatures } from '../../server/repositories/company-features.repository.js';
 import { ALL_FEATURES } from '../../src/schemas/features.js';
+import { TEST_RATE_LIMITS } from '../support/app.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 import { makeCompany, makeGuest, makeUser, systemScope } from '../support/factories.js';
 import { operationsOf, sampleOf, type Operation } from '../support/openapi.js';
@@ -183,6 +184,8 @@ describe('tenancy probe of every route with an id or a location filter', () => {
       clientDir: null,
       auth: authSettingsFrom({ PUBLIC_URL: 'http://localhost:3000' }),
       imports: { runJobs: false },
+      // Thousands of calls from one address: the limits themselves are tested in rate-limits.test.ts.
+      rateLimits: TEST_RATE_LIMITS,
     });
     await built.app.ready();
     operations = operationsOf(built.app.swagger());
