@@ -31,11 +31,8 @@ import { createMailer, type MailSettings } from './mail/create-mailer.js';
 import { emailSendersRoutes } from './routes/email-senders.routes.js';
 import { hijackRoutes } from './routes/hijack.routes.js';
 import { importsRoutes } from './routes/imports.routes.js';
-import {
-  DEFAULT_IMPORT_RUNNER_SETTINGS,
-  importRunner,
-  type ImportRunnerSettings,
-} from './jobs/import-runner.js';
+import { DEFAULT_IMPORT_RUNNER_SETTINGS, type ImportRunnerSettings } from './jobs/import-runner.js';
+import { jobWorkers, startWorkers, stopWorkers } from './jobs/workers.js';
 import { locationsRoutes } from './routes/locations.routes.js';
 import { bigdataRoutes } from './routes/bigdata.routes.js';
 import { guestsRoutes } from './routes/guests.routes.js';
@@ -174,8 +171,9 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     ...DEFAULT_IMPORT_RUNNER_SETTINGS,
     ...options.imports,
   };
-  const runner = importRunner(options.db, app.log, importSettings);
-  app.addHook('onClose', () => runner.stop());
+  const workers = jobWorkers(options.db, app.log, importSettings);
+  const runner = workers.imports;
+  app.addHook('onClose', () => stopWorkers(workers));
   const mailer = createMailer(options.db, options.mail ?? {}, app.log);
   app.addHook('onClose', () => mailer.close());
   const senderVerification = senderVerificationService({
@@ -223,6 +221,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     // Every other path belongs to the single-page app, which routes it (unknown ones to /404).
     return reply.type('text/html').sendFile('index.html');
   });
-  if (options.imports?.runJobs !== false) runner.start();
+  // Off (RUN_JOBS=false) when separate `npm run worker` processes run the jobs.
+  if (options.imports?.runJobs !== false) startWorkers(workers);
   return { app, auth, tokens, routes };
 }

@@ -15,6 +15,11 @@ const EnvironmentSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((value) => value === 'true'),
+  // false on API replicas when `npm run worker` processes run the background jobs (PostgreSQL only).
+  RUN_JOBS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
   SEED_SCALE: z.enum(['small', 'medium', 'large', 'tiny']).default('small'),
   BRAND_NAME: z.string().min(1).default('Regulars'),
   PUBLIC_URL: z.string().url('PUBLIC_URL must be a URL such as https://regulars.example.com').optional(),
