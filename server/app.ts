@@ -31,7 +31,7 @@ import { createMailer, type MailSettings } from './mail/create-mailer.js';
 import { emailSendersRoutes } from './routes/email-senders.routes.js';
 import { hijackRoutes } from './routes/hijack.routes.js';
 import { importsRoutes } from './routes/imports.routes.js';
-import { DEFAULT_IMPORT_RUNNER_SETTINGS, type ImportRunnerSettings } from './jobs/import-runner.js';
+import type { ImportRunnerSettings } from './jobs/import-runner.js';
 import { jobWorkers, startWorkers, stopWorkers } from './jobs/workers.js';
 import { locationsRoutes } from './routes/locations.routes.js';
 import { bigdataRoutes } from './routes/bigdata.routes.js';
@@ -168,7 +168,6 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   // The import job runner lives as long as the app: started here, stopped (between batches) on close.
   const importSettings = {
     ...DEFAULT_UPLOAD_SETTINGS,
-    ...DEFAULT_IMPORT_RUNNER_SETTINGS,
     ...options.imports,
   };
   const workers = jobWorkers(options.db, app.log, importSettings);

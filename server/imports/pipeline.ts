@@ -14,15 +14,15 @@ import { utf8Text, type ByteCounter } from './text-source.js';
 /**
  * The receiving half of an import, done while the upload call waits: bytes → UTF-8 text → CSV records, only to
  * refuse a file that is not a CSV of the kind (no header, missing columns, binary, not UTF-8, too large, a
- * runaway quote) and to count its data rows, while its bytes are stored as they came in chunks under a job in
+ * runaway quote) and to count its data rows, while its text is stored as it comes, in chunks under a job in
  * 'receiving'. No row is checked or staged here, so the call answers as soon as the body has arrived whatever
  * the file's size. The header is read before the job exists, so a file refused for its columns leaves nothing
- * behind; a file refused later has its job and stored bytes removed. Checking and staging the rows
+ * behind; a file refused later has its job and stored text removed. Checking and staging the rows
  * (./staging.ts) and merging them are the job workers' half (server/jobs/import-runner.ts).
  */
 
-/** Bytes stored per chunk row (and per transaction) while a file streams in. */
-const CHUNK_BYTES = 1024 * 1024;
+/** Characters stored per chunk row (and per transaction) while a file streams in. */
+const CHUNK_CHARS = 1024 * 1024;
 /** A slow upload still stores (and so beats its heartbeat) at least this often, in milliseconds. */
 const HEARTBEAT_MS = 2000;
 
@@ -69,20 +69,16 @@ export async function readHeader(
   }
 }
 
-/** Passes the bytes through unchanged while keeping them for `keep`, which stores them in chunks. */
-async function* teeBytes(
-  source: AsyncIterable<Uint8Array | string>,
-  keep: (bytes: Uint8Array) => void,
-): AsyncGenerator<Uint8Array> {
-  for await (const piece of source) {
-    const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
-    keep(bytes);
-    yield bytes;
+/** Passes the text through unchanged while keeping it for `keep`, which stores it in chunks. */
+async function* teeText(source: AsyncIterable<string>, keep: (text: string) => void): AsyncGenerator<string> {
+  for await (const text of source) {
+    keep(text);
+    yield text;
   }
 }
 
 /**
- * Stores a file's bytes under a new job while checking it and counting its rows, then queues the job.
+ * Stores a file's text under a new job while checking it and counting its rows, then queues the job.
  * `receiving` holds the job id while the file streams, so this process's runner never gives the upload up as
  * abandoned.
  */
@@ -93,13 +89,14 @@ export async function receiveFile(
   receiving: Set<number>,
 ): Promise<ReceivedFile> {
   const counter: ByteCounter = { bytes: 0 };
-  let pending: Uint8Array[] = [];
-  let pendingBytes = 0;
-  const bytes = teeBytes(file.source, (piece) => {
+  let pending: string[] = [];
+  let pendingChars = 0;
+  // The text is stored as checked: UTF-8 without its byte order mark, cut anywhere between characters.
+  const text = teeText(utf8Text(file.source, file.maxBytes, counter), (piece) => {
     pending.push(piece);
-    pendingBytes += piece.byteLength;
+    pendingChars += piece.length;
   });
-  const batches = readCsvRecords(utf8Text(bytes, file.maxBytes, counter))[Symbol.asyncIterator]();
+  const batches = readCsvRecords(text)[Symbol.asyncIterator]();
   const { header, rest } = await readHeader(batches);
   const columns: ColumnMap = mapColumns(file.kind, header.fields);
   if (columns.missing.length > 0) throw new MissingColumnsError(columns.missing);
@@ -117,10 +114,10 @@ export async function receiveFile(
     let chunkSeq = 0;
     let lastStored = Date.now();
     const store = async (force: boolean) => {
-      if (!force && pendingBytes < CHUNK_BYTES && Date.now() - lastStored < HEARTBEAT_MS) return;
-      const chunk = pendingBytes > 0 ? { seq: ++chunkSeq, bytes: Buffer.concat(pending) } : null;
+      if (!force && pendingChars < CHUNK_CHARS && Date.now() - lastStored < HEARTBEAT_MS) return;
+      const chunk = pendingChars > 0 ? { seq: ++chunkSeq, text: pending.join('') } : null;
       pending = [];
-      pendingBytes = 0;
+      pendingChars = 0;
       await db.tenant(scope.companyId, (sql) =>
         storeImportChunk(sql, scope.companyId, jobId, chunk, { bytes: counter.bytes, read }),
       );
@@ -138,7 +135,7 @@ export async function receiveFile(
     );
     return { jobId, bytes: counter.bytes, read };
   } catch (error) {
-    // Nothing of a refused or broken upload stays: no job, no stored bytes.
+    // Nothing of a refused or broken upload stays: no job, no stored text.
     await db
       .tenant(scope.companyId, (sql) => discardImportJob(sql, scope.companyId, jobId))
       .catch(() => undefined);

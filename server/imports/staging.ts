@@ -9,7 +9,6 @@ import { mapColumns } from './columns.js';
 import { readCsvRecords, type CsvRecord } from './csv-reader.js';
 import { readHeader } from './pipeline.js';
 import { checkRow } from './row-rules.js';
-import { utf8Text } from './text-source.js';
 
 /**
  * The job workers' first half of an import: the stored file (./pipeline.ts) is read again chunk by chunk,
@@ -26,7 +25,7 @@ interface FileReader {
 }
 
 /** The stored chunks of a job's file in order, each read in its own short transaction. */
-async function* storedBytes(db: Database, companyId: number, jobId: number): AsyncGenerator<Uint8Array> {
+async function* storedText(db: Database, companyId: number, jobId: number): AsyncGenerator<string> {
   for (let seq = 1; ; seq++) {
     const chunk = await db.tenant(companyId, (sql) => readImportChunk(sql, companyId, jobId, seq));
     if (!chunk) return;
@@ -48,9 +47,8 @@ async function take(reader: FileReader, count: number): Promise<CsvRecord[]> {
 
 /** Opens a job's stored file past its header and the first `skip` data records. */
 async function openReader(db: Database, companyId: number, jobId: number, skip: number): Promise<FileReader> {
-  // The size was checked on upload; the stored bytes are read back without a limit of their own.
-  const text = utf8Text(storedBytes(db, companyId, jobId), Number.MAX_SAFE_INTEGER);
-  const records = readCsvRecords(text)[Symbol.asyncIterator]();
+  // The text was checked (size, UTF-8, no binary) on upload.
+  const records = readCsvRecords(storedText(db, companyId, jobId))[Symbol.asyncIterator]();
   const { rest } = await readHeader(records);
   const reader: FileReader = { records, buffered: rest, position: 0 };
   // Rows staged in an earlier turn of another process are skipped in slices, never held all at once.

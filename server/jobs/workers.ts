@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.js';
 import {
-  DEFAULT_IMPORT_RUNNER_SETTINGS,
   importRunner,
+  importRunnerDefaults,
   type ImportRunner,
   type ImportRunnerLog,
   type ImportRunnerSettings,
@@ -39,7 +39,7 @@ export function jobWorkers(
   log: JobWorkerLog,
   settings: Partial<ImportRunnerSettings> = {},
 ): JobWorkers {
-  const imports = importRunner(db, log, { ...DEFAULT_IMPORT_RUNNER_SETTINGS, ...settings });
+  const imports = importRunner(db, log, { ...importRunnerDefaults(db.kind), ...settings });
   return { all: [{ name: 'imports', start: () => imports.start(), stop: () => imports.stop() }], imports };
 }
 

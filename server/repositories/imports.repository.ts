@@ -107,7 +107,7 @@ export interface ReceivedTotals {
 }
 
 /**
- * Stores the next piece of an upload's bytes (none when `chunk` is null: a heartbeat only) and moves the job's
+ * Stores the next piece of an upload's text (none when `chunk` is null: a heartbeat only) and moves the job's
  * size, row count and heartbeat in the same transaction. Throws ImportJobGoneError (nothing stored) when the
  * job is no longer receiving.
  */
@@ -115,7 +115,7 @@ export async function storeImportChunk(
   sql: Sql,
   companyId: CompanyId,
   jobId: number,
-  chunk: { seq: number; bytes: Uint8Array } | null,
+  chunk: { seq: number; text: string } | null,
   totals: ReceivedTotals,
 ): Promise<void> {
   const { rowCount } = await sql.query(
@@ -125,26 +125,24 @@ export async function storeImportChunk(
   );
   if (rowCount === 0) throw new ImportJobGoneError();
   if (!chunk) return;
-  await sql.query('INSERT INTO import_file_chunks (company_id, job_id, seq, bytes) VALUES ($1, $2, $3, $4)', [
-    companyId,
-    jobId,
-    chunk.seq,
-    chunk.bytes,
-  ]);
+  await sql.query(
+    'INSERT INTO import_file_chunks (company_id, job_id, seq, content) VALUES ($1, $2, $3, $4)',
+    [companyId, jobId, chunk.seq, chunk.text],
+  );
 }
 
-/** One stored piece of an upload's bytes, by its place in the file (from 1); null past the end. */
+/** One stored piece of an upload's text, by its place in the file (from 1); null past the end. */
 export async function readImportChunk(
   sql: Sql,
   companyId: CompanyId,
   jobId: number,
   seq: number,
-): Promise<Uint8Array | null> {
-  const { rows } = await sql.query<{ bytes: Uint8Array }>(
-    'SELECT bytes FROM import_file_chunks WHERE company_id = $1 AND job_id = $2 AND seq = $3',
+): Promise<string | null> {
+  const { rows } = await sql.query<{ content: string }>(
+    'SELECT content FROM import_file_chunks WHERE company_id = $1 AND job_id = $2 AND seq = $3',
     [companyId, jobId, seq],
   );
-  return rows[0]?.bytes ?? null;
+  return rows[0]?.content ?? null;
 }
 
 /** What a worker needs to go on staging a job's file: its columns and how far staging got. */
