@@ -1,6 +1,6 @@
 /**
- * Subscriber CSV import: a generated file of BENCH_IMPORT_ROWS rows (1,000,000 on PostgreSQL, 50,000 on
- * PGlite by default) uploaded through the real app in-process (`POST /api/subscriptions/subscribers/upload/`:
+ * Subscriber CSV import: a generated file of BENCH_IMPORT_ROWS rows on PostgreSQL (1,000,000 by default) and
+ * BENCH_IMPORT_PGLITE_ROWS on PGlite (50,000) uploaded through the real app in-process (`POST /api/subscriptions/subscribers/upload/`:
  * streamed, stored, then checked, staged and merged by the job worker in turns), with the worker in the same
  * process as the API (as on PGlite; on PostgreSQL the worker may run apart, `npm run worker`). Prints:
  * - the upload's answer: its status and seconds from the request to the answer (202 once the file is stored
@@ -176,7 +176,10 @@ async function timeGuestList(
 
 /** Runs the import benchmark on one driver and prints one figure. */
 export async function benchImports(driver: BenchDriver): Promise<void> {
-  const rows = envInt('BENCH_IMPORT_ROWS', driver === 'postgres' ? 1_000_000 : 50_000);
+  const rows =
+    driver === 'postgres'
+      ? envInt('BENCH_IMPORT_ROWS', 1_000_000)
+      : envInt('BENCH_IMPORT_PGLITE_ROWS', 50_000);
   const guests = envInt('BENCH_IMPORT_GUESTS', 10_000);
   const dir = await mkdtemp(join(tmpdir(), 'regulars-bench-import-'));
   const bench = await openBenchDatabase(driver);
