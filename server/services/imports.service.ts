@@ -21,7 +21,7 @@ import type { WriteScope } from '../repositories/scope.js';
 /** Limits of uploads; the defaults are `LIMITS.uploadMaxBytes` and `LIMITS.uploadWaitMs`. */
 export interface UploadSettings {
   maxBytes: number;
-  /** How long the upload call waits for the merge before answering 202 to be followed. */
+  /** How long the upload call (from its start) waits for the merge before answering 202 to be followed. */
   waitMs: number;
 }
 
@@ -131,6 +131,8 @@ export function importsService(
 
   return {
     async upload(scope, upload) {
+      // The wait counts from the call's start: a file that took long to store is answered as soon as it is.
+      const deadline = Date.now() + settings.waitMs;
       let received;
       try {
         received = await receiveFile(db, scope, { ...upload, maxBytes: settings.maxBytes }, runner.receiving);
@@ -138,7 +140,7 @@ export function importsService(
         throw refusal(error);
       }
       runner.wake();
-      const row = await waitForEnd(scope.companyId, received.jobId, Date.now() + settings.waitMs);
+      const row = await waitForEnd(scope.companyId, received.jobId, deadline);
       const job = await presentImportJob(db, row);
       return { job, finished: job.status === 'done' || job.status === 'failed' };
     },
