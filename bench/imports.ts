@@ -1,19 +1,29 @@
 /**
- * Subscriber CSV import: a generated file of BENCH_IMPORT_ROWS rows (1,000,000 on PostgreSQL, 50,000 on
- * PGlite by default) through the real import service (streamed, checked row by row, staged, merged by the
- * job runner in batches), beside a baseline in the same run: plain COPY of the same file into a staging
- * table and one INSERT … ON CONFLICT into subscribers (no checks, no dedupe report, one transaction).
- * Prints rows per second, the ratio, and the process's peak resident memory while importing.
+ * Subscriber CSV import: a generated file of BENCH_IMPORT_ROWS rows on PostgreSQL (1,000,000 by default) and
+ * BENCH_IMPORT_PGLITE_ROWS on PGlite (50,000) uploaded through the real app in-process (`POST /api/subscriptions/subscribers/upload/`:
+ * streamed, stored, then checked, staged and merged by the job worker in turns), with the worker in the same
+ * process as the API (as on PGlite; on PostgreSQL the worker may run apart, `npm run worker`). Prints:
+ * - the upload's answer: its status and seconds from the request to the answer (202 once the file is stored
+ *   and the wait for a quick merge has passed);
+ * - the guest list (`GET /api/pos/guests/`, first page, BENCH_IMPORT_GUESTS guests) called one request after
+ *   another while the import runs: p50, p95 and max, beside the same calls with no import running;
+ * - the import's rate (upload to done) beside a baseline in the same run: plain COPY of the same file into a
+ *   staging table and one INSERT … ON CONFLICT into subscribers (no checks, no dedupe report, one transaction),
+ *   as a ratio; and the process's peak resident memory while importing.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { buildApp } from '../server/app.js';
+import { generateCompanyKey } from '../server/auth/company-token.js';
 import type { Database } from '../server/db/database.js';
-import { importRunner } from '../server/jobs/import-runner.js';
 import { createCompany } from '../server/repositories/companies.repository.js';
-import { importsService } from '../server/services/imports.service.js';
+import { setCompanyFeatures } from '../server/repositories/company-features.repository.js';
+import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
+import { ALL_FEATURES } from '../src/schemas/features.js';
+import type { ImportJob } from '../src/schemas/imports.js';
 import { envInt, openBenchDatabase, printFigure, round, type BenchDriver } from './support.js';
 
 const HEADER = 'email,first_name,last_name,phone,zip,birthday,pos_id,subscribed';
@@ -101,39 +111,140 @@ async function copyBaseline(db: Database, companyId: number, path: string): Prom
   });
 }
 
+/** A company with every feature and an API key, as a real caller of the upload and the list. */
+async function benchCompany(
+  db: Database,
+  name: string,
+): Promise<{ id: number; headers: { authorization: string } }> {
+  const company = await db.platform((sql) =>
+    createCompany(sql, { name, slug: name.toLowerCase().replaceAll(' ', '-') }),
+  );
+  const scope = { companyId: company.id, userId: null, actorUserId: null };
+  await db.tenant(company.id, (sql) => setCompanyFeatures(sql, scope, [...ALL_FEATURES]));
+  const key = generateCompanyKey();
+  await db.tenant(company.id, (sql) =>
+    createCompanyToken(sql, company.id, {
+      name: 'bench',
+      keyPrefix: key.keyPrefix,
+      keyHash: key.keyHash,
+      createdBy: null,
+    }),
+  );
+  return { id: company.id, headers: { authorization: `Token ${key.key}` } };
+}
+
+/** Adds `count` guests to the company in one statement (the list's data; not timed). */
+async function seedGuests(db: Database, companyId: number, count: number): Promise<void> {
+  await db.tenant(companyId, (sql) =>
+    sql.query(
+      `INSERT INTO guests (company_id, customer_name, last_four_digits, pos_id, hashid)
+       SELECT $1, 'Guest ' || i, lpad((i % 10000)::text, 4, '0'), 'BENCH-' || i, 'B' || lpad(i::text, 9, '0')
+       FROM generate_series(1, $2::int) AS i`,
+      [companyId, count],
+    ),
+  );
+}
+
+/** Latencies of one request after another: p50, p95 and max in milliseconds. */
+function latencyFigures(samples: number[]): { p50: number; p95: number; max: number; calls: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (fraction: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
+  return { p50: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] ?? 0, calls: sorted.length };
+}
+
+/**
+ * Calls the guest list over HTTP one request after another until `until` says stop; answers each call's
+ * milliseconds, from sending the request to reading the whole answer. The client shares the server's event
+ * loop, so a statement that holds the loop (PGlite runs in-process) delays the answer as it would for anyone.
+ */
+async function timeGuestList(
+  base: string,
+  headers: { authorization: string },
+  until: () => boolean,
+): Promise<number[]> {
+  const samples: number[] = [];
+  while (!until()) {
+    const started = performance.now();
+    const response = await fetch(`${base}/api/pos/guests/?page=1&page_size=25`, { headers });
+    await response.arrayBuffer();
+    samples.push(performance.now() - started);
+    if (response.status !== 200) throw new Error(`the guest list answered ${response.status}`);
+  }
+  return samples;
+}
+
 /** Runs the import benchmark on one driver and prints one figure. */
 export async function benchImports(driver: BenchDriver): Promise<void> {
-  const rows = envInt('BENCH_IMPORT_ROWS', driver === 'postgres' ? 1_000_000 : 50_000);
+  const rows =
+    driver === 'postgres'
+      ? envInt('BENCH_IMPORT_ROWS', 1_000_000)
+      : envInt('BENCH_IMPORT_PGLITE_ROWS', 50_000);
+  const guests = envInt('BENCH_IMPORT_GUESTS', 10_000);
   const dir = await mkdtemp(join(tmpdir(), 'regulars-bench-import-'));
   const bench = await openBenchDatabase(driver);
-  const runner = importRunner(bench.db, { error: (details, message) => console.error(message, details) });
   try {
     const path = join(dir, 'subscribers.csv');
     const bytes = await writeCsv(path, rows);
-    const service = importsService(bench.db, runner, { maxBytes: bytes + 1, waitMs: 24 * 3600 * 1000 });
-    runner.start();
-    const pipelineCompany = await bench.db.platform((sql) =>
-      createCompany(sql, { name: 'Bench Import', slug: 'bench-import' }),
-    );
-    const baselineCompany = await bench.db.platform((sql) =>
-      createCompany(sql, { name: 'Bench Copy', slug: 'bench-copy' }),
+    // The worker runs in this process, as the API's own (RUN_JOBS on), so it competes with the list calls.
+    const app = await buildApp({
+      db: bench.db,
+      logLevel: 'silent',
+      clientDir: null,
+      imports: { maxBytes: bytes + 1 },
+    });
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const importer = await benchCompany(bench.db, 'Bench Import');
+    const reader = await benchCompany(bench.db, 'Bench Reader');
+    const baselineCompany = await benchCompany(bench.db, 'Bench Copy');
+    await seedGuests(bench.db, reader.id, guests);
+    // The list alone first: the same calls for two seconds with nothing else running.
+    const quietUntil = performance.now() + 2000;
+    const quiet = latencyFigures(
+      await timeGuestList(base, reader.headers, () => performance.now() > quietUntil),
     );
     const rssBeforeMb = process.memoryUsage().rss / 1024 / 1024;
 
-    const pipeline = await withPeakRss(() =>
-      service.upload(
-        { companyId: pipelineCompany.id, userId: null, actorUserId: null },
-        {
-          kind: 'subscriber',
-          fileName: 'subscribers.csv',
-          source: createReadStream(path, { highWaterMark: 64 * 1024 }),
-        },
-      ),
-    );
-    const job = pipeline.result.job;
-    if (job.status !== 'done' || job.imported !== rows) {
-      throw new Error(`the import ended ${job.status} with ${job.imported} of ${rows} rows imported`);
+    let job: ImportJob | null = null;
+    let answerMs = 0;
+    let answerStatus = 0;
+    const pipeline = await withPeakRss(async () => {
+      const started = performance.now();
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/subscriptions/subscribers/upload/?file_name=subscribers.csv',
+        headers: { ...importer.headers, 'content-type': 'text/csv' },
+        payload: createReadStream(path, { highWaterMark: 64 * 1024 }),
+      });
+      answerMs = performance.now() - started;
+      answerStatus = response.statusCode;
+      if (answerStatus !== 200 && answerStatus !== 202)
+        throw new Error(`the upload answered ${answerStatus}`);
+      job = response.json<ImportJob>();
+      const id = job.id;
+      // While the worker imports, the guest list is called one request after another; the job is polled
+      // between list calls, every 500 ms, as the app does.
+      let polledAt = performance.now();
+      const busy = await timeGuestList(base, reader.headers, () => {
+        if (job?.status === 'done' || job?.status === 'failed') return true;
+        if (performance.now() - polledAt >= 500) {
+          polledAt = performance.now();
+          void app
+            .inject({ method: 'GET', url: `/api/imports/${id}/`, headers: importer.headers })
+            .then((polled) => (job = polled.json<ImportJob>()));
+        }
+        return false;
+      });
+      return busy;
+    });
+    const finished = job as ImportJob | null;
+    if (finished?.status !== 'done' || finished.imported !== rows) {
+      throw new Error(
+        `the import ended ${finished?.status} with ${finished?.imported} of ${rows} rows imported`,
+      );
     }
+    await app.close();
+    const busy = latencyFigures(pipeline.result);
     const baseline = await withPeakRss(() => copyBaseline(bench.db, baselineCompany.id, path));
     if (baseline.result !== rows)
       throw new Error(`the COPY baseline inserted ${baseline.result} of ${rows} rows`);
@@ -145,6 +256,15 @@ export async function benchImports(driver: BenchDriver): Promise<void> {
       driver,
       rows,
       file_mb: round(bytes / 1024 / 1024, 1),
+      upload_status: answerStatus,
+      upload_answer_s: round(answerMs / 1000, 2),
+      guest_list_during_import_p50_ms: round(busy.p50, 1),
+      guest_list_during_import_p95_ms: round(busy.p95, 1),
+      guest_list_during_import_max_ms: round(busy.max, 1),
+      guest_list_during_import_calls: busy.calls,
+      guest_list_quiet_p50_ms: round(quiet.p50, 1),
+      guest_list_quiet_p95_ms: round(quiet.p95, 1),
+      guests,
       pipeline_rows_per_s: round(pipelineRps, 0),
       copy_baseline_rows_per_s: round(baselineRps, 0),
       ratio: round(pipelineRps / baselineRps, 3),
@@ -156,7 +276,6 @@ export async function benchImports(driver: BenchDriver): Promise<void> {
       process_max_rss_mb: round(process.resourceUsage().maxRSS / 1024, 0),
     });
   } finally {
-    await runner.stop();
     await bench.drop();
     await rm(dir, { recursive: true, force: true });
   }

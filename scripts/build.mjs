@@ -34,7 +34,7 @@ const PARTS = {
   server: {
     sources: ['server', 'src/schemas', 'src/i18n', 'scripts/build.mjs', 'tsconfig.json', 'package-lock.json'],
     stamp: 'dist/.server-sources-hash',
-    output: 'dist/server/main.mjs',
+    output: 'dist/server/worker.mjs',
     build: buildServer,
   },
 };
@@ -86,12 +86,14 @@ async function buildClient() {
   return true;
 }
 
-/** The server as one ES module: what `npm start` runs with Node alone, without compiling on each start. */
+/** The server as ES modules: what `npm start` and `npm run worker` run with Node alone, without compiling on each start. */
 async function buildServer() {
   const esbuild = await import('esbuild');
   await esbuild.build({
-    entryPoints: ['server/main.ts'],
-    outfile: 'dist/server/main.mjs',
+    // The API (`npm start`) and the job workers (`npm run worker`) share one build of the server's code.
+    entryPoints: ['server/main.ts', 'server/worker.ts'],
+    outdir: 'dist/server',
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

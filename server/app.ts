@@ -38,11 +38,8 @@ import { createMailer, type MailSettings } from './mail/create-mailer.js';
 import { emailSendersRoutes } from './routes/email-senders.routes.js';
 import { hijackRoutes } from './routes/hijack.routes.js';
 import { importsRoutes } from './routes/imports.routes.js';
-import {
-  DEFAULT_IMPORT_RUNNER_SETTINGS,
-  importRunner,
-  type ImportRunnerSettings,
-} from './jobs/import-runner.js';
+import type { ImportRunnerSettings } from './jobs/import-runner.js';
+import { jobWorkers, startWorkers, stopWorkers } from './jobs/workers.js';
 import { locationsRoutes } from './routes/locations.routes.js';
 import { bigdataRoutes } from './routes/bigdata.routes.js';
 import { guestsRoutes } from './routes/guests.routes.js';
@@ -200,11 +197,11 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   // The import job runner lives as long as the app: started here, stopped (between batches) on close.
   const importSettings = {
     ...DEFAULT_UPLOAD_SETTINGS,
-    ...DEFAULT_IMPORT_RUNNER_SETTINGS,
     ...options.imports,
   };
-  const runner = importRunner(options.db, app.log, importSettings);
-  app.addHook('onClose', () => runner.stop());
+  const workers = jobWorkers(options.db, app.log, importSettings);
+  const runner = workers.imports;
+  app.addHook('onClose', () => stopWorkers(workers));
   const mailer = createMailer(options.db, options.mail ?? {}, app.log);
   app.addHook('onClose', () => mailer.close());
   const senderVerification = senderVerificationService({
@@ -263,6 +260,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     // Every other path belongs to the single-page app, which routes it (unknown ones to /404).
     return appPage(request, reply);
   });
-  if (options.imports?.runJobs !== false) runner.start();
+  // Off (RUN_JOBS=false) when separate `npm run worker` processes run the jobs.
+  if (options.imports?.runJobs !== false) startWorkers(workers);
   return { app, auth, tokens, routes };
 }

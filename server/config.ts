@@ -27,6 +27,11 @@ const EnvironmentSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((value) => value === 'true'),
+  // false on API replicas when `npm run worker` processes run the background jobs (PostgreSQL only).
+  RUN_JOBS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
   SEED_SCALE: z.enum(['small', 'medium', 'large', 'tiny']).default('small'),
   LIST_EXACT_COUNT_UP_TO: z.coerce.number().int().min(0).default(10_000),
   LIST_COUNT_CACHE_SECONDS: z.coerce.number().int().min(0).default(60),

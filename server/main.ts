@@ -19,7 +19,8 @@ async function main(): Promise<void> {
     auth,
     brandName: config.BRAND_NAME,
     trustProxyHops: config.TRUST_PROXY,
-    imports: { maxBytes: config.UPLOAD_MAX_BYTES },
+    // PGlite is one process's database: its jobs can only run in the API process.
+    imports: { maxBytes: config.UPLOAD_MAX_BYTES, runJobs: config.RUN_JOBS || db.kind === 'pglite' },
     mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
     corsOrigins: config.CORS_ORIGINS,
     rateLimits: rateLimitsOf(config),

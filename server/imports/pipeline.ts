@@ -4,25 +4,26 @@ import {
   createImportJob,
   discardImportJob,
   queueImportJob,
-  stageImportRows,
-  type StagedRow,
+  storeImportChunk,
 } from '../repositories/imports.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
 import { mapColumns, type ColumnMap } from './columns.js';
 import { readCsvRecords, type CsvRecord } from './csv-reader.js';
-import { checkRow } from './row-rules.js';
 import { utf8Text, type ByteCounter } from './text-source.js';
 
 /**
- * The receiving half of an import: bytes → UTF-8 text → CSV records → checked rows → staged in batches
- * under a job in 'receiving'. The header is read before the job exists, so a file refused for its columns
- * leaves nothing behind; a file refused later (too large, binary) has its job and staged rows removed.
- * Merging the staged rows is the job runner's half (server/jobs/import-runner.ts).
+ * The receiving half of an import, done while the upload call waits: bytes → UTF-8 text → CSV records, only to
+ * refuse a file that is not a CSV of the kind (no header, missing columns, binary, not UTF-8, too large, a
+ * runaway quote) and to count its data rows, while its text is stored as it comes, in chunks under a job in
+ * 'receiving'. No row is checked or staged here, so the call answers as soon as the body has arrived whatever
+ * the file's size. The header is read before the job exists, so a file refused for its columns leaves nothing
+ * behind; a file refused later has its job and stored text removed. Checking and staging the rows
+ * (./staging.ts) and merging them are the job workers' half (server/jobs/import-runner.ts).
  */
 
-/** Rows staged per transaction while a file streams in. */
-const STAGE_BATCH_ROWS = 2000;
-/** A slow upload still stages (and so beats its heartbeat) at least this often, in milliseconds. */
+/** Characters stored per chunk row (and per transaction) while a file streams in. */
+const CHUNK_CHARS = 1024 * 1024;
+/** A slow upload still stores (and so beats its heartbeat) at least this often, in milliseconds. */
 const HEARTBEAT_MS = 2000;
 
 /** Raised for a file with no header line. */
@@ -57,7 +58,7 @@ export interface ReceivedFile {
 }
 
 /** Reads records until the header, returning it with any records read past it. */
-async function readHeader(
+export async function readHeader(
   batches: AsyncIterator<CsvRecord[]>,
 ): Promise<{ header: CsvRecord; rest: CsvRecord[] }> {
   for (;;) {
@@ -68,9 +69,18 @@ async function readHeader(
   }
 }
 
+/** Passes the text through unchanged while keeping it for `keep`, which stores it in chunks. */
+async function* teeText(source: AsyncIterable<string>, keep: (text: string) => void): AsyncGenerator<string> {
+  for await (const text of source) {
+    keep(text);
+    yield text;
+  }
+}
+
 /**
- * Streams a file into a new job's staging rows and queues the job. `receiving` holds the job id while the
- * file streams, so this process's runner never takes the upload for an abandoned one.
+ * Stores a file's text under a new job while checking it and counting its rows, then queues the job.
+ * `receiving` holds the job id while the file streams, so this process's runner never gives the upload up as
+ * abandoned.
  */
 export async function receiveFile(
   db: Database,
@@ -79,7 +89,14 @@ export async function receiveFile(
   receiving: Set<number>,
 ): Promise<ReceivedFile> {
   const counter: ByteCounter = { bytes: 0 };
-  const batches = readCsvRecords(utf8Text(file.source, file.maxBytes, counter))[Symbol.asyncIterator]();
+  let pending: string[] = [];
+  let pendingChars = 0;
+  // The text is stored as checked: UTF-8 without its byte order mark, cut anywhere between characters.
+  const text = teeText(utf8Text(file.source, file.maxBytes, counter), (piece) => {
+    pending.push(piece);
+    pendingChars += piece.length;
+  });
+  const batches = readCsvRecords(text)[Symbol.asyncIterator]();
   const { header, rest } = await readHeader(batches);
   const columns: ColumnMap = mapColumns(file.kind, header.fields);
   if (columns.missing.length > 0) throw new MissingColumnsError(columns.missing);
@@ -93,39 +110,32 @@ export async function receiveFile(
   );
   receiving.add(jobId);
   try {
-    let seq = 0;
-    let staged: StagedRow[] = [];
-    let lastStaged = Date.now();
-    const stage = async () => {
+    let read = rest.length;
+    let chunkSeq = 0;
+    let lastStored = Date.now();
+    const store = async (force: boolean) => {
+      if (!force && pendingChars < CHUNK_CHARS && Date.now() - lastStored < HEARTBEAT_MS) return;
+      const chunk = pendingChars > 0 ? { seq: ++chunkSeq, text: pending.join('') } : null;
+      pending = [];
+      pendingChars = 0;
       await db.tenant(scope.companyId, (sql) =>
-        stageImportRows(sql, scope.companyId, jobId, staged, counter.bytes),
+        storeImportChunk(sql, scope.companyId, jobId, chunk, { bytes: counter.bytes, read }),
       );
-      staged = [];
-      lastStaged = Date.now();
-    };
-    const take = async (records: readonly CsvRecord[]) => {
-      for (const record of records) {
-        const checked = checkRow(file.kind, columns, record);
-        seq += 1;
-        staged.push({
-          seq,
-          line: checked.line,
-          fields: checked.fields,
-          raw: checked.raw,
-          problems: checked.problems.length > 0 ? checked.problems : null,
-        });
-        if (staged.length >= STAGE_BATCH_ROWS) await stage();
-      }
-      if (Date.now() - lastStaged >= HEARTBEAT_MS) await stage();
+      lastStored = Date.now();
     };
 
-    await take(rest);
-    for (let next = await batches.next(); !next.done; next = await batches.next()) await take(next.value);
-    await stage();
-    await db.tenant(scope.companyId, (sql) => queueImportJob(sql, scope.companyId, jobId, counter.bytes));
-    return { jobId, bytes: counter.bytes, read: seq };
+    await store(false);
+    for (let next = await batches.next(); !next.done; next = await batches.next()) {
+      read += next.value.length;
+      await store(false);
+    }
+    await store(true);
+    await db.tenant(scope.companyId, (sql) =>
+      queueImportJob(sql, scope.companyId, jobId, { bytes: counter.bytes, read }),
+    );
+    return { jobId, bytes: counter.bytes, read };
   } catch (error) {
-    // Nothing of a refused or broken upload stays: no job, no staged rows.
+    // Nothing of a refused or broken upload stays: no job, no stored text.
     await db
       .tenant(scope.companyId, (sql) => discardImportJob(sql, scope.companyId, jobId))
       .catch(() => undefined);

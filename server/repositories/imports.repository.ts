@@ -100,55 +100,133 @@ export async function createImportJob(
   return rows[0]!.id;
 }
 
+/** How much of an upload has arrived: its size so far and the data rows counted in it. */
+export interface ReceivedTotals {
+  bytes: number;
+  read: number;
+}
+
 /**
- * Stages a batch of checked rows and moves the job's row count, size and heartbeat in the same
- * transaction. Throws ImportJobGoneError (nothing staged) when the job is no longer receiving.
+ * Stores the next piece of an upload's text (none when `chunk` is null: a heartbeat only) and moves the job's
+ * size, row count and heartbeat in the same transaction. Throws ImportJobGoneError (nothing stored) when the
+ * job is no longer receiving.
+ */
+export async function storeImportChunk(
+  sql: Sql,
+  companyId: CompanyId,
+  jobId: number,
+  chunk: { seq: number; text: string } | null,
+  totals: ReceivedTotals,
+): Promise<void> {
+  const { rowCount } = await sql.query(
+    `UPDATE import_jobs SET read = $3, bytes = $4, heartbeat_at = now()
+     WHERE company_id = $1 AND id = $2 AND status = 'receiving'`,
+    [companyId, jobId, totals.read, totals.bytes],
+  );
+  if (rowCount === 0) throw new ImportJobGoneError();
+  if (!chunk) return;
+  await sql.query(
+    'INSERT INTO import_file_chunks (company_id, job_id, seq, content) VALUES ($1, $2, $3, $4)',
+    [companyId, jobId, chunk.seq, chunk.text],
+  );
+}
+
+/** One stored piece of an upload's text, by its place in the file (from 1); null past the end. */
+export async function readImportChunk(
+  sql: Sql,
+  companyId: CompanyId,
+  jobId: number,
+  seq: number,
+): Promise<string | null> {
+  const { rows } = await sql.query<{ content: string }>(
+    'SELECT content FROM import_file_chunks WHERE company_id = $1 AND job_id = $2 AND seq = $3',
+    [companyId, jobId, seq],
+  );
+  return rows[0]?.content ?? null;
+}
+
+/** What a worker needs to go on staging a job's file: its columns and how far staging got. */
+export interface StagingState {
+  kind: CustomerKind;
+  status: ImportStatus;
+  header: string[];
+  read: number;
+  staged: number;
+}
+
+/** The staging state of the company's job, or null. */
+export async function findStagingState(
+  sql: Sql,
+  companyId: CompanyId,
+  jobId: number,
+): Promise<StagingState | null> {
+  const { rows } = await sql.query<StagingState>(
+    'SELECT kind, status, header, read, staged FROM import_jobs WHERE company_id = $1 AND id = $2',
+    [companyId, jobId],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Stages the next checked rows of a received job (the rows after the first `after`), moving its staged count and
+ * heartbeat in the same transaction; once every row is staged the stored file is removed. Throws
+ * ImportJobGoneError (nothing staged) when the job has finished or another worker staged these rows first.
  */
 export async function stageImportRows(
   sql: Sql,
   companyId: CompanyId,
   jobId: number,
   rows: readonly StagedRow[],
-  bytes: number,
+  after: number,
 ): Promise<void> {
-  const job = await sql.query<{ kind: CustomerKind }>(
-    `UPDATE import_jobs SET read = read + $3, bytes = $4, heartbeat_at = now()
-     WHERE company_id = $1 AND id = $2 AND status = 'receiving' RETURNING kind`,
-    [companyId, jobId, rows.length, bytes],
+  const job = await sql.query<{ kind: CustomerKind; complete: boolean }>(
+    `UPDATE import_jobs SET staged = staged + $4, heartbeat_at = now()
+     WHERE company_id = $1 AND id = $2 AND status IN ('queued', 'running') AND staged = $3
+       AND staged + $4 <= read
+     RETURNING kind, staged = read AS complete`,
+    [companyId, jobId, after, rows.length],
   );
-  const kind = job.rows[0]?.kind;
-  if (!kind) throw new ImportJobGoneError();
-  if (rows.length === 0) return;
-  // The key is made in SQL with lower(), the function the unique and dedupe indexes use.
-  await sql.query(
-    `INSERT INTO import_rows (company_id, job_id, seq, line, key, fields, raw, outcome, problems)
-     SELECT $1, $2, x.seq, x.line,
-            CASE WHEN x.fields IS NULL THEN NULL
-                 WHEN $4 = 'guest' THEN lower(x.fields[1]) || '|' || x.fields[2]
-                 ELSE lower(x.fields[1]) END,
-            x.fields, x.raw, CASE WHEN x.fields IS NULL THEN 'invalid' END, x.problems
-     FROM jsonb_to_recordset($3::jsonb) AS x(seq integer, line integer, fields text[], raw text[], problems jsonb)`,
-    [companyId, jobId, JSON.stringify(rows), kind],
-  );
+  const staged = job.rows[0];
+  if (!staged) throw new ImportJobGoneError();
+  if (rows.length > 0) {
+    // The key is made in SQL with lower(), the function the unique and dedupe indexes use.
+    await sql.query(
+      `INSERT INTO import_rows (company_id, job_id, seq, line, key, fields, raw, outcome, problems)
+       SELECT $1, $2, x.seq, x.line,
+              CASE WHEN x.fields IS NULL THEN NULL
+                   WHEN $4 = 'guest' THEN lower(x.fields[1]) || '|' || x.fields[2]
+                   ELSE lower(x.fields[1]) END,
+              x.fields, x.raw, CASE WHEN x.fields IS NULL THEN 'invalid' END, x.problems
+       FROM jsonb_to_recordset($3::jsonb) AS x(seq integer, line integer, fields text[], raw text[], problems jsonb)`,
+      [companyId, jobId, JSON.stringify(rows), staged.kind],
+    );
+  }
+  if (staged.complete) await deleteImportChunks(sql, companyId, jobId);
 }
 
-/** Hands a fully received job to the runner. */
+/** Removes a job's stored file (staged in full, or given up). */
+async function deleteImportChunks(sql: Sql, companyId: CompanyId, jobId: number): Promise<void> {
+  await sql.query('DELETE FROM import_file_chunks WHERE company_id = $1 AND job_id = $2', [companyId, jobId]);
+}
+
+/** Hands a fully received job to the workers with its final size and row count. */
 export async function queueImportJob(
   sql: Sql,
   companyId: CompanyId,
   jobId: number,
-  bytes: number,
+  totals: ReceivedTotals,
 ): Promise<void> {
   const { rowCount } = await sql.query(
-    `UPDATE import_jobs SET status = 'queued', bytes = $3, heartbeat_at = now()
+    `UPDATE import_jobs SET status = 'queued', read = $3, bytes = $4, heartbeat_at = now()
      WHERE company_id = $1 AND id = $2 AND status = 'receiving'`,
-    [companyId, jobId, bytes],
+    [companyId, jobId, totals.read, totals.bytes],
   );
   if (rowCount === 0) throw new ImportJobGoneError();
 }
 
 /** Removes a refused upload's job and every row staged for it, as if it never arrived. */
 export async function discardImportJob(sql: Sql, companyId: CompanyId, jobId: number): Promise<void> {
+  await deleteImportChunks(sql, companyId, jobId);
   await sql.query('DELETE FROM import_rows WHERE company_id = $1 AND job_id = $2', [companyId, jobId]);
   await sql.query('DELETE FROM import_jobs WHERE company_id = $1 AND id = $2', [companyId, jobId]);
 }
@@ -230,25 +308,37 @@ export async function failAbandonedUploads(
       job.company_id,
       job.id,
     ]);
+    await deleteImportChunks(sql, job.company_id, job.id);
   }
   return rows.length;
 }
 
 /**
- * Takes the oldest queued job, or a running one whose runner stopped beating for `staleAfterMs` (a
- * restart), and marks it running. Null when there is none; other runners skip a job being taken.
+ * Takes the job that has waited longest for a turn (a new one first): queued, running but free between turns,
+ * or held by a worker that stopped beating for `staleAfterMs` (a restart). It is marked running and held for
+ * one turn. Null when there is none; other workers skip a job being taken. A job goes to the back of the line
+ * at every turn, so one company's large file never holds up another's.
  */
 export async function claimImportJob(sql: Sql, staleAfterMs: number): Promise<ClaimedJob | null> {
   const { rows } = await sql.query<ClaimedJob>(
-    `UPDATE import_jobs SET status = 'running', heartbeat_at = now()
+    `UPDATE import_jobs SET status = 'running', claimed = true, heartbeat_at = now(), turn_at = clock_timestamp()
      WHERE id = (SELECT id FROM import_jobs
                  WHERE status = 'queued'
-                    OR (status = 'running' AND heartbeat_at < now() - $1 * interval '1 millisecond')
-                 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+                    OR (status = 'running'
+                        AND (NOT claimed OR heartbeat_at < now() - $1 * interval '1 millisecond'))
+                 ORDER BY turn_at NULLS FIRST, id LIMIT 1 FOR UPDATE SKIP LOCKED)
      RETURNING id, company_id`,
     [staleAfterMs],
   );
   return rows[0] ?? null;
+}
+
+/** Ends a worker's turn on a running job: it waits, still running, for the next free worker. */
+export async function releaseImportJob(sql: Sql, companyId: CompanyId, jobId: number): Promise<void> {
+  await sql.query('UPDATE import_jobs SET claimed = false WHERE company_id = $1 AND id = $2', [
+    companyId,
+    jobId,
+  ]);
 }
 
 /** A job that went wrong while merging: it fails with a reason that holds no row contents. */
@@ -263,14 +353,7 @@ export async function failImportJob(
      WHERE company_id = $1 AND id = $2 AND status IN ('queued', 'running')`,
     [companyId, jobId, reason],
   );
-}
-
-/** Puts a running job back in the queue (the runner is stopping between batches). */
-export async function requeueImportJob(sql: Sql, companyId: CompanyId, jobId: number): Promise<void> {
-  await sql.query(
-    `UPDATE import_jobs SET status = 'queued' WHERE company_id = $1 AND id = $2 AND status = 'running'`,
-    [companyId, jobId],
-  );
+  await deleteImportChunks(sql, companyId, jobId);
 }
 
 /** Rows of one batch merged into subscribers or guests: inserted, or matched to an existing record and updated. */
@@ -424,16 +507,18 @@ export async function mergeImportBatch(
     kind: CustomerKind;
     status: ImportStatus;
     read: number;
+    staged: number;
     processed: number;
     user_id: number | null;
     actor_user_id: number | null;
   }>(
-    `SELECT kind, status, read, processed, user_id, actor_user_id FROM import_jobs
+    `SELECT kind, status, read, staged, processed, user_id, actor_user_id FROM import_jobs
      WHERE company_id = $1 AND id = $2 FOR UPDATE`,
     [companyId, jobId],
   );
   const job = rows[0];
   if (!job || job.status !== 'running') return true;
+  if (job.staged < job.read) throw new Error('The job has rows still to stage before merging');
   const upTo = Math.min(job.read, job.processed + batchRows);
   const params = [companyId, jobId, job.processed, upTo];
   let merged: Merged;
@@ -456,7 +541,7 @@ export async function mergeImportBatch(
   const { rows: after } = await sql.query<BatchCounts & { read: number; kind: CustomerKind }>(
     `UPDATE import_jobs SET processed = $3, imported = imported + $4, updated = updated + $5,
        duplicates = duplicates + $6, invalid = invalid + $7, heartbeat_at = now(),
-       status = CASE WHEN $8 THEN 'done' ELSE status END,
+       status = CASE WHEN $8 THEN 'done' ELSE status END, claimed = claimed AND NOT $8,
        finished_at = CASE WHEN $8 THEN now() ELSE finished_at END
      WHERE company_id = $1 AND id = $2
      RETURNING kind, read, imported, updated, duplicates, invalid`,

@@ -21,7 +21,7 @@ import type { WriteScope } from '../repositories/scope.js';
 /** Limits of uploads; the defaults are `LIMITS.uploadMaxBytes` and `LIMITS.uploadWaitMs`. */
 export interface UploadSettings {
   maxBytes: number;
-  /** How long the upload call waits for the merge before answering 202 to be followed. */
+  /** How long the upload call (from its start) waits for the merge before answering 202 to be followed. */
   waitMs: number;
 }
 
@@ -37,6 +37,9 @@ export interface Upload {
   fileName: string;
   source: AsyncIterable<Uint8Array | string>;
 }
+
+/** How often an upload waiting for its merge reads the job again (a worker in another process may run it). */
+const WAIT_POLL_MS = 250;
 
 /** Rejected rows read per query while the download streams. */
 const REJECTED_PAGE_ROWS = 2000;
@@ -113,19 +116,32 @@ export function importsService(
     return row;
   };
 
+  /**
+   * The job once it ended, or as it stands at `deadline`. This process's runner says at once when it finishes
+   * the job; a worker elsewhere is seen by reading the job again every `WAIT_POLL_MS`.
+   */
+  const waitForEnd = async (companyId: number, id: number, deadline: number) => {
+    for (;;) {
+      const row = await load(companyId, id);
+      const left = deadline - Date.now();
+      if (row.status === 'done' || row.status === 'failed' || left <= 0) return row;
+      await runner.waitFor(id, Math.min(left, WAIT_POLL_MS));
+    }
+  };
+
   return {
     async upload(scope, upload) {
+      // The wait counts from the call's start: a file that took long to store is answered as soon as it is.
+      const deadline = Date.now() + settings.waitMs;
       let received;
       try {
         received = await receiveFile(db, scope, { ...upload, maxBytes: settings.maxBytes }, runner.receiving);
       } catch (error) {
         throw refusal(error);
       }
-      // Listen before waking the runner so a quick merge cannot finish unseen.
-      const merged = runner.waitFor(received.jobId, settings.waitMs);
       runner.wake();
-      await merged;
-      const job = await presentImportJob(db, await load(scope.companyId, received.jobId));
+      const row = await waitForEnd(scope.companyId, received.jobId, deadline);
+      const job = await presentImportJob(db, row);
       return { job, finished: job.status === 'done' || job.status === 'failed' };
     },
     async get(companyId, id) {

@@ -25,7 +25,7 @@ export const LIMITS = {
   /** Row errors returned with an import job; all of them are in the rejected-rows download. */
   importErrorPreview: 100,
   /** How long an upload call waits for a small import to finish before answering 202 to be followed. */
-  uploadWaitMs: 5000,
+  uploadWaitMs: 3000,
 } as const;
 
 /** The interface languages, default first. */

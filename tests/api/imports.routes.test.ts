@@ -5,6 +5,7 @@ import { generateCompanyKey } from '../../server/auth/company-token.js';
 import { authSettingsFrom } from '../../server/auth/settings.js';
 import type { Database } from '../../server/db/database.js';
 import { receiveFile } from '../../server/imports/pipeline.js';
+import { fileStager } from '../../server/imports/staging.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import { setCompanyFeatures } from '../../server/repositories/company-features.repository.js';
 import { createCompanyToken } from '../../server/repositories/company-tokens.repository.js';
@@ -14,7 +15,8 @@ import {
   countStagedRows,
   createImportJob,
   mergeImportBatch,
-  stageImportRows,
+  readImportChunk,
+  storeImportChunk,
 } from '../../server/repositories/imports.repository.js';
 import { listSubscribers } from '../../server/repositories/subscribers.repository.js';
 import { eraseSubscriber } from '../../server/services/customer-erasure.js';
@@ -767,6 +769,37 @@ describe('CSV import jobs across restarts', () => {
     }
   });
 
+  it("takes turns between companies: a small file queued behind another company's large one finishes first", async () => {
+    const large = await newCaller(db, 'Large File Co');
+    const small = await newCaller(db, 'Small File Co');
+    const receiver = await buildApp(db, { runJobs: false, waitMs: 0 });
+    const upload = async (caller: Caller, rows: number) => {
+      const file = `email\n${Array.from({ length: rows }, (_, i) => `t${i}@example.com`).join('\n')}\n`;
+      const response = await receiver.app.inject({
+        method: 'POST',
+        url: SUBSCRIBERS_URL,
+        payload: file,
+        headers: { ...caller.headers, 'content-type': 'text/csv' },
+      });
+      expect(response.statusCode).toBe(202);
+      return response.json<ImportJob>().id;
+    };
+    const largeId = await upload(large, 40);
+    const smallId = await upload(small, 4);
+    await receiver.app.close();
+    // Two rows a turn: the large file needs 40 turns, the small one 4, and they alternate.
+    const worker = await buildApp(db, { batchRows: 2, stageRows: 2 });
+    try {
+      const largeJob = await followed(worker.app, large, largeId);
+      const smallJob = await followed(worker.app, small, smallId);
+      expect(largeJob).toMatchObject({ status: 'done', imported: 40 });
+      expect(smallJob).toMatchObject({ status: 'done', imported: 4 });
+      expect(Date.parse(smallJob.finished_at!)).toBeLessThan(Date.parse(largeJob.finished_at!));
+    } finally {
+      await worker.app.close();
+    }
+  });
+
   it('resumes a job left running from its last committed batch, counting nothing twice', async () => {
     const caller = await newCaller(db, 'Resume Co');
     await makeSubscriber(db, caller.companyId, { email: 'existing@example.com' });
@@ -782,11 +815,18 @@ describe('CSV import jobs across restarts', () => {
     });
     expect(response.statusCode).toBe(202);
     const id = response.json<ImportJob>().id;
-    // A runner takes the job, commits one batch of five rows, and its process dies.
+    // A worker takes the job, stages seven rows, and its process dies.
     expect(await db.platform((sql) => claimImportJob(sql, 60_000))).toEqual({
       id,
       company_id: caller.companyId,
     });
+    expect(await fileStager(db).stageNext(caller.companyId, id, 7)).toBe('staged');
+    // Another worker reads the stored file again, skips the seven staged rows, stages the rest, then merges
+    // one batch of five rows, and dies too.
+    const another = fileStager(db);
+    expect(await another.stageNext(caller.companyId, id, 100)).toBe('staged');
+    expect(await another.stageNext(caller.companyId, id, 100)).toBe('complete');
+    expect(await db.tenant(caller.companyId, (sql) => countStagedRows(sql, caller.companyId, id))).toBe(13);
     expect(await db.tenant(caller.companyId, (sql) => mergeImportBatch(sql, caller.companyId, id, 5))).toBe(
       false,
     );
@@ -835,7 +875,7 @@ describe('CSV import jobs across restarts', () => {
     }
   });
 
-  it('fails an upload left receiving by a stopped process and removes its staged rows', async () => {
+  it('fails an upload left receiving by a stopped process and removes its stored bytes', async () => {
     const caller = await newCaller(db, 'Interrupted Co');
     const scope = systemScope(caller.companyId);
     const id = await db.tenant(scope.companyId, (sql) =>
@@ -845,24 +885,10 @@ describe('CSV import jobs across restarts', () => {
         header: ['email'],
       }),
     );
+    const chunk = { seq: 1, text: 'email\na@example.com\n' };
     await db.tenant(caller.companyId, (sql) =>
-      stageImportRows(
-        sql,
-        caller.companyId,
-        id,
-        [
-          {
-            seq: 1,
-            line: 2,
-            fields: ['a@example.com', '', '', '', '', '', 'true', '', 'AAAAAAAAAA'],
-            raw: ['a@example.com'],
-            problems: null,
-          },
-        ],
-        20,
-      ),
+      storeImportChunk(sql, caller.companyId, id, chunk, { bytes: 20, read: 1 }),
     );
-    expect(await db.tenant(caller.companyId, (sql) => countStagedRows(sql, caller.companyId, id))).toBe(1);
     const built = await buildApp(db, { staleAfterMs: 0 });
     try {
       const job = await followed(built.app, caller, id);
@@ -872,7 +898,9 @@ describe('CSV import jobs across restarts', () => {
         failure_code: 'interrupted',
         imported: 0,
       });
-      expect(await db.tenant(caller.companyId, (sql) => countStagedRows(sql, caller.companyId, id))).toBe(0);
+      expect(
+        await db.tenant(caller.companyId, (sql) => readImportChunk(sql, caller.companyId, id, 1)),
+      ).toBeNull();
       expect(
         (
           await db.tenant(caller.companyId, (sql) =>
@@ -885,7 +913,7 @@ describe('CSV import jobs across restarts', () => {
     }
   });
 
-  it('stages a file without the HTTP layer through the same pipeline (used by the benchmark)', async () => {
+  it('receives a file without the HTTP layer: counted and stored, no row staged until a worker takes it', async () => {
     const caller = await newCaller(db, 'Pipeline Co');
     async function* source() {
       yield Buffer.from('email\nx@example.com\n');
@@ -899,6 +927,10 @@ describe('CSV import jobs across restarts', () => {
     expect(received).toMatchObject({ read: 1, bytes: 20 });
     expect(
       await db.tenant(caller.companyId, (sql) => countStagedRows(sql, caller.companyId, received.jobId)),
-    ).toBe(1);
+    ).toBe(0);
+    const stored = await db.tenant(caller.companyId, (sql) =>
+      readImportChunk(sql, caller.companyId, received.jobId, 1),
+    );
+    expect(stored).toBe('email\nx@example.com\n');
   });
 });

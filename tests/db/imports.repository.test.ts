@@ -14,8 +14,11 @@ import {
   mergeImportBatch,
   purgeFinishedImportRows,
   queueImportJob,
+  readImportChunk,
   rejectedRowsAfter,
+  releaseImportJob,
   stageImportRows,
+  storeImportChunk,
   type StagedRow,
 } from '../../server/repositories/imports.repository.js';
 import { listSubscribers } from '../../server/repositories/subscribers.repository.js';
@@ -67,8 +70,8 @@ async function runningJob(
       header: kind === 'subscriber' ? ['email'] : ['customer_name', 'last_four_digits', 'pos_id'],
     }),
   );
-  await db.tenant(companyId, (sql) => stageImportRows(sql, companyId, id, rows, 100));
-  await db.tenant(companyId, (sql) => queueImportJob(sql, companyId, id, 100));
+  await db.tenant(companyId, (sql) => queueImportJob(sql, companyId, id, { bytes: 100, read: rows.length }));
+  await db.tenant(companyId, (sql) => stageImportRows(sql, companyId, id, rows, 0));
   expect((await db.platform((sql) => claimImportJob(sql, 60_000)))?.id).toBe(id);
   return id;
 }
@@ -133,21 +136,94 @@ describe('imports repository', () => {
         header: ['email'],
       }),
     );
-    await db.tenant(companyA, (sql) =>
-      stageImportRows(sql, companyA, id, [subscriberRow(1, 'cut@example.com')], 10),
-    );
+    const chunk = { seq: 1, text: 'email\ncut@example.com\n' };
+    await db.tenant(companyA, (sql) => storeImportChunk(sql, companyA, id, chunk, { bytes: 24, read: 1 }));
     expect(await db.platform((sql) => failAbandonedUploads(sql, 0, [id]))).toBe(0);
     expect(await db.platform((sql) => failAbandonedUploads(sql, 0))).toBe(1);
     expect(await db.tenant(companyA, (sql) => findImportJob(sql, companyA, id))).toMatchObject({
       status: 'failed',
       failure: 'The upload was interrupted',
     });
-    expect(await db.tenant(companyA, (sql) => countStagedRows(sql, companyA, id))).toBe(0);
+    expect(await db.tenant(companyA, (sql) => readImportChunk(sql, companyA, id, 1))).toBeNull();
+    await expect(
+      db.tenant(companyA, (sql) => storeImportChunk(sql, companyA, id, null, { bytes: 30, read: 2 })),
+    ).rejects.toThrow(ImportJobGoneError);
     await expect(
       db.tenant(companyA, (sql) =>
-        stageImportRows(sql, companyA, id, [subscriberRow(2, 'x@example.com')], 20),
+        stageImportRows(sql, companyA, id, [subscriberRow(1, 'x@example.com')], 0),
       ),
     ).rejects.toThrow(ImportJobGoneError);
+  });
+
+  it('stages each row once, in order, and drops the stored file once every row is staged', async () => {
+    const id = await db.tenant(companyA, (sql) =>
+      createImportJob(sql, systemScope(companyA), {
+        kind: 'subscriber',
+        fileName: 's.csv',
+        header: ['email'],
+      }),
+    );
+    const file = 'email\na@example.com\nb@example.com\n';
+    await db.tenant(companyA, (sql) =>
+      storeImportChunk(sql, companyA, id, { seq: 1, text: file }, { bytes: file.length, read: 2 }),
+    );
+    await db.tenant(companyA, (sql) => queueImportJob(sql, companyA, id, { bytes: file.length, read: 2 }));
+    const stored = await db.tenant(companyA, (sql) => readImportChunk(sql, companyA, id, 1));
+    expect(stored).toBe(file);
+    await db.tenant(companyA, (sql) =>
+      stageImportRows(sql, companyA, id, [subscriberRow(1, 'a@example.com')], 0),
+    );
+    // A second worker staging from the same point finds the rows taken: nothing is staged twice.
+    await expect(
+      db.tenant(companyA, (sql) =>
+        stageImportRows(sql, companyA, id, [subscriberRow(1, 'a@example.com')], 0),
+      ),
+    ).rejects.toThrow(ImportJobGoneError);
+    expect(await db.tenant(companyA, (sql) => readImportChunk(sql, companyA, id, 1))).not.toBeNull();
+    await db.tenant(companyA, (sql) =>
+      stageImportRows(sql, companyA, id, [subscriberRow(2, 'b@example.com')], 1),
+    );
+    expect(await db.tenant(companyA, (sql) => readImportChunk(sql, companyA, id, 1))).toBeNull();
+    expect(await db.tenant(companyA, (sql) => countStagedRows(sql, companyA, id))).toBe(2);
+    await db.tenant(companyA, (sql) => discardImportJob(sql, companyA, id));
+  });
+
+  it("gives the next turn to another company's job: a job released after a batch goes to the back", async () => {
+    const row = subscriberRow(1, 'turn-a1@example.com');
+    // Its own hashid: the other tests' rows are in the same company.
+    row.fields![8] = 'HTURN00001';
+    const first = await runningJob(db, companyA, [row]);
+    await db.tenant(companyA, (sql) => releaseImportJob(sql, companyA, first));
+    const other = await db.tenant(companyB, (sql) =>
+      createImportJob(sql, systemScope(companyB), {
+        kind: 'subscriber',
+        fileName: 'b.csv',
+        header: ['email'],
+      }),
+    );
+    await db.tenant(companyB, (sql) => queueImportJob(sql, companyB, other, { bytes: 10, read: 0 }));
+    // The new job of the other company goes first, then the released one.
+    expect(await db.platform((sql) => claimImportJob(sql, 60_000))).toEqual({
+      id: other,
+      company_id: companyB,
+    });
+    await db.tenant(companyB, (sql) => releaseImportJob(sql, companyB, other));
+    expect(await db.platform((sql) => claimImportJob(sql, 60_000))).toEqual({
+      id: first,
+      company_id: companyA,
+    });
+    // A job held by a live worker is not handed out twice.
+    expect(await db.platform((sql) => claimImportJob(sql, 60_000))).toEqual({
+      id: other,
+      company_id: companyB,
+    });
+    expect(await db.platform((sql) => claimImportJob(sql, 60_000))).toBeNull();
+    for (const [company, id] of [
+      [companyA, first],
+      [companyB, other],
+    ] as const) {
+      expect(await db.tenant(company, (sql) => mergeImportBatch(sql, company, id, 10))).toBe(true);
+    }
   });
 
   it("keeps every read and write to the company's own jobs, even without row-level security", async () => {

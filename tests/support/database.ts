@@ -11,6 +11,8 @@ import { databaseUrl, onServer } from './database-template.js';
 export interface TestDatabase {
   db: Database;
   drop(): Promise<void>;
+  /** The database's address, for other processes; PostgreSQL only. */
+  url?: string;
 }
 
 /** The template's tarball, read once per test file however many databases the file opens. */
@@ -54,6 +56,7 @@ export async function openScratchPostgres(
     if (!template) await migrate(db);
     return {
       db,
+      url: databaseUrl(serverUrl, name),
       async drop() {
         await db.close();
         await dropDatabase();

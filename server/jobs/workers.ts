@@ -1,0 +1,54 @@
+import type { Database } from '../db/database.js';
+import {
+  importRunner,
+  importRunnerDefaults,
+  type ImportRunner,
+  type ImportRunnerLog,
+  type ImportRunnerSettings,
+} from './import-runner.js';
+
+/**
+ * The background job workers, as one registry: the API process starts them with `buildApp` (unless
+ * `RUN_JOBS=false`) and `npm run worker` (server/worker.ts) runs them as a process of their own. Each worker
+ * takes its work from a queue table with `FOR UPDATE SKIP LOCKED`, so any number of processes can run them on
+ * one PostgreSQL database and a job still runs once. A new kind of job (sends, flows, segment refreshes) adds
+ * one entry to `jobWorkers`.
+ */
+
+/** One kind of background work: started once, stopped between two units of work. */
+export interface JobWorker {
+  /** Names the worker in logs. */
+  readonly name: string;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** Where workers report failures: codes and ids only, never personal data. */
+export type JobWorkerLog = ImportRunnerLog;
+
+/** The workers of the product and the ones the API process talks to directly. */
+export interface JobWorkers {
+  all: readonly JobWorker[];
+  /** The imports worker, which an upload also wakes and waits for when it runs in the same process. */
+  imports: ImportRunner;
+}
+
+/** Every job worker over one database; none runs until started. */
+export function jobWorkers(
+  db: Database,
+  log: JobWorkerLog,
+  settings: Partial<ImportRunnerSettings> = {},
+): JobWorkers {
+  const imports = importRunner(db, log, { ...importRunnerDefaults(db.kind), ...settings });
+  return { all: [{ name: 'imports', start: () => imports.start(), stop: () => imports.stop() }], imports };
+}
+
+/** Starts every worker. */
+export function startWorkers(workers: JobWorkers): void {
+  for (const worker of workers.all) worker.start();
+}
+
+/** Stops every worker after its current unit of work. */
+export async function stopWorkers(workers: JobWorkers): Promise<void> {
+  await Promise.all(workers.all.map((worker) => worker.stop()));
+}

@@ -1,0 +1,53 @@
+import { loadConfig } from './config.js';
+import { migrate } from './db/migrate.js';
+import { openDatabase } from './db/open.js';
+import { jobWorkers, startWorkers, stopWorkers, type JobWorkerLog } from './jobs/workers.js';
+
+/**
+ * `npm run worker`: the background job workers (server/jobs/workers.ts) as a process of their own, beside API
+ * processes started with RUN_JOBS=false, all on one PostgreSQL database (DATABASE_URL). Run as many as the
+ * work needs: each job is claimed by one of them at a time. PGlite is one process's database, so there the
+ * workers run inside the API process (`npm start`) and this command refuses to start.
+ */
+
+/** One JSON log line on standard output, shaped like the API's (level, time, msg). */
+function logLine(level: 'info' | 'error', details: object, message: string): void {
+  const levels = { info: 30, error: 50 };
+  process.stdout.write(
+    `${JSON.stringify({ level: levels[level], time: Date.now(), ...details, msg: message })}\n`,
+  );
+}
+
+const log: JobWorkerLog = { error: (details, message) => logLine('error', details, message) };
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (!config.DATABASE_URL) {
+    throw new Error(
+      'npm run worker needs DATABASE_URL (PostgreSQL); on the embedded database the jobs run inside npm start',
+    );
+  }
+  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  // Replicas starting together apply migrations once (an advisory lock serialises them).
+  await migrate(db);
+  const workers = jobWorkers(db, log);
+  startWorkers(workers);
+  logLine('info', { workers: workers.all.map((worker) => worker.name), pid: process.pid }, 'workers ready');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logLine('info', { signal }, 'workers stopping after their current batch');
+    await stopWorkers(workers);
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
