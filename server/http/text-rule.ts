@@ -14,14 +14,19 @@ function textProblem(text: string): string | null {
   return null;
 }
 
+/**
+ * A text with what PostgreSQL cannot store (U+0000) and lone surrogates replaced by U+FFFD: for names the
+ * caller does not type as a field (an upload's file name from Content-Disposition or a form part), which are
+ * shown, never refused.
+ */
+export function storableText(text: string): string {
+  return text.replaceAll('\u0000', '\uFFFD').replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD');
+}
+
 /** A field path as the error shape names it (`address.street`, `location_ids.0`), printable whatever the key held. */
 function fieldName(path: readonly (string | number)[], part: string): string {
   if (path.length === 0) return part;
-  return path
-    .map((step) =>
-      String(step).replaceAll('\u0000', '\uFFFD').replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD'),
-    )
-    .join('.');
+  return path.map((step) => storableText(String(step))).join('.');
 }
 
 /**

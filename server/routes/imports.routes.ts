@@ -9,6 +9,7 @@ import { ImportJobSchema } from '../../src/schemas/imports.js';
 import { access } from '../http/access.js';
 import { ApiError, fieldFailure, invalid } from '../http/errors.js';
 import { companyOf, writeScopeOf } from '../http/scope.js';
+import { storableText } from '../http/text-rule.js';
 import type { ImportsService, Upload } from '../services/imports.service.js';
 
 const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema };
@@ -57,7 +58,9 @@ function dispositionFileName(header: string | undefined): string | undefined {
 
 /** A file name fit to show: trimmed to 255 characters, the default when blank. */
 function fileNameOr(name: string | undefined): string {
-  const trimmed = (name ?? '').trim().slice(0, 255);
+  // Headers and form parts skip the text rule, and a percent-encoded NUL would otherwise reach the database;
+  // replaced after the cut, which may split a surrogate pair.
+  const trimmed = storableText((name ?? '').trim().slice(0, 255));
   return trimmed === '' ? DEFAULT_FILE_NAME : trimmed;
 }
 

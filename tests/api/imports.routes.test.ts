@@ -403,6 +403,16 @@ describe('CSV imports API', () => {
       expect(disposed.json<ImportJob>().file_name).toBe('from-header.csv');
     });
 
+    it('keeps a header file name with an encoded NUL, replaced, instead of failing', async () => {
+      const caller = await newCaller(db);
+      const response = await upload(caller, 'email\nnul@example.com\n', {
+        headers: { 'content-disposition': "attachment; filename*=UTF-8''a%00b.csv" },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json<ImportJob>().file_name).not.toContain('\u0000');
+      expect(response.json<ImportJob>().file_name).toBe('a\uFFFDb.csv');
+    });
+
     it('names a missing required column and changes nothing', async () => {
       const caller = await newCaller(db);
       const response = await upload(caller, 'first_name,zip\nAnn,12345\n');
