@@ -14,6 +14,11 @@ function textProblem(text: string): string | null {
   return null;
 }
 
+/** Whether a text may be stored or looked up: no U+0000 (PostgreSQL refuses it) and no lone surrogate. */
+export function isStorableText(text: string): boolean {
+  return textProblem(text) === null;
+}
+
 /**
  * A text with what PostgreSQL cannot store (U+0000) and lone surrogates replaced by U+FFFD: for names the
  * caller does not type as a field (an upload's file name from Content-Disposition or a form part), which are

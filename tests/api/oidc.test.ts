@@ -186,6 +186,14 @@ describe('embedded OpenID provider', () => {
       expect(token.json().error).toBe('invalid_grant');
     });
 
+    it('answers a code with a NUL or lone surrogate as an unknown code, not a server error', async () => {
+      for (const code of ['a\u0000b', 'a\uD800b']) {
+        const token = await exchangeCode(t.app, t.auth, code, pkcePair().verifier);
+        expect(token.statusCode, token.body).toBe(400);
+        expect(token.json().error).toBe('invalid_grant');
+      }
+    });
+
     it('accepts a code once: a second exchange fails', async () => {
       const { code, pkce } = await signInForCode(newBrowser(), t.auth, {
         email: user.email,

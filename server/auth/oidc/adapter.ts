@@ -1,5 +1,6 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../db/database.js';
+import { isStorableText } from '../../http/text-rule.js';
 import {
   consumeOidcPayload,
   destroyOidcPayload,
@@ -65,16 +66,20 @@ export class DatabaseOidcAdapter implements Adapter {
 
   /** The live object with this id. */
   async find(id: string): Promise<AdapterPayload | undefined> {
+    // Ids come straight from requests the text rule never sees (codes, tokens); no stored id holds a NUL.
+    if (!isStorableText(id)) return undefined;
     return toPayload(await this.db.platform((sql) => findOidcPayload(sql, this.model, id)));
   }
 
   /** The live object with this user code (device flow; unused by this installation's client). */
   async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    if (!isStorableText(userCode)) return undefined;
     return toPayload(await this.db.platform((sql) => findOidcPayloadByUserCode(sql, this.model, userCode)));
   }
 
   /** The live session with this uid. */
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    if (!isStorableText(uid)) return undefined;
     return toPayload(await this.db.platform((sql) => findOidcPayloadByUid(sql, this.model, uid)));
   }
 
