@@ -71,7 +71,6 @@ function contentSecurityPolicy(settings: SecuritySettings) {
       scriptSrcAttr: ["'none'"],
       styleSrc: [
         self,
-        "'report-sample'",
         (_request: unknown, response: ServerResponse) => freshStyleNonce(response),
       ],
       imgSrc: [self, 'data:'],

@@ -168,6 +168,18 @@ async function snapshotOf(db: Database, companyId: number): Promise<string> {
 
 const FILTERS = ['location_id', 'location_group_id'];
 
+/** Whether a list answer holds nothing: every array empty and every count zero, however it is shaped. */
+function isEmptyAnswer(body: unknown): boolean {
+  if (Array.isArray(body)) return body.length === 0;
+  if (body === null || typeof body !== 'object') return true;
+  return Object.entries(body).every(([key, value]) =>
+    // Limits (max_count, page_size) are settings, not figures about rows.
+    typeof value === 'number'
+      ? !/count|total/.test(key) || /^(max|page)_/.test(key) || value === 0
+      : isEmptyAnswer(value),
+  );
+}
+
 describe('tenancy probe of every route with an id or a location filter', () => {
   let database: TestDatabase;
   let built: BuiltApp;
@@ -271,7 +283,10 @@ describe('tenancy probe of every route with an id or a location filter', () => {
       const query = new URLSearchParams(row.query ?? {}).toString();
       const response = await callAsA(operation, `${path}${query ? `?${query}` : ''}`);
       const isFile = operation.path.includes('{fileNumber}');
-      const allowed = isFile ? [200, 400, 404] : [403, 404];
+      // Staff-only routes refuse a company's owner before any record is looked up, so no id is revealed.
+      const staffOnly =
+        operation.path.startsWith('/api/support/') || operation.path.startsWith('/api/hijack');
+      const allowed = isFile ? [200, 400, 404] : staffOnly ? [403] : [404];
       if (!allowed.includes(response.statusCode)) {
         failures.push(
           `${operation.name} with B's ids: ${response.statusCode} ${response.body.slice(0, 200)}`,
@@ -304,6 +319,12 @@ describe('tenancy probe of every route with an id or a location filter', () => {
         }
         if (response.body.includes(companyB.marker)) {
           failures.push(`${label} shows B's rows: ${response.body.slice(0, 200)}`);
+        }
+        // Figures leak too: a list that takes B's filter must find nothing (no rows, a zero count).
+        const isCsv = String(response.headers['content-type']).startsWith('text/csv');
+        const empty = isCsv ? response.body.trim().split('\n').length <= 1 : isEmptyAnswer(response.json());
+        if (response.statusCode === 200 && !empty) {
+          failures.push(`${label} is not empty: ${response.body.slice(0, 200)}`);
         }
       }
     }
