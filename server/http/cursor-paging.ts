@@ -3,55 +3,52 @@ import type { PagingQuery } from '../../src/schemas/common.js';
 import type { CountedPage } from '../../src/schemas/customers.js';
 import { fieldFailure, invalid } from './errors.js';
 
-// Keyset paging beside page numbers: a list's `next` and `previous` links carry an opaque `cursor` (the
-// order's key of the row the page starts after, or ends before), so following them reads the page straight
-// from the ordering's index however deep it is. `page` still numbers the pages, and a `page` without a
-// cursor is read by offset as before (spec §7's paging shape keeps working for any caller).
+// Keyset paging beside page numbers: a list's `next` and `previous` links carry an opaque `cursor` (the id of
+// the row the page starts after, or ends before, and the ordering it was made for), so following them reads
+// the page straight from the ordering's index however deep it is. The cursor holds no personal data (no
+// email, name or time): links reach proxy and load-balancer logs, and the repository reads the boundary row's
+// key itself. `page` still numbers the pages, and a `page` without a cursor is read by offset as before (spec
+// §7's paging shape keeps working for any caller).
 
-/** Where a page starts: after (or before) the row whose ordering key is `key`, in `ordering`. */
+/** Where a page starts: after (or before) the row with id `id`, in `ordering`. */
 export interface PageCursor {
   ordering: string;
   direction: 'after' | 'before';
-  key: string[];
+  id: number;
 }
 
-/** The window a list page is read with: an offset, or the key to start after or end before. */
+/** The window a list page is read with: an offset, or the id of the row to start after or end before. */
 export interface KeysetWindow {
   limit: number;
   offset: number;
-  after?: readonly string[];
-  before?: readonly string[];
+  afterId?: number | undefined;
+  beforeId?: number | undefined;
 }
 
-/** The cursor as the links carry it: base64url of a small JSON array. */
+/** The cursor as the links carry it: base64url of `[ordering, "a" | "b", id]`. */
 export function encodeCursor(cursor: PageCursor): string {
   const direction = cursor.direction === 'after' ? 'a' : 'b';
-  return Buffer.from(JSON.stringify([cursor.ordering, direction, cursor.key])).toString('base64url');
+  return Buffer.from(JSON.stringify([cursor.ordering, direction, cursor.id])).toString('base64url');
 }
 
 const badCursor = () =>
   invalid({ cursor: fieldFailure('not_valid', 'cursor is not valid: follow a next or previous link') });
 
-/** The SQL types an ordering key may hold, and what a value of each looks like in its text form. */
-const KEY_VALUE_PATTERNS = {
-  bigint: /^[0-9]{1,18}$/,
-  text: /^[^\0]{0,1000}$/,
-  timestamptz:
-    /^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?[+-][0-9]{2}(:[0-9]{2}){0,2}$/,
-} as const;
-
-/** The SQL type of one value of an ordering key. */
-export type KeyType = keyof typeof KEY_VALUE_PATTERNS;
+/**
+ * The 400 for a cursor whose row is no longer in the list's company (deleted since the link was made, or
+ * never the caller's): the list changed, so the caller starts again from the first page.
+ */
+export function staleCursor() {
+  return invalid({
+    cursor: fieldFailure('not_valid', 'the list changed since this link was made: start again from page 1'),
+  });
+}
 
 /**
  * The cursor of a request, or null for none; 400 when it is not one of ours for this ordering (another
- * ordering's, or values that are not of the key's types).
+ * ordering's, or not a row id).
  */
-export function decodeCursor(
-  raw: string | undefined,
-  ordering: string,
-  keyTypes: readonly KeyType[],
-): PageCursor | null {
+export function decodeCursor(raw: string | undefined, ordering: string): PageCursor | null {
   if (raw === undefined || raw === '') return null;
   let parsed: unknown;
   try {
@@ -60,13 +57,10 @@ export function decodeCursor(
     throw badCursor();
   }
   if (!Array.isArray(parsed) || parsed.length !== 3) throw badCursor();
-  const [cursorOrdering, direction, key] = parsed as unknown[];
-  const validKey =
-    Array.isArray(key) &&
-    key.length === keyTypes.length &&
-    key.every((part, index) => typeof part === 'string' && KEY_VALUE_PATTERNS[keyTypes[index]!].test(part));
-  if (cursorOrdering !== ordering || (direction !== 'a' && direction !== 'b') || !validKey) throw badCursor();
-  return { ordering, direction: direction === 'a' ? 'after' : 'before', key: key as string[] };
+  const [cursorOrdering, direction, id] = parsed as unknown[];
+  const validId = typeof id === 'number' && Number.isSafeInteger(id) && id > 0;
+  if (cursorOrdering !== ordering || (direction !== 'a' && direction !== 'b') || !validId) throw badCursor();
+  return { ordering, direction: direction === 'a' ? 'after' : 'before', id };
 }
 
 /** The window of a request: by cursor when it has one (offset 0), by page number otherwise. */
@@ -74,16 +68,16 @@ export function keysetWindow(query: PagingQuery, cursor: PageCursor | null, extr
   const limit = query.page_size + extra;
   if (!cursor) return { limit, offset: (query.page - 1) * query.page_size };
   return cursor.direction === 'after'
-    ? { limit, offset: 0, after: cursor.key }
-    : { limit, offset: 0, before: cursor.key };
+    ? { limit, offset: 0, afterId: cursor.id }
+    : { limit, offset: 0, beforeId: cursor.id };
 }
 
 /** A page read with one row more than it shows, so whether another page follows is known without a count. */
 export interface KeysetRead<Item> {
   /** Up to page_size + 1 rows in the list's order. */
   items: Item[];
-  /** The ordering key of each item. */
-  keys: string[][];
+  /** The row id of each item (what the page's cursors carry). */
+  ids: number[];
   count: number;
   countEstimated: boolean;
 }
@@ -112,22 +106,22 @@ export function toCountedPage<Item>(
   // Read backwards, the extra row is the one before the page; the page it came from follows it.
   const extra = read.items.length > query.page_size;
   const items = extra ? (backwards ? read.items.slice(1) : read.items.slice(0, -1)) : read.items;
-  const keys = extra ? (backwards ? read.keys.slice(1) : read.keys.slice(0, -1)) : read.keys;
+  const ids = extra ? (backwards ? read.ids.slice(1) : read.ids.slice(0, -1)) : read.ids;
   const hasNext = backwards ? items.length > 0 : extra;
-  const at = (key: string[] | undefined, direction: PageCursor['direction']) =>
-    key ? encodeCursor({ ordering, direction, key }) : null;
+  const at = (id: number | undefined, direction: PageCursor['direction']) =>
+    id === undefined ? null : encodeCursor({ ordering, direction, id });
   const lastPage = Math.max(1, Math.ceil(read.count / query.page_size));
   let previous: string | null = null;
   if (query.page > 1) {
     previous =
       query.page === 2 || items.length === 0
         ? linkTo(request, Math.min(query.page - 1, lastPage), null)
-        : linkTo(request, query.page - 1, at(keys[0], 'before'));
+        : linkTo(request, query.page - 1, at(ids[0], 'before'));
   }
   return {
     count: read.count,
     count_estimated: read.countEstimated,
-    next: hasNext ? linkTo(request, query.page + 1, at(keys.at(-1), 'after')) : null,
+    next: hasNext ? linkTo(request, query.page + 1, at(ids.at(-1), 'after')) : null,
     previous,
     results: items,
   };

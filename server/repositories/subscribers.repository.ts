@@ -169,96 +169,101 @@ function matchingSubscribers(companyId: CompanyId, filter: Omit<SubscriberFilter
 }
 
 /**
- * The key of each ordering: the expressions it sorts by, the id last as the tie-breaker, each indexed after
- * company_id (migration 0009), and the type its text form is read back as in a keyset condition.
+ * The key of each ordering: the columns it sorts by (on the list's row `s`, or on the cursor's boundary row
+ * `b`), the id last as the tie-breaker, each indexed after company_id (migration 0009).
  */
-function orderingKey(column: string): { expression: RawBuilder<unknown>; type: OrderingKeyType }[] {
-  const id = { expression: rawSql`${rawSql.ref('s.id')}`, type: 'bigint' as const };
-  const lowered = (name: string) => ({
-    expression: rawSql`lower(${rawSql.ref(name)})`,
-    type: 'text' as const,
-  });
-  if (column === 'email') return [lowered('s.email'), id];
-  if (column === 'name') return [lowered('s.first_name'), lowered('s.last_name'), id];
-  return [{ expression: rawSql`${rawSql.ref('s.created_at')}`, type: 'timestamptz' as const }, id];
-}
-
-/** The SQL type of one value of an ordering's key. */
-export type OrderingKeyType = 'bigint' | 'text' | 'timestamptz';
-
-/** The types of an ordering's key values, in order: what a keyset cursor of that ordering holds. */
-export function subscriberOrderingKeyTypes(ordering: SubscriberOrdering): OrderingKeyType[] {
-  return orderingKey(ordering.replace(/^-/, '')).map((part) => part.type);
+function orderingKey(column: string, alias: 's' | 'b'): RawBuilder<unknown>[] {
+  const lowered = (name: string) => rawSql`lower(${rawSql.ref(`${alias}.${name}`)})`;
+  const id = rawSql`${rawSql.ref(`${alias}.id`)}`;
+  if (column === 'email') return [lowered('email'), id];
+  if (column === 'name') return [lowered('first_name'), lowered('last_name'), id];
+  return [rawSql`${rawSql.ref(`${alias}.created_at`)}`, id];
 }
 
 /**
- * Where a subscriber page starts: an offset, or after (or before) the row whose ordering key is given (its
- * values as text, as `subscriberPage` hands them out), read straight from the ordering's index.
+ * Where a subscriber page starts: an offset, or after (or before) the row with the given id, whose ordering
+ * key is read in SQL (the cursor carries only the id), read straight from the ordering's index.
  */
 export interface SubscriberKeyset {
   limit: number;
   offset: number;
-  after?: readonly string[] | undefined;
-  before?: readonly string[] | undefined;
+  afterId?: number | undefined;
+  beforeId?: number | undefined;
 }
 
-/** The subscribers of a filter in an ordering, with the key values (as text) of each row, from a window. */
+/** The subscribers of a filter in an ordering, from a window. */
 function orderedSubscribers(
+  companyId: CompanyId,
   query: ReturnType<typeof matchingSubscribers>,
   ordering: SubscriberOrdering,
   window: SubscriberKeyset,
 ) {
   const descending = ordering.startsWith('-');
-  const key = orderingKey(descending ? ordering.slice(1) : ordering);
-  const backwards = window.before !== undefined;
+  const column = descending ? ordering.slice(1) : ordering;
+  const key = orderingKey(column, 's');
+  const backwards = window.beforeId !== undefined;
   const direction = descending !== backwards ? 'desc' : 'asc';
-  const from = window.after ?? window.before;
-  let ordered = query.select(
-    key.map((part, index) => rawSql<string>`(${part.expression})::text`.as(`k${index}`)),
-  );
-  if (from) {
-    // One row comparison over the whole key, which the ordering's index reads as a range.
-    const values = key.map((part, index) => rawSql`cast(${from[index]} as ${rawSql.raw(part.type)})`);
+  const boundaryId = window.afterId ?? window.beforeId;
+  let ordered = query;
+  if (boundaryId !== undefined) {
+    // The boundary row's key, one scalar subquery per part (each run once), company-filtered so another
+    // company's id matches nothing; a row comparison over the whole key, which the index reads as a range.
+    const boundary = orderingKey(column, 'b').map((part, index) =>
+      index === key.length - 1
+        ? rawSql`${boundaryId}::bigint`
+        : rawSql`(SELECT ${part} FROM subscribers b WHERE b.company_id = ${companyId} AND b.id = ${boundaryId})`,
+    );
     const operator = direction === 'desc' ? '<' : '>';
     ordered = ordered.where(
-      rawSql<SqlBool>`(${rawSql.join(key.map((part) => part.expression))}) ${rawSql.raw(operator)} (${rawSql.join(values)})`,
+      rawSql<SqlBool>`(${rawSql.join(key)}) ${rawSql.raw(operator)} (${rawSql.join(boundary)})`,
     );
   } else {
     ordered = ordered.offset(window.offset);
   }
-  for (const part of key) ordered = ordered.orderBy(part.expression, direction);
-  return { query: ordered.limit(window.limit), backwards, keyLength: key.length };
+  for (const part of key) ordered = ordered.orderBy(part, direction);
+  return { query: ordered.limit(window.limit), backwards, boundaryId };
+}
+
+/** Whether a row of this company has this id (a cursor's boundary row still exists). */
+async function subscriberExists(sql: Sql, companyId: CompanyId, id: number): Promise<boolean> {
+  const rows = await runQuery(
+    sql,
+    queryBuilder
+      .selectFrom('subscribers')
+      .select(rawSql.lit(1).as('one'))
+      .where('company_id', '=', companyId)
+      .where('id', '=', id),
+  );
+  return rows.length > 0;
 }
 
 /**
  * One page of subscribers in the asked order (newest first by default) without a count, by offset or keyset
- * (see `SubscriberKeyset`), with each row's ordering key for the next and previous cursors.
+ * (see `SubscriberKeyset`); null when the cursor's boundary row is not (or no longer) the company's, so the
+ * caller can say the list changed rather than show an empty page.
  */
 export async function subscriberPage(
   sql: Sql,
   companyId: CompanyId,
   filter: Omit<SubscriberFilter, 'limit' | 'offset'> & { ordering?: SubscriberOrdering | undefined },
   window: SubscriberKeyset,
-): Promise<{ rows: SubscriberRow[]; keys: string[][] }> {
-  const { query, backwards, keyLength } = orderedSubscribers(
+): Promise<SubscriberRow[] | null> {
+  const { query, backwards, boundaryId } = orderedSubscribers(
+    companyId,
     matchingSubscribers(companyId, filter),
     filter.ordering ?? '-created_at',
     window,
   );
   // Ids first, so list memberships are read for this page's rows only, not for every row skipped.
-  const page = (await runQuery(sql, query.select('s.id'))) as unknown as ({ id: number } & Record<
-    string,
-    string
-  >)[];
+  const page = await runQuery(sql, query.select('s.id'));
+  // A missing boundary row compares as NULL and yields no rows; only then is it looked for.
+  if (page.length === 0 && boundaryId !== undefined && !(await subscriberExists(sql, companyId, boundaryId)))
+    return null;
   if (backwards) page.reverse();
   const ids = page.map((row) => row.id);
   const byId = new Map((await findSubscribersByIds(sql, companyId, ids)).map((row) => [row.id, row]));
   // The rows come back by id; the page's order is the one asked for.
-  const found = page.filter((row) => byId.has(row.id));
-  return {
-    rows: found.map((row) => byId.get(row.id)!),
-    keys: found.map((row) => Array.from({ length: keyLength }, (_, index) => row[`k${index}`]!)),
-  };
+  return ids.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
 }
 
 /** One page of a company's subscribers in the asked order (newest first by default), searched by email, name or phone. */
@@ -268,7 +273,7 @@ export async function listSubscribers(
   filter: SubscriberFilter & { ordering?: SubscriberOrdering },
 ): Promise<{ count: number; rows: SubscriberRow[] }> {
   const count = await countSubscribers(sql, companyId, filter);
-  const { rows } = await subscriberPage(sql, companyId, filter, filter);
+  const rows = (await subscriberPage(sql, companyId, filter, filter)) ?? [];
   return { count, rows };
 }
 

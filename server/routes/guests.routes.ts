@@ -33,7 +33,7 @@ export function guestsRoutes(service: GuestsService): FastifyPluginAsyncZod {
       async (request) => {
         const query = request.query;
         // Newest first: the key is the id.
-        const cursor = decodeCursor(query.cursor, '-id', ['bigint']);
+        const cursor = decodeCursor(query.cursor, '-id');
         const read = await service.list(companyOf(request), query, keysetWindow(query, cursor, 1));
         return toCountedPage(request, query, '-id', cursor, read);
       },

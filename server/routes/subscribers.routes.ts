@@ -42,7 +42,7 @@ export function subscribersRoutes(service: SubscribersService): FastifyPluginAsy
       },
       async (request) => {
         const query = request.query;
-        const cursor = decodeCursor(query.cursor, query.ordering, service.cursorKeyTypes(query.ordering));
+        const cursor = decodeCursor(query.cursor, query.ordering);
         const read = await service.list(companyOf(request), query, keysetWindow(query, cursor, 1));
         return toCountedPage(request, query, query.ordering, cursor, read);
       },

@@ -90,21 +90,20 @@ export function guestsService(
   const keyOf = (id: number, query: ProfileKeyQuery) => ({ id, hashid: query.hashid, pos_id: query.pos_id });
   return {
     /**
-     * One page of the list, newest first, by offset or keyset (`window`; the key is the id), read with one
+     * One page of the list, newest first, by offset or keyset (`window`; the cursor's id is the key itself), read with one
      * row more than it shows, and the list's total: exact when small, a recent full count labelled
      * estimated when large (list-counts.ts).
      */
     async list(companyId: number, query: GuestListQuery, window: KeysetWindow): Promise<KeysetRead<Guest>> {
       const filter = guestFilterOf(query);
-      const idOf = (key: readonly string[] | undefined) => (key ? Number(key[0]) : undefined);
       const { rows, total } = await readCounted(counts, `guests:${companyId}:${JSON.stringify(filter)}`, {
         transaction: (fn) => db.tenant(companyId, fn),
         page: (sql) =>
           guestPage(sql, companyId, filter, {
             limit: window.limit,
             offset: window.offset,
-            afterId: idOf(window.after),
-            beforeId: idOf(window.before),
+            afterId: window.afterId,
+            beforeId: window.beforeId,
           }),
         countUpTo: (sql, atMost) => countGuestsUpTo(sql, companyId, filter, atMost),
         countAll: (sql) => countGuests(sql, companyId, filter),
@@ -113,7 +112,7 @@ export function guestsService(
       });
       return {
         items: rows.map((row) => presentGuest(row, row.is_subscriber, row.email_consent)),
-        keys: rows.map((row) => [String(row.id)]),
+        ids: rows.map((row) => row.id),
         count: total.count,
         countEstimated: total.estimated,
       };

@@ -130,7 +130,7 @@ export interface CountedRead<Row> {
   /** Every match. */
   countAll: (sql: Sql) => Promise<number>;
   /** The page's window: a page by offset that shows the list's end gives its total without counting. */
-  window: { limit: number; offset: number; after?: unknown; before?: unknown };
+  window: { limit: number; offset: number; afterId?: number | undefined; beforeId?: number | undefined };
   /** Count every match now, neither bounded nor kept (a total that must follow each change). */
   exact?: boolean | undefined;
 }
@@ -143,7 +143,7 @@ export async function readCounted<Row>(
 ): Promise<{ rows: Row[]; total: ListCount }> {
   const countAll = () => read.transaction((sql) => read.countAll(sql));
   const kept = counts.kept(key, countAll);
-  const byOffset = read.window.after === undefined && read.window.before === undefined;
+  const byOffset = read.window.afterId === undefined && read.window.beforeId === undefined;
   if (read.exact) {
     return read.transaction(async (sql) => {
       const rows = await read.page(sql);

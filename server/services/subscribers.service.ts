@@ -8,7 +8,7 @@ import type {
 } from '../../src/schemas/subscribers.js';
 import type { Database } from '../db/database.js';
 import { canonicalPhone } from '../../src/format/phone.js';
-import type { KeysetRead } from '../http/cursor-paging.js';
+import { staleCursor, type KeysetRead } from '../http/cursor-paging.js';
 import { fieldFailure, invalid, notFound } from '../http/errors.js';
 import { findGuestIdByPosId } from '../repositories/guests.repository.js';
 import { UnknownReferenceError } from '../repositories/references.js';
@@ -20,7 +20,6 @@ import {
   countSubscribers,
   countSubscribersUpTo,
   getSubscriber,
-  subscriberOrderingKeyTypes,
   subscriberPage,
   subscribersAfter,
   type SubscriberKeyset,
@@ -115,8 +114,6 @@ export function subscribersService(
   counts: ListCounts = listCounts(),
 ) {
   return {
-    /** The value types of an ordering's keyset cursor (to check a request's cursor against). */
-    cursorKeyTypes: subscriberOrderingKeyTypes,
     /**
      * One page of the list, by offset or keyset (`window`), read with one row more than it shows, and the
      * list's total: exact when small, a recent full count labelled estimated when large (list-counts.ts).
@@ -133,10 +130,11 @@ export function subscribersService(
         `subscribers:${companyId}:${JSON.stringify(filter)}`,
         {
           transaction: (fn) => db.tenant(companyId, fn),
-          // The rows with their ordering keys, so the page's cursors can be made.
           page: async (sql) => {
-            const { rows, keys } = await subscriberPage(sql, companyId, ordered, window);
-            return rows.map((row, index) => ({ row, key: keys[index]! }));
+            const rows = await subscriberPage(sql, companyId, ordered, window);
+            // The cursor's row is gone (deleted since the link was made) or never was this company's.
+            if (rows === null) throw staleCursor();
+            return rows;
           },
           countUpTo: (sql, atMost) => countSubscribersUpTo(sql, companyId, filter, atMost),
           countAll: (sql) => countSubscribers(sql, companyId, filter),
@@ -144,8 +142,8 @@ export function subscribersService(
         },
       );
       return {
-        items: rows.map(({ row }) => presentSubscriber(row)),
-        keys: rows.map(({ key }) => key),
+        items: rows.map((row) => presentSubscriber(row)),
+        ids: rows.map((row) => row.id),
         count: total.count,
         countEstimated: total.estimated,
       };

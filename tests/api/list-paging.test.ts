@@ -161,14 +161,105 @@ describe('List paging: keyset cursors and estimated totals', () => {
     expect(otherGuests.json()).toMatchObject({ count: 3, count_estimated: false });
   });
 
+  /** The cursor a link carries, decoded as the server reads it. */
+  const cursorOf = (link: string): unknown =>
+    JSON.parse(
+      Buffer.from(new URL(link, 'http://local').searchParams.get('cursor')!, 'base64url').toString('utf8'),
+    );
+  const cursorUrl = (path: string, ordering: string, direction: 'a' | 'b', id: number) =>
+    `${path}?page=2&page_size=4&ordering=${ordering}&cursor=${Buffer.from(JSON.stringify([ordering, direction, id])).toString('base64url')}`;
+
+  it.each(SUBSCRIBER_ORDERINGS)(
+    'makes subscriber cursors (ordered by %s) of the ordering, the direction and a row id only: no email, name or time',
+    async (ordering) => {
+      const first = await get(`/api/subscriptions/subscribers/?ordering=${ordering}&page_size=4`);
+      const second = await get(first.next!);
+      const third = await get(second.next!);
+      const personal = await t.database.db.owner(async (sql) =>
+        (
+          await sql.query<{ email: string; first_name: string; last_name: string; created_at: string }>(
+            `SELECT email, first_name, last_name, created_at::text FROM subscribers WHERE company_id = $1`,
+            [owner.companyId],
+          )
+        ).rows.flatMap((row) => [row.email, row.first_name, row.last_name, row.created_at]),
+      );
+      for (const link of [first.next!, second.next!, third.previous!]) {
+        const cursor = cursorOf(link);
+        expect(cursor).toEqual([ordering, expect.stringMatching(/^[ab]$/), expect.any(Number)]);
+        const text = JSON.stringify(cursor).toLowerCase();
+        for (const value of personal) if (value.length > 2) expect(text).not.toContain(value.toLowerCase());
+      }
+      expect(cursorOf(first.next!)).toEqual([ordering, 'a', first.results.at(-1)!.id]);
+      expect(cursorOf(third.previous!)).toEqual([ordering, 'b', third.results[0]!.id]);
+    },
+  );
+
+  it('makes guest cursors of the ordering, the direction and a row id only', async () => {
+    const first = await get('/api/pos/guests/?page_size=5');
+    expect(cursorOf(first.next!)).toEqual(['-id', 'a', first.results.at(-1)!.id]);
+  });
+
+  it("never shows another company's rows for a cursor naming one of their rows", async () => {
+    const theirIds = async (table: 'guests' | 'subscribers') =>
+      t.database.db.owner(async (sql) =>
+        (
+          await sql.query<{ id: number }>(`SELECT id FROM ${table} WHERE company_id = $1 ORDER BY id`, [
+            other.companyId,
+          ])
+        ).rows.map((row) => row.id),
+      );
+    const theirSubscribers = await theirIds('subscribers');
+    for (const ordering of SUBSCRIBER_ORDERINGS) {
+      for (const direction of ['a', 'b'] as const) {
+        const url = cursorUrl('/api/subscriptions/subscribers/', ordering, direction, theirSubscribers[0]!);
+        const response = await t.app.inject({ method: 'GET', url, headers: owner.headers });
+        // Their row is not in this company's list: the list "changed", start again.
+        expect(response.statusCode, url).toBe(400);
+        expect(response.json().error.fields).toHaveProperty('cursor');
+        expect(response.body).not.toContain(String(theirSubscribers[0]));
+      }
+    }
+    // A guest cursor is only a position in the id order: this company's own rows around it, never theirs.
+    const theirGuests = await theirIds('guests');
+    const ours = await idsInSql('guests', 'id DESC');
+    for (const direction of ['a', 'b'] as const) {
+      const page = await get(cursorUrl('/api/pos/guests/', '-id', direction, theirGuests[0]!));
+      for (const row of page.results) {
+        expect(theirGuests).not.toContain(row.id);
+        expect(ours).toContain(row.id);
+      }
+    }
+  });
+
+  it('answers 400 naming the cursor when the boundary row was deleted, and pages on from page 1', async () => {
+    const victim = await makeSubscriber(t.database.db, owner.companyId, { email: 'aaa.gone@example.com' });
+    const url = cursorUrl('/api/subscriptions/subscribers/', 'email', 'a', victim.id);
+    expect((await get(url)).results.length).toBeGreaterThan(0);
+    await t.database.db.owner((sql) => sql.query('DELETE FROM subscribers WHERE id = $1', [victim.id]));
+    const response = await t.app.inject({ method: 'GET', url, headers: owner.headers });
+    expect(response.statusCode).toBe(400);
+    expect(JSON.stringify(response.json().error.fields.cursor)).toMatch(/list changed/);
+    // Starting again works, and the end of the list still answers an empty page with a cursor of a live row.
+    const expected = await idsInSql('subscribers', ORDER_BY.email);
+    const last = await get(cursorUrl('/api/subscriptions/subscribers/', 'email', 'a', expected.at(-1)!));
+    expect(last.results).toEqual([]);
+  });
+
   it('refuses a cursor that is not one of ours or belongs to another ordering, naming the field', async () => {
     const byEmail = await get('/api/subscriptions/subscribers/?ordering=email&page_size=4');
     const cursor = new URL(byEmail.next!, 'http://local').searchParams.get('cursor')!;
+    const encoded = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const urls = [
       `/api/subscriptions/subscribers/?ordering=name&cursor=${cursor}`,
+      `/api/subscriptions/subscribers/?ordering=-email&cursor=${cursor}`,
       '/api/subscriptions/subscribers/?cursor=not-a-cursor',
       `/api/pos/guests/?cursor=${cursor}`,
-      `/api/pos/guests/?cursor=${Buffer.from(JSON.stringify(['-id', 'a', ['1e3']])).toString('base64url')}`,
+      `/api/pos/guests/?cursor=${encoded(['-id', 'a', ['1e3']])}`,
+      `/api/pos/guests/?cursor=${encoded(['-id', 'a', '12'])}`,
+      `/api/pos/guests/?cursor=${encoded(['-id', 'a', 1.5])}`,
+      `/api/pos/guests/?cursor=${encoded(['-id', 'x', 12])}`,
+      // The old form, a key of values, is no longer read.
+      `/api/subscriptions/subscribers/?ordering=email&cursor=${encoded(['email', 'a', ['ada.0@example.com', '1']])}`,
     ];
     for (const url of urls) {
       const response = await t.app.inject({ method: 'GET', url, headers: owner.headers });
