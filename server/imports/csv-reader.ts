@@ -11,6 +11,19 @@ export interface CsvRecord {
   fields: string[];
   /** Set when the file ended inside a quoted field: the row is unusable. */
   unclosedQuote?: true;
+  /** Where the text after this record starts: reading on from here reads the next records only. */
+  end: CsvPosition;
+}
+
+/**
+ * A record boundary in the text: `chunk` counts the chunks of this read from 0, `offset` is the character of
+ * that chunk that ended the record (its line break, or the chunk's length at the end of the text), and `line`
+ * the line the record ended on. Reading from it in a fresh reader (the `from` argument) goes on as if never stopped.
+ */
+export interface CsvPosition {
+  chunk: number;
+  offset: number;
+  line: number;
 }
 
 /** Raised for a record longer than the reader will hold (usually a quote that is never closed). */
@@ -48,11 +61,13 @@ function isBlank(fields: readonly string[]): boolean {
 
 /**
  * Reads CSV text chunk by chunk and yields, after each chunk, the records it completed (possibly none).
- * Throws CsvRecordTooLongError when a record grows beyond `maxRecordChars`.
+ * Throws CsvRecordTooLongError when a record grows beyond `maxRecordChars`. With `from`, the first chunk is
+ * read from `from.offset` on with lines counted from `from.line` (a record boundary an earlier read reported).
  */
 export async function* readCsvRecords(
   chunks: AsyncIterable<string>,
   maxRecordChars = DEFAULT_MAX_RECORD_CHARS,
+  from: { offset: number; line: number } = { offset: 0, line: 1 },
 ): AsyncGenerator<CsvRecord[]> {
   // Widened to number: the helpers below change it, which narrowing cannot see.
   let state: number = State.FieldStart;
@@ -60,8 +75,11 @@ export async function* readCsvRecords(
   let field = '';
   let recordChars = 0;
   let started = false;
-  let line = 1;
-  let recordLine = 1;
+  let line = from.line;
+  let recordLine = from.line;
+  let chunkIndex = -1;
+  // The ending character's index in the current chunk, for the record's end position.
+  let at = 0;
   let previousWasCR = false;
   let out: CsvRecord[] = [];
 
@@ -74,7 +92,11 @@ export async function* readCsvRecords(
   const endRecord = () => {
     if (started) {
       pushField();
-      if (!isBlank(fields)) out.push({ line: recordLine, fields });
+      // The line break that ended the record was counted once already (the one before it is never a CR).
+      const endLine = at < currentLength ? line - 1 : line;
+      if (!isBlank(fields)) {
+        out.push({ line: recordLine, fields, end: { chunk: chunkIndex, offset: at, line: endLine } });
+      }
     }
     fields = [];
     field = '';
@@ -89,10 +111,15 @@ export async function* readCsvRecords(
     }
   };
 
+  let currentLength = 0;
   for await (const chunk of chunks) {
+    chunkIndex++;
+    currentLength = chunk.length;
     // Start of the current field's text not yet copied into `field`, while Unquoted or Quoted.
-    let segment = 0;
-    for (let i = 0; i < chunk.length; i++) {
+    const first = chunkIndex === 0 ? from.offset : 0;
+    let segment = first;
+    for (let i = first; i < chunk.length; i++) {
+      at = i;
       const c = chunk.charCodeAt(i);
       const newline = c === LF || c === CR;
       // CRLF counts as one line break; a lone CR or LF as one each.
@@ -161,9 +188,15 @@ export async function* readCsvRecords(
     }
   }
 
+  at = currentLength;
   if (state === State.Quoted) {
     pushField();
-    out.push({ line: recordLine, fields, unclosedQuote: true });
+    out.push({
+      line: recordLine,
+      fields,
+      unclosedQuote: true,
+      end: { chunk: chunkIndex, offset: at, line },
+    });
   } else {
     endRecord();
   }

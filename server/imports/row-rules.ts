@@ -7,6 +7,9 @@ import { newHashid } from '../repositories/hashid.js';
 import type { ColumnMap, ImportColumn } from './columns.js';
 import type { CsvRecord } from './csv-reader.js';
 
+/** A record's cells and where it starts: all a row's checks look at. */
+type RecordCells = Omit<CsvRecord, 'end'>;
+
 /**
  * The rules of one uploaded row, the same as the add dialogs' (spec section 5) so the messages match:
  * 'Email is not valid', 'Phone is not valid', 'Zip code is not valid', '{field} is required'.
@@ -94,7 +97,7 @@ function subscribedValue(cell: string): boolean | string {
 }
 
 /** The cell of a column, '' when the file has no such column or the row is short. */
-function cellOf(record: CsvRecord, map: ColumnMap, column: ImportColumn): string {
+function cellOf(record: RecordCells, map: ColumnMap, column: ImportColumn): string {
   const index = map.positions[column];
   return index === undefined ? '' : (record.fields[index] ?? '');
 }
@@ -116,7 +119,7 @@ function problemsOf(error: z.ZodError): RowProblem[] {
 }
 
 /** Checks a subscriber row; valid values come out trimmed (the phone as E.164) with a new hashid. */
-function checkSubscriber(record: CsvRecord, map: ColumnMap): Pick<CheckedRow, 'fields' | 'problems'> {
+function checkSubscriber(record: RecordCells, map: ColumnMap): Pick<CheckedRow, 'fields' | 'problems'> {
   const parsed = SubscriberRowSchema.safeParse({
     email: cellOf(record, map, 'email'),
     first_name: cellOf(record, map, 'first_name'),
@@ -147,7 +150,7 @@ function checkSubscriber(record: CsvRecord, map: ColumnMap): Pick<CheckedRow, 'f
 }
 
 /** Checks a guest row; valid values come out trimmed with a new hashid. */
-function checkGuest(record: CsvRecord, map: ColumnMap): Pick<CheckedRow, 'fields' | 'problems'> {
+function checkGuest(record: RecordCells, map: ColumnMap): Pick<CheckedRow, 'fields' | 'problems'> {
   const parsed = GuestRowSchema.safeParse({
     customer_name: cellOf(record, map, 'customer_name'),
     last_four_digits: cellOf(record, map, 'last_four_digits'),
@@ -159,7 +162,7 @@ function checkGuest(record: CsvRecord, map: ColumnMap): Pick<CheckedRow, 'fields
 }
 
 /** Checks one data row of a file of the kind against its rules. */
-export function checkRow(kind: CustomerKind, map: ColumnMap, record: CsvRecord): CheckedRow {
+export function checkRow(kind: CustomerKind, map: ColumnMap, record: RecordCells): CheckedRow {
   if (record.unclosedQuote) {
     return {
       line: record.line,

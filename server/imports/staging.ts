@@ -1,9 +1,12 @@
 import type { Database } from '../db/database.js';
 import {
+  beatImportJob,
   findStagingState,
+  ImportJobGoneError,
   readImportChunk,
   stageImportRows,
   type StagedRow,
+  type StagingResumePoint,
 } from '../repositories/imports.repository.js';
 import { mapColumns } from './columns.js';
 import { readCsvRecords, type CsvRecord } from './csv-reader.js';
@@ -11,22 +14,33 @@ import { readHeader } from './pipeline.js';
 import { checkRow } from './row-rules.js';
 
 /**
- * The job workers' first half of an import: the stored file (./pipeline.ts) is read again chunk by chunk,
- * every data row checked (./row-rules.ts) and staged into `import_rows`, a batch per turn. The reader of a job
- * is kept between its turns in this process; a worker that takes a job over (after a restart, or from another
- * process) reads the file again from the start and skips the rows already staged, so no row is staged twice.
+ * The job workers' first half of an import: the stored file (./pipeline.ts) is read chunk by chunk, every data
+ * row checked (./row-rules.ts) and staged into `import_rows`, a batch per turn. Each staged batch commits the
+ * point in the file where it stopped (chunk, character, line), so whichever worker takes the next turn reads on
+ * from there; a job's reader is also kept between its turns in this process. A job staged before resume points
+ * were kept is read from the start once, skipping its staged rows. No row is staged twice.
  */
+
+/** Records skipped between two heartbeats while a job without a resume point is read again from its start. */
+const SKIP_SLICE = 10_000;
 
 /** A job's file being read: the data records after the header, and how many of them were handed out. */
 interface FileReader {
   records: AsyncIterator<CsvRecord[]>;
   buffered: CsvRecord[];
   position: number;
+  /** The seq of the chunk this read started at: a record's `end.chunk` counts from it. */
+  firstChunk: number;
 }
 
-/** The stored chunks of a job's file in order, each read in its own short transaction. */
-async function* storedText(db: Database, companyId: number, jobId: number): AsyncGenerator<string> {
-  for (let seq = 1; ; seq++) {
+/** The stored chunks of a job's file in order from `firstSeq`, each read in its own short transaction. */
+async function* storedText(
+  db: Database,
+  companyId: number,
+  jobId: number,
+  firstSeq: number,
+): AsyncGenerator<string> {
+  for (let seq = firstSeq; ; seq++) {
     const chunk = await db.tenant(companyId, (sql) => readImportChunk(sql, companyId, jobId, seq));
     if (!chunk) return;
     yield chunk;
@@ -45,14 +59,33 @@ async function take(reader: FileReader, count: number): Promise<CsvRecord[]> {
   return taken;
 }
 
-/** Opens a job's stored file past its header and the first `skip` data records. */
-async function openReader(db: Database, companyId: number, jobId: number, skip: number): Promise<FileReader> {
+/**
+ * Opens a job's stored file where its staging stopped: at the resume point, or past its header and the first
+ * `skip` data records (beating the job's heartbeat as it skips, so a long re-read is not taken for a dead worker).
+ */
+async function openReader(
+  db: Database,
+  companyId: number,
+  jobId: number,
+  skip: number,
+  resume: StagingResumePoint | null,
+): Promise<FileReader> {
   // The text was checked (size, UTF-8, no binary) on upload.
-  const records = readCsvRecords(storedText(db, companyId, jobId))[Symbol.asyncIterator]();
+  if (resume && skip > 0) {
+    const text = storedText(db, companyId, jobId, resume.chunk);
+    const records = readCsvRecords(text, undefined, resume)[Symbol.asyncIterator]();
+    return { records, buffered: [], position: skip, firstChunk: resume.chunk };
+  }
+  const records = readCsvRecords(storedText(db, companyId, jobId, 1))[Symbol.asyncIterator]();
   const { rest } = await readHeader(records);
-  const reader: FileReader = { records, buffered: rest, position: 0 };
-  // Rows staged in an earlier turn of another process are skipped in slices, never held all at once.
-  while (reader.position < skip) await take(reader, Math.min(10_000, skip - reader.position));
+  const reader: FileReader = { records, buffered: rest, position: 0, firstChunk: 1 };
+  // Rows staged in an earlier turn are skipped in slices, never held all at once.
+  while (reader.position < skip) {
+    await take(reader, Math.min(SKIP_SLICE, skip - reader.position));
+    if (!(await db.tenant(companyId, (sql) => beatImportJob(sql, companyId, jobId)))) {
+      throw new ImportJobGoneError();
+    }
+  }
   return reader;
 }
 
@@ -78,9 +111,9 @@ export function fileStager(db: Database): FileStager {
         return 'complete';
       }
       let reader = readers.get(jobId);
-      // Another process staged rows meanwhile (or none was open): read the file again up to where it stands.
+      // Another process staged rows meanwhile (or none was open): read on from where the last batch stopped.
       if (reader?.position !== job.staged) {
-        reader = await openReader(db, companyId, jobId, job.staged);
+        reader = await openReader(db, companyId, jobId, job.staged, job.resume);
         readers.set(jobId, reader);
       }
       const columns = mapColumns(job.kind, job.header);
@@ -95,9 +128,17 @@ export function fileStager(db: Database): FileStager {
           problems: checked.problems.length > 0 ? checked.problems : null,
         };
       });
-      if (rows.length === 0) throw new Error('The stored file holds fewer rows than were counted on upload');
+      const last = records.at(-1);
+      if (!last) {
+        readers.delete(jobId);
+        const now = await db.tenant(companyId, (sql) => findStagingState(sql, companyId, jobId));
+        // Another worker staged the last rows (and removed the file) meanwhile: this turn is simply lost.
+        if (now?.staged !== job.staged) throw new ImportJobGoneError();
+        throw new Error('The stored file holds fewer rows than were counted on upload');
+      }
+      const resume = { ...last.end, chunk: reader.firstChunk + last.end.chunk };
       try {
-        await db.tenant(companyId, (sql) => stageImportRows(sql, companyId, jobId, rows, job.staged));
+        await db.tenant(companyId, (sql) => stageImportRows(sql, companyId, jobId, rows, job.staged, resume));
       } catch (error) {
         readers.delete(jobId);
         throw error;

@@ -6,6 +6,7 @@ import {
   claimImportJob,
   failAbandonedUploads,
   failImportJob,
+  ImportJobGoneError,
   mergeImportBatch,
   purgeFinishedImportRows,
   releaseImportJob,
@@ -18,7 +19,9 @@ import {
  * LOCKED`), does one batch — stages the next rows of the stored file, or, once all are staged, merges the
  * next staged rows — commits it with the job's progress, and lets the job go to the back of the line. So
  * jobs of different companies take turns, and a job whose process died is picked up again from its last
- * committed batch once its heartbeat is older than `staleAfterMs`. The event loop is yielded between turns:
+ * committed batch (staging reads on from the resume point it committed) once its heartbeat is older than
+ * `staleAfterMs`. A worker whose job was taken over meanwhile finds its batch refused and drops the turn,
+ * leaving the job to the other; it never fails it. The event loop is yielded between turns:
  * on PGlite (which runs in this process) no other request waits longer than one batch. Works the same on
  * PGlite and PostgreSQL, in the API process or in `npm run worker` (server/worker.ts), with any number of them.
  */
@@ -129,6 +132,11 @@ export function importRunner(
         );
       }
     } catch (error) {
+      if (error instanceof ImportJobGoneError) {
+        // Another worker took the job over (or it ended) while this turn ran: the turn is dropped, the job left to it.
+        stager.forget(job.id);
+        return;
+      }
       // The error may quote row values (constraint details), so only its code is logged.
       log.error({ jobId: job.id, code: (error as { code?: string }).code }, 'import job failed');
       await db

@@ -145,6 +145,16 @@ export async function readImportChunk(
   return rows[0]?.content ?? null;
 }
 
+/**
+ * Where staging stopped in a job's stored file: the chunk (by seq), the character in it that ended the last staged
+ * record, and the line that record ended on.
+ */
+export interface StagingResumePoint {
+  chunk: number;
+  offset: number;
+  line: number;
+}
+
 /** What a worker needs to go on staging a job's file: its columns and how far staging got. */
 export interface StagingState {
   kind: CustomerKind;
@@ -152,6 +162,8 @@ export interface StagingState {
   header: string[];
   read: number;
   staged: number;
+  /** Null before the first staged batch (or for a job staged before resume points were kept). */
+  resume: StagingResumePoint | null;
 }
 
 /** The staging state of the company's job, or null. */
@@ -161,16 +173,33 @@ export async function findStagingState(
   jobId: number,
 ): Promise<StagingState | null> {
   const { rows } = await sql.query<StagingState>(
-    'SELECT kind, status, header, read, staged FROM import_jobs WHERE company_id = $1 AND id = $2',
+    `SELECT kind, status, header, read, staged,
+            CASE WHEN resume_chunk IS NOT NULL
+                 THEN jsonb_build_object('chunk', resume_chunk, 'offset', resume_offset, 'line', resume_line)
+            END AS resume
+     FROM import_jobs WHERE company_id = $1 AND id = $2`,
     [companyId, jobId],
   );
   return rows[0] ?? null;
 }
 
 /**
- * Stages the next checked rows of a received job (the rows after the first `after`), moving its staged count and
- * heartbeat in the same transaction; once every row is staged the stored file is removed. Throws
- * ImportJobGoneError (nothing staged) when the job has finished or another worker staged these rows first.
+ * Beats a running job's heartbeat in the middle of a long turn, so no other worker takes it as abandoned.
+ * Returns false when the job is no longer running.
+ */
+export async function beatImportJob(sql: Sql, companyId: CompanyId, jobId: number): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `UPDATE import_jobs SET heartbeat_at = clock_timestamp()
+     WHERE company_id = $1 AND id = $2 AND status = 'running'`,
+    [companyId, jobId],
+  );
+  return rowCount > 0;
+}
+
+/**
+ * Stages the next checked rows of a received job (the rows after the first `after`), moving its staged count,
+ * resume point and heartbeat in the same transaction; once every row is staged the stored file is removed.
+ * Throws ImportJobGoneError (nothing staged) when the job has finished or another worker staged these rows first.
  */
 export async function stageImportRows(
   sql: Sql,
@@ -178,13 +207,24 @@ export async function stageImportRows(
   jobId: number,
   rows: readonly StagedRow[],
   after: number,
+  resume: StagingResumePoint | null = null,
 ): Promise<void> {
+  // clock_timestamp(), not now(): the heartbeat says when the batch committed, not when its transaction began.
   const job = await sql.query<{ kind: CustomerKind; complete: boolean }>(
-    `UPDATE import_jobs SET staged = staged + $4, heartbeat_at = now()
+    `UPDATE import_jobs SET staged = staged + $4, heartbeat_at = clock_timestamp(),
+       resume_chunk = $5, resume_offset = $6, resume_line = $7
      WHERE company_id = $1 AND id = $2 AND status IN ('queued', 'running') AND staged = $3
        AND staged + $4 <= read
      RETURNING kind, staged = read AS complete`,
-    [companyId, jobId, after, rows.length],
+    [
+      companyId,
+      jobId,
+      after,
+      rows.length,
+      resume?.chunk ?? null,
+      resume?.offset ?? null,
+      resume?.line ?? null,
+    ],
   );
   const staged = job.rows[0];
   if (!staged) throw new ImportJobGoneError();
@@ -321,7 +361,8 @@ export async function failAbandonedUploads(
  */
 export async function claimImportJob(sql: Sql, staleAfterMs: number): Promise<ClaimedJob | null> {
   const { rows } = await sql.query<ClaimedJob>(
-    `UPDATE import_jobs SET status = 'running', claimed = true, heartbeat_at = now(), turn_at = clock_timestamp()
+    `UPDATE import_jobs SET status = 'running', claimed = true, heartbeat_at = clock_timestamp(),
+       turn_at = clock_timestamp()
      WHERE id = (SELECT id FROM import_jobs
                  WHERE status = 'queued'
                     OR (status = 'running'
@@ -540,7 +581,7 @@ export async function mergeImportBatch(
   const done = upTo >= job.read;
   const { rows: after } = await sql.query<BatchCounts & { read: number; kind: CustomerKind }>(
     `UPDATE import_jobs SET processed = $3, imported = imported + $4, updated = updated + $5,
-       duplicates = duplicates + $6, invalid = invalid + $7, heartbeat_at = now(),
+       duplicates = duplicates + $6, invalid = invalid + $7, heartbeat_at = clock_timestamp(),
        status = CASE WHEN $8 THEN 'done' ELSE status END, claimed = claimed AND NOT $8,
        finished_at = CASE WHEN $8 THEN now() ELSE finished_at END
      WHERE company_id = $1 AND id = $2

@@ -831,7 +831,7 @@ describe('CSV import jobs across restarts', () => {
       company_id: caller.companyId,
     });
     expect(await fileStager(db).stageNext(caller.companyId, id, 7)).toBe('staged');
-    // Another worker reads the stored file again, skips the seven staged rows, stages the rest, then merges
+    // Another worker reads on from the resume point the first committed, stages the rest, then merges
     // one batch of five rows, and dies too.
     const another = fileStager(db);
     expect(await another.stageNext(caller.companyId, id, 100)).toBe('staged');

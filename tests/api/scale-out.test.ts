@@ -3,8 +3,16 @@ import { buildAppWithServices } from '../../server/app.js';
 import { authSettingsFrom } from '../../server/auth/settings.js';
 import { hashPassword } from '../../server/auth/passwords.js';
 import type { Database } from '../../server/db/database.js';
+import { importRunner } from '../../server/jobs/import-runner.js';
 import { jobWorkers, startWorkers, stopWorkers } from '../../server/jobs/workers.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
+import {
+  createImportJob,
+  findImportJob,
+  queueImportJob,
+  storeImportChunk,
+  type ImportJobRow,
+} from '../../server/repositories/imports.repository.js';
 import { setCompanyFeatures } from '../../server/repositories/company-features.repository.js';
 import { listSubscribers } from '../../server/repositories/subscribers.repository.js';
 import { ALL_FEATURES } from '../../src/schemas/features.js';
@@ -39,7 +47,11 @@ async function marketer(db: Database, name: string): Promise<{ companyId: number
 }
 
 /** The job imported every row exactly once: counts, stored subscribers and a single audit entry. */
-async function expectImportedOnce(db: Database, companyId: number, job: ImportJob): Promise<void> {
+async function expectImportedOnce(
+  db: Database,
+  companyId: number,
+  job: ImportJob | ImportJobRow,
+): Promise<void> {
   expect(job).toMatchObject({ status: 'done', read: ROWS, processed: ROWS, imported: ROWS, updated: 0 });
   expect(job).toMatchObject({ duplicates: 0, invalid: 0 });
   const stored = await db.tenant(companyId, (sql) =>
@@ -60,6 +72,50 @@ beforeAll(async () => {
   database = await openTestDatabase();
 });
 afterAll(() => database.drop());
+
+describe('two runners taking a job from each other', () => {
+  it('imports every row once and never fails the job when a turn is taken over before it commits', async () => {
+    const db = database.db;
+    const { companyId } = await marketer(db, 'Takeover Co');
+    const file = subscribersFile('takeover');
+    const id = await db.tenant(companyId, (sql) =>
+      createImportJob(sql, systemScope(companyId), {
+        kind: 'subscriber',
+        fileName: 't.csv',
+        header: ['email'],
+      }),
+    );
+    // The stored file in three chunks, so turns read on across chunk boundaries.
+    const third = Math.ceil(file.length / 3);
+    for (const seq of [1, 2, 3]) {
+      const text = file.slice((seq - 1) * third, seq * third);
+      await db.tenant(companyId, (sql) =>
+        storeImportChunk(sql, companyId, id, { seq, text }, { bytes: 0, read: ROWS }),
+      );
+    }
+    await db.tenant(companyId, (sql) =>
+      queueImportJob(sql, companyId, id, { bytes: file.length, read: ROWS }),
+    );
+
+    // A job counts as abandoned a millisecond after its last beat: each runner keeps taking it from the other.
+    const failures: string[] = [];
+    const log = { error: (_details: object, message: string) => failures.push(message) };
+    const settings = { batchRows: 250, stageRows: 250, restRatio: 0, pollMs: 5, staleAfterMs: 1 };
+    const runners = [importRunner(db, log, settings), importRunner(db, log, settings)];
+    runners.forEach((runner) => runner.start());
+    try {
+      let job = await db.tenant(companyId, (sql) => findImportJob(sql, companyId, id));
+      while (job?.status !== 'done' && job?.status !== 'failed') {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        job = await db.tenant(companyId, (sql) => findImportJob(sql, companyId, id));
+      }
+      expect(failures).toEqual([]);
+      await expectImportedOnce(db, companyId, job);
+    } finally {
+      await Promise.all(runners.map((runner) => runner.stop()));
+    }
+  });
+});
 
 suiteIf(
   Boolean(process.env.TEST_DATABASE_URL),

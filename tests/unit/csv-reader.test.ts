@@ -2,13 +2,36 @@ import { describe, expect, it } from 'vitest';
 import { CsvRecordTooLongError, readCsvRecords, type CsvRecord } from '../../server/imports/csv-reader.js';
 import { UploadRefusedError, utf8Text } from '../../server/imports/text-source.js';
 
-/** Feeds the text in chunks of `size` characters (1 splits every quote, CRLF and comma across chunks). */
-async function read(text: string, size = text.length || 1, maxChars?: number): Promise<CsvRecord[]> {
+/** The text in chunks of `size` characters (1 splits every quote, CRLF and comma across chunks). */
+function chunked(text: string, size: number): string[] {
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+  return pieces;
+}
+
+/** Every record of the pieces, from `from` on when given, with where each ended. */
+async function readAll(pieces: string[], from?: { offset: number; line: number }): Promise<CsvRecord[]> {
   async function* chunks() {
-    for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+    yield* pieces;
   }
   const records: CsvRecord[] = [];
-  for await (const batch of readCsvRecords(chunks(), maxChars)) records.push(...batch);
+  for await (const batch of readCsvRecords(chunks(), undefined, from)) records.push(...batch);
+  return records;
+}
+
+/** Feeds the text in chunks of `size` characters; the records' cells and lines, without their end positions. */
+async function read(
+  text: string,
+  size = text.length || 1,
+  maxChars?: number,
+): Promise<Omit<CsvRecord, 'end'>[]> {
+  async function* chunks() {
+    yield* chunked(text, size);
+  }
+  const records: Omit<CsvRecord, 'end'>[] = [];
+  for await (const batch of readCsvRecords(chunks(), maxChars)) {
+    for (const { end: _end, ...record } of batch) records.push(record);
+  }
   return records;
 }
 
@@ -23,6 +46,20 @@ async function decode(bytes: Uint8Array, maxBytes = 1024, size = 3): Promise<str
 }
 
 describe('readCsvRecords', () => {
+  it('reads on from any record end it reported exactly as one uninterrupted read goes on', async () => {
+    const text = 'h1,h2\r\na,"multi\nline"\n\n b ,c\r\n"x""y",z\r"q"\nlast,row';
+    for (const size of [1, 2, 5, 1000]) {
+      const pieces = chunked(text, size);
+      const whole = await readAll(pieces);
+      expect(whole.map((record) => record.fields[0])).toEqual(['h1', 'a', ' b ', 'x"y', 'q', 'last']);
+      for (const [index, record] of whole.entries()) {
+        const resumed = await readAll(pieces.slice(record.end.chunk), record.end);
+        const expected = whole.slice(index + 1).map(({ line, fields }) => ({ line, fields }));
+        expect(resumed.map(({ line, fields }) => ({ line, fields }))).toEqual(expected);
+      }
+    }
+  });
+
   for (const size of [1, 2, 7, 1000]) {
     describe(`in chunks of ${size}`, () => {
       it('reads CRLF, LF and lone CR line ends with the line each record starts on', async () => {
