@@ -69,10 +69,7 @@ function contentSecurityPolicy(settings: SecuritySettings) {
       defaultSrc: [self],
       scriptSrc: [self],
       scriptSrcAttr: ["'none'"],
-      styleSrc: [
-        self,
-        (_request: unknown, response: ServerResponse) => freshStyleNonce(response),
-      ],
+      styleSrc: [self, (_request: unknown, response: ServerResponse) => freshStyleNonce(response)],
       imgSrc: [self, 'data:'],
       fontSrc: [self, 'data:'],
       // An external issuer's token endpoint is called from the app; its authorization page runs in the
