@@ -229,7 +229,8 @@ export async function stageImportRows(
   const staged = job.rows[0];
   if (!staged) throw new ImportJobGoneError();
   if (rows.length > 0) {
-    // The key is made in SQL with lower(), the function the unique and dedupe indexes use.
+    // The key is made in SQL with lower(), the function the unique and dedupe indexes use. The batch arrives as
+    // one JSON parameter read by json_to_recordset (plain json: parsed once as it is read, no jsonb tree built).
     await sql.query(
       `INSERT INTO import_rows (company_id, job_id, seq, line, key, fields, raw, outcome, problems)
        SELECT $1, $2, x.seq, x.line,
@@ -237,7 +238,7 @@ export async function stageImportRows(
                    WHEN $4 = 'guest' THEN lower(x.fields[1]) || '|' || x.fields[2]
                    ELSE lower(x.fields[1]) END,
               x.fields, x.raw, CASE WHEN x.fields IS NULL THEN 'invalid' END, x.problems
-       FROM jsonb_to_recordset($3::jsonb) AS x(seq integer, line integer, fields text[], raw text[], problems jsonb)`,
+       FROM json_to_recordset($3::json) AS x(seq integer, line integer, fields text[], raw text[], problems jsonb)`,
       [companyId, jobId, JSON.stringify(rows), staged.kind],
     );
   }

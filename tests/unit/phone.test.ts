@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { describe, expect, it } from 'vitest';
 import { canonicalPhone, displayPhone, editablePhone } from '../../src/format/phone.js';
 
@@ -9,6 +10,17 @@ describe('canonicalPhone', () => {
     expect(canonicalPhone('503-555-0199')).toBe('+15035550199');
     expect(canonicalPhone('  503 555 0199 ')).toBe('+15035550199');
     expect(canonicalPhone('15035550199')).toBe('+15035550199');
+  });
+
+  it('reads plain US numbers (its shortcut past libphonenumber) exactly as libphonenumber does', () => {
+    const separators = ['', '-', ' ', '.'];
+    for (let area = 100; area < 1000; area += 7) {
+      for (const [index, separator] of separators.entries()) {
+        const typed = `${index % 2 === 0 ? `(${area})` : area}${separator}555${separators[3 - index]}0${area}`;
+        const parsed = parsePhoneNumberFromString(typed, 'US');
+        expect(canonicalPhone(typed), typed).toBe(parsed?.isPossible() ? parsed.number : typed);
+      }
+    }
   });
 
   it('keeps the country code of numbers written with one', () => {
