@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAppWithServices, type BuiltApp } from '../../server/app.js';
-import { authSettingsFrom } from '../../server/auth/settings.js';
-import { setCompanyFeatures } from '../../server/repositories/company-features.repository.js';
-import { ALL_FEATURES } from '../../src/schemas/features.js';
-import { TEST_RATE_LIMITS } from '../support/app.js';
-import { openTestDatabase, type TestDatabase } from '../support/database.js';
-import { makeCompany, makeUser, systemScope } from '../support/factories.js';
+import type { BuiltApp } from '../../server/app.js';
+import type { TestDatabase } from '../support/database.js';
+import { makeOwnerWithAllFeatures, openRouteProbeApp } from '../support/route-probe-app.js';
 import {
   fillPath,
   isWholeNumber,
-  operationsOf,
   registeredApiRoutes,
   sampleOf,
   singleTypeOf,
@@ -308,23 +303,8 @@ describe('schema-guided fuzz of every OpenAPI operation', () => {
   let ownerId: number;
 
   beforeAll(async () => {
-    database = await openTestDatabase();
-    built = await buildAppWithServices({
-      db: database.db,
-      logLevel: 'silent',
-      clientDir: null,
-      auth: authSettingsFrom({ PUBLIC_URL: 'http://localhost:3000' }),
-      imports: { runJobs: false },
-      // Thousands of calls from one address: the limits themselves are tested in rate-limits.test.ts.
-      rateLimits: TEST_RATE_LIMITS,
-    });
-    await built.app.ready();
-    operations = operationsOf(built.app.swagger());
-    const company = await makeCompany(database.db, 'Fuzz Co');
-    await database.db.tenant(company.id, (sql) =>
-      setCompanyFeatures(sql, systemScope(company.id), [...ALL_FEATURES]),
-    );
-    ownerId = (await makeUser(database.db, company.id, { role: 'owner' })).id;
+    ({ database, built, operations } = await openRouteProbeApp());
+    ({ ownerId } = await makeOwnerWithAllFeatures(database.db, 'Fuzz Co'));
   });
   afterAll(async () => {
     await built.app.close();

@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAppWithServices, type BuiltApp } from '../../server/app.js';
-import { authSettingsFrom } from '../../server/auth/settings.js';
+import type { BuiltApp } from '../../server/app.js';
 import type { Database } from '../../server/db/database.js';
-import { setCompanyFeatures } from '../../server/repositories/company-features.repository.js';
-import { ALL_FEATURES } from '../../src/schemas/features.js';
-import { TEST_RATE_LIMITS } from '../support/app.js';
-import { openTestDatabase, type TestDatabase } from '../support/database.js';
-import { makeCompany, makeGuest, makeUser, systemScope } from '../support/factories.js';
-import { operationsOf, sampleOf, type Operation } from '../support/openapi.js';
+import type { TestDatabase } from '../support/database.js';
+import { makeGuest } from '../support/factories.js';
+import { sampleOf, type Operation } from '../support/openapi.js';
+import { makeOwnerWithAllFeatures, openRouteProbeApp } from '../support/route-probe-app.js';
 
 /**
  * A tenancy probe generated from the OpenAPI document: company A's owner calls every route that takes a
@@ -188,27 +185,12 @@ describe('tenancy probe of every route with an id or a location filter', () => {
   let companyB: CompanyB;
 
   beforeAll(async () => {
-    database = await openTestDatabase();
+    ({ database, built, operations } = await openRouteProbeApp());
     const db = database.db;
-    built = await buildAppWithServices({
-      db,
-      logLevel: 'silent',
-      clientDir: null,
-      auth: authSettingsFrom({ PUBLIC_URL: 'http://localhost:3000' }),
-      imports: { runJobs: false },
-      // Thousands of calls from one address: the limits themselves are tested in rate-limits.test.ts.
-      rateLimits: TEST_RATE_LIMITS,
-    });
-    await built.app.ready();
-    operations = operationsOf(built.app.swagger());
-    const [a, b] = [await makeCompany(db, 'Probe A'), await makeCompany(db, 'Probe B')];
-    for (const company of [a, b]) {
-      await db.tenant(company.id, (sql) =>
-        setCompanyFeatures(sql, systemScope(company.id), [...ALL_FEATURES]),
-      );
-    }
-    ownerA = (await makeUser(db, a.id, { role: 'owner' })).id;
-    const ownerB = (await makeUser(db, b.id, { role: 'owner' })).id;
+    const a = await makeOwnerWithAllFeatures(db, 'Probe A');
+    const b = await makeOwnerWithAllFeatures(db, 'Probe B');
+    ownerA = a.ownerId;
+    const ownerB = b.ownerId;
     const tokenB = (await built.tokens.issue({ userId: ownerB })).access_token;
     const call: CompanyB['call'] = async (method, url, body, contentType = 'application/json') => {
       const response = await built.app.inject({
@@ -229,7 +211,7 @@ describe('tenancy probe of every route with an id or a location filter', () => {
     });
     companyB = {
       db,
-      companyId: b.id,
+      companyId: b.companyId,
       marker,
       locationId: Number(location.id),
       groupId: Number(group.id),
