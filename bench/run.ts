@@ -13,6 +13,7 @@ import type { Database } from '../server/db/database.js';
 import { createCompany } from '../server/repositories/companies.repository.js';
 import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
 import { createLocation } from '../server/repositories/locations.repository.js';
+import { benchClv } from './clv.js';
 import { benchFirstLoad } from './first-load.js';
 import { benchGuestList } from './guest-list.js';
 import { benchImports } from './imports.js';
@@ -149,15 +150,16 @@ const loop: LoopOptions = {
   warmup: envInt('BENCH_WARMUP', 200),
   iterations: envInt('BENCH_ITERATIONS', 1000),
 };
-// BENCH_ONLY=guests,imports runs a subset (size, start, replay, locations, imports, guests, load); all by default.
+// BENCH_ONLY=guests,imports runs a subset (size, start, replay, clv, locations, imports, guests, load); all by default.
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'size,start,replay,locations,imports,guests,load').split(','),
+  (process.env.BENCH_ONLY ?? 'size,start,replay,clv,locations,imports,guests,load').split(','),
 );
 if (only.has('size')) await benchFirstLoad();
 if (only.has('start')) await benchStart();
 if (only.has('replay')) {
   benchReplay({ entries: envInt('BENCH_REPLAY_ENTRIES', 2000), runs: envInt('BENCH_REPLAY_RUNS', 5) });
 }
+if (only.has('clv')) benchClv();
 for (const driver of benchDrivers()) {
   if (only.has('locations')) await benchLocationsList(driver, loop);
   if (only.has('imports')) await benchImports(driver);
