@@ -1,0 +1,187 @@
+import type { CompanyId, Sql } from '../db/database.js';
+
+/** The company's CLV settings and the time zone its days are counted in. */
+export interface ClvSettingsRow {
+  time_zone: string;
+  clv_horizon_years: number;
+  clv_discount_rate: number;
+}
+
+/**
+ * One guest's visits as of a calibration day, in the company's time zone: days with a check are visits
+ * (several checks on a day are one visit), counted from the first.
+ */
+export interface GuestVisitHistoryRow {
+  guest_id: number;
+  visits: number;
+  repeat_visits: number;
+  first_to_last_days: number;
+  first_to_end_days: number;
+  spend_cents: number;
+  repeat_spend_cents: number;
+  /** Visits and spend in the 365 days up to the calibration day. */
+  last_year_visits: number;
+  last_year_spend_cents: number;
+}
+
+/** A company's latest CLV fit. */
+export interface ClvFitRow {
+  company_id: number;
+  method: 'model' | 'historical';
+  calibration_end: string;
+  guests: number;
+  repeat_guests: number;
+  r: number | null;
+  alpha: number | null;
+  a: number | null;
+  b: number | null;
+  log_likelihood: number | null;
+  p: number | null;
+  q: number | null;
+  gamma: number | null;
+  horizon_years: number;
+  discount_rate: number;
+  fitted_at: Date;
+}
+
+/** A fit to store: the row without its company and time. */
+export type NewClvFit = Omit<ClvFitRow, 'company_id' | 'fitted_at'>;
+
+/** One guest's predicted figures. */
+export interface GuestPredictionRow {
+  guest_id: number;
+  probability_alive: number | null;
+  expected_visits_next_year: number;
+  expected_spend_per_visit_cents: number;
+  annual_clv_cents: number;
+  clv_cents: number;
+}
+
+const FIT_COLUMNS = `company_id, method, calibration_end::text AS calibration_end, guests, repeat_guests, r, alpha, a, b,
+  log_likelihood, p, q, gamma, horizon_years, discount_rate, fitted_at`;
+
+// Rows written per statement: large enough to be quick, small enough for the parameter arrays.
+const WRITE_BATCH = 20_000;
+
+/** The company's CLV settings; null for an unknown company. */
+export async function findClvSettings(sql: Sql, companyId: CompanyId): Promise<ClvSettingsRow | null> {
+  const { rows } = await sql.query<ClvSettingsRow>(
+    'SELECT time_zone, clv_horizon_years, clv_discount_rate FROM companies WHERE id = $1',
+    [companyId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Every guest with a check on or before `calibrationEnd` (YYYY-MM-DD in `timeZone`), by guest id. */
+export async function guestVisitHistories(
+  sql: Sql,
+  companyId: CompanyId,
+  calibrationEnd: string,
+  timeZone: string,
+): Promise<GuestVisitHistoryRow[]> {
+  const { rows } = await sql.query<GuestVisitHistoryRow>(
+    `WITH days AS (
+       SELECT guest_id, (closed_at AT TIME ZONE $3)::date AS day, sum(total_cents)::bigint AS cents
+       FROM pos_checks
+       WHERE company_id = $1 AND guest_id IS NOT NULL AND (closed_at AT TIME ZONE $3)::date <= $2::date
+       GROUP BY guest_id, day
+     ), numbered AS (
+       SELECT guest_id, day, cents, row_number() OVER (PARTITION BY guest_id ORDER BY day) AS n FROM days
+     )
+     SELECT guest_id, count(*)::int AS visits, (count(*) - 1)::int AS repeat_visits,
+            (max(day) - min(day))::int AS first_to_last_days, ($2::date - min(day))::int AS first_to_end_days,
+            sum(cents)::bigint AS spend_cents,
+            coalesce(sum(cents) FILTER (WHERE n > 1), 0)::bigint AS repeat_spend_cents,
+            count(*) FILTER (WHERE day > $2::date - 365)::int AS last_year_visits,
+            coalesce(sum(cents) FILTER (WHERE day > $2::date - 365), 0)::bigint AS last_year_spend_cents
+     FROM numbered GROUP BY guest_id ORDER BY guest_id`,
+    [companyId, calibrationEnd, timeZone],
+  );
+  return rows;
+}
+
+/** Stores the company's fit in place of the last one. */
+export async function saveClvFit(sql: Sql, companyId: CompanyId, fit: NewClvFit): Promise<ClvFitRow> {
+  const { rows } = await sql.query<ClvFitRow>(
+    `INSERT INTO clv_fits (company_id, method, calibration_end, guests, repeat_guests, r, alpha, a, b,
+                           log_likelihood, p, q, gamma, horizon_years, discount_rate)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+     ON CONFLICT (company_id) DO UPDATE SET
+       method = excluded.method, calibration_end = excluded.calibration_end, guests = excluded.guests,
+       repeat_guests = excluded.repeat_guests, r = excluded.r, alpha = excluded.alpha, a = excluded.a,
+       b = excluded.b, log_likelihood = excluded.log_likelihood, p = excluded.p, q = excluded.q,
+       gamma = excluded.gamma, horizon_years = excluded.horizon_years, discount_rate = excluded.discount_rate,
+       fitted_at = now()
+     RETURNING ${FIT_COLUMNS}`,
+    [
+      companyId,
+      fit.method,
+      fit.calibration_end,
+      fit.guests,
+      fit.repeat_guests,
+      fit.r,
+      fit.alpha,
+      fit.a,
+      fit.b,
+      fit.log_likelihood,
+      fit.p,
+      fit.q,
+      fit.gamma,
+      fit.horizon_years,
+      fit.discount_rate,
+    ],
+  );
+  return rows[0]!;
+}
+
+/** The company's latest fit; null before the first. */
+export async function findClvFit(sql: Sql, companyId: CompanyId): Promise<ClvFitRow | null> {
+  const { rows } = await sql.query<ClvFitRow>(`SELECT ${FIT_COLUMNS} FROM clv_fits WHERE company_id = $1`, [
+    companyId,
+  ]);
+  return rows[0] ?? null;
+}
+
+/** Replaces every prediction of the company with these (guests since deleted are left out), in the caller's transaction. */
+export async function replaceGuestPredictions(
+  sql: Sql,
+  companyId: CompanyId,
+  predictions: readonly GuestPredictionRow[],
+): Promise<void> {
+  await sql.query('DELETE FROM guest_predictions WHERE company_id = $1', [companyId]);
+  for (let start = 0; start < predictions.length; start += WRITE_BATCH) {
+    const batch = predictions.slice(start, start + WRITE_BATCH);
+    await sql.query(
+      `INSERT INTO guest_predictions (company_id, guest_id, probability_alive, expected_visits_next_year,
+                                      expected_spend_per_visit_cents, annual_clv_cents, clv_cents)
+       SELECT $1, u.* FROM unnest($2::bigint[], $3::real[], $4::real[], $5::int[], $6::bigint[], $7::bigint[])
+              AS u(guest_id, alive, visits, spend, annual, clv)
+       -- A guest deleted since the histories were read has nothing to predict.
+       WHERE EXISTS (SELECT 1 FROM guests g WHERE g.company_id = $1 AND g.id = u.guest_id)`,
+      [
+        companyId,
+        batch.map((row) => row.guest_id),
+        batch.map((row) => row.probability_alive),
+        batch.map((row) => row.expected_visits_next_year),
+        batch.map((row) => row.expected_spend_per_visit_cents),
+        batch.map((row) => row.annual_clv_cents),
+        batch.map((row) => row.clv_cents),
+      ],
+    );
+  }
+}
+
+/** One guest's predicted figures; null when there are none (no fit yet, no check, another company). */
+export async function findGuestPrediction(
+  sql: Sql,
+  companyId: CompanyId,
+  guestId: number,
+): Promise<GuestPredictionRow | null> {
+  const { rows } = await sql.query<GuestPredictionRow>(
+    `SELECT guest_id, probability_alive, expected_visits_next_year, expected_spend_per_visit_cents,
+            annual_clv_cents, clv_cents
+     FROM guest_predictions WHERE company_id = $1 AND guest_id = $2`,
+    [companyId, guestId],
+  );
+  return rows[0] ?? null;
+}
