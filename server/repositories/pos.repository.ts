@@ -288,6 +288,43 @@ async function assertCheckReferences(
 }
 
 /**
+ * Adds stored checks to their guests' running totals (visits, spend, first and last visit, and the first
+ * location when the guest had none) and to the locations each guest has been to, in the caller's transaction.
+ */
+export async function addChecksToGuests(
+  sql: Sql,
+  companyId: CompanyId,
+  checkIds: readonly number[],
+): Promise<void> {
+  if (checkIds.length === 0) return;
+  // One statement per batch keeps the totals right when several checks belong to the same guest.
+  await sql.query(
+    `UPDATE guests g
+     SET visit_count = g.visit_count + n.visits,
+         total_spend_cents = g.total_spend_cents + n.spend,
+         first_visit_at = least(g.first_visit_at, n.first_at),
+         last_visit_at = greatest(g.last_visit_at, n.last_at),
+         first_location_id = coalesce(g.first_location_id, n.first_location_id),
+         updated_at = now()
+     FROM (SELECT guest_id, count(*)::int AS visits, sum(total_cents)::bigint AS spend,
+                  min(closed_at) AS first_at, max(closed_at) AS last_at,
+                  (array_agg(location_id ORDER BY closed_at, id))[1] AS first_location_id
+           FROM pos_checks
+           WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL
+           GROUP BY guest_id) n
+     WHERE g.company_id = $1 AND g.id = n.guest_id`,
+    [companyId, checkIds],
+  );
+  await sql.query(
+    `INSERT INTO guest_locations (company_id, guest_id, location_id)
+     SELECT DISTINCT company_id, guest_id, location_id FROM pos_checks
+     WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL
+     ON CONFLICT DO NOTHING`,
+    [companyId, checkIds],
+  );
+}
+
+/**
  * Inserts checks with their lines and adds them to their guests' running totals (visits, spend, first and
  * last visit, and the first location when the guest had none) and locations visited, all in the caller's transaction: a bad
  * check leaves nothing behind. Throws UnknownReferenceError when a check names another company's rows.
@@ -340,31 +377,7 @@ export async function insertChecks(
       );
     }
   }
-  // One statement per batch keeps the totals right when several checks belong to the same guest.
-  await sql.query(
-    `UPDATE guests g
-     SET visit_count = g.visit_count + n.visits,
-         total_spend_cents = g.total_spend_cents + n.spend,
-         first_visit_at = least(g.first_visit_at, n.first_at),
-         last_visit_at = greatest(g.last_visit_at, n.last_at),
-         first_location_id = coalesce(g.first_location_id, n.first_location_id),
-         updated_at = now()
-     FROM (SELECT guest_id, count(*)::int AS visits, sum(total_cents)::bigint AS spend,
-                  min(closed_at) AS first_at, max(closed_at) AS last_at,
-                  (array_agg(location_id ORDER BY closed_at, id))[1] AS first_location_id
-           FROM pos_checks
-           WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL
-           GROUP BY guest_id) n
-     WHERE g.company_id = $1 AND g.id = n.guest_id`,
-    [scope.companyId, ids],
-  );
-  await sql.query(
-    `INSERT INTO guest_locations (company_id, guest_id, location_id)
-     SELECT DISTINCT company_id, guest_id, location_id FROM pos_checks
-     WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL
-     ON CONFLICT DO NOTHING`,
-    [scope.companyId, ids],
-  );
+  await addChecksToGuests(sql, scope.companyId, ids);
   const created = await findChecksByIds(sql, scope.companyId, ids);
   for (const check of created) {
     await recordAudit(sql, scope, {
