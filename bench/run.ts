@@ -18,6 +18,7 @@ import { benchFirstLoad } from './first-load.js';
 import { benchGuestList } from './guest-list.js';
 import { benchImports } from './imports.js';
 import { benchLoad } from './load.js';
+import { benchPosChecks } from './pos-checks.js';
 import { benchReplay } from './replay.js';
 import { benchStart } from './start.js';
 import {
@@ -150,9 +151,9 @@ const loop: LoopOptions = {
   warmup: envInt('BENCH_WARMUP', 200),
   iterations: envInt('BENCH_ITERATIONS', 1000),
 };
-// BENCH_ONLY=guests,imports runs a subset (size, start, replay, clv, locations, imports, guests, load); all by default.
+// BENCH_ONLY=guests,imports runs a subset (size, start, replay, clv, locations, imports, checks, guests, load); all by default.
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'size,start,replay,clv,locations,imports,guests,load').split(','),
+  (process.env.BENCH_ONLY ?? 'size,start,replay,clv,locations,imports,checks,guests,load').split(','),
 );
 if (only.has('size')) await benchFirstLoad();
 if (only.has('start')) await benchStart();
@@ -163,6 +164,7 @@ if (only.has('clv')) benchClv();
 for (const driver of benchDrivers()) {
   if (only.has('locations')) await benchLocationsList(driver, loop);
   if (only.has('imports')) await benchImports(driver);
+  if (only.has('checks')) await benchPosChecks(driver);
   if (only.has('guests')) await benchGuestList(driver);
   if (only.has('load')) await benchLoad(driver);
 }

@@ -1,0 +1,126 @@
+/**
+ * POS check ingestion through the API (`POST /api/pos/checks/`, in-process with `app.inject`, batches of 1,000):
+ * BENCH_CHECKS_ROWS checks (PostgreSQL 100,000 by default, PGlite BENCH_CHECKS_PGLITE_ROWS 20,000), each with two
+ * lines from a 40-item menu and a guest by POS id from a pool of a quarter as many, so most guests come back.
+ * Beside it in the same run: a plain COPY of the same check rows into `pos_checks` (no lines, guests, items or
+ * totals), as the floor any ingestion is measured against. Prints checks/s of both and their ratio.
+ */
+import { buildApp } from '../server/app.js';
+import { generateCompanyKey } from '../server/auth/company-token.js';
+import { createCompany } from '../server/repositories/companies.repository.js';
+import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
+import { createLocation } from '../server/repositories/locations.repository.js';
+import { envInt, openBenchDatabase, printFigure, round, type BenchDriver } from './support.js';
+
+const BATCH = 1000;
+
+function generatedCheck(index: number, locationId: number) {
+  const closed = new Date(Date.UTC(2025, 0, 1) + index * 60_000);
+  return {
+    location_id: locationId,
+    check_number: `B-${index}`,
+    opened_at: new Date(closed.getTime() - 3_600_000).toISOString(),
+    closed_at: closed.toISOString(),
+    total: 30 + (index % 50),
+    guest: { pos_id: `G-${index % 4 === 0 ? index : index >> 2}` },
+    lines: [
+      { menu_item: `Dish ${index % 40}`, category: `Course ${index % 4}`, quantity: 1, amount: 20 },
+      { menu_item: `Drink ${index % 10}`, category: 'Drinks', quantity: 2, amount: 10 + (index % 50) },
+    ],
+  };
+}
+
+/** Prints the POS check ingestion figure for one driver. */
+export async function benchPosChecks(driver: BenchDriver): Promise<void> {
+  const rows =
+    driver === 'postgres' ? envInt('BENCH_CHECKS_ROWS', 100_000) : envInt('BENCH_CHECKS_PGLITE_ROWS', 20_000);
+  const bench = await openBenchDatabase(driver);
+  const db = bench.db;
+  const app = await buildApp({ db, logLevel: 'silent', clientDir: null, imports: { runJobs: false } });
+  try {
+    const place = {
+      street: '1 Main St',
+      city: 'Portland',
+      state: 'OR',
+      zip: '97201',
+      latitude: 45.5,
+      longitude: -122.6,
+      time_zone: 'America/Los_Angeles',
+    };
+    const company = await db.platform((sql) =>
+      createCompany(sql, { name: 'Bench Checks', slug: 'bench-checks' }),
+    );
+    const scope = { companyId: company.id, userId: null, actorUserId: null };
+    const location = await db.tenant(company.id, (sql) =>
+      createLocation(sql, scope, { name: 'Bench', ...place }),
+    );
+    const key = generateCompanyKey();
+    await db.tenant(company.id, (sql) =>
+      createCompanyToken(sql, company.id, {
+        name: 'bench',
+        keyPrefix: key.keyPrefix,
+        keyHash: key.keyHash,
+        createdBy: null,
+      }),
+    );
+
+    const started = performance.now();
+    for (let start = 0; start < rows; start += BATCH) {
+      const checks = Array.from({ length: Math.min(BATCH, rows - start) }, (_, i) =>
+        generatedCheck(start + i, location.id),
+      );
+      const answer = await app.inject({
+        method: 'POST',
+        url: '/api/pos/checks/',
+        headers: { authorization: `Token ${key.key}` },
+        payload: { checks },
+      });
+      if (answer.statusCode !== 200 || answer.json<{ created: number }>().created !== checks.length) {
+        throw new Error(`Batch at ${start} answered ${answer.statusCode}: ${answer.body.slice(0, 300)}`);
+      }
+    }
+    const apiSeconds = (performance.now() - started) / 1000;
+
+    // The floor: the same check rows COPYed straight into pos_checks of a second company.
+    const floor = await db.platform((sql) => createCompany(sql, { name: 'Bench Copy', slug: 'bench-copy' }));
+    const floorLocation = await db.tenant(floor.id, (sql) =>
+      createLocation(sql, { ...scope, companyId: floor.id }, { name: 'Copy', ...place }),
+    );
+    const copyStarted = performance.now();
+    await db.owner((sql) =>
+      sql.copyFrom(
+        'pos_checks',
+        [
+          'company_id',
+          'location_id',
+          'check_number',
+          'opened_at',
+          'closed_at',
+          'subtotal_cents',
+          'total_cents',
+        ],
+        (function* () {
+          for (let index = 0; index < rows; index++) {
+            const check = generatedCheck(index, floorLocation.id);
+            const cents = check.total * 100;
+            yield `${floor.id},${floorLocation.id},${check.check_number},${check.opened_at},${check.closed_at},${cents},${cents}\n`;
+          }
+        })(),
+      ),
+    );
+    const copySeconds = (performance.now() - copyStarted) / 1000;
+    printFigure({
+      bench: 'pos_checks.api',
+      driver,
+      checks: rows,
+      lines_per_check: 2,
+      batch: BATCH,
+      checks_per_second: round(rows / apiSeconds, 0),
+      copy_checks_per_second: round(rows / copySeconds, 0),
+      ratio_to_copy: round(copySeconds / apiSeconds, 2),
+    });
+  } finally {
+    await app.close();
+    await bench.drop();
+  }
+}
