@@ -288,8 +288,10 @@ async function assertCheckReferences(
 }
 
 /**
- * Adds stored checks to their guests' running totals (visits, spend, first and last visit, and the first
- * location when the guest had none) and to the locations each guest has been to, in the caller's transaction.
+ * Adds stored checks (with their lines) to their guests' running metrics, in the caller's transaction: visits
+ * (checks), spend, first and last visit, the first location when the guest had none, visits by day part (in
+ * the location's time zone), visits and spend at each location, and units of each menu item. Increments
+ * rather than recounts, so a batch costs the same at the millionth guest as at the first.
  */
 export async function addChecksToGuests(
   sql: Sql,
@@ -305,21 +307,45 @@ export async function addChecksToGuests(
          first_visit_at = least(g.first_visit_at, n.first_at),
          last_visit_at = greatest(g.last_visit_at, n.last_at),
          first_location_id = coalesce(g.first_location_id, n.first_location_id),
+         breakfast_visits = g.breakfast_visits + n.breakfast,
+         lunch_visits = g.lunch_visits + n.lunch,
+         dinner_visits = g.dinner_visits + n.dinner,
+         late_visits = g.late_visits + n.late,
          updated_at = now()
-     FROM (SELECT guest_id, count(*)::int AS visits, sum(total_cents)::bigint AS spend,
-                  min(closed_at) AS first_at, max(closed_at) AS last_at,
-                  (array_agg(location_id ORDER BY closed_at, id))[1] AS first_location_id
-           FROM pos_checks
-           WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL
-           GROUP BY guest_id) n
+     FROM (SELECT c.guest_id, count(*)::int AS visits, sum(c.total_cents)::bigint AS spend,
+                  min(c.closed_at) AS first_at, max(c.closed_at) AS last_at,
+                  (array_agg(c.location_id ORDER BY c.closed_at, c.id))[1] AS first_location_id,
+                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'breakfast')::int AS breakfast,
+                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'lunch')::int AS lunch,
+                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'dinner')::int AS dinner,
+                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'late')::int AS late
+           FROM pos_checks c
+           JOIN locations loc ON loc.company_id = $1 AND loc.id = c.location_id
+           WHERE c.company_id = $1 AND c.id = ANY($2::bigint[]) AND c.guest_id IS NOT NULL
+           GROUP BY c.guest_id) n
      WHERE g.company_id = $1 AND g.id = n.guest_id`,
     [companyId, checkIds],
   );
   await sql.query(
-    `INSERT INTO guest_locations (company_id, guest_id, location_id)
-     SELECT DISTINCT company_id, guest_id, location_id FROM pos_checks
+    `INSERT INTO guest_locations (company_id, guest_id, location_id, visits, spend_cents)
+     SELECT company_id, guest_id, location_id, count(*)::int, sum(total_cents)::bigint FROM pos_checks
      WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL
-     ON CONFLICT DO NOTHING`,
+     GROUP BY company_id, guest_id, location_id
+     ON CONFLICT (company_id, guest_id, location_id) DO UPDATE
+       SET visits = guest_locations.visits + excluded.visits,
+           spend_cents = guest_locations.spend_cents + excluded.spend_cents`,
+    [companyId, checkIds],
+  );
+  await sql.query(
+    `INSERT INTO guest_menu_items (company_id, guest_id, menu_item_id, quantity, checks)
+     SELECT c.company_id, c.guest_id, l.menu_item_id, sum(l.quantity)::int, count(DISTINCT c.id)::int
+     FROM pos_check_lines l
+     JOIN pos_checks c ON c.company_id = $1 AND c.id = l.check_id
+     WHERE l.company_id = $1 AND l.check_id = ANY($2::bigint[]) AND c.guest_id IS NOT NULL
+     GROUP BY c.company_id, c.guest_id, l.menu_item_id
+     ON CONFLICT (company_id, guest_id, menu_item_id) DO UPDATE
+       SET quantity = guest_menu_items.quantity + excluded.quantity,
+           checks = guest_menu_items.checks + excluded.checks`,
     [companyId, checkIds],
   );
 }

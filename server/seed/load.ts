@@ -67,6 +67,7 @@ export const DEMO_TABLES = [
   'pos_checks',
   'pos_check_lines',
   'guest_locations',
+  'guest_menu_items',
   'subscribers',
   'subscriber_lists',
   'subscriber_list_members',
@@ -345,28 +346,48 @@ async function copyCheckBatch(bulk: BulkWriter, ids: CompanyIds, batch: CheckRec
   );
 }
 
-/** Sets every guest's running totals and locations from their checks, one statement each. */
+/**
+ * Sets every guest's running metrics from their checks, one statement each: the same figures
+ * `addChecksToGuests` keeps up check by check (pos.repository.ts), counted here in bulk.
+ */
 async function updateGuestTotals(sql: Sql, companyId: number): Promise<void> {
   // Fresh statistics first: with none, PostgreSQL may join the aggregate to the guests by nested loop.
-  await sql.exec('ANALYZE guests, pos_checks');
+  await sql.exec('ANALYZE guests, pos_checks, pos_check_lines');
   await sql.query(
     `UPDATE guests g
      SET visit_count = a.visits, total_spend_cents = a.spend, first_visit_at = a.first_at,
          last_visit_at = a.last_at, first_location_id = a.first_location_id,
+         breakfast_visits = a.breakfast, lunch_visits = a.lunch, dinner_visits = a.dinner, late_visits = a.late,
          created_at = a.first_at, updated_at = a.last_at
-     FROM (SELECT guest_id, count(*)::int AS visits, sum(total_cents) AS spend,
-                  min(closed_at) AS first_at, max(closed_at) AS last_at,
-                  (array_agg(location_id ORDER BY closed_at, id))[1] AS first_location_id
-           FROM pos_checks
-           WHERE company_id = $1 AND guest_id IS NOT NULL
-           GROUP BY guest_id) a
+     FROM (SELECT c.guest_id, count(*)::int AS visits, sum(c.total_cents) AS spend,
+                  min(c.closed_at) AS first_at, max(c.closed_at) AS last_at,
+                  (array_agg(c.location_id ORDER BY c.closed_at, c.id))[1] AS first_location_id,
+                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'breakfast')::int AS breakfast,
+                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'lunch')::int AS lunch,
+                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'dinner')::int AS dinner,
+                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'late')::int AS late
+           FROM pos_checks c
+           JOIN locations loc ON loc.company_id = $1 AND loc.id = c.location_id
+           WHERE c.company_id = $1 AND c.guest_id IS NOT NULL
+           GROUP BY c.guest_id) a
      WHERE g.company_id = $1 AND g.id = a.guest_id`,
     [companyId],
   );
   // Seeded first locations are always a location with a check, so the checks alone fill the table.
   await sql.query(
-    `INSERT INTO guest_locations (company_id, guest_id, location_id)
-     SELECT DISTINCT company_id, guest_id, location_id FROM pos_checks WHERE company_id = $1 AND guest_id IS NOT NULL`,
+    `INSERT INTO guest_locations (company_id, guest_id, location_id, visits, spend_cents)
+     SELECT company_id, guest_id, location_id, count(*)::int, sum(total_cents)::bigint FROM pos_checks
+     WHERE company_id = $1 AND guest_id IS NOT NULL
+     GROUP BY company_id, guest_id, location_id`,
+    [companyId],
+  );
+  await sql.query(
+    `INSERT INTO guest_menu_items (company_id, guest_id, menu_item_id, quantity, checks)
+     SELECT c.company_id, c.guest_id, l.menu_item_id, sum(l.quantity)::int, count(DISTINCT c.id)::int
+     FROM pos_check_lines l
+     JOIN pos_checks c ON c.company_id = $1 AND c.id = l.check_id
+     WHERE l.company_id = $1 AND c.guest_id IS NOT NULL
+     GROUP BY c.company_id, c.guest_id, l.menu_item_id`,
     [companyId],
   );
 }
