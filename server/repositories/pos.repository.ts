@@ -288,6 +288,28 @@ async function assertCheckReferences(
 }
 
 /**
+ * Each guest's figures over checks `c` joined to their locations `loc`, grouped by `c.guest_id`: the select
+ * list shared by the running update below and the demo loader's count in bulk, so both count alike.
+ */
+export const GUEST_CHECK_FIGURES = `
+  c.guest_id, count(*)::int AS visits, sum(c.total_cents)::bigint AS spend,
+  min(c.closed_at) AS first_at, max(c.closed_at) AS last_at,
+  (array_agg(c.location_id ORDER BY c.closed_at, c.id))[1] AS first_location_id,
+  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'breakfast')::int AS breakfast,
+  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'lunch')::int AS lunch,
+  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'dinner')::int AS dinner,
+  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'late')::int AS late`;
+
+/**
+ * Units and checks per guest and menu item over the lines `l` of company `$1`'s checks `c` (group by
+ * `c.company_id, c.guest_id, l.menu_item_id`), shared with the demo loader like `GUEST_CHECK_FIGURES`.
+ */
+export const GUEST_ITEM_FIGURES = `
+  c.company_id, c.guest_id, l.menu_item_id, sum(l.quantity)::int AS quantity, count(DISTINCT c.id)::int AS checks
+  FROM pos_check_lines l
+  JOIN pos_checks c ON c.company_id = $1 AND c.id = l.check_id`;
+
+/**
  * Adds stored checks (with their lines) to their guests' running metrics, in the caller's transaction: visits
  * (checks), spend, first and last visit, the first location when the guest had none, visits by day part (in
  * the location's time zone), visits and spend at each location, and units of each menu item. Increments
@@ -312,13 +334,7 @@ export async function addChecksToGuests(
          dinner_visits = g.dinner_visits + n.dinner,
          late_visits = g.late_visits + n.late,
          updated_at = now()
-     FROM (SELECT c.guest_id, count(*)::int AS visits, sum(c.total_cents)::bigint AS spend,
-                  min(c.closed_at) AS first_at, max(c.closed_at) AS last_at,
-                  (array_agg(c.location_id ORDER BY c.closed_at, c.id))[1] AS first_location_id,
-                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'breakfast')::int AS breakfast,
-                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'lunch')::int AS lunch,
-                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'dinner')::int AS dinner,
-                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'late')::int AS late
+     FROM (SELECT ${GUEST_CHECK_FIGURES}
            FROM pos_checks c
            JOIN locations loc ON loc.company_id = $1 AND loc.id = c.location_id
            WHERE c.company_id = $1 AND c.id = ANY($2::bigint[]) AND c.guest_id IS NOT NULL
@@ -338,9 +354,7 @@ export async function addChecksToGuests(
   );
   await sql.query(
     `INSERT INTO guest_menu_items (company_id, guest_id, menu_item_id, quantity, checks)
-     SELECT c.company_id, c.guest_id, l.menu_item_id, sum(l.quantity)::int, count(DISTINCT c.id)::int
-     FROM pos_check_lines l
-     JOIN pos_checks c ON c.company_id = $1 AND c.id = l.check_id
+     SELECT ${GUEST_ITEM_FIGURES}
      WHERE l.company_id = $1 AND l.check_id = ANY($2::bigint[]) AND c.guest_id IS NOT NULL
      GROUP BY c.company_id, c.guest_id, l.menu_item_id
      ON CONFLICT (company_id, guest_id, menu_item_id) DO UPDATE

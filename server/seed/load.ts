@@ -16,6 +16,7 @@ import { ALL_FEATURES } from '../../src/schemas/features.js';
 import { DEMO_PASSWORD, type Scale } from './blueprints.js';
 import { bulkWriter, checksPerCopyOn, type BulkWriter } from './bulk.js';
 import { companyChecks, type CheckRecord } from './checks.js';
+import { GUEST_CHECK_FIGURES, GUEST_ITEM_FIGURES } from '../repositories/pos.repository.js';
 import { companyCompetitors } from './competitors.js';
 import { batches, csvPieces, isoTime } from './csv.js';
 import { DEFAULT_SEED, planDemo, type CompanyPlan } from './generate.js';
@@ -359,13 +360,7 @@ async function updateGuestTotals(sql: Sql, companyId: number): Promise<void> {
          last_visit_at = a.last_at, first_location_id = a.first_location_id,
          breakfast_visits = a.breakfast, lunch_visits = a.lunch, dinner_visits = a.dinner, late_visits = a.late,
          created_at = a.first_at, updated_at = a.last_at
-     FROM (SELECT c.guest_id, count(*)::int AS visits, sum(c.total_cents) AS spend,
-                  min(c.closed_at) AS first_at, max(c.closed_at) AS last_at,
-                  (array_agg(c.location_id ORDER BY c.closed_at, c.id))[1] AS first_location_id,
-                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'breakfast')::int AS breakfast,
-                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'lunch')::int AS lunch,
-                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'dinner')::int AS dinner,
-                  count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'late')::int AS late
+     FROM (SELECT ${GUEST_CHECK_FIGURES}
            FROM pos_checks c
            JOIN locations loc ON loc.company_id = $1 AND loc.id = c.location_id
            WHERE c.company_id = $1 AND c.guest_id IS NOT NULL
@@ -383,9 +378,7 @@ async function updateGuestTotals(sql: Sql, companyId: number): Promise<void> {
   );
   await sql.query(
     `INSERT INTO guest_menu_items (company_id, guest_id, menu_item_id, quantity, checks)
-     SELECT c.company_id, c.guest_id, l.menu_item_id, sum(l.quantity)::int, count(DISTINCT c.id)::int
-     FROM pos_check_lines l
-     JOIN pos_checks c ON c.company_id = $1 AND c.id = l.check_id
+     SELECT ${GUEST_ITEM_FIGURES}
      WHERE l.company_id = $1 AND c.guest_id IS NOT NULL
      GROUP BY c.company_id, c.guest_id, l.menu_item_id`,
     [companyId],

@@ -10,6 +10,7 @@ import {
   replaceGuestPredictions,
 } from '../../server/repositories/clv.repository.js';
 import { deleteGuest } from '../../server/repositories/guests.repository.js';
+import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
 import { insertChecks, type NewCheck } from '../../server/repositories/pos.repository.js';
 import { MIN_REPEAT_GUESTS_FOR_MODEL, refreshCompanyClv } from '../../server/services/clv.service.js';
 import { seededRandom } from '../support/clv-simulation.js';
@@ -52,6 +53,7 @@ describe('refreshing a company’s CLV', () => {
   // What the test generated for company A, kept to compute the expected figures independently in JS.
   const purchases: Purchase[] = [];
   const guestIds: number[] = [];
+  const guestIdOf = new Map<string, number>();
 
   useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
@@ -59,22 +61,42 @@ describe('refreshing a company’s CLV', () => {
     const random = seededRandom(42);
     const location = await makeLocation(db, companyA);
     const end = dayNumber(CALIBRATION_END);
-    // 450 guests over 2025: most come back every few weeks for a while, some never do.
+    // 450 guests over 2025: most come back every few weeks for a while, some never do. They arrive as a POS
+    // sends them (one batch, guests created by POS id), which is quick enough for a shared machine.
+    const checks: IngestCheck[] = [];
     for (let guest = 0; guest < 450; guest++) {
-      const { id } = await makeGuest(db, companyA);
-      guestIds.push(id);
-      const checks: NewCheck[] = [];
+      const posId = `C-${guest}`;
       let day = dayNumber('2025-01-01') + Math.floor(random() * 330);
       const regular = random() < 0.7;
       do {
         const cents = 1500 + Math.floor(random() * 6000);
         // 20:00 UTC is 15:00 in New York: the same date there.
-        checks.push(checkOn(location.id, id, isoDate(day), 20, cents));
-        purchases.push({ customer: String(id), day, amount: cents / 100 });
+        const closed = new Date(`${isoDate(day)}T20:00:00Z`);
+        checks.push({
+          location_id: location.id,
+          check_number: `${posId}-${day}`,
+          opened_at: new Date(closed.getTime() - 3_600_000),
+          closed_at: closed,
+          total: cents,
+          guest: { pos_id: posId },
+          lines: [],
+        });
+        purchases.push({ customer: posId, day, amount: cents / 100 });
         day += 3 + Math.floor(random() * 40);
       } while (regular && day <= end && random() < 0.8);
-      await db.tenant(companyA, (sql) => insertChecks(sql, systemScope(companyA), checks));
     }
+    await db.tenant(companyA, (sql) => ingestChecks(sql, systemScope(companyA), checks));
+    const made = await db.owner(
+      async (sql) =>
+        (
+          await sql.query<{ id: number; pos_id: string }>(
+            'SELECT id, pos_id FROM guests WHERE company_id = $1 ORDER BY id',
+            [companyA],
+          )
+        ).rows,
+    );
+    for (const guest of made) guestIdOf.set(guest.pos_id, guest.id);
+    guestIds.push(...made.map((guest) => guest.id));
   });
 
   it('fits the models to the guests’ visits as counted independently, and stores every guest’s figures', async () => {
@@ -100,8 +122,9 @@ describe('refreshing a company’s CLV', () => {
     expect(stored.gamma).toBeCloseTo(spend.gamma, 4);
     expect(await db.tenant(companyA, (sql) => findClvFit(sql, companyA))).toEqual(stored);
 
-    for (const guestId of [guestIds[0]!, guestIds[7]!, guestIds[449]!]) {
-      const history = histories.find((candidate) => candidate.customer === String(guestId))!;
+    for (const posId of ['C-0', 'C-7', 'C-449']) {
+      const guestId = guestIdOf.get(posId)!;
+      const history = histories.find((candidate) => candidate.customer === posId)!;
       const expected = predictGuest(visits, spend, history);
       const row = await db.tenant(companyA, (sql) => findGuestPrediction(sql, companyA, guestId));
       // Stored as real (single precision) and whole cents.
