@@ -1,10 +1,10 @@
 /**
  * Subscriber CSV import: a generated file of BENCH_IMPORT_ROWS rows on PostgreSQL (1,000,000 by default) and
  * BENCH_IMPORT_PGLITE_ROWS on PGlite (50,000) uploaded through the real app in-process (`POST /api/subscriptions/subscribers/upload/`:
- * streamed, stored, then checked, staged and merged by the job worker in turns), with the worker in the same
- * process as the API (as on PGlite; on PostgreSQL the worker may run apart, `npm run worker`). Prints:
- * - the upload's answer: its status and seconds from the request to the answer (202 once the file is stored
- *   and the wait for a quick merge has passed);
+ * streamed over a socket, stored, then checked, staged and merged by the job worker in turns). The worker runs as
+ * production runs it: on PostgreSQL as a process of its own (`dist/server/worker.mjs`, `npm run worker`) beside
+ * an API built with `runJobs: false`; on PGlite inside the API process. Prints:
+ * - the upload's answer: its status, seconds from the request to the answer and from the body's end to it;
  * - the guest list (`GET /api/pos/guests/`, first page, BENCH_IMPORT_GUESTS guests) called one request after
  *   another while the import runs: p50, p95 and max, beside the same calls with no import running;
  * - the import's rate (upload to done) beside a baseline in the same run: plain COPY of the same file into a
@@ -24,7 +24,9 @@ import { setCompanyFeatures } from '../server/repositories/company-features.repo
 import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
 import { ALL_FEATURES } from '../src/schemas/features.js';
 import type { ImportJob } from '../src/schemas/imports.js';
+import { timedUpload } from './http-upload.js';
 import { envInt, openBenchDatabase, printFigure, round, type BenchDriver } from './support.js';
+import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
 const HEADER = 'email,first_name,last_name,phone,zip,birthday,pos_id,subscribed';
 const COLUMNS = ['email', 'first_name', 'last_name', 'phone', 'zip', 'birthday', 'pos_id', 'subscribed'];
@@ -45,7 +47,7 @@ function line(i: number): string {
 }
 
 /** Writes the CSV file with backpressure, so generating a million rows takes little memory. */
-async function writeCsv(path: string, rows: number): Promise<number> {
+export async function writeCsv(path: string, rows: number): Promise<number> {
   const out = createWriteStream(path);
   if (!out.write(`${HEADER}\n`)) await once(out, 'drain');
   for (let i = 0; i < rows; i++) {
@@ -112,7 +114,7 @@ async function copyBaseline(db: Database, companyId: number, path: string): Prom
 }
 
 /** A company with every feature and an API key, as a real caller of the upload and the list. */
-async function benchCompany(
+export async function benchCompany(
   db: Database,
   name: string,
 ): Promise<{ id: number; headers: { authorization: string } }> {
@@ -183,16 +185,23 @@ export async function benchImports(driver: BenchDriver): Promise<void> {
   const guests = envInt('BENCH_IMPORT_GUESTS', 10_000);
   const dir = await mkdtemp(join(tmpdir(), 'regulars-bench-import-'));
   const bench = await openBenchDatabase(driver);
+  let worker: WorkerProcess | null = null;
   try {
     const path = join(dir, 'subscribers.csv');
     const bytes = await writeCsv(path, rows);
-    // The worker runs in this process, as the API's own (RUN_JOBS on), so it competes with the list calls.
+    // On PGlite the worker runs in this process, as the API's own, so it competes with the list calls; on
+    // PostgreSQL it is a process of its own and the API leaves the job to it.
+    const apart = driver === 'postgres';
     const app = await buildApp({
       db: bench.db,
       logLevel: 'silent',
       clientDir: null,
-      imports: { maxBytes: bytes + 1 },
+      imports: { maxBytes: bytes + 1, runJobs: !apart },
     });
+    if (apart) {
+      if (!bench.url) throw new Error('the PostgreSQL bench database has no URL for the worker');
+      worker = await startWorkerProcess(bench.url);
+    }
     const base = await app.listen({ host: '127.0.0.1', port: 0 });
     const importer = await benchCompany(bench.db, 'Bench Import');
     const reader = await benchCompany(bench.db, 'Bench Reader');
@@ -207,20 +216,20 @@ export async function benchImports(driver: BenchDriver): Promise<void> {
 
     let job: ImportJob | null = null;
     let answerMs = 0;
+    let afterBodyEndMs = 0;
     let answerStatus = 0;
     const pipeline = await withPeakRss(async () => {
-      const started = performance.now();
-      const response = await app.inject({
-        method: 'POST',
-        url: '/api/subscriptions/subscribers/upload/?file_name=subscribers.csv',
-        headers: { ...importer.headers, 'content-type': 'text/csv' },
-        payload: createReadStream(path, { highWaterMark: 64 * 1024 }),
-      });
-      answerMs = performance.now() - started;
-      answerStatus = response.statusCode;
+      const upload = await timedUpload(
+        `${base}/api/subscriptions/subscribers/upload/?file_name=subscribers.csv`,
+        importer.headers,
+        path,
+      );
+      answerMs = upload.answerMs;
+      afterBodyEndMs = upload.answerMs - upload.bodyEndMs;
+      answerStatus = upload.status;
       if (answerStatus !== 200 && answerStatus !== 202)
         throw new Error(`the upload answered ${answerStatus}`);
-      job = response.json<ImportJob>();
+      job = JSON.parse(upload.body) as ImportJob;
       const id = job.id;
       // While the worker imports, the guest list is called one request after another; the job is polled
       // between list calls, every 500 ms, as the app does.
@@ -243,6 +252,7 @@ export async function benchImports(driver: BenchDriver): Promise<void> {
         `the import ended ${finished?.status} with ${finished?.imported} of ${rows} rows imported`,
       );
     }
+    await worker?.stop();
     await app.close();
     const busy = latencyFigures(pipeline.result);
     const baseline = await withPeakRss(() => copyBaseline(bench.db, baselineCompany.id, path));
@@ -257,7 +267,9 @@ export async function benchImports(driver: BenchDriver): Promise<void> {
       rows,
       file_mb: round(bytes / 1024 / 1024, 1),
       upload_status: answerStatus,
+      worker: apart ? 'own process' : 'in the API process',
       upload_answer_s: round(answerMs / 1000, 2),
+      upload_after_body_end_s: round(afterBodyEndMs / 1000, 2),
       guest_list_during_import_p50_ms: round(busy.p50, 1),
       guest_list_during_import_p95_ms: round(busy.p95, 1),
       guest_list_during_import_max_ms: round(busy.max, 1),
@@ -276,6 +288,7 @@ export async function benchImports(driver: BenchDriver): Promise<void> {
       process_max_rss_mb: round(process.resourceUsage().maxRSS / 1024, 0),
     });
   } finally {
+    await worker?.stop();
     await bench.drop();
     await rm(dir, { recursive: true, force: true });
   }

@@ -2,10 +2,11 @@
  * `npm run bench`: prints throughput figures as JSON lines, one figure per line. Figures only, never
  * pass/fail. PGlite always; PostgreSQL as well when BENCH_DATABASE_URL is set (a temporary database is
  * created on that server and dropped at the end). BENCH_ITERATIONS and BENCH_WARMUP change the loop sizes;
- * BENCH_IMPORT_ROWS the CSV import's size (bench/imports.ts); BENCH_GUEST_SCALE, BENCH_GUEST_ITERATIONS and
+ * BENCH_IMPORT_ROWS the CSV import's size (bench/imports.ts); BENCH_UPLOAD_ROWS and BENCH_UPLOAD_PGLITE_ROWS the timed
+ * upload's (bench/upload.ts); BENCH_GUEST_SCALE, BENCH_GUEST_ITERATIONS and
  * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts), BENCH_GUEST_DATABASE_URL a pre-seeded database for
  * it; BENCH_LOAD_SECONDS, BENCH_LOAD_PAGE_SECONDS and BENCH_LOAD_ROWS the list load's (bench/load.ts); BENCH_ONLY a
- * comma-separated subset (size, start, replay, locations, imports, guests, load).
+ * comma-separated subset (size, start, replay, locations, upload, imports, guests, load).
  */
 import { buildApp } from '../server/app.js';
 import { generateCompanyKey } from '../server/auth/company-token.js';
@@ -21,6 +22,7 @@ import { benchLoad } from './load.js';
 import { benchPosChecks } from './pos-checks.js';
 import { benchReplay } from './replay.js';
 import { benchStart } from './start.js';
+import { benchUpload } from './upload.js';
 import {
   benchDrivers,
   envInt,
@@ -151,9 +153,9 @@ const loop: LoopOptions = {
   warmup: envInt('BENCH_WARMUP', 200),
   iterations: envInt('BENCH_ITERATIONS', 1000),
 };
-// BENCH_ONLY=guests,imports runs a subset (size, start, replay, clv, locations, imports, checks, guests, load); all by default.
+// BENCH_ONLY=guests,imports runs a subset (size, start, replay, clv, locations, upload, imports, checks, guests, load); all by default.
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'size,start,replay,clv,locations,imports,checks,guests,load').split(','),
+  (process.env.BENCH_ONLY ?? 'size,start,replay,clv,locations,upload,imports,checks,guests,load').split(','),
 );
 if (only.has('size')) await benchFirstLoad();
 if (only.has('start')) await benchStart();
@@ -163,6 +165,7 @@ if (only.has('replay')) {
 if (only.has('clv')) benchClv();
 for (const driver of benchDrivers()) {
   if (only.has('locations')) await benchLocationsList(driver, loop);
+  if (only.has('upload')) await benchUpload(driver);
   if (only.has('imports')) await benchImports(driver);
   if (only.has('checks')) await benchPosChecks(driver);
   if (only.has('guests')) await benchGuestList(driver);

@@ -76,6 +76,8 @@ export type BenchDriver = 'pglite' | 'postgres';
 export interface BenchDatabase {
   driver: BenchDriver;
   db: Database;
+  /** The database's connection URL on PostgreSQL, for another process (a worker) to open; none on PGlite. */
+  url?: string;
   drop(): Promise<void>;
 }
 

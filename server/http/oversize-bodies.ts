@@ -15,7 +15,11 @@ export const OVERSIZE_DRAIN_BYTES = 256 * 1024 * 1024;
  */
 export function registerOversizeBodies(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply) => {
-    if (reply.statusCode !== 413 || request.raw.complete) return;
+    if (request.raw.complete || request.raw.destroyed) return;
+    // Node drops an unread body itself; one refused part-way through reading (an upload found binary) it
+    // leaves on the socket, where it would hold up the next request of a keep-alive connection.
+    const refusedPartWay = reply.statusCode >= 400 && request.raw.readableDidRead;
+    if (reply.statusCode !== 413 && !refusedPartWay) return;
     // Closing with unread bytes resets the connection, losing the answer: keep it open (even when the client
     // asked to close) while the rest of the body is read and dropped; the client or the idle timeout ends it.
     reply.removeHeader('connection');

@@ -113,23 +113,35 @@ export async function receiveFile(
     let read = rest.length;
     let chunkSeq = 0;
     let lastStored = Date.now();
+    // One chunk is written while the next is read and checked; chunks are written one at a time, in order.
+    let writing: Promise<void> = Promise.resolve();
     const store = async (force: boolean) => {
       if (!force && pendingChars < CHUNK_CHARS && Date.now() - lastStored < HEARTBEAT_MS) return;
       const chunk = pendingChars > 0 ? { seq: ++chunkSeq, text: pending.join('') } : null;
+      const totals = { bytes: counter.bytes, read };
       pending = [];
       pendingChars = 0;
-      await db.tenant(scope.companyId, (sql) =>
-        storeImportChunk(sql, scope.companyId, jobId, chunk, { bytes: counter.bytes, read }),
-      );
       lastStored = Date.now();
+      await writing;
+      writing = db.tenant(scope.companyId, (sql) =>
+        storeImportChunk(sql, scope.companyId, jobId, chunk, totals),
+      );
+      // Its failure is thrown where it is next awaited; until then it must not count as unhandled.
+      writing.catch(() => undefined);
     };
 
-    await store(false);
-    for (let next = await batches.next(); !next.done; next = await batches.next()) {
-      read += next.value.length;
+    try {
       await store(false);
+      for (let next = await batches.next(); !next.done; next = await batches.next()) {
+        read += next.value.length;
+        await store(false);
+      }
+      await store(true);
+    } finally {
+      // Whatever happened to the body, no chunk may still be on its way when the job is queued or removed.
+      await writing.catch(() => undefined);
     }
-    await store(true);
+    await writing;
     await db.tenant(scope.companyId, (sql) =>
       queueImportJob(sql, scope.companyId, jobId, { bytes: counter.bytes, read }),
     );

@@ -86,9 +86,10 @@ async function uploadOf(
   if (CSV_TYPES.has(type)) {
     refuseAnnouncedSize(request, maxBytes);
     const fileName = query.file_name ?? dispositionFileName(request.headers['content-disposition']);
-    // An empty body is never parsed and arrives as undefined: it is an empty file.
+    // An empty body is never parsed and arrives as undefined: it is an empty file. A file refused part-way
+    // leaves the body open (not destroyed), so the rest is drained after the answer (./http/oversize-bodies.ts).
     const body = request.body instanceof Readable ? request.body : Readable.from([]);
-    return { kind, fileName: fileNameOr(fileName), source: body };
+    return { kind, fileName: fileNameOr(fileName), source: body.iterator({ destroyOnReturn: false }) };
   }
   if (type !== 'multipart/form-data') throw UNSUPPORTED;
   refuseAnnouncedSize(request, maxBytes, FORM_OVERHEAD_BYTES);

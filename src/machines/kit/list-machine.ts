@@ -241,7 +241,8 @@ function rowsOf<Item>(answer: ListAnswer<Item>) {
 
 /**
  * The machine of a list screen, made from its definition. States:
- * - `listing.loading` → `listing.browsing` (or `listing.failed`, retried with `list.retry`); typing
+ * - `listing.loading` → `listing.browsing` (or `listing.failed`, retried with `list.retry`; a refused page
+ *   cursor, the list having changed, loads page 1 again instead); typing
  *   waits in `listing.debouncing`; a page, search or filter change loads again;
  * - `creating.open` → `creating.saving` (→ `creating.created` when the answer is shown) and
  *   `editing.open` → `editing.saving`: the dialog is checked with the definition's schemas before a
@@ -357,6 +358,11 @@ function buildListMachine(definition: ErasedDefinition) {
       createIsValid: ({ context }) => checkWith(dialog?.create, createCandidate(context)).success,
       updateIsValid: ({ context }) => checkWith(dialog?.update, context.form).success,
       refreshIsPending: ({ context }) => context.refreshPending,
+      // Only a load that sent a cursor: one without a cursor cannot have it refused, so this never loops.
+      cursorWasRefused: ({ context }, failure: { error: unknown }) => {
+        const problem = problemOf(failure.error);
+        return context.cursor !== null && problem.status === 400 && 'cursor' in problem.fields;
+      },
       // Only the definition's columns: an ordering the server does not know would fail the whole list.
       orderingIsKnown: (_, ordering: string) =>
         sorting !== undefined && sorting.columns.includes(orderingParts(ordering).column),
@@ -535,13 +541,22 @@ function buildListMachine(definition: ErasedDefinition) {
                   params: ({ event }) => event.output,
                 },
               },
-              error: {
-                target: 'failed',
-                actions: {
-                  type: 'keepProblem',
-                  params: ({ event }) => ({ error: event.error }),
+              error: [
+                // A page link whose boundary row is gone (the list changed): page 1 again, no error shown.
+                {
+                  guard: { type: 'cursorWasRefused', params: ({ event }) => ({ error: event.error }) },
+                  target: 'loading',
+                  reenter: true,
+                  actions: ['firstPage', 'clearProblem'],
                 },
-              },
+                {
+                  target: 'failed',
+                  actions: {
+                    type: 'keepProblem',
+                    params: ({ event }) => ({ error: event.error }),
+                  },
+                },
+              ],
             }),
           },
           failed: {
