@@ -9,7 +9,12 @@ import { loadDemoAccounts, loadDemoHistory } from './seed/load.js';
 /** Starts the whole product in one process: migrations, demo data on an empty database, API and app. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const db = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: config.DATABASE_POOL_SIZE,
+    preparedStatements: config.DATABASE_PREPARE,
+  });
   const applied = await migrate(db);
   let demoSignIns: string[] = [];
   const auth = authSettingsFrom(config);

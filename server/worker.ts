@@ -27,7 +27,12 @@ async function main(): Promise<void> {
       'npm run worker needs DATABASE_URL (PostgreSQL); on the embedded database the jobs run inside npm start',
     );
   }
-  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const db = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: config.DATABASE_POOL_SIZE,
+    preparedStatements: config.DATABASE_PREPARE,
+  });
   // Replicas starting together apply migrations once (an advisory lock serialises them).
   await migrate(db);
   const workers = jobWorkers(db, log);

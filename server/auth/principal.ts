@@ -1,11 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Database } from '../db/database.js';
+import type { Database, Sql } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
 import { findActiveCompanyTokenByHash } from '../repositories/company-tokens.repository.js';
-import { listCompanyFeatures } from '../repositories/company-features.repository.js';
 import { isImpersonationOpen } from '../repositories/impersonations.repository.js';
-import { isGrantRevoked } from '../repositories/revoked-grants.repository.js';
-import { findUserAuthority, type UserAuthorityRow, type UserRole } from '../repositories/users.repository.js';
+import {
+  findTokenAuthority,
+  findUserAuthority,
+  type TokenAuthorityRow,
+  type UserAuthorityRow,
+  type UserRole,
+} from '../repositories/users.repository.js';
 import { InvalidAccessTokenError, type AccessTokens, type VerifiedAccessToken } from './access-tokens.js';
 import { hashCompanyKey } from './company-token.js';
 import type { AuthSettings } from './settings.js';
@@ -61,18 +65,40 @@ function subjectUserId(subject: string): number | null {
   return /^[1-9]\d{0,15}$/.test(subject) ? Number(subject) : null;
 }
 
-async function userFor(
-  db: Database,
+/**
+ * The token's user and its grant's revocation, read in one statement: by id for this installation's tokens,
+ * by email for an external issuer's (its subjects are its own; its accounts match ours by email).
+ */
+async function tokenAuthority(
+  sql: Sql,
   settings: AuthSettings,
   token: VerifiedAccessToken,
-): Promise<UserAuthorityRow | null> {
+): Promise<TokenAuthorityRow> {
   if (settings.embedded) {
     const id = subjectUserId(token.subject);
-    return id === null ? null : db.platform((sql) => findUserAuthority(sql, { id }));
+    return id === null ? { user: null, grantRevoked: false } : findTokenAuthority(sql, { id }, token.grantId);
   }
-  // An external issuer's subjects are its own; its accounts match ours by email.
   const email = token.email;
-  return email ? db.platform((sql) => findUserAuthority(sql, { email })) : null;
+  return email ? findTokenAuthority(sql, { email }, token.grantId) : { user: null, grantRevoked: false };
+}
+
+/** The staff member acting through an impersonation token, when that impersonation is still open. */
+async function openImpersonator(
+  sql: Sql,
+  token: VerifiedAccessToken,
+  user: UserAuthorityRow,
+): Promise<UserAuthorityRow | null> {
+  const staffId = token.actorSubject === null ? null : subjectUserId(token.actorSubject);
+  const impersonationId = token.impersonationId;
+  if (staffId === null || impersonationId === null) return null;
+  const staff = await findUserAuthority(sql, { id: staffId });
+  if (staff?.is_staff !== true || !staff.is_active) return null;
+  const open = await isImpersonationOpen(sql, {
+    id: impersonationId,
+    staffUserId: staff.id,
+    userId: user.id,
+  });
+  return open ? staff : null;
 }
 
 async function bearerPrincipal(
@@ -88,46 +114,37 @@ async function bearerPrincipal(
     if (error instanceof InvalidAccessTokenError) throw unauthenticated(error.message);
     throw error;
   }
-  // One primary-key read, only for tokens of the embedded provider's code flow.
-  const grantId = token.grantId;
-  if (grantId !== null && (await db.platform((sql) => isGrantRevoked(sql, grantId)))) {
-    throw unauthenticated('The access token was revoked');
-  }
-  const user = await userFor(db, settings, token);
-  if (!user || !user.is_active) throw unauthenticated('The account behind this token is not active');
-  // Logout and password changes move tokens_valid_after; a token issued until then is refused.
-  if (user.tokens_valid_after && token.issuedAtMs <= user.tokens_valid_after.getTime()) {
-    throw unauthenticated('The access token was revoked by a logout');
-  }
-  const principal: Principal = {
-    companyId: user.company_id,
-    userId: user.id,
-    actorUserId: user.id,
-    tokenId: null,
-    role: user.role,
-    isStaff: user.is_staff,
-    features: new Set(user.features),
-    impersonationId: null,
-  };
-  if (token.actorSubject === null) return principal;
-
-  const staffId = subjectUserId(token.actorSubject);
-  const staff = staffId === null ? null : await db.platform((sql) => findUserAuthority(sql, { id: staffId }));
-  const impersonationId = token.impersonationId;
-  const open =
-    impersonationId !== null && staff?.is_staff === true && staff.is_active
-      ? await db.platform((sql) =>
-          isImpersonationOpen(sql, { id: impersonationId, staffUserId: staff.id, userId: user.id }),
-        )
-      : false;
-  if (!open || !staff) throw unauthenticated('The impersonation behind this token has ended');
-  return { ...principal, actorUserId: staff.id, isStaff: true, impersonationId: token.impersonationId };
+  // One platform transaction, one statement for a plain token: every request sees revocations, logouts,
+  // role and feature changes committed before it, with no cache to invalidate.
+  return db.platform(async (sql) => {
+    const { user, grantRevoked } = await tokenAuthority(sql, settings, token);
+    if (grantRevoked) throw unauthenticated('The access token was revoked');
+    if (!user || !user.is_active) throw unauthenticated('The account behind this token is not active');
+    // Logout and password changes move tokens_valid_after; a token issued until then is refused.
+    if (user.tokens_valid_after && token.issuedAtMs <= user.tokens_valid_after.getTime()) {
+      throw unauthenticated('The access token was revoked by a logout');
+    }
+    const principal: Principal = {
+      companyId: user.company_id,
+      userId: user.id,
+      actorUserId: user.id,
+      tokenId: null,
+      role: user.role,
+      isStaff: user.is_staff,
+      features: new Set(user.features),
+      impersonationId: null,
+    };
+    if (token.actorSubject === null) return principal;
+    const staff = await openImpersonator(sql, token, user);
+    if (!staff) throw unauthenticated('The impersonation behind this token has ended');
+    return { ...principal, actorUserId: staff.id, isStaff: true, impersonationId: token.impersonationId };
+  });
 }
 
 async function companyTokenPrincipal(db: Database, credential: string): Promise<Principal> {
+  // The token and its company's features in one statement of one transaction.
   const token = await db.platform((sql) => findActiveCompanyTokenByHash(sql, hashCompanyKey(credential)));
   if (!token) throw unauthenticated('The company token is not valid or was revoked');
-  const features = await db.tenant(token.company_id, (sql) => listCompanyFeatures(sql, token.company_id));
   return {
     companyId: token.company_id,
     userId: token.created_by,
@@ -135,7 +152,7 @@ async function companyTokenPrincipal(db: Database, credential: string): Promise<
     tokenId: token.id,
     role: COMPANY_TOKEN_ROLE,
     isStaff: false,
-    features: new Set(features.map((row) => row.feature)),
+    features: new Set(token.features),
     impersonationId: null,
   };
 }

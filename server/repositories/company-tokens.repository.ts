@@ -46,18 +46,41 @@ export async function revokeCompanyToken(sql: Sql, companyId: CompanyId, tokenId
   return result.rowCount === 1;
 }
 
+/** A live token as authenticating a request needs it: whose it is and what its company may use. */
+export interface CompanyTokenAuthorityRow extends CompanyTokenRow {
+  features: string[];
+}
+
 /**
- * Finds the live token with this hash, across companies (the key is how the company is learned),
- * and records its use.
+ * How stale `last_used_at` may be: recording every use would make each request a write that waits on the
+ * token row's lock and a WAL flush, so concurrent calls with one key would queue behind each other.
+ */
+export const LAST_USED_PRECISION_SECONDS = 60;
+
+/**
+ * Finds the live token with this hash, across companies (the key is how the company is learned), with its
+ * company's features, in one statement; records its use when the last record is older than
+ * LAST_USED_PRECISION_SECONDS.
  */
 export async function findActiveCompanyTokenByHash(
   sql: Sql,
   keyHash: string,
-): Promise<CompanyTokenRow | null> {
-  const { rows } = await sql.query<CompanyTokenRow>(
-    `UPDATE company_tokens SET last_used_at = now()
-     WHERE key_hash = $1 AND revoked_at IS NULL RETURNING ${COLUMNS}`,
-    [keyHash],
+): Promise<CompanyTokenAuthorityRow | null> {
+  const { rows } = await sql.query<CompanyTokenAuthorityRow>(
+    `WITH live AS (
+       SELECT ${COLUMNS} FROM company_tokens WHERE key_hash = $1 AND revoked_at IS NULL
+     ), touched AS (
+       UPDATE company_tokens t SET last_used_at = now() FROM live
+        WHERE t.id = live.id
+          AND (live.last_used_at IS NULL OR live.last_used_at < now() - make_interval(secs => $2::int))
+       RETURNING t.id, t.last_used_at
+     )
+     SELECT live.id, live.company_id, live.name, live.key_prefix, live.created_by, live.created_at,
+            coalesce(touched.last_used_at, live.last_used_at) AS last_used_at, live.revoked_at,
+            array(SELECT f.feature FROM company_features f WHERE f.company_id = live.company_id ORDER BY 1)
+              AS features
+       FROM live LEFT JOIN touched ON touched.id = live.id`,
+    [keyHash, LAST_USED_PRECISION_SECONDS],
   );
   return rows[0] ?? null;
 }

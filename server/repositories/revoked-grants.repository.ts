@@ -15,15 +15,6 @@ export async function recordRevokedGrant(sql: Sql, grantId: string, keepSeconds:
   );
 }
 
-/** True when tokens of this grant must be refused. */
-export async function isGrantRevoked(sql: Sql, grantId: string): Promise<boolean> {
-  const { rows } = await sql.query<{ revoked: boolean }>(
-    'SELECT EXISTS (SELECT 1 FROM revoked_grants WHERE grant_id = $1 AND expires_at > now()) AS revoked',
-    [grantId],
-  );
-  return rows[0]?.revoked === true;
-}
-
 /** Deletes revocations no token can outlive any more; returns how many went. */
 export async function purgeExpiredRevokedGrants(sql: Sql): Promise<number> {
   const { rowCount } = await sql.query('DELETE FROM revoked_grants WHERE expires_at < now()');

@@ -269,6 +269,37 @@ export async function findUserAuthority(
   return rows[0] ?? null;
 }
 
+/** A token's user (absent when no user matches) and whether the token's grant was revoked. */
+export interface TokenAuthorityRow {
+  user: UserAuthorityRow | null;
+  grantRevoked: boolean;
+}
+
+/**
+ * What authenticating a Bearer token needs in one statement: the user it names (as findUserAuthority) and
+ * whether its grant of the embedded provider (null for tokens without one) is in `revoked_grants`.
+ */
+export async function findTokenAuthority(
+  sql: Sql,
+  by: { id: number } | { email: string },
+  grantId: string | null,
+): Promise<TokenAuthorityRow> {
+  const [condition, value] =
+    'id' in by ? ['u.id = $1', by.id] : ['lower(u.email) = lower($1)', by.email.trim()];
+  const { rows } = await sql.query<UserAuthorityRow & { grant_revoked: boolean; found: boolean }>(
+    `SELECT u.id IS NOT NULL AS found, u.id, u.company_id, u.role, u.is_staff, u.is_active, u.tokens_valid_after,
+            array(SELECT f.feature FROM company_features f WHERE f.company_id = u.company_id ORDER BY 1) AS features,
+            g.grant_revoked
+       FROM (SELECT $2::text IS NOT NULL AND EXISTS (
+               SELECT 1 FROM revoked_grants WHERE grant_id = $2::text AND expires_at > now()
+             ) AS grant_revoked) g
+       LEFT JOIN users u ON ${condition}`,
+    [value, grantId],
+  );
+  const { found, grant_revoked: grantRevoked, ...user } = rows[0]!;
+  return { user: found ? user : null, grantRevoked };
+}
+
 /** Makes every access token issued to the user until now invalid (logout, password change). */
 export async function revokeUserTokens(sql: Sql, companyId: CompanyId, userId: number): Promise<void> {
   await sql.query('UPDATE users SET tokens_valid_after = now() WHERE company_id = $1 AND id = $2', [

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setCompanyFeatures } from '../../server/repositories/company-features.repository.js';
 import { openTestApp, type ApiCaller, type TestApp, type UserCaller } from '../support/app.js';
+import { systemScope } from '../support/factories.js';
 
 describe('Company tokens API', () => {
   let t: TestApp;
@@ -47,6 +49,18 @@ describe('Company tokens API', () => {
     );
     const listed = (await call(admin, 'GET', '/api/accounts/company-tokens/')).json();
     expect(listed.find((row: { id: number }) => row.id === token.id).revoked_at).not.toBeNull();
+  });
+
+  it("applies a change to the company's features on the token's next request", async () => {
+    const caller = await t.newCaller('Feature Change Co');
+    expect((await call(caller, 'GET', '/api/pos/guests/')).statusCode).toBe(200);
+    await t.database.db.tenant(caller.companyId, (sql) =>
+      setCompanyFeatures(sql, systemScope(caller.companyId), ['Locations']),
+    );
+    const refused = await call(caller, 'GET', '/api/pos/guests/');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.code).toBe('feature_not_enabled');
+    expect((await call(caller, 'GET', '/api/customers/locations/')).statusCode).toBe(200);
   });
 
   it('validates the name', async () => {
