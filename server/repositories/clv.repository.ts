@@ -154,10 +154,12 @@ export async function replaceGuestPredictions(
     await sql.query(
       `INSERT INTO guest_predictions (company_id, guest_id, probability_alive, expected_visits_next_year,
                                       expected_spend_per_visit_cents, annual_clv_cents, clv_cents)
-       SELECT $1, u.* FROM unnest($2::bigint[], $3::real[], $4::real[], $5::int[], $6::bigint[], $7::bigint[])
+       SELECT $1, u.guest_id, u.alive, u.visits, u.spend, u.annual, u.clv FROM unnest($2::bigint[], $3::real[], $4::real[], $5::int[], $6::bigint[], $7::bigint[])
               AS u(guest_id, alive, visits, spend, annual, clv)
-       -- A guest deleted since the histories were read has nothing to predict.
-       WHERE EXISTS (SELECT 1 FROM guests g WHERE g.company_id = $1 AND g.id = u.guest_id)`,
+       -- A guest deleted since the histories were read has nothing to predict; the share lock keeps one
+       -- deleted while this runs from breaking the insert (the delete waits, or its row is skipped).
+       JOIN guests g ON g.company_id = $1 AND g.id = u.guest_id
+       FOR KEY SHARE OF g`,
       [
         companyId,
         batch.map((row) => row.guest_id),

@@ -94,115 +94,168 @@ async function categoryIds(
 }
 
 /**
- * Menu item ids by `category key|item key` (lower-cased names; an empty category key for lines without one,
- * which match the item by name in any category), creating the missing items for every location at the price
- * of the first line that sold them.
+ * The key a line's item is found by: its category and its name, lower-cased (the category '' when the line
+ * names none). JSON, so no name can be read as part of the other.
+ */
+export function itemKey(line: Pick<IngestLine, 'category' | 'menu_item'>): string {
+  return JSON.stringify([(line.category ?? '').toLowerCase(), line.menu_item.toLowerCase()]);
+}
+
+/**
+ * Menu item ids by `itemKey`. A line with a category matches the item of that name in that category; a line
+ * without one matches the item by name in any category. Missing items are created once each, for every
+ * location, at the unit price of the first line that sold them: a line without a category files its item under
+ * the category another line of the batch gives it, else under `Other`.
  */
 async function menuItemIds(
   sql: Sql,
   companyId: CompanyId,
   lines: readonly IngestLine[],
 ): Promise<Map<string, number>> {
-  const keyOf = (line: IngestLine) =>
-    `${(line.category ?? '').toLowerCase()}|${line.menu_item.toLowerCase()}`;
   const ids = new Map<string, number>();
-  const itemNames = [...new Set(lines.map((line) => line.menu_item.toLowerCase()))];
+  if (lines.length === 0) return ids;
   const { rows } = await sql.query<{ id: number; category: string; item: string }>(
     `SELECT i.id, lower(c.name) AS category, lower(i.name) AS item
      FROM menu_items i JOIN menu_categories c ON c.company_id = $1 AND c.id = i.category_id
      WHERE i.company_id = $1 AND lower(i.name) = ANY($2::text[])
      ORDER BY i.id`,
-    [companyId, itemNames],
+    [companyId, [...new Set(lines.map((line) => line.menu_item.toLowerCase()))]],
   );
   for (const row of rows) {
-    if (!ids.has(`${row.category}|${row.item}`)) ids.set(`${row.category}|${row.item}`, row.id);
-    if (!ids.has(`|${row.item}`)) ids.set(`|${row.item}`, row.id);
+    for (const category of [row.category, '']) {
+      const key = itemKey({ category, menu_item: row.item });
+      if (!ids.has(key)) ids.set(key, row.id);
+    }
   }
-  const missing = new Map<string, IngestLine>();
-  for (const line of lines)
-    if (!ids.has(keyOf(line)) && !missing.has(keyOf(line))) missing.set(keyOf(line), line);
-  if (missing.size === 0) return ids;
+  const categoryOfItem = new Map<string, string>();
+  for (const line of lines) {
+    if (line.category && !categoryOfItem.has(line.menu_item.toLowerCase())) {
+      categoryOfItem.set(line.menu_item.toLowerCase(), line.category);
+    }
+  }
+  // Each missing item once, by the key of the category it will be filed under; every line key that wants it.
+  const toCreate = new Map<string, { category: string; line: IngestLine }>();
+  const wanting: { key: string; created: string }[] = [];
+  for (const line of lines) {
+    const key = itemKey(line);
+    if (ids.has(key)) continue;
+    const category = line.category ?? categoryOfItem.get(line.menu_item.toLowerCase()) ?? UNCATEGORISED;
+    const created = itemKey({ category, menu_item: line.menu_item });
+    if (ids.has(created)) ids.set(key, ids.get(created)!);
+    else {
+      if (!toCreate.has(created)) toCreate.set(created, { category, line });
+      wanting.push({ key, created });
+    }
+  }
+  if (toCreate.size === 0) return ids;
+  const items = [...toCreate.values()];
   const categories = await categoryIds(
     sql,
     companyId,
-    [...missing.values()].map((line) => line.category ?? UNCATEGORISED),
+    items.map((item) => item.category),
   );
-  const toCreate = [...missing.entries()].map(([key, line]) => ({
-    key,
-    line,
-    categoryId: categories.get((line.category ?? UNCATEGORISED).toLowerCase())!,
-  }));
-  const created = await sql.query<{ id: number; category_id: number; item: string }>(
+  const made = await sql.query<{ id: number; category_id: number; item: string }>(
     `INSERT INTO menu_items (company_id, category_id, name, price_cents)
      SELECT $1, category_id, name, price FROM unnest($2::bigint[], $3::text[], $4::int[]) AS i(category_id, name, price)
      RETURNING id, category_id, lower(name) AS item`,
     [
       companyId,
-      toCreate.map((item) => item.categoryId),
-      toCreate.map((item) => item.line.menu_item),
-      toCreate.map((item) => Math.round(item.line.amount / item.line.quantity)),
+      items.map((item) => categories.get(item.category.toLowerCase())!),
+      items.map((item) => item.line.menu_item),
+      items.map((item) => Math.round(item.line.amount / item.line.quantity)),
     ],
   );
-  const createdId = new Map(created.rows.map((row) => [`${row.category_id}|${row.item}`, row.id]));
-  for (const item of toCreate) {
-    ids.set(item.key, createdId.get(`${item.categoryId}|${item.line.menu_item.toLowerCase()}`)!);
+  const madeId = new Map(made.rows.map((row) => [JSON.stringify([row.category_id, row.item]), row.id]));
+  for (const [created, item] of toCreate) {
+    const categoryId = categories.get(item.category.toLowerCase())!;
+    ids.set(created, madeId.get(JSON.stringify([categoryId, item.line.menu_item.toLowerCase()]))!);
   }
+  for (const { key, created } of wanting) ids.set(key, ids.get(created)!);
   return ids;
 }
 
-/** Revenue center ids by `location id|name`, creating the missing ones. */
+/** The key a check's revenue center is found by: its location and its name, lower-cased. */
+export function revenueCenterKey(check: Pick<IngestCheck, 'location_id' | 'revenue_center'>): string {
+  return JSON.stringify([check.location_id, (check.revenue_center ?? '').toLowerCase()]);
+}
+
+/** Revenue center ids by `revenueCenterKey` (names in any case), creating the missing ones as first spelled. */
 async function revenueCenterIds(
   sql: Sql,
   companyId: CompanyId,
   checks: readonly IngestCheck[],
 ): Promise<Map<string, number>> {
-  const pairs = new Map<string, { location: number; name: string }>();
+  const wanted = new Map<string, { location: number; name: string }>();
   for (const check of checks) {
-    if (check.revenue_center)
-      pairs.set(`${check.location_id}|${check.revenue_center}`, {
-        location: check.location_id,
-        name: check.revenue_center,
-      });
+    const key = revenueCenterKey(check);
+    if (check.revenue_center && !wanted.has(key)) {
+      wanted.set(key, { location: check.location_id, name: check.revenue_center });
+    }
   }
-  if (pairs.size === 0) return new Map();
-  const locations = [...pairs.values()].map((pair) => pair.location);
-  const names = [...pairs.values()].map((pair) => pair.name);
-  await sql.query(
-    `INSERT INTO revenue_centers (company_id, location_id, name)
-     SELECT $1, location_id, name FROM unnest($2::bigint[], $3::text[]) AS c(location_id, name)
-     ON CONFLICT (location_id, name) DO NOTHING`,
-    [companyId, locations, names],
+  const ids = new Map<string, number>();
+  if (wanted.size === 0) return ids;
+  const pairs = [...wanted.values()];
+  const found = await sql.query<{ id: number; location_id: number; name: string }>(
+    `SELECT min(r.id) AS id, r.location_id, lower(r.name) AS name FROM revenue_centers r
+     JOIN unnest($2::bigint[], $3::text[]) AS c(location_id, name)
+       ON c.location_id = r.location_id AND lower(c.name) = lower(r.name)
+     WHERE r.company_id = $1
+     GROUP BY r.location_id, lower(r.name)`,
+    [companyId, pairs.map((pair) => pair.location), pairs.map((pair) => pair.name)],
   );
-  const { rows } = await sql.query<{ id: number; location_id: number; name: string }>(
-    `SELECT r.id, r.location_id, r.name FROM revenue_centers r
-     JOIN unnest($2::bigint[], $3::text[]) AS c(location_id, name) ON c.location_id = r.location_id AND c.name = r.name
-     WHERE r.company_id = $1`,
-    [companyId, locations, names],
-  );
-  return new Map(rows.map((row) => [`${row.location_id}|${row.name}`, row.id]));
+  const keyOf = (location: number, name: string) =>
+    revenueCenterKey({ location_id: location, revenue_center: name });
+  for (const row of found.rows) ids.set(keyOf(row.location_id, row.name), row.id);
+  const missing = pairs.filter((pair) => !ids.has(keyOf(pair.location, pair.name)));
+  if (missing.length > 0) {
+    const made = await sql.query<{ id: number; location_id: number; name: string }>(
+      `INSERT INTO revenue_centers (company_id, location_id, name)
+       SELECT $1, location_id, name FROM unnest($2::bigint[], $3::text[]) AS c(location_id, name)
+       RETURNING id, location_id, name`,
+      [companyId, missing.map((pair) => pair.location), missing.map((pair) => pair.name)],
+    );
+    for (const row of made.rows) ids.set(keyOf(row.location_id, row.name), row.id);
+  }
+  return ids;
 }
 
-/** How a check's guest is looked up: by POS id when it has one, else by name and card digits. */
-function guestKey(guest: NonNullable<IngestCheck['guest']>): string {
+type IngestGuest = NonNullable<IngestCheck['guest']>;
+
+/** How a check's guest is found: by POS id when it has one, else by name (any case) and card digits. */
+export function guestKey(guest: IngestGuest): string {
   return guest.pos_id !== undefined
-    ? `pos|${guest.pos_id}`
-    : `card|${(guest.customer_name ?? '').toLowerCase()}|${guest.last_four_digits ?? ''}`;
+    ? JSON.stringify(['pos', guest.pos_id])
+    : cardKey(guest.customer_name ?? '', guest.last_four_digits ?? '');
+}
+
+function cardKey(name: string, digits: string): string {
+  return JSON.stringify(['card', name.toLowerCase(), digits]);
+}
+
+/** The guests a batch names, resolved: ids by `guestKey`, and the guests created or given their POS id now. */
+interface ResolvedGuests {
+  ids: Map<string, number>;
+  created: number[];
+  /** Created, or known by card until now and given the POS id the check carries: to link to subscribers. */
+  newlyIdentified: number[];
 }
 
 /**
- * Guest ids by `guestKey`: a POS id matches the company's guest with that POS id, or else a guest with the same
- * name and card digits (who takes the POS id when theirs was only a stand-in); a name with digits matches the
- * same name (any case) and digits. The rest are created. Returns the ids and the guests created.
+ * Resolves the guests of a batch. A POS id matches the company's guest with that POS id; failing that, a guest
+ * with the same name and card digits whose POS id was only a stand-in (their own id: known by card alone), who
+ * takes the POS id now — a guest with another real POS id is another person. A name with digits matches the same
+ * name (any case) and digits. The rest are created once each: those with a POS id first, so a card-only check
+ * of the same batch finds them.
  */
 async function guestIds(
   sql: Sql,
   companyId: CompanyId,
   checks: readonly IngestCheck[],
-): Promise<{ ids: Map<string, number>; created: number[] }> {
-  const guests = new Map<string, NonNullable<IngestCheck['guest']>>();
+): Promise<ResolvedGuests> {
+  const guests = new Map<string, IngestGuest>();
   for (const check of checks) if (check.guest) guests.set(guestKey(check.guest), check.guest);
   const ids = new Map<string, number>();
-  if (guests.size === 0) return { ids, created: [] };
+  if (guests.size === 0) return { ids, created: [], newlyIdentified: [] };
   const entries = [...guests.entries()];
   const { rows } = await sql.query<{
     n: number;
@@ -231,11 +284,9 @@ async function guestIds(
   for (const row of rows) {
     const [key, guest] = entries[row.n - 1]!;
     if (row.by_pos !== null) ids.set(key, row.by_pos);
-    else if (row.by_card !== null) {
+    else if (row.by_card !== null && (guest.pos_id === undefined || row.stand_in)) {
       ids.set(key, row.by_card);
-      // A guest first known by card alone carries their own id as POS id until the POS names them.
-      if (guest.pos_id !== undefined && row.stand_in)
-        adoptPosId.push({ id: row.by_card, pos_id: guest.pos_id });
+      if (guest.pos_id !== undefined) adoptPosId.push({ id: row.by_card, pos_id: guest.pos_id });
     }
   }
   if (adoptPosId.length > 0) {
@@ -245,25 +296,74 @@ async function guestIds(
       [companyId, adoptPosId.map((row) => row.id), adoptPosId.map((row) => row.pos_id)],
     );
   }
-  const missing = entries.filter(([key]) => !ids.has(key));
-  if (missing.length === 0) return { ids, created: [] };
-  const hashids = missing.map(() => newHashid());
-  const created = await sql.query<{ id: number; hashid: string }>(
-    `INSERT INTO guests (company_id, pos_id, hashid, customer_name, last_four_digits)
-     SELECT $1, coalesce(pos_id, hashid), hashid, name, digits
-     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS g(pos_id, hashid, name, digits)
-     RETURNING id, hashid`,
+  const created: number[] = [];
+  const create = async (missing: [string, IngestGuest][]) => {
+    if (missing.length === 0) return;
+    const hashids = missing.map(() => newHashid());
+    const made = await sql.query<{ id: number; hashid: string }>(
+      `INSERT INTO guests (company_id, pos_id, hashid, customer_name, last_four_digits)
+       SELECT $1, coalesce(pos_id, hashid), hashid, name, digits
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS g(pos_id, hashid, name, digits)
+       RETURNING id, hashid`,
+      [
+        companyId,
+        missing.map(([, guest]) => guest.pos_id ?? null),
+        hashids,
+        missing.map(([, guest]) => guest.customer_name ?? ''),
+        missing.map(([, guest]) => guest.last_four_digits ?? ''),
+      ],
+    );
+    const idByHashid = new Map(made.rows.map((row) => [row.hashid, row.id]));
+    missing.forEach(([key], index) => ids.set(key, idByHashid.get(hashids[index]!)!));
+    created.push(...made.rows.map((row) => row.id));
+  };
+  await create(entries.filter(([key, guest]) => !ids.has(key) && guest.pos_id !== undefined));
+  // A card-only check finds a guest of this batch with the same name and digits, as it would a stored one.
+  const byCard = new Map<string, number>();
+  for (const [key, guest] of entries) {
+    if (ids.has(key) && guest.customer_name && guest.last_four_digits) {
+      const card = cardKey(guest.customer_name, guest.last_four_digits);
+      if (!byCard.has(card)) byCard.set(card, ids.get(key)!);
+    }
+  }
+  const cardOnly = entries.filter(([key]) => !ids.has(key));
+  for (const [key] of cardOnly) if (byCard.has(key)) ids.set(key, byCard.get(key)!);
+  await create(cardOnly.filter(([key]) => !ids.has(key)));
+  return { ids, created, newlyIdentified: [...created, ...adoptPosId.map((row) => row.id)] };
+}
+
+/**
+ * The indexes of the checks to store: not stored before (same location, check number and closing time) and
+ * not a repeat of an earlier check of the batch. The rest are left alone, whatever else they carry.
+ */
+async function freshCheckIndexes(
+  sql: Sql,
+  companyId: CompanyId,
+  checks: readonly IngestCheck[],
+): Promise<number[]> {
+  const { rows } = await sql.query<{ n: number }>(
+    `SELECT k.n::int AS n
+     FROM unnest($2::bigint[], $3::text[], $4::timestamptz[]) WITH ORDINALITY AS k(location_id, check_number, closed_at, n)
+     WHERE EXISTS (SELECT 1 FROM pos_checks c
+                   WHERE c.company_id = $1 AND c.location_id = k.location_id AND c.check_number = k.check_number
+                     AND c.closed_at = k.closed_at)`,
     [
       companyId,
-      missing.map(([, guest]) => guest.pos_id ?? null),
-      hashids,
-      missing.map(([, guest]) => guest.customer_name ?? ''),
-      missing.map(([, guest]) => guest.last_four_digits ?? ''),
+      checks.map((check) => check.location_id),
+      checks.map((check) => check.check_number),
+      checks.map((check) => check.closed_at.toISOString()),
     ],
   );
-  const idByHashid = new Map(created.rows.map((row) => [row.hashid, row.id]));
-  missing.forEach(([key], index) => ids.set(key, idByHashid.get(hashids[index]!)!));
-  return { ids, created: created.rows.map((row) => row.id) };
+  const stored = new Set(rows.map((row) => row.n - 1));
+  const seen = new Set<string>();
+  const fresh: number[] = [];
+  checks.forEach((check, index) => {
+    const identity = JSON.stringify([check.location_id, check.check_number, check.closed_at.toISOString()]);
+    if (stored.has(index) || seen.has(identity)) return;
+    seen.add(identity);
+    fresh.push(index);
+  });
+  return fresh;
 }
 
 /**
@@ -280,62 +380,65 @@ export async function ingestChecks(
   const companyId = scope.companyId;
   if (checks.length === 0) return { created: [], unchanged: [] };
   await sql.query('SELECT pg_advisory_xact_lock($1, $2::int)', [INGESTION_LOCK, companyId]);
+  // Only checks not stored yet are looked at: a check sent again creates no item, center or guest.
+  const fresh = await freshCheckIndexes(sql, companyId, checks);
+  const storing = fresh.map((index) => checks[index]!);
   const items = await menuItemIds(
     sql,
     companyId,
-    checks.flatMap((check) => check.lines),
+    storing.flatMap((check) => check.lines),
   );
-  const centers = await revenueCenterIds(sql, companyId, checks);
-  const guests = await guestIds(sql, companyId, checks);
+  const centers = await revenueCenterIds(sql, companyId, storing);
+  const guests = await guestIds(sql, companyId, storing);
 
-  const { rows } = await sql.query<{ id: number; n: number }>(
-    `WITH incoming AS (
-       SELECT * FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::timestamptz[], $7::timestamptz[],
-                            $8::int[], $9::int[], $10::int[], $11::int[], $12::int[], $13::int[])
-         WITH ORDINALITY AS c(location_id, revenue_center_id, guest_id, check_number, opened_at, closed_at,
-                              guest_count, subtotal, discount, tax, tip, total, n)
-     ), made AS (
-       INSERT INTO pos_checks (company_id, location_id, revenue_center_id, guest_id, check_number, opened_at,
-                               closed_at, guest_count, subtotal_cents, discount_cents, tax_cents, tip_cents, total_cents)
-       SELECT $1, location_id, revenue_center_id, guest_id, check_number, opened_at, closed_at, guest_count,
-              subtotal, discount, tax, tip, total
-       FROM incoming ORDER BY n
-       ON CONFLICT (company_id, location_id, check_number, closed_at) DO NOTHING
-       RETURNING id, location_id, check_number, closed_at
-     )
-     -- The first check of the batch with each identity is the one stored.
-     SELECT made.id, min(incoming.n)::int AS n FROM made
-     JOIN incoming USING (location_id, check_number, closed_at)
-     GROUP BY made.id`,
+  // Another writer without the lock (a test helper, the demo loader) could store the same check meanwhile:
+  // ON CONFLICT keeps that one, and this check counts as unchanged.
+  const { rows } = await sql.query<{
+    id: number;
+    location_id: number;
+    check_number: string;
+    closed_at: Date;
+  }>(
+    `INSERT INTO pos_checks (company_id, location_id, revenue_center_id, guest_id, check_number, opened_at, closed_at,
+                             guest_count, subtotal_cents, discount_cents, tax_cents, tip_cents, total_cents)
+     SELECT $1, * FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::timestamptz[],
+                              $7::timestamptz[], $8::int[], $9::int[], $10::int[], $11::int[], $12::int[], $13::int[])
+     ON CONFLICT (company_id, location_id, check_number, closed_at) DO NOTHING
+     RETURNING id, location_id, check_number, closed_at`,
     [
       companyId,
-      checks.map((check) => check.location_id),
-      checks.map((check) =>
-        check.revenue_center ? centers.get(`${check.location_id}|${check.revenue_center}`)! : null,
-      ),
-      checks.map((check) => (check.guest ? guests.ids.get(guestKey(check.guest))! : null)),
-      checks.map((check) => check.check_number),
-      checks.map((check) => check.opened_at.toISOString()),
-      checks.map((check) => check.closed_at.toISOString()),
-      checks.map((check) => check.guest_count ?? 1),
-      checks.map((check) => check.subtotal ?? check.total),
-      checks.map((check) => check.discount ?? 0),
-      checks.map((check) => check.tax ?? 0),
-      checks.map((check) => check.tip ?? 0),
-      checks.map((check) => check.total),
+      storing.map((check) => check.location_id),
+      storing.map((check) => (check.revenue_center ? centers.get(revenueCenterKey(check))! : null)),
+      storing.map((check) => (check.guest ? guests.ids.get(guestKey(check.guest))! : null)),
+      storing.map((check) => check.check_number),
+      storing.map((check) => check.opened_at.toISOString()),
+      storing.map((check) => check.closed_at.toISOString()),
+      storing.map((check) => check.guest_count ?? 1),
+      storing.map((check) => check.subtotal ?? check.total),
+      storing.map((check) => check.discount ?? 0),
+      storing.map((check) => check.tax ?? 0),
+      storing.map((check) => check.tip ?? 0),
+      storing.map((check) => check.total),
     ],
   );
-  const created = rows.map((row) => row.n - 1).sort((a, b) => a - b);
-  const checkIdAt = new Map(rows.map((row) => [row.n - 1, row.id]));
-  const createdSet = new Set(created);
-  const unchanged = checks.map((_, index) => index).filter((index) => !createdSet.has(index));
+  const identity = (location: number, number: string, closedAt: Date) =>
+    JSON.stringify([location, number, closedAt.toISOString()]);
+  const idOf = new Map(
+    rows.map((row) => [identity(row.location_id, row.check_number, row.closed_at), row.id]),
+  );
+  const checkIdAt = new Map<number, number>();
+  for (const index of fresh) {
+    const check = checks[index]!;
+    const id = idOf.get(identity(check.location_id, check.check_number, check.closed_at));
+    if (id !== undefined) checkIdAt.set(index, id);
+  }
+  const created = [...checkIdAt.keys()];
+  const unchanged = checks.map((_, index) => index).filter((index) => !checkIdAt.has(index));
 
   const lines = created.flatMap((index) =>
     checks[index]!.lines.map((line) => ({ checkId: checkIdAt.get(index)!, line })),
   );
   if (lines.length > 0) {
-    const itemKey = (line: IngestLine) =>
-      `${(line.category ?? '').toLowerCase()}|${line.menu_item.toLowerCase()}`;
     await sql.query(
       `INSERT INTO pos_check_lines (company_id, check_id, menu_item_id, quantity, unit_price_cents, amount_cents)
        SELECT $1, check_id, item_id, quantity, unit_price, amount
@@ -351,16 +454,15 @@ export async function ingestChecks(
       ],
     );
   }
-  const createdIds = created.map((index) => checkIdAt.get(index)!);
-  await addChecksToGuests(sql, companyId, createdIds);
-  if (guests.created.length > 0) {
-    // Subscribers who gave their POS id before the POS had seen them are linked to the guest now.
+  await addChecksToGuests(sql, companyId, [...checkIdAt.values()]);
+  if (guests.newlyIdentified.length > 0) {
+    // Subscribers who gave their POS id before the POS named the guest are linked to the guest now.
     await sql.query(
       `UPDATE subscribers s SET guest_id = g.id, updated_at = now()
        FROM guests g
        WHERE s.company_id = $1 AND g.company_id = $1 AND g.id = ANY($2::bigint[]) AND s.guest_id IS NULL
          AND s.pos_id = g.pos_id`,
-      [companyId, guests.created],
+      [companyId, guests.newlyIdentified],
     );
   }
   await recordAudit(sql, scope, {

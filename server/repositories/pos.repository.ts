@@ -305,7 +305,7 @@ export const GUEST_CHECK_FIGURES = `
  * `c.company_id, c.guest_id, l.menu_item_id`), shared with the demo loader like `GUEST_CHECK_FIGURES`.
  */
 export const GUEST_ITEM_FIGURES = `
-  c.company_id, c.guest_id, l.menu_item_id, sum(l.quantity)::int AS quantity, count(DISTINCT c.id)::int AS checks
+  c.company_id, c.guest_id, l.menu_item_id, sum(l.quantity)::bigint AS quantity, count(DISTINCT c.id)::bigint AS checks
   FROM pos_check_lines l
   JOIN pos_checks c ON c.company_id = $1 AND c.id = l.check_id`;
 

@@ -20,10 +20,8 @@ const dollars = (field: string) =>
     .number(`${field} must be a number of dollars`)
     .min(0, `${field} must not be negative`)
     .max(MAX_CHECK_DOLLARS, `${field} must be at most ${MAX_CHECK_DOLLARS}`)
-    .refine(
-      (value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6,
-      `${field} has more than two decimals`,
-    )
+    // Exact: 19.999999999 or 1e-9 would otherwise round to a cent nobody sent.
+    .refine((value) => Math.round(value * 100) / 100 === value, `${field} has more than two decimals`)
     .transform((value) => Math.round(value * 100));
 
 const instant = (field: string) =>

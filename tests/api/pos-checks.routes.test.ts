@@ -95,19 +95,21 @@ describe('POS checks API', () => {
     expect(answer.json()).toEqual({ created: 3, unchanged: 0, rejected: [] });
 
     const now = await stored(t.database.db, alice.companyId);
+    const ann = now.guests.find((guest) => guest.customer_name === 'Ann Lee')!;
+    const bo = now.guests.find((guest) => guest.customer_name === 'Bo Chan')!;
     expect(now.checks).toEqual([
       {
         check_number: 'A-1',
         total_cents: 4250,
         tip_cents: 725,
-        guest_id: now.guests[0]!.id,
+        guest_id: ann.id,
         revenue_center: 'Bar',
       },
       {
         check_number: 'A-2',
         total_cents: 1000,
         tip_cents: 0,
-        guest_id: now.guests[1]!.id,
+        guest_id: bo.id,
         revenue_center: null,
       },
       { check_number: 'A-3', total_cents: 300, tip_cents: 0, guest_id: null, revenue_center: null },
@@ -117,14 +119,14 @@ describe('POS checks API', () => {
       { check_number: 'A-1', item: 'Negroni', category: 'Drinks', quantity: 2, amount_cents: 2400 },
     ]);
     // A guest known by card alone carries their own id as POS id; running totals count the check.
-    expect(now.guests[0]).toMatchObject({
+    expect(ann).toMatchObject({
       customer_name: 'Ann Lee',
       last_four_digits: '4242',
       visit_count: 1,
       total_spend_cents: 4250,
     });
-    expect(now.guests[0]!.pos_id).toBe(now.guests[0]!.hashid);
-    expect(now.guests[1]).toMatchObject({
+    expect(ann.pos_id).toBe(ann.hashid);
+    expect(bo).toMatchObject({
       pos_id: 'P-9',
       customer_name: 'Bo Chan',
       visit_count: 1,
@@ -190,6 +192,120 @@ describe('POS checks API', () => {
     expect(linked.guest_id).toBe(di.id);
   });
 
+  it('creates nothing for a check sent again, even when it now names another guest, item or revenue center', async () => {
+    const db = t.database.db;
+    const before = await stored(db, alice.companyId);
+    const centers = async () =>
+      db.owner(
+        async (sql) =>
+          (await sql.query('SELECT id FROM revenue_centers WHERE company_id = $1', [alice.companyId]))
+            .rowCount,
+      );
+    const centersBefore = await centers();
+    const answer = await send(alice, [
+      check('A-1', {
+        guest: { pos_id: 'GHOST', customer_name: 'Ann Lee', last_four_digits: '4242' },
+        revenue_center: 'Patio',
+        lines: [{ menu_item: 'Ghost dish', category: 'Ghosts', quantity: 1, amount: 1 }],
+      }),
+    ]);
+    expect(answer.json()).toEqual({ created: 0, unchanged: 1, rejected: [] });
+    const after = await stored(db, alice.companyId);
+    expect(after.guests).toEqual(before.guests);
+    expect(after.items).toEqual(before.items);
+    expect(await centers()).toBe(centersBefore);
+  });
+
+  it('makes one guest, item and revenue center of names a batch spells twice', async () => {
+    const db = t.database.db;
+    const answer = await send(alice, [
+      check('D-1', {
+        guest: { pos_id: 'Z-1', customer_name: 'Zed Ong', last_four_digits: '9999' },
+        revenue_center: 'Rooftop',
+        lines: [
+          { menu_item: 'Tea', category: 'Hot drinks', quantity: 1, amount: 3 },
+          { menu_item: 'Cola', quantity: 1, amount: 3 },
+          { menu_item: 'b|c', category: 'a', quantity: 1, amount: 2 },
+        ],
+      }),
+      check('D-2', {
+        guest: { customer_name: 'zed ong', last_four_digits: '9999' },
+        revenue_center: 'rooftop',
+        lines: [
+          { menu_item: 'tea', quantity: 1, amount: 3 },
+          { menu_item: 'cola', category: 'other', quantity: 1, amount: 3 },
+        ],
+      }),
+    ]);
+    expect(answer.json()).toEqual({ created: 2, unchanged: 0, rejected: [] });
+    const now = await stored(db, alice.companyId);
+    expect(now.guests.filter((guest) => guest.customer_name.toLowerCase() === 'zed ong')).toEqual([
+      expect.objectContaining({ pos_id: 'Z-1', visit_count: 2 }),
+    ]);
+    // Cola files under the category the batch's other line gives it ("other", any case: the Other of the first test).
+    const lines = now.lines
+      .filter((line) => line.check_number.startsWith('D-'))
+      .map(({ check_number, item, category }) => [check_number, item, category.toLowerCase()].join(' / '))
+      .sort();
+    expect(lines).toEqual([
+      'D-1 / Cola / other',
+      'D-1 / Tea / hot drinks',
+      'D-1 / b|c / a',
+      'D-2 / Cola / other',
+      'D-2 / Tea / hot drinks',
+    ]);
+    expect(now.items.filter((item) => ['tea', 'cola', 'b|c'].includes(item.name.toLowerCase()))).toHaveLength(
+      3,
+    );
+    expect(
+      now.checks.filter((row) => row.check_number.startsWith('D-')).map((row) => row.revenue_center),
+    ).toEqual(['Rooftop', 'Rooftop']);
+  });
+
+  it('keeps two people apart when they share a name and card digits but not their POS id', async () => {
+    const db = t.database.db;
+    const first = await makeGuest(db, alice.companyId, {
+      pos_id: 'P-500',
+      customer_name: 'Eve Tan',
+      last_four_digits: '5555',
+    });
+    const subscriber = await makeSubscriber(db, alice.companyId, { pos_id: 'P-601' });
+    expect(
+      (
+        await send(alice, [
+          check('E-1', { guest: { pos_id: 'P-600', customer_name: 'Eve Tan', last_four_digits: '5555' } }),
+          // Known by card alone first, then named by the POS: takes the POS id and its subscriber.
+          check('E-2', { guest: { customer_name: 'Fay Wu', last_four_digits: '6666' } }),
+        ])
+      ).json(),
+    ).toMatchObject({ created: 2 });
+    expect(
+      (
+        await send(alice, [
+          check('E-3', { guest: { pos_id: 'P-601', customer_name: 'FAY WU', last_four_digits: '6666' } }),
+        ])
+      ).json(),
+    ).toMatchObject({ created: 1 });
+    const now = await stored(db, alice.companyId);
+    expect(
+      now.guests
+        .filter((guest) => guest.customer_name === 'Eve Tan')
+        .map((guest) => guest.pos_id)
+        .sort(),
+    ).toEqual([first.pos_id, 'P-600']);
+    const fay = now.guests.find((guest) => guest.customer_name === 'Fay Wu')!;
+    expect(fay).toMatchObject({ pos_id: 'P-601', visit_count: 2 });
+    const linked = await db.owner(
+      async (sql) =>
+        (
+          await sql.query<{ guest_id: number }>('SELECT guest_id FROM subscribers WHERE id = $1', [
+            subscriber.id,
+          ])
+        ).rows[0]!,
+    );
+    expect(linked.guest_id).toBe(fay.id);
+  });
+
   it('rejects a bad check with its index, field and reason, and stores the good ones', async () => {
     const answer = await send(alice, [
       check('R-ok', { total: 1 }),
@@ -202,6 +318,8 @@ describe('POS checks API', () => {
       check('R-7', { opened_at: '2025-03-09' }),
       check('R-8', { closed_at: '2999-01-01T00:00:00Z' }),
       { location_id: home },
+      check('R-10', { total: 19.999999999 }),
+      check('R-11', { tip: 1e-9 }),
     ]);
     expect(answer.statusCode).toBe(200);
     expect(answer.json()).toEqual({
@@ -225,6 +343,8 @@ describe('POS checks API', () => {
         },
         { index: 8, field: 'closed_at', reason: 'closed_at is more than a day in the future' },
         { index: 9, field: 'check_number', reason: expect.stringContaining('check_number') },
+        { index: 10, field: 'total', reason: 'total has more than two decimals' },
+        { index: 11, field: 'tip', reason: 'tip has more than two decimals' },
       ],
     });
     const numbers = (await stored(t.database.db, alice.companyId)).checks.map((row) => row.check_number);

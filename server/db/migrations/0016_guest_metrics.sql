@@ -17,15 +17,15 @@ CREATE TABLE guest_menu_items (
   guest_id      bigint NOT NULL REFERENCES guests ON DELETE CASCADE,
   menu_item_id  bigint NOT NULL REFERENCES menu_items ON DELETE CASCADE,
   -- Units bought, and on how many checks.
-  quantity      integer NOT NULL CHECK (quantity >= 0),
-  checks        integer NOT NULL CHECK (checks >= 0),
+  quantity      bigint NOT NULL CHECK (quantity >= 0),
+  checks        bigint NOT NULL CHECK (checks >= 0),
   PRIMARY KEY (company_id, guest_id, menu_item_id)
 );
 -- "Guests who ordered X" reads by item; a guest's deletion cascades by guest_id alone.
 CREATE INDEX guest_menu_items_item ON guest_menu_items (company_id, menu_item_id, guest_id);
 CREATE INDEX guest_menu_items_guest ON guest_menu_items (guest_id);
 INSERT INTO guest_menu_items (company_id, guest_id, menu_item_id, quantity, checks)
-SELECT c.company_id, c.guest_id, l.menu_item_id, sum(l.quantity)::int, count(DISTINCT c.id)::int
+SELECT c.company_id, c.guest_id, l.menu_item_id, sum(l.quantity)::bigint, count(DISTINCT c.id)::bigint
 FROM pos_check_lines l JOIN pos_checks c ON c.id = l.check_id
 WHERE c.guest_id IS NOT NULL
 GROUP BY c.company_id, c.guest_id, l.menu_item_id;
