@@ -3,6 +3,7 @@ import {
   beatImportJob,
   findStagingState,
   ImportJobGoneError,
+  mergeSubscriberRows,
   readImportChunk,
   stageImportRows,
   type StagedRow,
@@ -92,10 +93,12 @@ async function openReader(
 /** Stages the rows of the stored files, keeping each job's reader between its turns. */
 export interface FileStager {
   /**
-   * Checks and stages the job's next `batchRows` rows in one transaction: 'staged' when it did, 'complete'
-   * (having done nothing) when every row of the file is staged already.
+   * Checks the job's next `batchRows` rows and, in one transaction, merges them (a subscriber file: 'done' when
+   * they were its last, else 'staged') or stages them (a guest file, or a subscriber file staged before
+   * subscriber files merged straight from their batches: 'staged'); 'complete' (having done nothing) when every
+   * row of the file is staged already.
    */
-  stageNext(companyId: number, jobId: number, batchRows: number): Promise<'staged' | 'complete'>;
+  stageNext(companyId: number, jobId: number, batchRows: number): Promise<'staged' | 'complete' | 'done'>;
   /** Lets go of a job's reader (the job finished or failed). */
   forget(jobId: number): void;
 }
@@ -137,13 +140,24 @@ export function fileStager(db: Database): FileStager {
         throw new Error('The stored file holds fewer rows than were counted on upload');
       }
       const resume = { ...last.end, chunk: reader.firstChunk + last.end.chunk };
+      // Guests are matched against the company's guests once for the whole file, so they are staged first.
+      const direct = job.kind === 'subscriber' && job.processed === job.staged;
       try {
-        await db.tenant(companyId, (sql) => stageImportRows(sql, companyId, jobId, rows, job.staged, resume));
+        if (!direct) {
+          await db.tenant(companyId, (sql) =>
+            stageImportRows(sql, companyId, jobId, rows, job.staged, resume),
+          );
+          return 'staged';
+        }
+        const done = await db.tenant(companyId, (sql) =>
+          mergeSubscriberRows(sql, companyId, jobId, rows, job.staged, resume),
+        );
+        if (done) readers.delete(jobId);
+        return done ? 'done' : 'staged';
       } catch (error) {
         readers.delete(jobId);
         throw error;
       }
-      return 'staged';
     },
     forget(jobId) {
       readers.delete(jobId);
