@@ -3,12 +3,15 @@ import {
   beatImportJob,
   findStagingState,
   ImportJobGoneError,
+  mergeSubscriberRows,
   readImportChunk,
   stageImportRows,
   type StagedRow,
   type StagingResumePoint,
 } from '../repositories/imports.repository.js';
-import { mapColumns } from './columns.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { CustomerKind } from '../../src/schemas/customers.js';
+import { mapColumns, type ColumnMap } from './columns.js';
 import { readCsvRecords, type CsvRecord } from './csv-reader.js';
 import { readHeader } from './pipeline.js';
 import { checkRow } from './row-rules.js';
@@ -31,7 +34,21 @@ interface FileReader {
   position: number;
   /** The seq of the chunk this read started at: a record's `end.chunk` counts from it. */
   firstChunk: number;
+  /** The next batch, read and checked while the database merged the one before (its records are taken). */
+  ahead: CheckedBatch | null;
 }
+
+/** A batch of records read from the file and checked, ready to stage or merge. */
+interface CheckedBatch {
+  /** Rows of the file before this batch. */
+  after: number;
+  records: CsvRecord[];
+  rows: StagedRow[];
+  resume: StagingResumePoint;
+}
+
+/** Rows checked between two yields of the event loop while the next batch is checked ahead. */
+const CHECK_SLICE = 250;
 
 /** The stored chunks of a job's file in order from `firstSeq`, each read in its own short transaction. */
 async function* storedText(
@@ -74,11 +91,11 @@ async function openReader(
   if (resume && skip > 0) {
     const text = storedText(db, companyId, jobId, resume.chunk);
     const records = readCsvRecords(text, undefined, resume)[Symbol.asyncIterator]();
-    return { records, buffered: [], position: skip, firstChunk: resume.chunk };
+    return { records, buffered: [], position: skip, firstChunk: resume.chunk, ahead: null };
   }
   const records = readCsvRecords(storedText(db, companyId, jobId, 1))[Symbol.asyncIterator]();
   const { rest } = await readHeader(records);
-  const reader: FileReader = { records, buffered: rest, position: 0, firstChunk: 1 };
+  const reader: FileReader = { records, buffered: rest, position: 0, firstChunk: 1, ahead: null };
   // Rows staged in an earlier turn are skipped in slices, never held all at once.
   while (reader.position < skip) {
     await take(reader, Math.min(SKIP_SLICE, skip - reader.position));
@@ -92,12 +109,58 @@ async function openReader(
 /** Stages the rows of the stored files, keeping each job's reader between its turns. */
 export interface FileStager {
   /**
-   * Checks and stages the job's next `batchRows` rows in one transaction: 'staged' when it did, 'complete'
-   * (having done nothing) when every row of the file is staged already.
+   * Checks the job's next `batchRows` rows and, in one transaction, merges them (a subscriber file: 'done' when
+   * they were its last, else 'staged') or stages them (a guest file, or a subscriber file staged before
+   * subscriber files merged straight from their batches: 'staged'); 'complete' (having done nothing) when every
+   * row of the file is staged already.
    */
-  stageNext(companyId: number, jobId: number, batchRows: number): Promise<'staged' | 'complete'>;
+  stageNext(companyId: number, jobId: number, batchRows: number): Promise<'staged' | 'complete' | 'done'>;
   /** Lets go of a job's reader (the job finished or failed). */
   forget(jobId: number): void;
+}
+
+/** Where the reader's next batch starts: after the batch checked ahead was taken, before it. */
+function nextRow(reader: FileReader): number {
+  return reader.ahead ? reader.ahead.after : reader.position;
+}
+
+/** Gives the records of a batch checked ahead back to the reader (a turn asked for another size). */
+function putBack(reader: FileReader): void {
+  if (!reader.ahead) return;
+  reader.buffered.unshift(...reader.ahead.records);
+  reader.position -= reader.ahead.records.length;
+  reader.ahead = null;
+}
+
+/**
+ * Takes and checks the reader's next `count` records (the rows after the first `after`), yielding the event loop
+ * every CHECK_SLICE rows when `sliced` (so a transaction in flight sends its next statement without waiting).
+ * Null when the file has no more records.
+ */
+async function checkNext(
+  reader: FileReader,
+  kind: CustomerKind,
+  columns: ColumnMap,
+  after: number,
+  count: number,
+  sliced: boolean,
+): Promise<CheckedBatch | null> {
+  const records = await take(reader, count);
+  const last = records.at(-1);
+  if (!last) return null;
+  const rows: StagedRow[] = [];
+  for (const [index, record] of records.entries()) {
+    if (sliced && index > 0 && index % CHECK_SLICE === 0) await nextTurn();
+    const checked = checkRow(kind, columns, record);
+    rows.push({
+      seq: after + index + 1,
+      line: checked.line,
+      fields: checked.fields,
+      raw: checked.raw,
+      problems: checked.problems.length > 0 ? checked.problems : null,
+    });
+  }
+  return { after, records, rows, resume: { ...last.end, chunk: reader.firstChunk + last.end.chunk } };
 }
 
 /** A stager over the database; readers live in this process only. */
@@ -112,38 +175,56 @@ export function fileStager(db: Database): FileStager {
       }
       let reader = readers.get(jobId);
       // Another process staged rows meanwhile (or none was open): read on from where the last batch stopped.
-      if (reader?.position !== job.staged) {
+      if (!reader || nextRow(reader) !== job.staged) {
         reader = await openReader(db, companyId, jobId, job.staged, job.resume);
         readers.set(jobId, reader);
       }
       const columns = mapColumns(job.kind, job.header);
-      const records = await take(reader, Math.min(batchRows, job.read - job.staged));
-      const rows: StagedRow[] = records.map((record, index) => {
-        const checked = checkRow(job.kind, columns, record);
-        return {
-          seq: job.staged + index + 1,
-          line: checked.line,
-          fields: checked.fields,
-          raw: checked.raw,
-          problems: checked.problems.length > 0 ? checked.problems : null,
-        };
-      });
-      const last = records.at(-1);
-      if (!last) {
+      const count = Math.min(batchRows, job.read - job.staged);
+      if (reader.ahead && reader.ahead.rows.length !== count) putBack(reader);
+      const batch = reader.ahead ?? (await checkNext(reader, job.kind, columns, job.staged, count, false));
+      reader.ahead = null;
+      if (!batch) {
         readers.delete(jobId);
         const now = await db.tenant(companyId, (sql) => findStagingState(sql, companyId, jobId));
         // Another worker staged the last rows (and removed the file) meanwhile: this turn is simply lost.
         if (now?.staged !== job.staged) throw new ImportJobGoneError();
         throw new Error('The stored file holds fewer rows than were counted on upload');
       }
-      const resume = { ...last.end, chunk: reader.firstChunk + last.end.chunk };
+      const { rows, resume } = batch;
+      // Guests are matched against the company's guests once for the whole file, so they are staged first.
+      const direct = job.kind === 'subscriber' && job.processed === job.staged;
       try {
-        await db.tenant(companyId, (sql) => stageImportRows(sql, companyId, jobId, rows, job.staged, resume));
+        if (!direct) {
+          await db.tenant(companyId, (sql) =>
+            stageImportRows(sql, companyId, jobId, rows, job.staged, resume),
+          );
+          return 'staged';
+        }
+        const merging = db.tenant(companyId, (sql) =>
+          mergeSubscriberRows(sql, companyId, jobId, rows, job.staged, resume),
+        );
+        // While the database merges this batch, the next one is read and checked: on PostgreSQL the two run
+        // side by side (on PGlite, which shares this thread, they simply take turns).
+        const after = job.staged + rows.length;
+        const nextCount = Math.min(batchRows, job.read - after);
+        const checking =
+          nextCount > 0
+            ? checkNext(reader, job.kind, columns, after, nextCount, true).then(
+                (ahead) => ahead,
+                () => null,
+              )
+            : Promise.resolve(null);
+        const [done, ahead] = await Promise.all([merging, checking]);
+        if (done) readers.delete(jobId);
+        else if (ahead) reader.ahead = ahead;
+        // A failed read ahead leaves the reader mid-file: the next turn opens it again at the resume point.
+        else if (nextCount > 0) readers.delete(jobId);
+        return done ? 'done' : 'staged';
       } catch (error) {
         readers.delete(jobId);
         throw error;
       }
-      return 'staged';
     },
     forget(jobId) {
       readers.delete(jobId);

@@ -128,7 +128,8 @@ export function importRunner(
     try {
       const staging = await stager.stageNext(job.company_id, job.id, settings.stageRows);
       // One batch per transaction, so a crash loses at most the batch at hand.
-      if (staging === 'complete') {
+      if (staging === 'done') ended = true;
+      else if (staging === 'complete') {
         ended = await db.tenant(job.company_id, (sql) =>
           mergeImportBatch(sql, job.company_id, job.id, settings.batchRows),
         );

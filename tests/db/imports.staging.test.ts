@@ -7,7 +7,6 @@ import {
   createImportJob,
   findImportJob,
   findStagingState,
-  mergeImportBatch,
   queueImportJob,
   rejectedRowsAfter,
   storeImportChunk,
@@ -62,11 +61,11 @@ describe('staging a stored file in turns', () => {
     );
     expect(await fileStager(db).stageNext(companyA, id, 2)).toBe('staged');
     const last = fileStager(db);
-    expect(await last.stageNext(companyA, id, 10)).toBe('staged');
+    // A subscriber file merges straight from each batch: its last batch finishes the job.
+    expect(await last.stageNext(companyA, id, 10)).toBe('done');
     expect(await last.stageNext(companyA, id, 10)).toBe('complete');
-    expect(await db.tenant(companyA, (sql) => countStagedRows(sql, companyA, id))).toBe(6);
-
-    expect(await db.tenant(companyA, (sql) => mergeImportBatch(sql, companyA, id, 100))).toBe(true);
+    // Only the rejected row is kept.
+    expect(await db.tenant(companyA, (sql) => countStagedRows(sql, companyA, id))).toBe(1);
     const job = await db.tenant(companyA, (sql) => findImportJob(sql, companyA, id));
     expect(job).toMatchObject({
       status: 'done',
