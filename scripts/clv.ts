@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fitBgNbd } from '../server/clv/bg-nbd.js';
+import { fittedParameters } from '../server/clv/fitted-parameters.js';
 import { fitGammaGamma } from '../server/clv/gamma-gamma.js';
 import { dayNumber, summarisePurchases } from '../server/clv/purchase-history.js';
 import {
@@ -52,14 +53,7 @@ process.stdout.write(
     {
       customers: visits.customers,
       repeat_buyers: spend.repeatBuyers,
-      r: visits.r,
-      alpha: visits.alpha,
-      a: visits.a,
-      b: visits.b,
-      log_likelihood: visits.logLikelihood,
-      p: spend.p,
-      q: spend.q,
-      gamma: spend.gamma,
+      ...fittedParameters(visits, spend),
     },
     null,
     2,

@@ -1,4 +1,5 @@
 import { fitBgNbd } from '../clv/bg-nbd.js';
+import { fittedParameters } from '../clv/fitted-parameters.js';
 import { fitGammaGamma } from '../clv/gamma-gamma.js';
 import { predictGuests, type LifetimeValueSettings } from '../clv/lifetime-value.js';
 import type { CustomerHistory } from '../clv/purchase-history.js';
@@ -126,14 +127,7 @@ export async function refreshCompanyClv(
     fit = {
       ...base,
       method: 'model',
-      r: visits.r,
-      alpha: visits.alpha,
-      a: visits.a,
-      b: visits.b,
-      log_likelihood: visits.logLikelihood,
-      p: spend.p,
-      q: spend.q,
-      gamma: spend.gamma,
+      ...fittedParameters(visits, spend),
     };
     predictions = predictGuests(visits, spend, modelHistories, lifetime).map((prediction, index) => ({
       guest_id: histories[index]!.guest_id,

@@ -49,6 +49,18 @@ async function stored(db: Database, companyId: number) {
   });
 }
 
+/** The guest a subscriber is linked to, read as the owner. */
+async function subscriberGuest(db: Database, subscriberId: number): Promise<number | null> {
+  return db.owner(
+    async (sql) =>
+      (
+        await sql.query<{ guest_id: number | null }>('SELECT guest_id FROM subscribers WHERE id = $1', [
+          subscriberId,
+        ])
+      ).rows[0]!.guest_id,
+  );
+}
+
 describe('POS checks API', () => {
   let t: TestApp;
   let alice: ApiCaller;
@@ -65,6 +77,7 @@ describe('POS checks API', () => {
   });
   afterAll(() => t.close());
 
+  const guestOfSubscriber = (subscriberId: number) => subscriberGuest(t.database.db, subscriberId);
   const send = (caller: ApiCaller, checks: unknown) =>
     t.app.inject({ method: 'POST', url: '/api/pos/checks/', payload: { checks }, headers: caller.headers });
 
@@ -181,15 +194,7 @@ describe('POS checks API', () => {
       total_spend_cents: 7250,
     });
     const di = now.guests.find((guest) => guest.pos_id === 'P-200')!;
-    const linked = await db.owner(
-      async (sql) =>
-        (
-          await sql.query<{ guest_id: number }>('SELECT guest_id FROM subscribers WHERE id = $1', [
-            subscriber.id,
-          ])
-        ).rows[0]!,
-    );
-    expect(linked.guest_id).toBe(di.id);
+    expect(await guestOfSubscriber(subscriber.id)).toBe(di.id);
   });
 
   it('creates nothing for a check sent again, even when it now names another guest, item or revenue center', async () => {
@@ -295,15 +300,7 @@ describe('POS checks API', () => {
     ).toEqual([first.pos_id, 'P-600']);
     const fay = now.guests.find((guest) => guest.customer_name === 'Fay Wu')!;
     expect(fay).toMatchObject({ pos_id: 'P-601', visit_count: 2 });
-    const linked = await db.owner(
-      async (sql) =>
-        (
-          await sql.query<{ guest_id: number }>('SELECT guest_id FROM subscribers WHERE id = $1', [
-            subscriber.id,
-          ])
-        ).rows[0]!,
-    );
-    expect(linked.guest_id).toBe(fay.id);
+    expect(await guestOfSubscriber(subscriber.id)).toBe(fay.id);
   });
 
   it('rejects a bad check with its index, field and reason, and stores the good ones', async () => {
