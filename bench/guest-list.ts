@@ -12,8 +12,6 @@ import type { Database } from '../server/db/database.js';
 import { migrate } from '../server/db/migrate.js';
 import { openPostgres } from '../server/db/postgres.js';
 import { listCompanies } from '../server/repositories/companies.repository.js';
-import { generateCompanyKey } from '../server/auth/company-token.js';
-import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
 import { listGuests, type GuestFilter } from '../server/repositories/guests.repository.js';
 import { listLocations } from '../server/repositories/locations.repository.js';
 import { SCALES, type Scale } from '../server/seed/blueprints.js';
@@ -22,6 +20,7 @@ import { loadDemoData } from '../server/seed/load.js';
 import { LIMITS } from '../src/schemas/constants.js';
 import {
   envInt,
+  benchToken,
   openBenchDatabase,
   printFigure,
   round,
@@ -94,22 +93,13 @@ export async function benchGuestList(driver: BenchDriver): Promise<void> {
   });
   try {
     const company = { id: bench.companyId };
-    const key = generateCompanyKey();
-    await bench.db.tenant(company.id, (sql) =>
-      createCompanyToken(sql, company.id, {
-        name: 'bench',
-        keyPrefix: key.keyPrefix,
-        keyHash: key.keyHash,
-        createdBy: null,
-      }),
-    );
+    const headers = await benchToken(bench.db, company.id);
     const location = (
       await bench.db.tenant(company.id, (sql) => listLocations(sql, company.id, { limit: 1, offset: 0 }))
     ).rows[0]!;
     await app.ready();
 
     const pageSize = LIMITS.guestsPageSize;
-    const headers = { authorization: `Token ${key.key}` };
     const total = (
       await bench.db.tenant(company.id, (sql) => listGuests(sql, company.id, { limit: 1, offset: 0 }))
     ).count;

@@ -19,15 +19,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { buildApp } from '../server/app.js';
-import { generateCompanyKey } from '../server/auth/company-token.js';
 import type { Database } from '../server/db/database.js';
-import { createCompany } from '../server/repositories/companies.repository.js';
-import { setCompanyFeatures } from '../server/repositories/company-features.repository.js';
-import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
-import { ALL_FEATURES } from '../src/schemas/features.js';
 import type { ImportJob } from '../src/schemas/imports.js';
 import { timedUpload } from './http-upload.js';
-import { envInt, openBenchDatabase, printFigure, round, type BenchDriver } from './support.js';
+import { benchCompany, envInt, openBenchDatabase, printFigure, round, type BenchDriver } from './support.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
 const HEADER = 'email,first_name,last_name,phone,zip,birthday,pos_id,subscribed';
@@ -136,28 +131,6 @@ async function importAlone(
   }
   if (job.imported !== rows)
     throw new Error(`the import ended ${job.status} with ${job.imported} of ${rows} rows`);
-}
-
-/** A company with every feature and an API key, as a real caller of the upload and the list. */
-export async function benchCompany(
-  db: Database,
-  name: string,
-): Promise<{ id: number; headers: { authorization: string } }> {
-  const company = await db.platform((sql) =>
-    createCompany(sql, { name, slug: name.toLowerCase().replaceAll(' ', '-') }),
-  );
-  const scope = { companyId: company.id, userId: null, actorUserId: null };
-  await db.tenant(company.id, (sql) => setCompanyFeatures(sql, scope, [...ALL_FEATURES]));
-  const key = generateCompanyKey();
-  await db.tenant(company.id, (sql) =>
-    createCompanyToken(sql, company.id, {
-      name: 'bench',
-      keyPrefix: key.keyPrefix,
-      keyHash: key.keyHash,
-      createdBy: null,
-    }),
-  );
-  return { id: company.id, headers: { authorization: `Token ${key.key}` } };
 }
 
 /** Adds `count` guests to the company in one statement (the list's data; not timed). */

@@ -15,19 +15,17 @@ import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { buildApp } from '../server/app.js';
-import { generateCompanyKey } from '../server/auth/company-token.js';
 import type { Database } from '../server/db/database.js';
 import { migrate } from '../server/db/migrate.js';
 import { openPglite } from '../server/db/pglite.js';
 import { openPostgres } from '../server/db/postgres.js';
 import { createCompany, listCompanies } from '../server/repositories/companies.repository.js';
 import { setCompanyFeatures } from '../server/repositories/company-features.repository.js';
-import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
 import { createLocation } from '../server/repositories/locations.repository.js';
 import { SCALES, type Scale } from '../server/seed/blueprints.js';
 import { loadDemoData } from '../server/seed/load.js';
 import { ALL_FEATURES } from '../src/schemas/features.js';
-import { envInt, printFigure, round, type BenchDriver } from './support.js';
+import { benchToken, envInt, printFigure, round, type BenchDriver } from './support.js';
 
 const CONNECTIONS = 50;
 const LOAD_DATABASE = 'regulars_bench_load';
@@ -323,18 +321,9 @@ export async function benchLoad(driver: BenchDriver): Promise<void> {
     await data.db.tenant(data.companyId, (sql) =>
       setCompanyFeatures(sql, { companyId: data.companyId, userId: null, actorUserId: null }, ALL_FEATURES),
     );
-    const key = generateCompanyKey();
-    await data.db.tenant(data.companyId, (sql) =>
-      createCompanyToken(sql, data.companyId, {
-        name: 'bench load',
-        keyPrefix: key.keyPrefix,
-        keyHash: key.keyHash,
-        createdBy: null,
-      }),
-    );
+    const headers = await benchToken(data.db, data.companyId);
     await app.listen({ host: '127.0.0.1', port: 0 });
     const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    const headers = { authorization: `Token ${key.key}` };
     const lists = {
       guests: { path: '/api/pos/guests/', pageSize: 10 },
       subscribers: { path: '/api/subscriptions/subscribers/', pageSize: 8 },

@@ -7,11 +7,8 @@
  * totals), as the floor any ingestion is measured against. Prints checks/s of both and their ratio.
  */
 import { buildApp } from '../server/app.js';
-import { generateCompanyKey } from '../server/auth/company-token.js';
-import { createCompany } from '../server/repositories/companies.repository.js';
-import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
-import { createLocation } from '../server/repositories/locations.repository.js';
-import { envInt, openBenchDatabase, printFigure, round, type BenchDriver } from './support.js';
+import { makeLocation } from '../tests/support/factories.js';
+import { benchCompany, envInt, openBenchDatabase, printFigure, round, type BenchDriver } from './support.js';
 
 const BATCH = 1000;
 
@@ -39,31 +36,8 @@ export async function benchPosChecks(driver: BenchDriver): Promise<void> {
   const db = bench.db;
   const app = await buildApp({ db, logLevel: 'silent', clientDir: null, imports: { runJobs: false } });
   try {
-    const place = {
-      street: '1 Main St',
-      city: 'Portland',
-      state: 'OR',
-      zip: '97201',
-      latitude: 45.5,
-      longitude: -122.6,
-      time_zone: 'America/Los_Angeles',
-    };
-    const company = await db.platform((sql) =>
-      createCompany(sql, { name: 'Bench Checks', slug: 'bench-checks' }),
-    );
-    const scope = { companyId: company.id, userId: null, actorUserId: null };
-    const location = await db.tenant(company.id, (sql) =>
-      createLocation(sql, scope, { name: 'Bench', ...place }),
-    );
-    const key = generateCompanyKey();
-    await db.tenant(company.id, (sql) =>
-      createCompanyToken(sql, company.id, {
-        name: 'bench',
-        keyPrefix: key.keyPrefix,
-        keyHash: key.keyHash,
-        createdBy: null,
-      }),
-    );
+    const company = await benchCompany(db, 'Bench Checks');
+    const location = await makeLocation(db, company.id, 'Bench');
 
     const started = performance.now();
     for (let start = 0; start < rows; start += BATCH) {
@@ -73,7 +47,7 @@ export async function benchPosChecks(driver: BenchDriver): Promise<void> {
       const answer = await app.inject({
         method: 'POST',
         url: '/api/pos/checks/',
-        headers: { authorization: `Token ${key.key}` },
+        headers: company.headers,
         payload: { checks },
       });
       if (answer.statusCode !== 200 || answer.json<{ created: number }>().created !== checks.length) {
@@ -83,10 +57,8 @@ export async function benchPosChecks(driver: BenchDriver): Promise<void> {
     const apiSeconds = (performance.now() - started) / 1000;
 
     // The floor: the same check rows COPYed straight into pos_checks of a second company.
-    const floor = await db.platform((sql) => createCompany(sql, { name: 'Bench Copy', slug: 'bench-copy' }));
-    const floorLocation = await db.tenant(floor.id, (sql) =>
-      createLocation(sql, { ...scope, companyId: floor.id }, { name: 'Copy', ...place }),
-    );
+    const floor = await benchCompany(db, 'Bench Copy');
+    const floorLocation = await makeLocation(db, floor.id, 'Copy');
     const copyStarted = performance.now();
     await db.owner((sql) =>
       sql.copyFrom(

@@ -9,10 +9,8 @@
  * comma-separated subset (size, start, replay, locations, upload, imports, guests, load).
  */
 import { buildApp } from '../server/app.js';
-import { generateCompanyKey } from '../server/auth/company-token.js';
 import type { Database } from '../server/db/database.js';
 import { createCompany } from '../server/repositories/companies.repository.js';
-import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
 import { createLocation } from '../server/repositories/locations.repository.js';
 import { benchClv } from './clv.js';
 import { benchFirstLoad } from './first-load.js';
@@ -25,6 +23,7 @@ import { benchStart } from './start.js';
 import { benchUpload } from './upload.js';
 import {
   benchDrivers,
+  benchToken,
   envInt,
   openBenchDatabase,
   printFigure,
@@ -55,7 +54,7 @@ const LOCATIONS_PAGE_SQL = `
   FROM locations l WHERE ${LOCATIONS_WHERE} ORDER BY lower(l.name), l.id LIMIT $4 OFFSET $5`;
 
 /** One company with its locations and an API key, as the endpoint sees a real caller. */
-async function seedCompany(db: Database): Promise<{ companyId: number; key: string }> {
+async function seedCompany(db: Database): Promise<{ companyId: number; headers: { authorization: string } }> {
   const company = await db.platform((sql) =>
     createCompany(sql, { name: 'Bench Bistro Group', slug: 'bench-bistro-group' }),
   );
@@ -74,16 +73,7 @@ async function seedCompany(db: Database): Promise<{ companyId: number; key: stri
       }),
     );
   }
-  const generated = generateCompanyKey();
-  await db.tenant(company.id, (sql) =>
-    createCompanyToken(sql, company.id, {
-      name: 'bench',
-      keyPrefix: generated.keyPrefix,
-      keyHash: generated.keyHash,
-      createdBy: null,
-    }),
-  );
-  return { companyId: company.id, key: generated.key };
+  return { companyId: company.id, headers: await benchToken(db, company.id) };
 }
 
 /** `GET /api/customers/locations/` through the whole HTTP stack in-process, beside its SQL alone. */
@@ -97,13 +87,13 @@ async function benchLocationsList(driver: BenchDriver, loop: LoopOptions): Promi
     imports: { runJobs: false },
   });
   try {
-    const { companyId, key } = await seedCompany(bench.db);
+    const { companyId, headers } = await seedCompany(bench.db);
     await app.ready();
 
     const request = {
       method: 'GET' as const,
       url: `/api/customers/locations/?page=1&page_size=${PAGE_SIZE}`,
-      headers: { authorization: `Token ${key}` },
+      headers,
     };
     // A figure for a failing endpoint would be meaningless, so check the answer once before timing.
     const probe = await app.inject(request);

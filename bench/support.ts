@@ -1,4 +1,9 @@
+import { generateCompanyKey } from '../server/auth/company-token.js';
 import type { Database } from '../server/db/database.js';
+import { createCompany } from '../server/repositories/companies.repository.js';
+import { setCompanyFeatures } from '../server/repositories/company-features.repository.js';
+import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
+import { ALL_FEATURES } from '../src/schemas/features.js';
 import { migrate } from '../server/db/migrate.js';
 import { openPglite } from '../server/db/pglite.js';
 import { openScratchPostgres } from '../tests/support/database.js';
@@ -99,4 +104,31 @@ export async function openBenchDatabase(driver: BenchDriver): Promise<BenchDatab
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (!serverUrl) throw new Error('BENCH_DATABASE_URL is not set');
   return { driver, ...(await openScratchPostgres(serverUrl, 'regulars_bench')) };
+}
+
+/** A company API token for a bench company, as the `Authorization` header a caller sends. */
+export async function benchToken(db: Database, companyId: number): Promise<{ authorization: string }> {
+  const key = generateCompanyKey();
+  await db.tenant(companyId, (sql) =>
+    createCompanyToken(sql, companyId, {
+      name: 'bench',
+      keyPrefix: key.keyPrefix,
+      keyHash: key.keyHash,
+      createdBy: null,
+    }),
+  );
+  return { authorization: `Token ${key.key}` };
+}
+
+/** A new company with every feature and an API token (its slug from the name). */
+export async function benchCompany(
+  db: Database,
+  name: string,
+): Promise<{ id: number; headers: { authorization: string } }> {
+  const company = await db.platform((sql) =>
+    createCompany(sql, { name, slug: name.toLowerCase().replaceAll(' ', '-') }),
+  );
+  const scope = { companyId: company.id, userId: null, actorUserId: null };
+  await db.tenant(company.id, (sql) => setCompanyFeatures(sql, scope, [...ALL_FEATURES]));
+  return { id: company.id, headers: await benchToken(db, company.id) };
 }

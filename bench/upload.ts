@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { buildApp } from '../server/app.js';
 import type { ImportJob } from '../src/schemas/imports.js';
 import { timedUpload, type TimedUpload } from './http-upload.js';
-import { benchCompany, writeCsv } from './imports.js';
-import { envInt, openBenchDatabase, printFigure, round, type BenchDriver } from './support.js';
+import { writeCsv } from './imports.js';
+import { benchCompany, envInt, openBenchDatabase, printFigure, round, type BenchDriver } from './support.js';
 
 /** The baseline: the same upload to a server that reads the body as fast as it comes and answers 202. */
 async function drainBaseline(path: string): Promise<TimedUpload> {

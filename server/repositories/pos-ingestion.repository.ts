@@ -54,19 +54,6 @@ export interface IngestResult {
 // Any constant: with the company id it names the company's ingestion lock.
 const INGESTION_LOCK = 730_113;
 
-/** The ids of these locations that belong to the company. */
-export async function ownedLocationIds(
-  sql: Sql,
-  companyId: CompanyId,
-  ids: readonly number[],
-): Promise<Set<number>> {
-  const { rows } = await sql.query<{ id: number }>(
-    'SELECT id FROM locations WHERE company_id = $1 AND id = ANY($2::bigint[])',
-    [companyId, [...new Set(ids)]],
-  );
-  return new Set(rows.map((row) => row.id));
-}
-
 /** Category ids by lower-cased name, creating the missing ones. */
 async function categoryIds(
   sql: Sql,

@@ -5,11 +5,8 @@ import {
   type RejectedCheck,
 } from '../../src/schemas/pos-checks.js';
 import type { Database } from '../db/database.js';
-import {
-  ingestChecks,
-  ownedLocationIds,
-  type IngestCheck,
-} from '../repositories/pos-ingestion.repository.js';
+import { ingestChecks, type IngestCheck } from '../repositories/pos-ingestion.repository.js';
+import { missingIds } from '../repositories/references.js';
 import type { WriteScope } from '../repositories/scope.js';
 
 /** How far past the server's clock a check may close: tills' clocks drift, a day is the most we accept. */
@@ -51,13 +48,16 @@ export function posChecksService(db: Database, now: () => Date = () => new Date(
         } else valid.push({ index, check: parsed.data });
       });
       const result = await db.tenant(scope.companyId, async (sql) => {
-        const owned = await ownedLocationIds(
-          sql,
-          scope.companyId,
-          valid.map(({ check }) => check.location_id),
+        const unknown = new Set(
+          await missingIds(
+            sql,
+            scope.companyId,
+            'locations',
+            valid.map(({ check }) => check.location_id),
+          ),
         );
         const storable = valid.filter(({ index, check }) => {
-          if (owned.has(check.location_id)) return true;
+          if (!unknown.has(check.location_id)) return true;
           // Another company's location reads as no location at all.
           rejected.push({
             index,
