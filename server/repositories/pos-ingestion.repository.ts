@@ -51,8 +51,8 @@ export interface IngestResult {
   unchanged: number[];
 }
 
-// Any constant: with the company id it names the company's ingestion lock.
-const INGESTION_LOCK = 730_113;
+/** Any constant: with the company id it names the company's ingestion lock (voids take it too). */
+export const INGESTION_LOCK = 730_113;
 
 /** Category ids by lower-cased name, creating the missing ones. */
 async function categoryIds(

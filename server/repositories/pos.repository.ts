@@ -370,6 +370,58 @@ export async function addChecksToGuests(
 }
 
 /**
+ * Sets the running metrics of some guests again from the checks they have now (after checks were taken away):
+ * the same figures `addChecksToGuests` keeps, counted over each guest's own checks only, so the cost is the
+ * guests' visits, never the company's. Only takes away: every location row a guest still has a check at is
+ * already there. A guest left with no check keeps their record (and locations) with zero visits.
+ */
+export async function recountGuests(
+  sql: Sql,
+  companyId: CompanyId,
+  guestIds: readonly number[],
+): Promise<void> {
+  if (guestIds.length === 0) return;
+  await sql.query(
+    `WITH a AS MATERIALIZED (
+       SELECT ${GUEST_CHECK_FIGURES}
+       FROM pos_checks c
+       JOIN locations loc ON loc.company_id = $1 AND loc.id = c.location_id
+       WHERE c.company_id = $1 AND c.guest_id = ANY($2::bigint[])
+       GROUP BY c.guest_id
+     )
+     UPDATE guests g
+     SET visit_count = coalesce(a.visits, 0), total_spend_cents = coalesce(a.spend, 0),
+         first_visit_at = a.first_at, last_visit_at = a.last_at,
+         first_location_id = coalesce(a.first_location_id, g.first_location_id),
+         breakfast_visits = coalesce(a.breakfast, 0), lunch_visits = coalesce(a.lunch, 0),
+         dinner_visits = coalesce(a.dinner, 0), late_visits = coalesce(a.late, 0), updated_at = now()
+     FROM guests target LEFT JOIN a ON a.guest_id = target.id
+     WHERE target.company_id = $1 AND target.id = ANY($2::bigint[]) AND g.company_id = $1 AND g.id = target.id`,
+    [companyId, guestIds],
+  );
+  // Rows stay: a guest added or imported at a location belongs to it without a visit.
+  await sql.query(
+    `UPDATE guest_locations gl
+     SET (visits, spend_cents) = (SELECT count(*)::int, coalesce(sum(c.total_cents), 0)::bigint FROM pos_checks c
+                                  WHERE c.company_id = $1 AND c.guest_id = gl.guest_id
+                                    AND c.location_id = gl.location_id)
+     WHERE gl.company_id = $1 AND gl.guest_id = ANY($2::bigint[])`,
+    [companyId, guestIds],
+  );
+  await sql.query('DELETE FROM guest_menu_items WHERE company_id = $1 AND guest_id = ANY($2::bigint[])', [
+    companyId,
+    guestIds,
+  ]);
+  await sql.query(
+    `INSERT INTO guest_menu_items (company_id, guest_id, menu_item_id, quantity, checks)
+     SELECT ${GUEST_ITEM_FIGURES}
+     WHERE l.company_id = $1 AND c.guest_id = ANY($2::bigint[])
+     GROUP BY c.company_id, c.guest_id, l.menu_item_id`,
+    [companyId, guestIds],
+  );
+}
+
+/**
  * Inserts checks with their lines and adds them to their guests' running totals (visits, spend, first and
  * last visit, and the first location when the guest had none) and locations visited, all in the caller's transaction: a bad
  * check leaves nothing behind. Throws UnknownReferenceError when a check names another company's rows.

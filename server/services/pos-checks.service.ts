@@ -27,7 +27,8 @@ function fieldPath(path: readonly PropertyKey[]): string {
     .join('');
 }
 
-function rejection(index: number, error: z.ZodError): RejectedCheck {
+/** The refusal of the check at `index`: the first problem zod found, with its field. */
+export function rejection(index: number, error: z.ZodError): RejectedCheck {
   const issue = error.issues[0]!;
   const field = fieldPath(issue.path);
   return { index, field: field || 'check', reason: issue.message };

@@ -69,16 +69,21 @@ export const PosCheckGuestInputSchema = z
     { message: 'guest needs a pos_id, or a customer_name with last_four_digits' },
   );
 
+/** What names a check: its location, its number and when it closed (the same check sent again is ignored). */
+export const PosCheckIdentitySchema = z.object({
+  location_id: z
+    .number('location_id must be a location id')
+    .int('location_id must be a location id')
+    .positive('location_id must be a location id'),
+  check_number: name('check_number'),
+  closed_at: instant('closed_at'),
+});
+
 /** One check as a POS connector sends it (amounts in dollars). */
 export const PosCheckInputSchema = z
   .object({
-    location_id: z
-      .number('location_id must be a location id')
-      .int('location_id must be a location id')
-      .positive('location_id must be a location id'),
-    check_number: name('check_number'),
+    ...PosCheckIdentitySchema.shape,
     opened_at: instant('opened_at'),
-    closed_at: instant('closed_at'),
     total: dollars('total'),
     subtotal: dollars('subtotal').optional(),
     tax: dollars('tax').optional(),

@@ -13,6 +13,8 @@ export function SubscribedBadge({ subscribed, label }: { subscribed: boolean; la
     <Badge
       color={subscribed ? 'green' : 'gray'}
       variant="light"
+      // The label ellipsises inside a narrow table column ("SUBSCRI…"); the badge keeps its text's width.
+      miw="max-content"
       styles={{ label: { color: LABEL_COLORS[tone] } }}
     >
       {label}

@@ -1,0 +1,161 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.js';
+import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
+import { voidChecks } from '../../server/repositories/pos-voids.repository.js';
+import { seededRandom } from '../support/clv-simulation.js';
+import { makeGuest, makeLocation, systemScope } from '../support/factories.js';
+import { useTwoCompanies } from '../support/two-companies.js';
+
+const ITEMS = ['Burger', 'Fries', 'Soda', 'Pie'];
+const POS_IDS = ['V-1', 'V-2', 'V-3'];
+
+/** Every figure kept with the checks for the company's guests, read as stored. */
+async function keptFigures(db: Database, companyId: number) {
+  return db.owner(async (sql) => ({
+    guests: (
+      await sql.query(
+        `SELECT pos_id, visit_count, total_spend_cents::int AS spend, first_visit_at, last_visit_at,
+                breakfast_visits + lunch_visits + dinner_visits + late_visits AS day_part_visits
+         FROM guests WHERE company_id = $1 ORDER BY pos_id`,
+        [companyId],
+      )
+    ).rows,
+    locations: (
+      await sql.query(
+        `SELECT g.pos_id, gl.location_id, gl.visits, gl.spend_cents::int AS spend
+         FROM guest_locations gl JOIN guests g ON g.id = gl.guest_id
+         WHERE gl.company_id = $1 ORDER BY g.pos_id, gl.location_id`,
+        [companyId],
+      )
+    ).rows,
+    items: (
+      await sql.query(
+        `SELECT g.pos_id, i.name, gm.quantity::int AS quantity, gm.checks::int AS checks
+         FROM guest_menu_items gm JOIN guests g ON g.id = gm.guest_id JOIN menu_items i ON i.id = gm.menu_item_id
+         WHERE gm.company_id = $1 AND gm.checks > 0 ORDER BY g.pos_id, i.name`,
+        [companyId],
+      )
+    ).rows,
+  }));
+}
+
+/** The same figures worked out here from the raw checks and lines, independently of the repositories. */
+async function figuresFromRawChecks(db: Database, companyId: number) {
+  return db.owner(async (sql) => ({
+    guests: (
+      await sql.query(
+        `SELECT g.pos_id, count(c.id)::int AS visit_count, coalesce(sum(c.total_cents), 0)::int AS spend,
+                min(c.closed_at) AS first_visit_at, max(c.closed_at) AS last_visit_at,
+                count(c.id)::int AS day_part_visits
+         FROM guests g LEFT JOIN pos_checks c ON c.guest_id = g.id
+         WHERE g.company_id = $1 GROUP BY g.pos_id ORDER BY g.pos_id`,
+        [companyId],
+      )
+    ).rows,
+    locations: (
+      await sql.query(
+        `SELECT g.pos_id, gl.location_id, count(c.id)::int AS visits, coalesce(sum(c.total_cents), 0)::int AS spend
+         FROM guest_locations gl JOIN guests g ON g.id = gl.guest_id
+         LEFT JOIN pos_checks c ON c.guest_id = gl.guest_id AND c.location_id = gl.location_id
+         WHERE gl.company_id = $1 GROUP BY g.pos_id, gl.location_id ORDER BY g.pos_id, gl.location_id`,
+        [companyId],
+      )
+    ).rows,
+    items: (
+      await sql.query(
+        `SELECT g.pos_id, i.name, sum(l.quantity)::int AS quantity, count(DISTINCT c.id)::int AS checks
+         FROM pos_check_lines l JOIN pos_checks c ON c.id = l.check_id JOIN guests g ON g.id = c.guest_id
+         JOIN menu_items i ON i.id = l.menu_item_id
+         WHERE c.company_id = $1 GROUP BY g.pos_id, i.name ORDER BY g.pos_id, i.name`,
+        [companyId],
+      )
+    ).rows,
+  }));
+}
+
+describe('voiding checks', () => {
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+  const sent: IngestCheck[] = [];
+  let voidedFirst = 0;
+
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
+
+  const checkCount = (companyId: number) =>
+    db.owner(
+      async (sql) =>
+        (
+          await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM pos_checks WHERE company_id = $1', [
+            companyId,
+          ])
+        ).rows[0]!.n,
+    );
+
+  beforeAll(async () => {
+    const locations = [await makeLocation(db, companyA, 'North'), await makeLocation(db, companyA, 'South')];
+    // A guest added at a location by hand belongs to it with no visit; a void must not take that away.
+    const walkIn = await makeGuest(db, companyA, { pos_id: 'V-3' });
+    await db.owner((sql) =>
+      sql.query('INSERT INTO guest_locations (company_id, guest_id, location_id) VALUES ($1, $2, $3)', [
+        companyA,
+        walkIn.id,
+        locations[1]!.id,
+      ]),
+    );
+    const random = seededRandom(11);
+    for (let i = 0; i < 60; i++) {
+      const opened = new Date(Date.UTC(2025, 0, 1) + Math.floor(random() * 300 * 24) * 3_600_000);
+      sent.push({
+        location_id: locations[i % 2]!.id,
+        check_number: `C-${i}`,
+        opened_at: opened,
+        closed_at: new Date(opened.getTime() + 40 * 60_000),
+        total: 500 + Math.floor(random() * 4000),
+        guest: i % 7 === 6 ? undefined : { pos_id: POS_IDS[Math.floor(random() * POS_IDS.length)]! },
+        lines: [
+          { menu_item: ITEMS[i % ITEMS.length]!, category: 'Food', quantity: 1 + (i % 3), amount: 900 },
+        ],
+      });
+    }
+    await db.tenant(companyA, (sql) => ingestChecks(sql, systemScope(companyA), sent));
+  });
+
+  it('takes checks away and leaves every guest figure as the remaining checks say', async () => {
+    const random = seededRandom(12);
+    const chosen = sent.filter(() => random() < 0.4);
+    const result = await db.tenant(companyA, (sql) => voidChecks(sql, systemScope(companyA), chosen));
+    expect(result).toEqual({ voided: chosen.map((_, index) => index), notFound: [] });
+    voidedFirst = chosen.length;
+    expect(await checkCount(companyA)).toBe(sent.length - chosen.length);
+    expect(await keptFigures(db, companyA)).toEqual(await figuresFromRawChecks(db, companyA));
+  });
+
+  it('voids the rest, reports checks already gone as not found, and zeroes guests left without a check', async () => {
+    const rest = await db.tenant(companyA, (sql) => voidChecks(sql, systemScope(companyA), sent));
+    expect(rest.notFound).toHaveLength(voidedFirst);
+    expect(rest.voided).toHaveLength(sent.length - voidedFirst);
+    expect(await checkCount(companyA)).toBe(0);
+    const figures = await keptFigures(db, companyA);
+    expect(figures).toEqual(await figuresFromRawChecks(db, companyA));
+    expect(figures.guests.map((guest) => guest.visit_count)).toEqual([0, 0, 0]);
+    expect(figures.locations.some((row) => row.pos_id === 'V-3')).toBe(true);
+    const again = await db.tenant(companyA, (sql) =>
+      voidChecks(sql, systemScope(companyA), sent.slice(0, 5)),
+    );
+    expect(again).toEqual({ voided: [], notFound: [0, 1, 2, 3, 4] });
+  });
+
+  it("cannot void another company's checks", async () => {
+    const check = { ...sent[0]!, check_number: 'B-1' };
+    const otherLocation = await makeLocation(db, companyB, 'Elsewhere');
+    await db.tenant(companyB, (sql) =>
+      ingestChecks(sql, systemScope(companyB), [{ ...check, location_id: otherLocation.id }]),
+    );
+    const attempt = await db.tenant(companyA, (sql) =>
+      voidChecks(sql, systemScope(companyA), [{ ...check, location_id: otherLocation.id }]),
+    );
+    expect(attempt).toEqual({ voided: [], notFound: [0] });
+    expect(await checkCount(companyB)).toBe(1);
+  });
+});
