@@ -192,7 +192,7 @@ describe('Guest metrics and CLV in the profile API', () => {
       marketable: false,
       clv: null,
     });
-    expect(metrics.visits_per_month).toBeCloseTo(4 / ((Date.now() - first.getTime()) / DAY / 30.436875), 2);
+    expect(metrics.visits_per_month).toBeCloseTo(4 / ((Date.now() - first.getTime()) / DAY / 30.436875), 1);
     expect(
       metrics.favourite_items.map(({ name, quantity, checks: on }: (typeof items)[number]) => ({
         name,
