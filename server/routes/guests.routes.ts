@@ -60,7 +60,7 @@ export function guestsRoutes(service: GuestsService): FastifyPluginAsyncZod {
         config: READ,
         schema: {
           tags,
-          summary: "A guest's profile: details, visits and subscription",
+          summary: "A guest's profile: details, visits, metrics and CLV, and subscription",
           params: IdParamSchema,
           querystring: ProfileKeyQuerySchema,
           response: { 200: GuestProfileSchema, ...errors },

@@ -20,6 +20,7 @@ import { keysetCsv } from './csv-export.service.js';
 import { listCounts, readCounted, type ListCounts } from './list-counts.js';
 import { eraseGuest } from './customer-erasure.js';
 import { dollars, isoOrNull, type CustomerProfilesService } from './customer-profiles.service.js';
+import { readGuestMetrics } from './guest-metrics.service.js';
 
 /** The columns of the guest CSV export, in order. */
 export const GUEST_EXPORT_COLUMNS = [
@@ -127,14 +128,16 @@ export function guestsService(
           subscription: await findSubscriptionOfGuest(sql, companyId, row.id),
           // The same rule as the list's column, so both screens give one answer.
           consent: (await emailConsentOfGuest(sql, companyId, row.id)) ?? 'never_asked',
+          metrics: await readGuestMetrics(sql, companyId, row.id),
         };
       });
-      if (!found) throw notFound('Guest');
-      const { row, subscription, consent } = found;
+      if (!found?.metrics) throw notFound('Guest');
+      const { row, subscription, consent, metrics } = found;
       return {
         kind: 'guest',
         guest: presentGuest(row, subscription !== null, consent),
         activity: await profiles.activity(companyId, row.id),
+        metrics,
         subscription,
       };
     },

@@ -30,6 +30,7 @@ import {
 import { keysetCsv } from './csv-export.service.js';
 import { eraseSubscriber } from './customer-erasure.js';
 import { isoOrNull, type CustomerProfilesService } from './customer-profiles.service.js';
+import { readGuestMetrics } from './guest-metrics.service.js';
 import { listCounts, readCounted, type ListCounts } from './list-counts.js';
 
 /** The columns of the subscriber CSV export, in order. */
@@ -178,14 +179,20 @@ export function subscribersService(
     async profile(companyId: number, id: number, query: ProfileKeyQuery): Promise<SubscriberProfile> {
       const found = await db.tenant(companyId, async (sql) => {
         const row = await getSubscriber(sql, companyId, keyOf(id, query));
-        return row && { row, lists: await subscriberListNames(sql, companyId, row.list_ids) };
+        if (!row) return null;
+        return {
+          row,
+          lists: await subscriberListNames(sql, companyId, row.list_ids),
+          metrics: row.guest_id === null ? null : await readGuestMetrics(sql, companyId, row.guest_id),
+        };
       });
       if (!found) throw notFound('Subscriber');
-      const { row, lists } = found;
+      const { row, lists, metrics } = found;
       return {
         kind: 'subscriber',
         subscriber: presentSubscriber(row),
         activity: await profiles.activity(companyId, row.guest_id),
+        metrics,
         lists,
       };
     },

@@ -84,12 +84,19 @@ export function formatCurrency(value: MaybeNumber): string {
 }
 
 const PERCENT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const WHOLE_PERCENT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
-/** A percentage in percent units with two decimals: `12.50%`; empty → '' or, with `empty: 'zero'`, '0%'. */
-export function formatPercent(value: MaybeNumber, options: { empty?: 'blank' | 'zero' } = {}): string {
+/**
+ * A percentage in percent units with two decimals: `12.50%` (or whole, `13%`, with `whole: true`, for shares
+ * at a glance); empty → '' or, with `empty: 'zero'`, '0%'.
+ */
+export function formatPercent(
+  value: MaybeNumber,
+  options: { empty?: 'blank' | 'zero'; whole?: boolean } = {},
+): string {
   const number = toNumber(value);
   if (number === null) return options.empty === 'zero' ? '0%' : '';
-  return `${PERCENT.format(number)}%`;
+  return `${(options.whole ? WHOLE_PERCENT : PERCENT).format(number)}%`;
 }
 
 /** A date-time to show: an ISO string, epoch milliseconds, a Date or a Dayjs. */

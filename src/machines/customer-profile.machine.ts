@@ -96,6 +96,7 @@ export const EMPTY_CARD_FORM: CardForm = { last_four_digits: '', card_brand: '',
 /** What the profile's view sends. */
 export type CustomerProfileCommand =
   | { type: 'profile.retry' }
+  | { type: 'profile.refresh' }
   | { type: 'profile.back' }
   | { type: 'profile.delete' }
   | { type: 'delete.confirm' }
@@ -424,6 +425,7 @@ export const customerProfileMachine = customerProfileSetup.createMachine({
               { actions: 'showNoteErrors' },
             ],
             'profile.delete': { target: 'confirmingDelete', actions: 'startChange' },
+            'profile.refresh': { target: 'refreshing', actions: 'startChange' },
             'subscription.open': { guard: 'hasLinkedSubscriber', target: 'openingSubscriber' },
             'details.edit': {
               guard: 'isSubscriberProfile',
@@ -431,6 +433,18 @@ export const customerProfileMachine = customerProfileSetup.createMachine({
               actions: 'openDetailsForm',
             },
           },
+        },
+        // Reads the profile again (new checks, a new CLV fit); the figures on screen stay until the answer.
+        refreshing: {
+          tags: ['busy'],
+          ...request('loadProfile', {
+            input: ({ context }) => requestOf(context),
+            done: { target: 'idle', actions: { type: 'keepLoaded', params: ({ event }) => event.output } },
+            error: {
+              target: 'idle',
+              actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
+            },
+          }),
         },
         // A subscriber's details: the add dialog's fields, saved through the update call, then the profile reloads.
         editingDetails: {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageOf, PagingQuerySchema, repeated } from './common.js';
 import { urlWholeNumber } from './numbers.js';
 import { countedPageOf, CustomerActivitySchema } from './customers.js';
+import { GuestMetricsSchema } from './guest-metrics.js';
 
 /**
  * A guest's email consent (docs/email-consent.md): their linked subscriber is subscribed or unsubscribed,
@@ -41,6 +42,8 @@ export const GuestProfileSchema = z.object({
   kind: z.literal('guest'),
   guest: GuestSchema,
   activity: CustomerActivitySchema,
+  /** The running per-guest figures and CLV (docs/guest-data.md). */
+  metrics: GuestMetricsSchema,
   /** The linked subscriber, when there is one. */
   subscription: z
     .object({

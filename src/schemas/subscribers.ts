@@ -8,6 +8,7 @@ import {
   PHONE_PATTERN,
   ZIP_PATTERN,
 } from './customers.js';
+import { GuestMetricsSchema } from './guest-metrics.js';
 
 /** A subscriber (someone who gave an email address) as the API returns it. */
 export const SubscriberSchema = z.object({
@@ -83,6 +84,8 @@ export const SubscriberProfileSchema = z.object({
   subscriber: SubscriberSchema,
   /** Visits of the POS guest linked to this subscriber; zeros when none is linked. */
   activity: CustomerActivitySchema,
+  /** The linked guest's running figures and CLV; null when no guest is linked. */
+  metrics: GuestMetricsSchema.nullable(),
   lists: z.array(z.object({ id: z.number().int(), name: z.string() })),
 });
 /** A subscriber's profile. */

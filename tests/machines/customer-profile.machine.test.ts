@@ -12,6 +12,7 @@ import {
   type ProfileRoute,
 } from '../../src/machines/customer-profile.machine.js';
 import type { CustomerActivity, Note, ProfileCard } from '../../src/schemas/customers.js';
+import type { GuestMetrics } from '../../src/schemas/guest-metrics.js';
 import type { GuestProfile } from '../../src/schemas/guests.js';
 import type { SubscriberProfile } from '../../src/schemas/subscribers.js';
 import {
@@ -40,6 +41,22 @@ const ACTIVITY: CustomerActivity = {
   ],
 };
 
+const METRICS: GuestMetrics = {
+  visits: 3,
+  spend: 120.5,
+  average_check: 40.17,
+  first_visit_at: ACTIVITY.first_visit_at,
+  last_visit_at: ACTIVITY.last_visit_at,
+  days_since_last_visit: 12,
+  visits_per_month: 0.35,
+  favourite_location: { id: 3, name: 'Harbor' },
+  favourite_items: [{ menu_item_id: 1, name: 'Oysters', quantity: 4, checks: 2 }],
+  day_parts: { breakfast: 0, lunch: 1, dinner: 2, late: 0 },
+  trackable: true,
+  marketable: true,
+  clv: null,
+};
+
 const GUEST_PROFILE: GuestProfile = {
   kind: 'guest',
   guest: {
@@ -58,6 +75,7 @@ const GUEST_PROFILE: GuestProfile = {
     created_at: '2025-03-01T19:00:00.000Z',
   },
   activity: ACTIVITY,
+  metrics: METRICS,
   subscription: { subscriber_id: 40, hashid: 's40h', subscribed: true, email: 'ana@example.com' },
 };
 
@@ -91,6 +109,7 @@ const CARD_REFUSED = {
 
 const SAMPLES: CustomerProfileEvent[] = [
   { type: 'profile.retry' },
+  { type: 'profile.refresh' },
   { type: 'profile.back' },
   { type: 'profile.delete' },
   { type: 'delete.confirm' },
@@ -214,6 +233,15 @@ const checks: Record<string, (snapshot: Snapshot, recording: Recording) => void>
       input: { kind: 'guest', id: 7, hashid: 'g7h', pos_id: 'P-7' },
     });
   },
+  'viewing.refreshing': (snapshot, recording) => {
+    expect(snapshot.hasTag('busy')).toBe(true);
+    // The figures already shown stay on screen while they are read again.
+    expect(snapshot.context.profile).toEqual(GUEST_PROFILE);
+    expect(recording.invoked.at(-1)).toEqual({
+      src: 'loadProfile',
+      input: { kind: 'guest', id: 7, hashid: 'g7h', pos_id: 'P-7' },
+    });
+  },
   'viewing.openingSubscriber': (snapshot, recording) => {
     expect(recording.invoked.at(-1)).toEqual({ src: 'rememberProfileKind', input: 'subscriber' });
   },
@@ -276,6 +304,7 @@ describe('customer profile machine (model)', () => {
       'viewing.deleting',
       'viewing.idle',
       'viewing.openingSubscriber',
+      'viewing.refreshing',
       'viewing.removingCard',
       'viewing.savingNote',
     ]);
@@ -344,6 +373,7 @@ describe('customer profile machine (model)', () => {
         updated_at: '2025-03-01T19:00:00.000Z',
       },
       activity: ACTIVITY,
+      metrics: null,
       lists: [],
     };
     const route: ProfileRoute = { kind: 'subscriber', id: 40, hashid: 's40h', pos_id: '' };
@@ -388,6 +418,34 @@ describe('customer profile machine (model)', () => {
     expect(context.cards).toEqual([NEW_CARD]);
     expect(context.notes).toEqual([NEW_NOTE, NOTE]);
     expect(context).toMatchObject({ cardForm: EMPTY_CARD_FORM, noteDraft: '', notice: 'noteAdded' });
+  });
+
+  it('reads the profile again on refresh: a new visit and CLV replace the figures; a failure keeps them', () => {
+    const later: LoadedProfile = {
+      ...LOADED,
+      profile: {
+        ...GUEST_PROFILE,
+        metrics: {
+          ...METRICS,
+          visits: 4,
+          spend: 150.5,
+          clv: {
+            method: 'historical',
+            fitted_at: '2026-01-10T02:00:00.000Z',
+            calibration_end: '2026-01-09',
+            horizon_years: 3,
+            discount_rate: 0.1,
+            figures: null,
+          },
+        },
+      },
+    };
+    const { actor } = run([kindRead(null), loaded(LOADED), { type: 'profile.refresh' }, loaded(later)]);
+    expect(actor.getSnapshot().matches({ viewing: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().context.profile).toEqual(later.profile);
+    actor.send({ type: 'profile.refresh' });
+    actor.send({ type: 'xstate.error.actor.loadProfile', actorId: 'loadProfile', error: SERVER_DOWN });
+    expect(actor.getSnapshot().context).toMatchObject({ profile: later.profile, problem: { status: 500 } });
   });
 
   it('refuses a card whose last four digits are not four digits, naming the field', () => {

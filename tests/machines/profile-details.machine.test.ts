@@ -57,6 +57,7 @@ const PROFILE: SubscriberProfile = {
   kind: 'subscriber',
   subscriber: SUBSCRIBER,
   activity: NO_ACTIVITY,
+  metrics: null,
   lists: [],
 };
 const LOCATIONS = [
@@ -134,6 +135,7 @@ const checks: StateChecks = {
   'viewing.removingCard': (snapshot) => expect(snapshot.context.detailsForm).toBeNull(),
   'viewing.deleting': (snapshot) => expect(snapshot.context.detailsForm).toBeNull(),
   'viewing.openingSubscriber': (snapshot) => expect(snapshot.context.detailsForm).toBeNull(),
+  'viewing.refreshing': (snapshot) => expect(snapshot.context.detailsForm).toBeNull(),
   deleted: () => undefined,
   notFound: () => undefined,
   loading: () => undefined,

@@ -36,6 +36,8 @@ describe('percentages', () => {
     expect(formatPercent(0)).toBe('0.00%');
     expect(formatPercent(1234.567)).toBe('1,234.57%');
     expect(formatPercent('7')).toBe('7.00%');
+    expect(formatPercent(66.6667, { whole: true })).toBe('67%');
+    expect(formatPercent(1234.4, { whole: true })).toBe('1,234%');
   });
 
   it("give '' for an empty value, or '0%' where nothing means none", () => {

@@ -61,7 +61,7 @@ function TablePanel({
   );
 }
 
-/** Favourite items, locations visited and recent visits of a profile. */
+/** Recent visits and locations visited of a profile (favourite items are in the value panel). */
 export function ActivityTables({ activity, timeZone }: { activity: CustomerActivity; timeZone?: string }) {
   const { t, i18n } = useTranslation();
   const language = languageOf(i18n.language);
@@ -87,20 +87,6 @@ export function ActivityTables({ activity, timeZone }: { activity: CustomerActiv
           ],
         }))}
         empty={t('profile.visits.empty')}
-      />
-      <TablePanel
-        title={t('profile.favourites.title')}
-        headers={[
-          t('profile.favourites.item'),
-          t('profile.favourites.quantity'),
-          t('profile.favourites.spend'),
-        ]}
-        numeric={[false, true, true]}
-        rows={activity.favourite_items.map((item) => ({
-          key: item.menu_item_id,
-          cells: [item.name, count(item.quantity), formatCurrency(item.spend)],
-        }))}
-        empty={t('profile.favourites.empty')}
       />
       <TablePanel
         title={t('profile.locations.title')}

@@ -1,7 +1,7 @@
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { AnyProfile } from '../../machines/customer-profile.machine.js';
-import { formatCount, formatCurrency, formatDate, languageOf } from '../../format/index.js';
+import { formatDate, languageOf } from '../../format/index.js';
 import { maskedCard } from '../guests/messages.js';
 import { ConsentBadge, consentOfProfile } from './consent.js';
 
@@ -60,38 +60,6 @@ export function ProfileHeader({
         )}
       </Group>
     </Paper>
-  );
-}
-
-/** The four key figures: visits, total spend, average check and last visit. */
-export function ProfileStats({ profile, timeZone }: { profile: AnyProfile; timeZone?: string }) {
-  const { t, i18n } = useTranslation();
-  const language = languageOf(i18n.language);
-  const { activity } = profile;
-  const stats = [
-    { label: t('profile.stats.visits'), value: formatCount(activity.visits, language) },
-    { label: t('profile.stats.totalSpend'), value: formatCurrency(activity.total_spend) },
-    { label: t('profile.stats.averageCheck'), value: formatCurrency(activity.average_check) },
-    {
-      label: t('profile.stats.lastVisit'),
-      value: activity.last_visit_at
-        ? formatDate(activity.last_visit_at, language, timeZone)
-        : t('profile.stats.never'),
-    },
-  ];
-  return (
-    <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
-      {stats.map((stat) => (
-        <Paper key={stat.label} withBorder radius="md" p="md">
-          <Text size="sm" c="dimmed">
-            {stat.label}
-          </Text>
-          <Text fw={700} fz={26} lh={1.3}>
-            {stat.value}
-          </Text>
-        </Paper>
-      ))}
-    </SimpleGrid>
   );
 }
 

@@ -19,9 +19,10 @@ import { ActivityTables } from './ActivityTables.js';
 import { CardsPanel } from './CardsPanel.js';
 import { DetailsPanel } from './DetailsPanel.js';
 import { NotesPanel } from './NotesPanel.js';
-import { identityOf, ProfileHeader, ProfileStats } from './ProfileHeader.js';
+import { identityOf, ProfileHeader } from './ProfileHeader.js';
 import { SubscriptionPanel } from './SubscriptionPanel.js';
 import type { ProfileActor } from './types.js';
+import { ValuePanel } from './ValuePanel.js';
 
 /** Placeholders in the profile's shape while it loads. */
 function ProfileSkeleton() {
@@ -39,8 +40,8 @@ function ProfileSkeleton() {
 }
 
 /**
- * /guest/profile/… and /subscriber/profile/…: who the person is, their key figures, favourite items,
- * locations and recent visits, a subscriber's details (shown and edited), subscription, cards and notes;
+ * /guest/profile/… and /subscriber/profile/…: who the person is, their visits and value (metrics and CLV),
+ * recent visits and locations, a subscriber's details (shown and edited), subscription, cards and notes;
  * deletion after a confirmation. A profile that is not there shows a not-found state with a way back.
  */
 export function ProfileView({
@@ -59,6 +60,7 @@ export function ProfileView({
   const notFound = useSelector(actor, (state) => state.matches('notFound'));
   const viewing = useSelector(actor, (state) => state.matches('viewing'));
   const idle = useSelector(actor, (state) => state.matches({ viewing: 'idle' }));
+  const refreshing = useSelector(actor, (state) => state.matches({ viewing: 'refreshing' }));
   const profile = useSelector(actor, (state) => state.context.profile);
   const kind = useSelector(actor, (state) =>
     state.context.profile ? state.context.kind : state.context.route.kind,
@@ -112,7 +114,12 @@ export function ProfileView({
             deleteDisabled={!idle}
             onDelete={canDelete ? () => actor.send({ type: 'profile.delete' }) : undefined}
           />
-          <ProfileStats profile={profile} timeZone={timeZone} />
+          <ValuePanel
+            metrics={profile.metrics}
+            timeZone={timeZone}
+            refreshing={refreshing}
+            onRefresh={() => actor.send({ type: 'profile.refresh' })}
+          />
           <Grid gap="md">
             <Grid.Col span={{ base: 12, lg: 8 }}>
               <ActivityTables activity={profile.activity} timeZone={timeZone} />
