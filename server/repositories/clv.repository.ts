@@ -1,4 +1,6 @@
 import type { CompanyId, Sql } from '../db/database.js';
+import { recordAudit } from './audit.repository.js';
+import type { WriteScope } from './scope.js';
 
 /** The company's CLV settings and the time zone its days are counted in. */
 export interface ClvSettingsRow {
@@ -70,6 +72,29 @@ export async function findClvSettings(sql: Sql, companyId: CompanyId): Promise<C
     [companyId],
   );
   return rows[0] ?? null;
+}
+
+/** Changes the company's CLV horizon and discount rate (audited); the next refresh uses them. A company's row is
+ * written through the platform door only (its policy): call it in a platform transaction. */
+export async function updateClvSettings(
+  sql: Sql,
+  scope: WriteScope,
+  settings: { horizonYears: number; discountRate: number },
+): Promise<ClvSettingsRow> {
+  const before = await findClvSettings(sql, scope.companyId);
+  const { rows } = await sql.query<ClvSettingsRow>(
+    `UPDATE companies SET clv_horizon_years = $2, clv_discount_rate = $3 WHERE id = $1
+     RETURNING time_zone, clv_horizon_years, clv_discount_rate`,
+    [scope.companyId, settings.horizonYears, settings.discountRate],
+  );
+  await recordAudit(sql, scope, {
+    action: 'update',
+    entity: 'clv_settings',
+    entityId: scope.companyId,
+    before: before && { horizon_years: before.clv_horizon_years, discount_rate: before.clv_discount_rate },
+    after: { horizon_years: settings.horizonYears, discount_rate: settings.discountRate },
+  });
+  return rows[0]!;
 }
 
 /** Every guest with a check on or before `calibrationEnd` (YYYY-MM-DD in `timeZone`), by guest id. */
