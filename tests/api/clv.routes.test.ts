@@ -3,6 +3,7 @@ import { fitCompany } from '../../server/clv/company-fit.js';
 import { refreshCompanyClv } from '../../server/services/clv.service.js';
 import { openTestApp, type TestApp, type UserCaller } from '../support/app.js';
 import { storeVisits } from '../support/clv-checks.js';
+import { makeLocation } from '../support/factories.js';
 
 const URL = '/api/customers/clv/';
 
@@ -116,5 +117,40 @@ describe('/api/customers/clv/', () => {
     expect(fit.parameters.r).toBeGreaterThan(0);
     expect(Date.parse(fit.fitted_at)).not.toBeNaN();
     expect((await call(ownerB, 'GET')).json().fit).toBeNull();
+  });
+
+  it('asks for a refit once a POS connector has sent 1,000 new checks', async () => {
+    const connector = await test.newCaller('Connector');
+    const location = await makeLocation(test.database.db, connector.companyId);
+    const post = (from: number, count: number) =>
+      test.app.inject({
+        method: 'POST',
+        url: '/api/pos/checks/',
+        headers: connector.headers,
+        payload: {
+          checks: Array.from({ length: count }, (_, index) => ({
+            location_id: location.id,
+            check_number: `N-${from + index}`,
+            opened_at: '2025-03-09T18:00:00Z',
+            closed_at: '2025-03-09T19:30:00Z',
+            total: 12,
+          })),
+        },
+      });
+    const asked = () =>
+      test.database.db.owner(async (sql) => {
+        const { rows } = await sql.query<{ reason: string | null }>(
+          'SELECT reason FROM clv_jobs WHERE company_id = $1',
+          [connector.companyId],
+        );
+        return rows[0]?.reason ?? null;
+      });
+    expect((await post(0, 600)).json()).toMatchObject({ created: 600 });
+    expect(await asked()).toBeNull();
+    // The same checks again are not new.
+    expect((await post(0, 600)).json()).toMatchObject({ created: 0, unchanged: 600 });
+    expect(await asked()).toBeNull();
+    expect((await post(600, 400)).json()).toMatchObject({ created: 400 });
+    expect(await asked()).toBe('new-checks');
   });
 });
