@@ -1,3 +1,4 @@
+import { setImmediate as nextTick } from 'node:timers/promises';
 import {
   emptyHistories,
   type CompanyFitInput,
@@ -9,6 +10,7 @@ import type { LifetimeValueSettings } from '../clv/lifetime-value.js';
 import type { CompanyId, Database, Sql } from '../db/database.js';
 import {
   findClvSettings,
+  guestPageEnd,
   guestVisitHistories,
   replaceGuestPredictions,
   saveClvFit,
@@ -19,6 +21,12 @@ import {
 } from '../repositories/clv.repository.js';
 
 export { MIN_REPEAT_GUESTS_FOR_MODEL } from '../clv/company-fit.js';
+
+/**
+ * Guests whose histories are read per transaction. On PGlite a transaction holds the event loop (20,000 demo guests
+ * took 5–7 s in one), so short pages with a turn between let requests in; PostgreSQL reads apart from it.
+ */
+const HISTORY_PAGE_GUESTS = { pglite: 500, postgres: 50_000 } as const;
 
 /** Today's date (YYYY-MM-DD) in a time zone. */
 function todayIn(timeZone: string, now: Date): string {
@@ -68,6 +76,8 @@ export interface RefreshOptions {
   now?: Date;
   /** Fits the histories; by default in a worker thread (`fitOffThread`), never on the event loop. */
   fit?: (input: CompanyFitInput, signal?: AbortSignal) => Promise<CompanyFitResult>;
+  /** Guests read per transaction; by default `HISTORY_PAGE_GUESTS` for the database. */
+  historyPageGuests?: number;
   /** Stops a fit in progress: nothing is written. */
   signal?: AbortSignal;
   /**
@@ -82,8 +92,8 @@ export interface RefreshOptions {
  * the guests' predicted figures: probability alive, visits in the next year, spend per visit, annual CLV and
  * CLV over the company's horizon at its discount rate (docs/clv.md). With fewer than
  * `MIN_REPEAT_GUESTS_FOR_MODEL` repeat guests (or a spend fit without a finite mean) it stores historical
- * figures instead, marked so. The histories are read in one transaction, fitted in a worker thread, and the fit
- * and figures written in another transaction, so the fit itself holds no locks and readers see the old
+ * figures instead, marked so. The histories are read in pages of guests (short transactions), fitted in a worker
+ * thread, and the fit and figures written in one transaction, so the fit itself holds no locks and readers see the old
  * figures or the new ones, never a mix.
  */
 export async function refreshCompanyClv(
@@ -91,16 +101,32 @@ export async function refreshCompanyClv(
   companyId: CompanyId,
   options: RefreshOptions = {},
 ): Promise<ClvFitRow> {
-  const { settings, calibrationEnd, histories } = await db.tenant(companyId, async (sql) => {
-    const found = await findClvSettings(sql, companyId);
-    if (!found) throw new Error(`Company ${companyId} does not exist`);
-    const end = todayIn(found.time_zone, options.now ?? new Date());
-    return {
-      settings: found,
-      calibrationEnd: end,
-      histories: await guestVisitHistories(sql, companyId, end, found.time_zone),
-    };
-  });
+  const settings = await db.tenant(companyId, (sql) => findClvSettings(sql, companyId));
+  if (!settings) throw new Error(`Company ${companyId} does not exist`);
+  const calibrationEnd = todayIn(settings.time_zone, options.now ?? new Date());
+  const histories: GuestVisitHistoryRow[] = [];
+  // Page by page, each its own transaction: a guest's history is whole in one page, so pages need no common snapshot.
+  for (let after = 0; ;) {
+    const page = await db.tenant(companyId, async (sql) => {
+      const upTo = await guestPageEnd(
+        sql,
+        companyId,
+        after,
+        options.historyPageGuests ?? HISTORY_PAGE_GUESTS[db.kind],
+      );
+      if (upTo === null) return null;
+      const rows = await guestVisitHistories(sql, companyId, calibrationEnd, settings.time_zone, {
+        after,
+        upTo,
+      });
+      return { upTo, rows };
+    });
+    if (!page) break;
+    for (const row of page.rows) histories.push(row);
+    after = page.upTo;
+    options.signal?.throwIfAborted();
+    await nextTick();
+  }
   const lifetime: LifetimeValueSettings = {
     horizonYears: Number(settings.clv_horizon_years),
     discountRate: Number(settings.clv_discount_rate),

@@ -45,10 +45,16 @@ describe('a CLV fit beside the API', () => {
     // Timers, requests and (on PGlite) the database's statements kept their turns throughout.
     expect(inThread.counted.turns).toBeGreaterThan(100);
 
-    // The same fit on the event loop itself (the control): not one turn until it ends.
+    // The same fit on the event loop itself (the control): not one turn until it ends. Its histories are read in
+    // pages of 7 guests, which changes nothing in them.
     const onLoop = countingTurns((input) => Promise.resolve(fitCompany(input)));
-    const inline = await refreshCompanyClv(db, companyA, { now: NOW, fit: onLoop.wrapped });
+    const inline = await refreshCompanyClv(db, companyA, {
+      now: NOW,
+      fit: onLoop.wrapped,
+      historyPageGuests: 7,
+    });
     expect(onLoop.counted.turns).toBe(0);
+    expect([inline.guests, inline.repeat_guests]).toEqual([threaded.guests, threaded.repeat_guests]);
     expect(inline.r).toBeCloseTo(threaded.r!, 10);
     expect(inline.gamma).toBeCloseTo(threaded.gamma!, 10);
   });
