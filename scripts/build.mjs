@@ -90,8 +90,13 @@ async function buildClient() {
 async function buildServer() {
   const esbuild = await import('esbuild');
   await esbuild.build({
-    // The API (`npm start`) and the job workers (`npm run worker`) share one build of the server's code.
-    entryPoints: ['server/main.ts', 'server/worker.ts'],
+    // The API (`npm start`) and the job workers (`npm run worker`) share one build of the server's code; the
+    // CLV fit runs in a worker thread from a module of its own (server/clv/fit-off-thread.ts).
+    entryPoints: [
+      { in: 'server/main.ts', out: 'main' },
+      { in: 'server/worker.ts', out: 'worker' },
+      { in: 'server/clv/fit-thread.ts', out: 'clv-fit-thread' },
+    ],
     outdir: 'dist/server',
     outExtension: { '.js': '.mjs' },
     bundle: true,

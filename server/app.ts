@@ -32,6 +32,8 @@ import { authConfigRoutes } from './routes/auth-config.routes.js';
 import { companyTokensRoutes } from './routes/company-tokens.routes.js';
 import { brandRoutes, DEFAULT_BRAND_NAME } from './routes/brand.routes.js';
 import { demoRoutes } from './routes/demo.routes.js';
+import { clvRoutes } from './routes/clv.routes.js';
+import { clvSettingsService } from './services/clv-settings.service.js';
 import { demoStatusService } from './services/demo-status.service.js';
 import { companyUsersRoutes } from './routes/company-users.routes.js';
 import { createMailer, type MailSettings } from './mail/create-mailer.js';
@@ -240,6 +242,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       await api.register(bigdataRoutes(bigdataService(options.db)));
       await api.register(posChecksRoutes(posChecksService(options.db)));
       await api.register(posCheckVoidsRoutes(posCheckVoidsService(options.db)));
+      await api.register(clvRoutes(clvSettingsService(options.db)));
       await api.register(
         importsRoutes(importsService(options.db, runner, importSettings), importSettings.maxBytes),
       );

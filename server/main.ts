@@ -5,6 +5,7 @@ import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { countCompanies } from './repositories/companies.repository.js';
 import { loadDemoAccounts, loadDemoHistory } from './seed/load.js';
+import { requestDueClvRefreshes } from './services/clv-jobs.service.js';
 
 /** Starts the whole product in one process: migrations, demo data on an empty database, API and app. */
 async function main(): Promise<void> {
@@ -73,8 +74,13 @@ async function main(): Promise<void> {
     log: (message) => app.log.info(message),
     signal: stopping.signal,
   }).then(
-    (loaded) => {
-      if (loaded) app.log.info('demo data loaded');
+    async (loaded) => {
+      if (!loaded) return;
+      app.log.info('demo data loaded');
+      // The demo companies' CLV is fitted now rather than at the next scheduler tick (docs/clv.md).
+      await requestDueClvRefreshes(db).catch((error: unknown) =>
+        app.log.error({ code: (error as { code?: string }).code }, 'CLV refresh not asked for'),
+      );
     },
     (error: unknown) => {
       if (stopping.signal.aborted) app.log.info('demo data loading paused: the next start resumes it');

@@ -12,6 +12,7 @@ import {
   releaseImportJob,
   type ClaimedJob,
 } from '../repositories/imports.repository.js';
+import { afterImportFinished } from '../services/clv-jobs.service.js';
 
 /**
  * The worker that turns uploaded CSV files into subscribers and guests. The queue is the `import_jobs` table
@@ -149,6 +150,10 @@ export function importRunner(
     }
     if (ended) {
       stager.forget(job.id);
+      // An import that stored many checks asks for a CLV refit (docs/clv.md).
+      await afterImportFinished(db, job.company_id).catch((error: unknown) =>
+        log.error({ jobId: job.id, code: (error as { code?: string }).code }, 'CLV refresh not asked for'),
+      );
       finished.emit(String(job.id));
       return;
     }

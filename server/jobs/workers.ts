@@ -1,5 +1,11 @@
 import type { Database } from '../db/database.js';
 import {
+  clvRunner,
+  DEFAULT_CLV_RUNNER_SETTINGS,
+  type ClvRunner,
+  type ClvRunnerSettings,
+} from './clv-runner.js';
+import {
   importRunner,
   importRunnerDefaults,
   type ImportRunner,
@@ -31,6 +37,8 @@ export interface JobWorkers {
   all: readonly JobWorker[];
   /** The imports worker, which an upload also wakes and waits for when it runs in the same process. */
   imports: ImportRunner;
+  /** The CLV refresh worker (server/jobs/clv-runner.ts). */
+  clv: ClvRunner;
 }
 
 /** Every job worker over one database; none runs until started. */
@@ -38,9 +46,18 @@ export function jobWorkers(
   db: Database,
   log: JobWorkerLog,
   settings: Partial<ImportRunnerSettings> = {},
+  clvSettings: Partial<ClvRunnerSettings> = {},
 ): JobWorkers {
   const imports = importRunner(db, log, { ...importRunnerDefaults(db.kind), ...settings });
-  return { all: [{ name: 'imports', start: () => imports.start(), stop: () => imports.stop() }], imports };
+  const clv = clvRunner(db, log, { ...DEFAULT_CLV_RUNNER_SETTINGS, ...clvSettings });
+  return {
+    all: [
+      { name: 'imports', start: () => imports.start(), stop: () => imports.stop() },
+      { name: 'clv', start: () => clv.start(), stop: () => clv.stop() },
+    ],
+    imports,
+    clv,
+  };
 }
 
 /** Starts every worker. */

@@ -1,4 +1,6 @@
 import type { CompanyId, Sql } from '../db/database.js';
+import { recordAudit } from './audit.repository.js';
+import type { WriteScope } from './scope.js';
 
 /** The company's CLV settings and the time zone its days are counted in. */
 export interface ClvSettingsRow {
@@ -72,18 +74,66 @@ export async function findClvSettings(sql: Sql, companyId: CompanyId): Promise<C
   return rows[0] ?? null;
 }
 
-/** Every guest with a check on or before `calibrationEnd` (YYYY-MM-DD in `timeZone`), by guest id. */
+/** Changes the company's CLV horizon and discount rate (audited); the next refresh uses them. A company's row is
+ * written through the platform door only (its policy): call it in a platform transaction. */
+export async function updateClvSettings(
+  sql: Sql,
+  scope: WriteScope,
+  settings: { horizonYears: number; discountRate: number },
+): Promise<ClvSettingsRow> {
+  const before = await findClvSettings(sql, scope.companyId);
+  const { rows } = await sql.query<ClvSettingsRow>(
+    `UPDATE companies SET clv_horizon_years = $2, clv_discount_rate = $3 WHERE id = $1
+     RETURNING time_zone, clv_horizon_years, clv_discount_rate`,
+    [scope.companyId, settings.horizonYears, settings.discountRate],
+  );
+  await recordAudit(sql, scope, {
+    action: 'update',
+    entity: 'clv_settings',
+    entityId: scope.companyId,
+    before: before && { horizon_years: before.clv_horizon_years, discount_rate: before.clv_discount_rate },
+    after: { horizon_years: settings.horizonYears, discount_rate: settings.discountRate },
+  });
+  return rows[0]!;
+}
+
+/**
+ * The id of the `count`-th guest of the company after guest `after` (or of its last guest, when fewer follow); null
+ * when none follows. Pages `guestVisitHistories` by guest.
+ */
+export async function guestPageEnd(
+  sql: Sql,
+  companyId: CompanyId,
+  after: number,
+  count: number,
+): Promise<number | null> {
+  const { rows } = await sql.query<{ up_to: number | null }>(
+    `SELECT max(id)::bigint AS up_to FROM (
+       SELECT id FROM guests WHERE company_id = $1 AND id > $2 ORDER BY id LIMIT $3
+     ) page`,
+    [companyId, after, count],
+  );
+  const upTo = rows[0]?.up_to;
+  return upTo === null || upTo === undefined ? null : Number(upTo);
+}
+
+/**
+ * Every guest with a check on or before `calibrationEnd` (YYYY-MM-DD in `timeZone`), by guest id; only the guests
+ * with ids in (`guests.after`, `guests.upTo`] when given.
+ */
 export async function guestVisitHistories(
   sql: Sql,
   companyId: CompanyId,
   calibrationEnd: string,
   timeZone: string,
+  guests: { after: number; upTo: number } = { after: 0, upTo: Number.MAX_SAFE_INTEGER },
 ): Promise<GuestVisitHistoryRow[]> {
   const { rows } = await sql.query<GuestVisitHistoryRow>(
     `WITH days AS (
        SELECT guest_id, (closed_at AT TIME ZONE $3)::date AS day, sum(total_cents)::bigint AS cents
        FROM pos_checks
-       WHERE company_id = $1 AND guest_id IS NOT NULL AND (closed_at AT TIME ZONE $3)::date <= $2::date
+       WHERE company_id = $1 AND guest_id > $4 AND guest_id <= $5
+         AND (closed_at AT TIME ZONE $3)::date <= $2::date
        GROUP BY guest_id, day
      ), numbered AS (
        SELECT guest_id, day, cents, row_number() OVER (PARTITION BY guest_id ORDER BY day) AS n FROM days
@@ -95,7 +145,7 @@ export async function guestVisitHistories(
             count(*) FILTER (WHERE day > $2::date - 365)::int AS last_year_visits,
             coalesce(sum(cents) FILTER (WHERE day > $2::date - 365), 0)::bigint AS last_year_spend_cents
      FROM numbered GROUP BY guest_id ORDER BY guest_id`,
-    [companyId, calibrationEnd, timeZone],
+    [companyId, calibrationEnd, timeZone, guests.after, guests.upTo],
   );
   return rows;
 }

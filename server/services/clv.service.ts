@@ -1,11 +1,16 @@
-import { fitBgNbd } from '../clv/bg-nbd.js';
-import { fittedParameters } from '../clv/fitted-parameters.js';
-import { fitGammaGamma } from '../clv/gamma-gamma.js';
-import { predictGuests, type LifetimeValueSettings } from '../clv/lifetime-value.js';
-import type { CustomerHistory } from '../clv/purchase-history.js';
-import type { CompanyId, Database } from '../db/database.js';
+import { setImmediate as nextTick } from 'node:timers/promises';
+import {
+  emptyHistories,
+  type CompanyFitInput,
+  type CompanyFitResult,
+  type CompanyHistories,
+} from '../clv/company-fit.js';
+import { fitOffThread } from '../clv/fit-off-thread.js';
+import type { LifetimeValueSettings } from '../clv/lifetime-value.js';
+import type { CompanyId, Database, Sql } from '../db/database.js';
 import {
   findClvSettings,
+  guestPageEnd,
   guestVisitHistories,
   replaceGuestPredictions,
   saveClvFit,
@@ -15,13 +20,13 @@ import {
   type NewClvFit,
 } from '../repositories/clv.repository.js';
 
-/**
- * Below this many guests with a repeat visit the models' fit is not trusted (its parameters swing with a few
- * guests), and each guest's last twelve months stand in for the next, marked `historical`.
- */
-export const MIN_REPEAT_GUESTS_FOR_MODEL = 200;
+export { MIN_REPEAT_GUESTS_FOR_MODEL } from '../clv/company-fit.js';
 
-const DAYS_PER_WEEK = 7;
+/**
+ * Guests whose histories are read per transaction. On PGlite a transaction holds the event loop (20,000 demo guests
+ * took 5–7 s in one), so short pages with a turn between let requests in; PostgreSQL reads apart from it.
+ */
+const HISTORY_PAGE_GUESTS = { pglite: 500, postgres: 50_000 } as const;
 
 /** Today's date (YYYY-MM-DD) in a time zone. */
 function todayIn(timeZone: string, now: Date): string {
@@ -34,37 +39,52 @@ function todayIn(timeZone: string, now: Date): string {
   }).format(now);
 }
 
-function modelHistory(row: GuestVisitHistoryRow): Pick<CustomerHistory, 'x' | 'tX' | 'T' | 'monetary'> {
-  return {
-    x: row.repeat_visits,
-    tX: row.first_to_last_days / DAYS_PER_WEEK,
-    T: row.first_to_end_days / DAYS_PER_WEEK,
-    // Dollars, as the spend model's scale is fitted in them.
-    monetary: row.repeat_visits > 0 ? row.repeat_spend_cents / row.repeat_visits / 100 : 0,
-  };
+function historyColumns(rows: readonly GuestVisitHistoryRow[]): CompanyHistories {
+  const columns = emptyHistories(rows.length);
+  rows.forEach((row, index) => {
+    columns.visits[index] = row.visits;
+    columns.repeatVisits[index] = row.repeat_visits;
+    columns.firstToLastDays[index] = row.first_to_last_days;
+    columns.firstToEndDays[index] = row.first_to_end_days;
+    // bigint columns may arrive as text from PostgreSQL.
+    columns.spendCents[index] = Number(row.spend_cents);
+    columns.repeatSpendCents[index] = Number(row.repeat_spend_cents);
+    columns.lastYearVisits[index] = row.last_year_visits;
+    columns.lastYearSpendCents[index] = Number(row.last_year_spend_cents);
+  });
+  return columns;
 }
 
-/** The sum of (1 + rate)^(−month/12) over the horizon's months: a month's value's worth today, summed. */
-function discountedMonths({ horizonYears, discountRate }: LifetimeValueSettings): number {
-  let total = 0;
-  for (let month = 1; month <= Math.round(horizonYears * 12); month++)
-    total += 1 / (1 + discountRate) ** (month / 12);
-  return total;
+function predictionRows(guestIds: readonly number[], fit: CompanyFitResult): GuestPredictionRow[] {
+  const columns = fit.predictions;
+  return guestIds.map((guestId, index) => {
+    const alive = columns.probabilityAlive[index]!;
+    return {
+      guest_id: guestId,
+      probability_alive: Number.isNaN(alive) ? null : alive,
+      expected_visits_next_year: columns.expectedVisitsNextYear[index]!,
+      expected_spend_per_visit_cents: columns.expectedSpendPerVisitCents[index]!,
+      annual_clv_cents: columns.annualClvCents[index]!,
+      clv_cents: columns.clvCents[index]!,
+    };
+  });
 }
 
-function historicalPrediction(row: GuestVisitHistoryRow, monthsWorth: number): GuestPredictionRow {
-  const spendPerVisit =
-    row.last_year_visits > 0
-      ? row.last_year_spend_cents / row.last_year_visits
-      : row.spend_cents / row.visits;
-  return {
-    guest_id: row.guest_id,
-    probability_alive: null,
-    expected_visits_next_year: row.last_year_visits,
-    expected_spend_per_visit_cents: Math.round(spendPerVisit),
-    annual_clv_cents: row.last_year_spend_cents,
-    clv_cents: Math.round((row.last_year_spend_cents / 12) * monthsWorth),
-  };
+/** How `refreshCompanyClv` runs; the defaults suit the product. */
+export interface RefreshOptions {
+  /** The clock the calibration day is taken from. */
+  now?: Date;
+  /** Fits the histories; by default in a worker thread (`fitOffThread`), never on the event loop. */
+  fit?: (input: CompanyFitInput, signal?: AbortSignal) => Promise<CompanyFitResult>;
+  /** Guests read per transaction; by default `HISTORY_PAGE_GUESTS` for the database. */
+  historyPageGuests?: number;
+  /** Stops a fit in progress: nothing is written. */
+  signal?: AbortSignal;
+  /**
+   * Runs first in the write transaction and throws to refuse the write (the CLV job checks that it still
+   * holds its claim, so a job taken over by another process never writes).
+   */
+  beforeWrite?: (sql: Sql) => Promise<void>;
 }
 
 /**
@@ -72,46 +92,56 @@ function historicalPrediction(row: GuestVisitHistoryRow, monthsWorth: number): G
  * the guests' predicted figures: probability alive, visits in the next year, spend per visit, annual CLV and
  * CLV over the company's horizon at its discount rate (docs/clv.md). With fewer than
  * `MIN_REPEAT_GUESTS_FOR_MODEL` repeat guests (or a spend fit without a finite mean) it stores historical
- * figures instead, marked so. The histories
- * are read in one transaction and the fit and figures written in another, so the fit itself holds no locks.
+ * figures instead, marked so. The histories are read in pages of guests (short transactions), fitted in a worker
+ * thread, and the fit and figures written in one transaction, so the fit itself holds no locks and readers see the old
+ * figures or the new ones, never a mix.
  */
 export async function refreshCompanyClv(
   db: Database,
   companyId: CompanyId,
-  options: { now?: Date } = {},
+  options: RefreshOptions = {},
 ): Promise<ClvFitRow> {
-  const { settings, calibrationEnd, histories } = await db.tenant(companyId, async (sql) => {
-    const found = await findClvSettings(sql, companyId);
-    if (!found) throw new Error(`Company ${companyId} does not exist`);
-    const end = todayIn(found.time_zone, options.now ?? new Date());
-    return {
-      settings: found,
-      calibrationEnd: end,
-      histories: await guestVisitHistories(sql, companyId, end, found.time_zone),
-    };
-  });
+  const settings = await db.tenant(companyId, (sql) => findClvSettings(sql, companyId));
+  if (!settings) throw new Error(`Company ${companyId} does not exist`);
+  const calibrationEnd = todayIn(settings.time_zone, options.now ?? new Date());
+  const histories: GuestVisitHistoryRow[] = [];
+  // Page by page, each its own transaction: a guest's history is whole in one page, so pages need no common snapshot.
+  for (let after = 0; ;) {
+    const page = await db.tenant(companyId, async (sql) => {
+      const upTo = await guestPageEnd(
+        sql,
+        companyId,
+        after,
+        options.historyPageGuests ?? HISTORY_PAGE_GUESTS[db.kind],
+      );
+      if (upTo === null) return null;
+      const rows = await guestVisitHistories(sql, companyId, calibrationEnd, settings.time_zone, {
+        after,
+        upTo,
+      });
+      return { upTo, rows };
+    });
+    if (!page) break;
+    for (const row of page.rows) histories.push(row);
+    after = page.upTo;
+    options.signal?.throwIfAborted();
+    await nextTick();
+  }
   const lifetime: LifetimeValueSettings = {
-    horizonYears: settings.clv_horizon_years,
-    discountRate: settings.clv_discount_rate,
+    horizonYears: Number(settings.clv_horizon_years),
+    discountRate: Number(settings.clv_discount_rate),
   };
-  const repeatGuests = histories.filter((row) => row.repeat_visits > 0).length;
-  const base = {
+  const guestIds = histories.map((row) => Number(row.guest_id));
+  const fitter = options.fit ?? fitOffThread;
+  const result = await fitter({ histories: historyColumns(histories), lifetime }, options.signal);
+  const fit: NewClvFit = {
     calibration_end: calibrationEnd,
-    guests: histories.length,
-    repeat_guests: repeatGuests,
+    guests: guestIds.length,
+    repeat_guests: result.repeatGuests,
     horizon_years: lifetime.horizonYears,
     discount_rate: lifetime.discountRate,
-  };
-  let fit: NewClvFit;
-  let predictions: GuestPredictionRow[];
-  const modelHistories = histories.map(modelHistory);
-  // Too few repeat guests, or spend too uneven for a finite mean spend (q ≤ 1): the model cannot be trusted.
-  const visits = repeatGuests >= MIN_REPEAT_GUESTS_FOR_MODEL ? fitBgNbd(modelHistories) : null;
-  const spend = visits ? fitGammaGamma(modelHistories) : null;
-  if (!visits || !spend || spend.q <= 1) {
-    fit = {
-      ...base,
-      method: 'historical',
+    method: result.method,
+    ...(result.parameters ?? {
       r: null,
       alpha: null,
       a: null,
@@ -120,25 +150,12 @@ export async function refreshCompanyClv(
       p: null,
       q: null,
       gamma: null,
-    };
-    const monthsWorth = discountedMonths(lifetime);
-    predictions = histories.map((row) => historicalPrediction(row, monthsWorth));
-  } else {
-    fit = {
-      ...base,
-      method: 'model',
-      ...fittedParameters(visits, spend),
-    };
-    predictions = predictGuests(visits, spend, modelHistories, lifetime).map((prediction, index) => ({
-      guest_id: histories[index]!.guest_id,
-      probability_alive: prediction.probabilityAlive,
-      expected_visits_next_year: prediction.expectedVisitsNextYear,
-      expected_spend_per_visit_cents: Math.round(prediction.expectedSpendPerVisit * 100),
-      annual_clv_cents: Math.round(prediction.annualClv * 100),
-      clv_cents: Math.round(prediction.clv * 100),
-    }));
-  }
+    }),
+  };
+  const predictions = predictionRows(guestIds, result);
+  options.signal?.throwIfAborted();
   return db.tenant(companyId, async (sql) => {
+    await options.beforeWrite?.(sql);
     await replaceGuestPredictions(sql, companyId, predictions);
     return saveClvFit(sql, companyId, fit);
   });

@@ -8,6 +8,7 @@ import type { Database } from '../db/database.js';
 import { ingestChecks, type IngestCheck } from '../repositories/pos-ingestion.repository.js';
 import { missingIds } from '../repositories/references.js';
 import type { WriteScope } from '../repositories/scope.js';
+import { afterChecksStored } from './clv-jobs.service.js';
 
 /** How far past the server's clock a check may close: tills' clocks drift, a day is the most we accept. */
 const FUTURE_TOLERANCE_MS = 24 * 60 * 60 * 1000;
@@ -74,6 +75,8 @@ export function posChecksService(db: Database, now: () => Date = () => new Date(
         );
         return { created: stored.created.length, unchanged: stored.unchanged.length };
       });
+      // Many new checks since the last CLV fit ask for another (docs/clv.md).
+      await afterChecksStored(db, scope.companyId, result.created);
       return { ...result, rejected: rejected.sort((a, b) => a.index - b.index) };
     },
   };
