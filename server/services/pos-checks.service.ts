@@ -10,7 +10,7 @@ import { missingIds } from '../repositories/references.js';
 import type { WriteScope } from '../repositories/scope.js';
 
 /** How far past the server's clock a check may close: tills' clocks drift, a day is the most we accept. */
-const FUTURE_TOLERANCE_MS = 24 * 60 * 60 * 1000;
+export const FUTURE_TOLERANCE_MS = 24 * 60 * 60 * 1000;
 
 /** POS checks arriving from a connector (`POST /pos/checks/`). */
 export interface PosChecksService {
