@@ -826,7 +826,8 @@ export async function purgeFinishedImportRows(sql: Sql, retentionDays: number): 
 
 /** Who a deleted guest or subscriber was, as imports would have staged them. */
 export type StagedPerson =
-  { kind: 'subscriber'; email: string } | { kind: 'guest'; customer_name: string; last_four_digits: string };
+  | { kind: 'subscriber'; email: string }
+  | { kind: 'guest'; customer_name: string; last_four_digits: string; pos_id?: string };
 
 /**
  * Inside a delete's transaction: removes the rows finished imports still keep of this person (accepted or
@@ -838,9 +839,8 @@ export async function forgetStagedPerson(
   companyId: CompanyId,
   person: StagedPerson,
 ): Promise<void> {
-  // A checks file's rows name guests too (customer_name, last_four_digits).
-  const finishedJobOfKind = `r.company_id = $1 AND j.company_id = $1 AND j.id = r.job_id
-      AND (j.kind = $2 OR ($2 = 'guest' AND j.kind = 'checks')) AND j.status IN ('done', 'failed')`;
+  const finishedJobOfKind = `r.company_id = $1 AND j.company_id = $1 AND j.id = r.job_id AND j.kind = $2
+      AND j.status IN ('done', 'failed')`;
   const hasCell = (param: string) =>
     `EXISTS (SELECT 1 FROM unnest(r.raw) AS cell WHERE lower(btrim(cell)) = lower(btrim(${param})))`;
   if (person.kind === 'subscriber') {
@@ -856,6 +856,14 @@ export async function forgetStagedPerson(
      WHERE ${finishedJobOfKind}
        AND (r.key = lower(btrim($3)) || '|' || btrim($4) OR (${hasCell('$3')} AND ${hasCell('$4')}))`,
     [companyId, person.kind, person.customer_name, person.last_four_digits],
+  );
+  // A checks file's rows name guests too: by name with card digits, or by POS id (blank values name nobody).
+  await sql.query(
+    `DELETE FROM import_rows r USING import_jobs j
+     WHERE ${finishedJobOfKind.replace('$2', "'checks'")}
+       AND ((btrim($2) <> '' AND btrim($3) <> '' AND ${hasCell('$2')} AND ${hasCell('$3')})
+            OR (btrim($4) <> '' AND ${hasCell('$4')}))`,
+    [companyId, person.customer_name, person.last_four_digits, person.pos_id ?? ''],
   );
 }
 

@@ -6,6 +6,7 @@ import { authSettingsFrom } from '../../server/auth/settings.js';
 import type { Database } from '../../server/db/database.js';
 import { createCompanyToken } from '../../server/repositories/company-tokens.repository.js';
 import { createImportJob } from '../../server/repositories/imports.repository.js';
+import { eraseGuest } from '../../server/services/customer-erasure.js';
 import type { ImportJob } from '../../src/schemas/imports.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 import { makeCompany, makeLocation, makeUser, systemScope } from '../support/factories.js';
@@ -283,6 +284,39 @@ describe('POS checks CSV upload', () => {
       read: 0,
       checks: { created: 0, unchanged: 0, rejected: 0 },
     });
+  });
+
+  it('forgets what a checks import kept of a deleted guest: the rejected rows no longer name them', async () => {
+    const caller = await newCaller(db, 'Erase Co');
+    const home = (await makeLocation(db, caller.companyId, 'Home')).id;
+    const line = (number: string, who: string) =>
+      `${home},${number},2025-06-01T12:00:00Z,2025-06-01T13:00:00Z,5.00,,,,,,,${who},Tea,,1,5.00`;
+    const file = [
+      HEADER,
+      line('Z1', 'Zed Quist,9999,'),
+      line('Y1', ',,POS-YVES'),
+      line('X1', 'Xia Li,1234,'),
+    ].join('\n');
+    await uploadOk(caller, file);
+    // Sent again, every row is kept as unchanged, with the guests' cells.
+    const again = await uploadOk(caller, file);
+    expect(await rejectedCsv(caller, again)).toContain('Zed Quist');
+    const guests = (await stored(db, caller.companyId)).guests;
+    const scope = systemScope(caller.companyId);
+    for (const who of ['Zed Quist', '']) {
+      const guest = guests.find((row) => row.customer_name === who)!;
+      const id = await db.owner(
+        async (sql) =>
+          (await sql.query<{ id: number }>('SELECT id FROM guests WHERE hashid = $1', [guest.hashid]))
+            .rows[0]!.id,
+      );
+      expect(await db.tenant(caller.companyId, (sql) => eraseGuest(sql, scope, id))).toBe(true);
+    }
+    const after = await rejectedCsv(caller, again);
+    expect(after).not.toContain('Zed Quist');
+    expect(after).not.toContain('POS-YVES');
+    // Another guest's row stays.
+    expect(after).toContain('Xia Li');
   });
 
   it('refuses a file without the identity columns, and callers below admin', async () => {
