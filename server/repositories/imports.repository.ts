@@ -914,17 +914,21 @@ export async function noteImportKeys(
   keys: readonly { key: string; line: number }[],
 ): Promise<Map<string, number>> {
   if (keys.length === 0) return new Map();
-  const { rows } = await sql.query<{ key: string; line: number }>(
-    `WITH wanted AS MATERIALIZED (
-       SELECT x.key COLLATE "C" AS key, x.line FROM json_to_recordset($3::json) AS x(key text, line integer)),
-     noted AS (
-       INSERT INTO import_keys (company_id, job_id, key, line) SELECT $1, $2, w.key, w.line FROM wanted w
-       ON CONFLICT (job_id, key) DO NOTHING RETURNING key)
-     SELECT k.key, k.line FROM import_keys k JOIN wanted w ON w.key = k.key
-     WHERE k.company_id = $1 AND k.job_id = $2`,
+  const { rows: noted } = await sql.query<{ key: string }>(
+    `INSERT INTO import_keys (company_id, job_id, key, line)
+     SELECT $1, $2, x.key, x.line FROM json_to_recordset($3::json) AS x(key text, line integer)
+     ON CONFLICT (job_id, key) DO NOTHING RETURNING key`,
     [companyId, jobId, JSON.stringify(keys)],
   );
-  // The statement sees import_keys as it was before its insert: what it finds was noted by an earlier batch.
+  const fresh = new Set(noted.map((row) => row.key));
+  const repeats = keys.filter((key) => !fresh.has(key.key)).map((key) => key.key);
+  if (repeats.length === 0) return new Map();
+  // Only the (rare) repeats are looked up, by the primary key: a join of the batch with every key noted so far
+  // cost PGlite a second a turn by 10,000 checks.
+  const { rows } = await sql.query<{ key: string; line: number }>(
+    'SELECT key, line FROM import_keys WHERE company_id = $1 AND job_id = $2 AND key = ANY($3::text[])',
+    [companyId, jobId, repeats],
+  );
   return new Map(rows.map((row) => [row.key, row.line]));
 }
 
