@@ -7,12 +7,14 @@
  * totals), as the floor any ingestion is measured against. Prints checks/s of both and their ratio.
  */
 import { buildApp } from '../server/app.js';
+import type { Database } from '../server/db/database.js';
 import { makeLocation } from '../tests/support/factories.js';
 import { benchCompany, envInt, openBenchDatabase, printFigure, round, type BenchDriver } from './support.js';
 
 const BATCH = 1000;
 
-function generatedCheck(index: number, locationId: number) {
+/** The bench's check number `index` at a location: two lines, a guest by POS id (returning three times in four). */
+export function generatedCheck(index: number, locationId: number) {
   const closed = new Date(Date.UTC(2025, 0, 1) + index * 60_000);
   return {
     location_id: locationId,
@@ -56,32 +58,7 @@ export async function benchPosChecks(driver: BenchDriver): Promise<void> {
     }
     const apiSeconds = (performance.now() - started) / 1000;
 
-    // The floor: the same check rows COPYed straight into pos_checks of a second company.
-    const floor = await benchCompany(db, 'Bench Copy');
-    const floorLocation = await makeLocation(db, floor.id, 'Copy');
-    const copyStarted = performance.now();
-    await db.owner((sql) =>
-      sql.copyFrom(
-        'pos_checks',
-        [
-          'company_id',
-          'location_id',
-          'check_number',
-          'opened_at',
-          'closed_at',
-          'subtotal_cents',
-          'total_cents',
-        ],
-        (function* () {
-          for (let index = 0; index < rows; index++) {
-            const check = generatedCheck(index, floorLocation.id);
-            const cents = check.total * 100;
-            yield `${floor.id},${floorLocation.id},${check.check_number},${check.opened_at},${check.closed_at},${cents},${cents}\n`;
-          }
-        })(),
-      ),
-    );
-    const copySeconds = (performance.now() - copyStarted) / 1000;
+    const copySeconds = await copyFloor(db, rows);
     printFigure({
       bench: 'pos_checks.api',
       driver,
@@ -96,4 +73,36 @@ export async function benchPosChecks(driver: BenchDriver): Promise<void> {
     await app.close();
     await bench.drop();
   }
+}
+
+/**
+ * The floor any ingestion is measured against: the same `rows` check rows COPYed straight into `pos_checks` of
+ * a new company (no lines, guests, items or totals). Returns its seconds.
+ */
+export async function copyFloor(db: Database, rows: number): Promise<number> {
+  const floor = await benchCompany(db, `Bench Copy ${Math.random().toString(36).slice(2, 8)}`);
+  const floorLocation = await makeLocation(db, floor.id, 'Copy');
+  const copyStarted = performance.now();
+  await db.owner((sql) =>
+    sql.copyFrom(
+      'pos_checks',
+      [
+        'company_id',
+        'location_id',
+        'check_number',
+        'opened_at',
+        'closed_at',
+        'subtotal_cents',
+        'total_cents',
+      ],
+      (function* () {
+        for (let index = 0; index < rows; index++) {
+          const check = generatedCheck(index, floorLocation.id);
+          const cents = check.total * 100;
+          yield `${floor.id},${floorLocation.id},${check.check_number},${check.opened_at},${check.closed_at},${cents},${cents}\n`;
+        }
+      })(),
+    ),
+  );
+  return (performance.now() - copyStarted) / 1000;
 }

@@ -18,6 +18,7 @@ import { benchGuestList } from './guest-list.js';
 import { benchImports } from './imports.js';
 import { benchLoad } from './load.js';
 import { benchPosChecks } from './pos-checks.js';
+import { benchPosChecksCsv } from './pos-checks-csv.js';
 import { benchReplay } from './replay.js';
 import { benchStart } from './start.js';
 import { benchUpload } from './upload.js';
@@ -157,7 +158,10 @@ for (const driver of benchDrivers()) {
   if (only.has('locations')) await benchLocationsList(driver, loop);
   if (only.has('upload')) await benchUpload(driver);
   if (only.has('imports')) await benchImports(driver);
-  if (only.has('checks')) await benchPosChecks(driver);
+  if (only.has('checks')) {
+    await benchPosChecks(driver);
+    await benchPosChecksCsv(driver);
+  }
   if (only.has('guests')) await benchGuestList(driver);
   if (only.has('load')) await benchLoad(driver);
 }

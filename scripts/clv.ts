@@ -1,7 +1,8 @@
 /**
- * `npm run clv -- --input FILE --format cdnow-sample|cdnow-master --calibration-end YYYY-MM-DD`: fits the
- * product's BG/NBD and Gamma-Gamma models to a transaction file and prints the fit as JSON, so the models
- * can be checked against the published fits (docs/clv.md).
+ * `npm run clv -- --input FILE --format cdnow-sample|cdnow-master|checks-csv --calibration-end YYYY-MM-DD`: fits
+ * the product's BG/NBD and Gamma-Gamma models to a transaction file (a CDNOW purchase log, or a POS checks CSV
+ * file as the checks upload takes it) and prints the fit as JSON, so the models can be checked against the
+ * published fits (docs/clv.md).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -10,7 +11,7 @@ import { fittedParameters } from '../server/clv/fitted-parameters.js';
 import { fitGammaGamma } from '../server/clv/gamma-gamma.js';
 import { dayNumber, summarisePurchases } from '../server/clv/purchase-history.js';
 import {
-  readTransactionFile,
+  readPurchases,
   TRANSACTION_FILE_FORMATS,
   type TransactionFileFormat,
 } from '../server/clv/transaction-files.js';
@@ -38,7 +39,7 @@ if (!values['calibration-end'] || !/^\d{4}-\d{2}-\d{2}$/.test(values['calibratio
 
 let histories;
 try {
-  const purchases = readTransactionFile(
+  const purchases = await readPurchases(
     readFileSync(values.input, 'utf8'),
     values.format as TransactionFileFormat,
   );

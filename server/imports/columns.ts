@@ -1,19 +1,41 @@
-import type { CustomerKind } from '../../src/schemas/customers.js';
+import type { ImportKind } from '../../src/schemas/imports.js';
 
 /** The columns an upload of each kind understands; any other column is ignored. */
 export const IMPORT_COLUMNS = {
   subscriber: ['email', 'first_name', 'last_name', 'phone', 'zip', 'birthday', 'pos_id', 'subscribed'],
   guest: ['customer_name', 'last_four_digits', 'pos_id'],
-} as const satisfies Record<CustomerKind, readonly string[]>;
+  // One row per check line: the check's columns repeat on each of its rows (docs/guest-data.md).
+  checks: [
+    'location_id',
+    'check_number',
+    'opened_at',
+    'closed_at',
+    'total',
+    'subtotal',
+    'tax',
+    'tip',
+    'discount',
+    'guest_count',
+    'revenue_center',
+    'customer_name',
+    'last_four_digits',
+    'pos_id',
+    'menu_item',
+    'category',
+    'quantity',
+    'amount',
+  ],
+} as const satisfies Record<ImportKind, readonly string[]>;
 
-/** The columns a file of each kind must have (the guests table needs a POS id). */
+/** The columns a file of each kind must have (the guests table needs a POS id; a check its identity and total). */
 export const REQUIRED_COLUMNS = {
   subscriber: ['email'],
   guest: ['customer_name', 'last_four_digits', 'pos_id'],
-} as const satisfies Record<CustomerKind, readonly string[]>;
+  checks: ['location_id', 'check_number', 'opened_at', 'closed_at', 'total'],
+} as const satisfies Record<ImportKind, readonly string[]>;
 
 /** A column the kind understands. */
-export type ImportColumn = (typeof IMPORT_COLUMNS)[CustomerKind][number];
+export type ImportColumn = (typeof IMPORT_COLUMNS)[ImportKind][number];
 
 /** Where each understood column sits in the file's rows, and which required ones are missing. */
 export interface ColumnMap {
@@ -31,7 +53,7 @@ export function normaliseColumnName(cell: string): string {
 }
 
 /** Maps a header row to the kind's columns; the first of two cells with the same name wins. */
-export function mapColumns(kind: CustomerKind, header: readonly string[]): ColumnMap {
+export function mapColumns(kind: ImportKind, header: readonly string[]): ColumnMap {
   const known = new Set<string>(IMPORT_COLUMNS[kind]);
   const positions: Partial<Record<ImportColumn, number>> = {};
   header.forEach((cell, index) => {

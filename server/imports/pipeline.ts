@@ -1,4 +1,4 @@
-import type { CustomerKind } from '../../src/schemas/customers.js';
+import type { ImportKind } from '../../src/schemas/imports.js';
 import type { Database } from '../db/database.js';
 import {
   createImportJob,
@@ -44,7 +44,7 @@ export class MissingColumnsError extends Error {
 
 /** One uploaded file to receive. */
 export interface IncomingFile {
-  kind: CustomerKind;
+  kind: ImportKind;
   fileName: string;
   source: AsyncIterable<Uint8Array | string>;
   maxBytes: number;

@@ -11,6 +11,9 @@ import {
 } from '../repositories/imports.repository.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CustomerKind } from '../../src/schemas/customers.js';
+import { MAX_LINES_PER_CHECK } from '../../src/schemas/pos-checks.js';
+import { mergeCheckBatch } from './check-merge.js';
+import { groupKey } from './check-rows.js';
 import { mapColumns, type ColumnMap } from './columns.js';
 import { readCsvRecords, type CsvRecord } from './csv-reader.js';
 import { readHeader } from './pipeline.js';
@@ -77,6 +80,28 @@ async function take(reader: FileReader, count: number): Promise<CsvRecord[]> {
 }
 
 /**
+ * The next `count` records of a checks file, and then any that follow of the last record's check (up to a
+ * check's most lines more), so no check is split between two batches.
+ */
+async function takeWholeChecks(reader: FileReader, count: number, columns: ColumnMap): Promise<CsvRecord[]> {
+  const records = await take(reader, count);
+  const last = records.at(-1);
+  if (!last) return records;
+  const key = groupKey(last, columns);
+  for (let extra = 0; extra <= MAX_LINES_PER_CHECK; extra++) {
+    const [next] = await take(reader, 1);
+    if (!next) break;
+    if (groupKey(next, columns) !== key) {
+      reader.buffered.unshift(next);
+      reader.position -= 1;
+      break;
+    }
+    records.push(next);
+  }
+  return records;
+}
+
+/**
  * Opens a job's stored file where its staging stopped: at the resume point, or past its header and the first
  * `skip` data records (beating the job's heartbeat as it skips, so a long re-read is not taken for a dead worker).
  */
@@ -117,6 +142,11 @@ export interface FileStager {
   stageNext(companyId: number, jobId: number, batchRows: number): Promise<'staged' | 'complete' | 'done'>;
   /** Lets go of a job's reader (the job finished or failed). */
   forget(jobId: number): void;
+}
+
+/** Raised when a job's stored file ends before the rows counted on upload. */
+function fileEndedEarly(): Error {
+  return new Error('The stored file holds fewer rows than were counted on upload');
 }
 
 /** Where the reader's next batch starts: after the batch checked ahead was taken, before it. */
@@ -166,6 +196,30 @@ async function checkNext(
 /** A stager over the database; readers live in this process only. */
 export function fileStager(db: Database): FileStager {
   const readers = new Map<number, FileReader>();
+
+  /** A checks file's next batch of whole checks, merged straight into the checks (./check-merge.ts). */
+  async function stageChecks(
+    reader: FileReader,
+    jobId: number,
+    companyId: number,
+    columns: ColumnMap,
+    count: number,
+    staged: number,
+  ): Promise<'staged' | 'done'> {
+    const records = await takeWholeChecks(reader, count, columns);
+    const last = records.at(-1);
+    try {
+      if (!last) throw fileEndedEarly();
+      const resume = { ...last.end, chunk: reader.firstChunk + last.end.chunk };
+      const done = await mergeCheckBatch(db, companyId, jobId, columns, records, staged, resume);
+      if (done) readers.delete(jobId);
+      return done ? 'done' : 'staged';
+    } catch (error) {
+      readers.delete(jobId);
+      throw error;
+    }
+  }
+
   return {
     async stageNext(companyId, jobId, batchRows) {
       const job = await db.tenant(companyId, (sql) => findStagingState(sql, companyId, jobId));
@@ -181,6 +235,8 @@ export function fileStager(db: Database): FileStager {
       }
       const columns = mapColumns(job.kind, job.header);
       const count = Math.min(batchRows, job.read - job.staged);
+      if (job.kind === 'checks')
+        return await stageChecks(reader, jobId, companyId, columns, count, job.staged);
       if (reader.ahead && reader.ahead.rows.length !== count) putBack(reader);
       const batch = reader.ahead ?? (await checkNext(reader, job.kind, columns, job.staged, count, false));
       reader.ahead = null;
@@ -189,7 +245,7 @@ export function fileStager(db: Database): FileStager {
         const now = await db.tenant(companyId, (sql) => findStagingState(sql, companyId, jobId));
         // Another worker staged the last rows (and removed the file) meanwhile: this turn is simply lost.
         if (now?.staged !== job.staged) throw new ImportJobGoneError();
-        throw new Error('The stored file holds fewer rows than were counted on upload');
+        throw fileEndedEarly();
       }
       const { rows, resume } = batch;
       // Guests are matched against the company's guests once for the whole file, so they are staged first.

@@ -1,5 +1,5 @@
-import type { CustomerKind } from '../../src/schemas/customers.js';
 import type {
+  ImportKind,
   ImportProblemCode,
   ImportProblemParams,
   ImportRowError,
@@ -22,7 +22,7 @@ type RowProblem = Omit<ImportRowError, 'line'>;
 export interface ImportJobRow {
   id: number;
   company_id: number;
-  kind: CustomerKind;
+  kind: ImportKind;
   status: ImportStatus;
   file_name: string;
   bytes: number;
@@ -33,6 +33,10 @@ export interface ImportJobRow {
   updated: number;
   duplicates: number;
   invalid: number;
+  /** A checks file's counts in whole checks (0 for other kinds). */
+  checks_created: number;
+  checks_unchanged: number;
+  checks_rejected: number;
   failure: string | null;
   created_at: Date;
   finished_at: Date | null;
@@ -80,7 +84,7 @@ export class ImportJobGoneError extends Error {
 
 const SELECT_JOB = `
   SELECT id, company_id, kind, status, file_name, bytes, header, read, processed, imported, updated, duplicates,
-         invalid, failure, created_at, finished_at
+         invalid, checks_created, checks_unchanged, checks_rejected, failure, created_at, finished_at
   FROM import_jobs`;
 
 /** What an interrupted upload's job says once it is given up. */
@@ -90,7 +94,7 @@ export const INTERRUPTED_UPLOAD = 'The upload was interrupted';
 export async function createImportJob(
   sql: Sql,
   scope: WriteScope,
-  job: { kind: CustomerKind; fileName: string; header: readonly string[] },
+  job: { kind: ImportKind; fileName: string; header: readonly string[] },
 ): Promise<number> {
   const { rows } = await sql.query<{ id: number }>(
     `INSERT INTO import_jobs (company_id, kind, status, file_name, header, user_id, actor_user_id)
@@ -157,7 +161,7 @@ export interface StagingResumePoint {
 
 /** What a worker needs to go on staging a job's file: its columns and how far staging got. */
 export interface StagingState {
-  kind: CustomerKind;
+  kind: ImportKind;
   status: ImportStatus;
   header: string[];
   read: number;
@@ -212,7 +216,7 @@ export async function stageImportRows(
   resume: StagingResumePoint | null = null,
 ): Promise<void> {
   // clock_timestamp(), not now(): the heartbeat says when the batch committed, not when its transaction began.
-  const job = await sql.query<{ kind: CustomerKind; complete: boolean }>(
+  const job = await sql.query<{ kind: ImportKind; complete: boolean }>(
     `UPDATE import_jobs SET staged = staged + $4, heartbeat_at = clock_timestamp(),
        resume_chunk = $5, resume_offset = $6, resume_line = $7
      WHERE company_id = $1 AND id = $2 AND status IN ('queued', 'running') AND staged = $3
@@ -563,7 +567,7 @@ export async function mergeImportBatch(
 ): Promise<boolean> {
   // The row lock makes two runners on one job take turns; each starts where the other committed.
   const { rows } = await sql.query<{
-    kind: CustomerKind;
+    kind: ImportKind;
     status: ImportStatus;
     read: number;
     staged: number;
@@ -581,7 +585,10 @@ export async function mergeImportBatch(
   const upTo = Math.min(job.read, job.processed + batchRows);
   const params = [companyId, jobId, job.processed, upTo];
   let merged: Merged;
-  if (job.kind === 'subscriber') {
+  if (job.kind === 'checks') {
+    // A checks file merges straight from its batches (mergeCheckBatch); only a file without rows comes here.
+    merged = { imported: 0, updated: 0 };
+  } else if (job.kind === 'subscriber') {
     merged = await mergeSubscribers(sql, params);
   } else {
     // In the first batch's transaction, so a restart before it commits simply runs it again.
@@ -597,7 +604,7 @@ export async function mergeImportBatch(
   );
   const counts: BatchCounts = { ...merged, ...rejected.rows[0]! };
   const done = upTo >= job.read;
-  const { rows: after } = await sql.query<BatchCounts & { read: number; kind: CustomerKind }>(
+  const { rows: after } = await sql.query<BatchCounts & { read: number; kind: ImportKind }>(
     `UPDATE import_jobs SET processed = $3, imported = imported + $4, updated = updated + $5,
        duplicates = duplicates + $6, invalid = invalid + $7, heartbeat_at = clock_timestamp(),
        status = CASE WHEN $8 THEN 'done' ELSE status END, claimed = claimed AND NOT $8,
@@ -734,7 +741,7 @@ export async function mergeSubscriberRows(
     );
   }
   const counts: BatchCounts = { ...merged, duplicates: repeats.size, invalid: rows.length - accepted.length };
-  const { rows: totals } = await sql.query<BatchCounts & { read: number; kind: CustomerKind }>(
+  const { rows: totals } = await sql.query<BatchCounts & { read: number; kind: ImportKind }>(
     `UPDATE import_jobs SET imported = imported + $3, updated = updated + $4, duplicates = duplicates + $5,
        invalid = invalid + $6,
        status = CASE WHEN $7 THEN 'done' ELSE status END, claimed = claimed AND NOT $7,
@@ -757,7 +764,7 @@ async function auditFinishedImport(
   companyId: CompanyId,
   jobId: number,
   uploader: { user_id: number | null; actor_user_id: number | null },
-  totals: BatchCounts & { read: number; kind: CustomerKind },
+  totals: BatchCounts & { read: number; kind: ImportKind },
 ): Promise<void> {
   await recordAudit(
     sql,
@@ -819,7 +826,8 @@ export async function purgeFinishedImportRows(sql: Sql, retentionDays: number): 
 
 /** Who a deleted guest or subscriber was, as imports would have staged them. */
 export type StagedPerson =
-  { kind: 'subscriber'; email: string } | { kind: 'guest'; customer_name: string; last_four_digits: string };
+  | { kind: 'subscriber'; email: string }
+  | { kind: 'guest'; customer_name: string; last_four_digits: string; pos_id?: string };
 
 /**
  * Inside a delete's transaction: removes the rows finished imports still keep of this person (accepted or
@@ -849,4 +857,146 @@ export async function forgetStagedPerson(
        AND (r.key = lower(btrim($3)) || '|' || btrim($4) OR (${hasCell('$3')} AND ${hasCell('$4')}))`,
     [companyId, person.kind, person.customer_name, person.last_four_digits],
   );
+  // A checks file's rows name guests too: by name with card digits, or by POS id (blank values name nobody).
+  await sql.query(
+    `DELETE FROM import_rows r USING import_jobs j
+     WHERE ${finishedJobOfKind.replace('$2', "'checks'")}
+       AND ((btrim($2) <> '' AND btrim($3) <> '' AND ${hasCell('$2')} AND ${hasCell('$3')})
+            OR (btrim($4) <> '' AND ${hasCell('$4')}))`,
+    [companyId, person.customer_name, person.last_four_digits, person.pos_id ?? ''],
+  );
+}
+
+// ───────────────────────────── POS checks files (server/imports/check-merge.ts) ─────────────────────────────
+
+/** Who uploaded a job, for the scope its checks are stored under and its audit entry. */
+export interface ClaimedBatch {
+  /** The batch holds the file's last rows. */
+  complete: boolean;
+  user_id: number | null;
+  actor_user_id: number | null;
+}
+
+/**
+ * Claims the next `count` rows of a running checks job (the rows after the first `after`) for the caller's
+ * transaction: its staged and processed counts, resume point and heartbeat move at once, under the job row's
+ * lock. Throws ImportJobGoneError (nothing written) when another worker got there first or the job ended.
+ */
+export async function claimCheckBatch(
+  sql: Sql,
+  companyId: CompanyId,
+  jobId: number,
+  after: number,
+  count: number,
+  resume: StagingResumePoint,
+): Promise<ClaimedBatch> {
+  const { rows } = await sql.query<ClaimedBatch>(
+    `UPDATE import_jobs SET staged = staged + $4, processed = processed + $4, heartbeat_at = clock_timestamp(),
+       resume_chunk = $5, resume_offset = $6, resume_line = $7
+     WHERE company_id = $1 AND id = $2 AND status = 'running' AND kind = 'checks'
+       AND staged = $3 AND processed = $3 AND staged + $4 <= read
+     RETURNING staged = read AS complete, user_id, actor_user_id`,
+    [companyId, jobId, after, count, resume.chunk, resume.offset, resume.line],
+  );
+  const batch = rows[0];
+  if (!batch) throw new ImportJobGoneError();
+  return batch;
+}
+
+/**
+ * Notes the keys a batch of a job brings with the line each starts on; returns, for the keys an earlier batch
+ * noted already, the line they were first noted at.
+ */
+export async function noteImportKeys(
+  sql: Sql,
+  companyId: CompanyId,
+  jobId: number,
+  keys: readonly { key: string; line: number }[],
+): Promise<Map<string, number>> {
+  if (keys.length === 0) return new Map();
+  const { rows: noted } = await sql.query<{ key: string }>(
+    `INSERT INTO import_keys (company_id, job_id, key, line)
+     SELECT $1, $2, x.key, x.line FROM json_to_recordset($3::json) AS x(key text, line integer)
+     ON CONFLICT (job_id, key) DO NOTHING RETURNING key`,
+    [companyId, jobId, JSON.stringify(keys)],
+  );
+  const fresh = new Set(noted.map((row) => row.key));
+  const repeats = keys.filter((key) => !fresh.has(key.key)).map((key) => key.key);
+  if (repeats.length === 0) return new Map();
+  // Only the (rare) repeats are looked up, by the primary key: a join of the batch with every key noted so far
+  // cost PGlite a second a turn by 10,000 checks.
+  const { rows } = await sql.query<{ key: string; line: number }>(
+    'SELECT key, line FROM import_keys WHERE company_id = $1 AND job_id = $2 AND key = ANY($3::text[])',
+    [companyId, jobId, repeats],
+  );
+  return new Map(rows.map((row) => [row.key, row.line]));
+}
+
+/** A row a batch rejected, kept with its cells and why for the preview and the download. */
+export interface RejectedImportRow {
+  seq: number;
+  line: number;
+  raw: string[];
+  outcome: 'invalid' | 'duplicate';
+  problems: RowProblem[];
+}
+
+/** Keeps a batch's rejected rows (invalid, or duplicates) for the job's preview and rejected-rows download. */
+export async function storeRejectedImportRows(
+  sql: Sql,
+  companyId: CompanyId,
+  jobId: number,
+  rows: readonly RejectedImportRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await sql.query(
+    `INSERT INTO import_rows (company_id, job_id, seq, line, raw, outcome, problems)
+     SELECT $1, $2, x.seq, x.line, x.raw, x.outcome, x.problems
+     FROM json_to_recordset($3::json) AS x(seq integer, line integer, raw text[], outcome text, problems jsonb)`,
+    [companyId, jobId, JSON.stringify(rows)],
+  );
+}
+
+/** A checks batch's outcome: rows by outcome, and whole checks. */
+export interface CheckBatchCounts extends BatchCounts {
+  checksCreated: number;
+  checksUnchanged: number;
+  checksRejected: number;
+}
+
+/**
+ * Adds a checks batch's counts to its job; the last batch (`complete`) marks it done, removes its noted keys and
+ * stored file, and audits it (counts only).
+ */
+export async function finishCheckBatch(
+  sql: Sql,
+  companyId: CompanyId,
+  jobId: number,
+  batch: ClaimedBatch,
+  counts: CheckBatchCounts,
+): Promise<void> {
+  const { rows } = await sql.query<BatchCounts & { read: number; kind: ImportKind }>(
+    `UPDATE import_jobs SET imported = imported + $3, duplicates = duplicates + $4, invalid = invalid + $5,
+       checks_created = checks_created + $6, checks_unchanged = checks_unchanged + $7,
+       checks_rejected = checks_rejected + $8,
+       status = CASE WHEN $9 THEN 'done' ELSE status END, claimed = claimed AND NOT $9,
+       finished_at = CASE WHEN $9 THEN now() ELSE finished_at END
+     WHERE company_id = $1 AND id = $2
+     RETURNING kind, read, imported, updated, duplicates, invalid`,
+    [
+      companyId,
+      jobId,
+      counts.imported,
+      counts.duplicates,
+      counts.invalid,
+      counts.checksCreated,
+      counts.checksUnchanged,
+      counts.checksRejected,
+      batch.complete,
+    ],
+  );
+  if (!batch.complete) return;
+  await sql.query('DELETE FROM import_keys WHERE company_id = $1 AND job_id = $2', [companyId, jobId]);
+  await deleteImportChunks(sql, companyId, jobId);
+  await auditFinishedImport(sql, companyId, jobId, batch, rows[0]!);
 }

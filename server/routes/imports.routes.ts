@@ -4,8 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
-import type { CustomerKind } from '../../src/schemas/customers.js';
-import { ImportJobSchema } from '../../src/schemas/imports.js';
+import { ImportJobSchema, type ImportJob, type ImportKind } from '../../src/schemas/imports.js';
+import { principalOf } from '../auth/principal.js';
 import { access } from '../http/access.js';
 import { ApiError, fieldFailure, invalid } from '../http/errors.js';
 import { companyOf, writeScopeOf } from '../http/scope.js';
@@ -16,7 +16,10 @@ const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 
 const uploadErrors = { ...errors, 413: ApiErrorSchema, 415: ApiErrorSchema, 429: ApiErrorSchema };
 const tags = ['Imports'];
 const UPLOAD = { ...access('Subscribers', 'marketer'), limit: 'upload' } as const;
-const READ = access('Subscribers', 'analyst');
+/** POS checks come in as `POST /pos/checks/` does: no feature gates a company's own sales; admins and tokens. */
+const CHECKS_UPLOAD = { ...access(null, 'admin'), limit: 'upload' } as const;
+/** Any company may follow its checks imports; guest and subscriber imports need the feature (`followable`). */
+const READ = access(null, 'analyst');
 
 /** Content types a raw CSV body may come with (spreadsheet programs on Windows send the Excel one). */
 const CSV_TYPES = new Set(['text/csv', 'application/csv', 'application/vnd.ms-excel']);
@@ -79,7 +82,7 @@ function refuseAnnouncedSize(request: FastifyRequest, maxBytes: number, overhead
 async function uploadOf(
   request: FastifyRequest,
   query: z.infer<typeof UploadQuerySchema>,
-  kind: CustomerKind,
+  kind: ImportKind,
   maxBytes: number,
 ): Promise<Upload> {
   const type = mediaType(request.headers['content-type']);
@@ -105,6 +108,14 @@ async function uploadOf(
   return { kind, fileName: fileNameOr(query.file_name ?? part.filename), source: part.file };
 }
 
+/** A guest or subscriber import is the Subscribers feature's, as its upload was; a checks import every company's. */
+function followable(request: FastifyRequest, job: ImportJob): ImportJob {
+  if (job.kind !== 'checks' && !principalOf(request).features.has('Subscribers')) {
+    throw new ApiError(403, 'feature_not_enabled', 'Your company does not have the Subscribers feature');
+  }
+  return job;
+}
+
 /** Maps the multipart plugin's own size error to the API's shape (the service's check usually comes first). */
 function sizeErrorOr(error: unknown, maxBytes: number): unknown {
   const code = (error as { code?: string }).code;
@@ -123,15 +134,22 @@ export function importsRoutes(service: ImportsService, maxBytes: number): Fastif
     app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     await app.register(fastifyMultipart, { throwFileSizeLimit: true });
 
-    const uploadRoute = (url: string, kind: CustomerKind, summary: string) =>
+    const uploadRoute = (
+      url: string,
+      kind: ImportKind,
+      summary: string,
+      config: typeof UPLOAD | typeof CHECKS_UPLOAD = UPLOAD,
+      about = '',
+    ) =>
       app.post(
         url,
         {
-          config: UPLOAD,
+          config,
           schema: {
             tags,
             summary,
             description:
+              about +
               'Send the file as the raw body (Content-Type text/csv, name in ?file_name= or Content-Disposition) ' +
               'or as multipart/form-data in a field named file. Answers 200 with the finished job, or 202 ' +
               'with a queued or running job to follow at GET /imports/{id}/.',
@@ -160,6 +178,19 @@ export function importsRoutes(service: ImportsService, maxBytes: number): Fastif
       'guest',
       'Import guests from a CSV file (customer_name, last_four_digits and pos_id required)',
     );
+    uploadRoute(
+      '/pos/checks/upload/',
+      'checks',
+      'Import POS checks from a CSV file, one row per check line (idempotent)',
+      CHECKS_UPLOAD,
+      'Columns: location_id, check_number, opened_at, closed_at, total (required); subtotal, tax, tip, discount, ' +
+        'guest_count, revenue_center, customer_name, last_four_digits, pos_id (the check, repeated on each of its ' +
+        'rows); menu_item, category, quantity, amount (the line). Amounts in dollars with at most two decimals, ' +
+        'times in ISO 8601 with a zone. A check is its consecutive rows with the same location_id, check_number ' +
+        'and closed_at, which must agree on every check column; the rules are those of POST /pos/checks/. A check ' +
+        'with a rejected row is rejected whole; a check stored before is left unchanged (rows counted as ' +
+        'duplicates, `checks.unchanged`). ',
+    );
 
     app.get(
       '/imports/:id/',
@@ -172,7 +203,7 @@ export function importsRoutes(service: ImportsService, maxBytes: number): Fastif
           response: { 200: ImportJobSchema, ...errors },
         },
       },
-      async (request) => service.get(companyOf(request), request.params.id),
+      async (request) => followable(request, await service.get(companyOf(request), request.params.id)),
     );
 
     app.get(
@@ -188,6 +219,7 @@ export function importsRoutes(service: ImportsService, maxBytes: number): Fastif
       },
       async (request, reply) => {
         const { job, lines } = await service.rejected(companyOf(request), request.params.id);
+        followable(request, job);
         return (
           reply
             .type('text/csv; charset=utf-8')

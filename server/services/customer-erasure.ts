@@ -62,6 +62,7 @@ export async function eraseGuest(sql: Sql, scope: WriteScope, id: number): Promi
     kind: 'guest',
     customer_name: before.customer_name,
     last_four_digits: before.last_four_digits,
+    pos_id: before.pos_id,
   });
   await deleteGuest(sql, scope, before);
   await recordDeletedCustomer(sql, scope, { customerType: 'guest', posId: before.pos_id, originalId: id });

@@ -1,6 +1,5 @@
 import { LIMITS } from '../../src/schemas/constants.js';
-import type { CustomerKind } from '../../src/schemas/customers.js';
-import type { ImportJob } from '../../src/schemas/imports.js';
+import type { ImportJob, ImportKind } from '../../src/schemas/imports.js';
 import type { Database } from '../db/database.js';
 import { csvLine } from '../http/csv-writer.js';
 import { ApiError, fieldFailure, invalid, notFound } from '../http/errors.js';
@@ -33,7 +32,7 @@ export const DEFAULT_UPLOAD_SETTINGS: UploadSettings = {
 
 /** One file as the upload route hands it over. */
 export interface Upload {
-  kind: CustomerKind;
+  kind: ImportKind;
   fileName: string;
   source: AsyncIterable<Uint8Array | string>;
 }
@@ -61,6 +60,10 @@ export async function presentImportJob(db: Database, row: ImportJobRow): Promise
     updated: row.updated,
     duplicates: row.duplicates,
     invalid: row.invalid,
+    checks:
+      row.kind === 'checks'
+        ? { created: row.checks_created, unchanged: row.checks_unchanged, rejected: row.checks_rejected }
+        : null,
     errors,
     failure: row.failure,
     failure_code: row.failure === null ? null : row.failure === INTERRUPTED_UPLOAD ? 'interrupted' : 'failed',

@@ -11,7 +11,7 @@ import type { WriteScope } from '../repositories/scope.js';
 import { afterChecksStored } from './clv-jobs.service.js';
 
 /** How far past the server's clock a check may close: tills' clocks drift, a day is the most we accept. */
-const FUTURE_TOLERANCE_MS = 24 * 60 * 60 * 1000;
+export const FUTURE_TOLERANCE_MS = 24 * 60 * 60 * 1000;
 
 /** POS checks arriving from a connector (`POST /pos/checks/`). */
 export interface PosChecksService {

@@ -12,8 +12,7 @@ import {
   stopChild,
 } from 'xstate';
 import { LIMITS } from '../schemas/constants.js';
-import type { CustomerKind } from '../schemas/customers.js';
-import type { ImportJob } from '../schemas/imports.js';
+import type { ImportJob, ImportKind } from '../schemas/imports.js';
 import { requestIn } from './kit/request.js';
 import { problemOf, type ApiProblem } from './support/api-problem.js';
 import { placeholder } from './support/placeholder.js';
@@ -34,7 +33,7 @@ export interface ChosenFile {
 
 /** What the upload actor is given: the kind of records and the file to send. */
 export interface UploadRequest {
-  kind: CustomerKind;
+  kind: ImportKind;
   file: ChosenFile;
 }
 
@@ -76,7 +75,7 @@ export interface CsvUploadFinished {
 
 /** What the upload knows. */
 export interface CsvUploadContext {
-  kind: CustomerKind;
+  kind: ImportKind;
   file: ChosenFile | null;
   fileProblem: FileProblem | null;
   /** Bytes sent and to send while the file streams up. */
@@ -117,11 +116,11 @@ const csvUploadSetup = setup({
   types: {
     context: {} as CsvUploadContext,
     events: {} as CsvUploadEvent,
-    input: {} as { kind: CustomerKind },
+    input: {} as { kind: ImportKind },
     emitted: {} as CsvUploadFinished,
   },
   actors: {
-    /** `POST /api/{subscriptions/subscribers|pos/guests}/upload/`: reports progress, then the job. */
+    /** `POST /api/{subscriptions/subscribers|pos/guests|pos/checks}/upload/`: reports progress, then the job. */
     uploadFile: fromCallback<EventObject, UploadRequest>(() => {
       throw new Error('provided by src/app');
     }),

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { CustomerKindSchema } from './customers.js';
+
+/** What a file imports: subscribers, guests, or POS checks (one row per check line). */
+export const ImportKindSchema = z.enum(['guest', 'subscriber', 'checks']);
+/** What a file imports. */
+export type ImportKind = z.infer<typeof ImportKindSchema>;
+
+/** A checks file's outcome in whole checks: stored now, stored before (nothing changed), rejected. */
+export const ImportCheckCountsSchema = z.object({
+  created: z.number().int(),
+  unchanged: z.number().int(),
+  rejected: z.number().int(),
+});
 
 /**
  * Where an import job is: `receiving` while the file streams in, `queued` and `running` while rows are
@@ -53,7 +64,7 @@ export type ImportRowError = z.infer<typeof ImportRowErrorSchema>;
  */
 export const ImportJobSchema = z.object({
   id: z.number().int(),
-  kind: CustomerKindSchema,
+  kind: ImportKindSchema,
   status: ImportStatusSchema,
   file_name: z.string(),
   bytes: z.number().int(),
@@ -64,6 +75,8 @@ export const ImportJobSchema = z.object({
   updated: z.number().int(),
   duplicates: z.number().int(),
   invalid: z.number().int(),
+  /** A checks file's counts in whole checks (its rows are counted above); null for other kinds. */
+  checks: ImportCheckCountsSchema.nullable(),
   /** The first rejected rows; the rejected-rows download has all of them. */
   errors: z.array(ImportRowErrorSchema),
   /** Why the whole import failed, when it did, in English. */

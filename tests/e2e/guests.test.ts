@@ -144,4 +144,48 @@ describe('guests and subscribers in a browser', () => {
     await page.screenshot({ path: 'test-results/e2e-guests-deleted.png', fullPage: true });
     expect(watched.errors).toEqual([]);
   });
+
+  it('imports POS checks from the guest list: the report counts whole checks and the new guest is listed', async () => {
+    const { page } = watched;
+    // The company's first location, as the locations screen reads it.
+    const listed = page.waitForResponse(
+      (response) => /\/api\/customers\/locations\/\?/.test(response.url()) && response.ok(),
+    );
+    await page.goto('/locations');
+    const location = (await (await listed).json()).results[0].id as number;
+    await page.goto('/guest/analytics');
+    const header =
+      'location_id,check_number,opened_at,closed_at,total,pos_id,menu_item,category,quantity,amount';
+    const row = (at: number, number: string, item: string, amount: string) =>
+      `${at},${number},2025-06-01T18:00:00Z,2025-06-01T19:00:00Z,30.00,E2E-CHECKS-1,${item},Food,1,${amount}`;
+    const folder = await mkdtemp(join(tmpdir(), 'regulars-checks-'));
+    const file = join(folder, 'pos-checks.csv');
+    await writeFile(
+      file,
+      [
+        header,
+        row(location, 'E2E-1', 'Soup', '10.00'),
+        row(location, 'E2E-1', 'Steak', '20.00'),
+        row(location, 'E2E-2', 'Steak', '30.00'),
+        // No such location in this company: refused.
+        row(999_999_999, 'E2E-3', 'Soup', '30.00'),
+      ].join('\n'),
+    );
+
+    await page.getByRole('button', { name: 'Import POS checks' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import POS checks' });
+    const chooser = page.waitForEvent('filechooser');
+    await dialog.getByLabel('CSV file').click();
+    await (await chooser).setFiles(file);
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await dialog.getByText('Import finished').waitFor({ timeout: 60_000 });
+    await dialog.getByText('Checks: 2 stored, 0 already there, 1 rejected.').waitFor();
+    await dialog.getByRole('row', { name: /^5\s+location_id\s+Not valid$/ }).waitFor();
+    await page.screenshot({ path: 'test-results/e2e-guests-checks-report.png', fullPage: true });
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    await page.getByLabel('Search guests').fill('E2E-CHECKS-1');
+    await page.getByRole('row', { name: /E2E-CHECKS-1/ }).waitFor();
+    expect(watched.errors).toEqual([]);
+  });
 });

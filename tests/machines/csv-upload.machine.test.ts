@@ -34,6 +34,7 @@ function job(status: ImportJob['status'], changes: Partial<ImportJob> = {}): Imp
     duplicates: 0,
     invalid: 0,
     errors: [],
+    checks: null,
     failure: null,
     failure_code: null,
     rejected_url: '/api/imports/41/rejected/',

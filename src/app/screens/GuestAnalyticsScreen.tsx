@@ -39,18 +39,23 @@ export default function GuestAnalyticsScreen() {
   const inviteActor = useAppActor(filePagingLogic, { input: { kind: 'guest', filter: initial.filter } });
   const toInviteActor = useAppActor(guestsToInviteLogic, { input: { filter: initial.filter } });
   const uploadActor = useAppActor(csvUploadLogic, { input: { kind: 'guest' } });
+  const checksUploadActor = useAppActor(csvUploadLogic, { input: { kind: 'checks' } });
   const canUpload = useCanWriteSubscribers();
   const role = useSelector(auth, (state) => state.context.user?.role);
   const canDelete = roleAtLeast(role, 'admin');
 
   // A finished upload refreshes the list 3 seconds later (the list machine's timer) and the invite count.
   useEffect(() => {
-    const subscription = uploadActor.on('upload.completed', () => {
+    const refresh = () => {
       listActor.send({ type: 'list.refresh' });
       toInviteActor.send({ type: 'count.refresh' });
-    });
-    return () => subscription.unsubscribe();
-  }, [listActor, uploadActor, toInviteActor]);
+    };
+    // Checks bring new guests and visits too.
+    const subscriptions = [uploadActor, checksUploadActor].map((actor) =>
+      actor.on('upload.completed', refresh),
+    );
+    return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
+  }, [listActor, uploadActor, checksUploadActor, toInviteActor]);
 
   // A guest who became a subscriber leaves the invite rows (read again from the first file, the new
   // subscriber's POS id now dropped) and shows subscribed in the guest list.
@@ -84,6 +89,8 @@ export default function GuestAnalyticsScreen() {
       toInviteActor={toInviteActor}
       uploadActor={uploadActor}
       canUpload={canUpload}
+      // Admins and owners send checks, as the API allows (the same least role as deleting a guest).
+      checksUploadActor={canDelete ? checksUploadActor : null}
       canAddSubscribers={canUpload}
       canDelete={canDelete}
       timeZone={timeZone}

@@ -61,11 +61,12 @@ export const subscribersListLogic = subscribersListMachine.provide({
 const UPLOAD_PATHS = {
   subscriber: '/subscriptions/subscribers/upload/',
   guest: '/pos/guests/upload/',
+  checks: '/pos/checks/upload/',
 } as const;
 
 /**
  * The CSV upload machine with the upload service (byte progress over XMLHttpRequest), `GET
- * /api/imports/{id}/` and the rejected-rows download. Usable for subscribers and guests (input `kind`).
+ * /api/imports/{id}/` and the rejected-rows download. Usable for subscribers, guests and POS checks (input `kind`).
  */
 export const csvUploadLogic = csvUploadMachine.provide({
   actors: {

@@ -13,6 +13,7 @@ export function GuestAnalyticsView({
   toInviteActor,
   uploadActor,
   canUpload,
+  checksUploadActor,
   canAddSubscribers,
   canDelete,
   timeZone,
@@ -24,6 +25,8 @@ export function GuestAnalyticsView({
   uploadActor: CsvUploadActor;
   /** Marketers and above upload guests. */
   canUpload: boolean;
+  /** The POS checks upload, for admins and owners (as the API allows); absent for others. */
+  checksUploadActor?: CsvUploadActor | null;
   /** Marketers and above add guests to invite as subscribers. */
   canAddSubscribers: boolean;
   /** Admins and owners delete guests. */
@@ -42,6 +45,7 @@ export function GuestAnalyticsView({
         actor={listActor}
         uploadActor={uploadActor}
         canUpload={canUpload}
+        checksUploadActor={checksUploadActor}
         canDelete={canDelete}
         timeZone={timeZone}
       />

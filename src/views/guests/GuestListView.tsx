@@ -23,19 +23,22 @@ import { maskedCard } from './messages.js';
 export type GuestListActor = ListActor<Guest, NoFilters>;
 
 /**
- * The guest list of /guest/analytics: search, export, CSV upload (marketers and above), a paged table and
- * the delete confirmation (admins and owners, as the API allows).
+ * The guest list of /guest/analytics: search, export, CSV upload (marketers and above), POS checks CSV upload
+ * (admins and owners, as the API allows), a paged table and the delete confirmation (admins and owners).
  */
 export function GuestListView({
   actor,
   uploadActor,
   canUpload,
+  checksUploadActor,
   canDelete,
   timeZone,
 }: {
   actor: GuestListActor;
   uploadActor: CsvUploadActor;
   canUpload: boolean;
+  /** The POS checks upload, for callers who may send checks; absent otherwise. */
+  checksUploadActor?: CsvUploadActor | null;
   canDelete: boolean;
   timeZone?: string;
 }) {
@@ -80,6 +83,11 @@ export function GuestListView({
               {canUpload && (
                 <Button variant="light" onClick={() => uploadActor.send({ type: 'dialog.open' })}>
                   {t('guests.list.upload')}
+                </Button>
+              )}
+              {checksUploadActor && (
+                <Button variant="light" onClick={() => checksUploadActor.send({ type: 'dialog.open' })}>
+                  {t('guests.list.uploadChecks')}
                 </Button>
               )}
             </>
@@ -181,6 +189,7 @@ export function GuestListView({
         confirm={t('guests.deleteDialog.confirm')}
       />
       <CsvUploadDialog actor={uploadActor} />
+      {checksUploadActor && <CsvUploadDialog actor={checksUploadActor} />}
     </Paper>
   );
 }

@@ -39,7 +39,7 @@ function fileOf(chosen: { blob?: Blob } | null): File | null {
 }
 
 /**
- * The CSV upload dialog (subscribers or guests): choose a file, watch the bytes go up and the rows being
+ * The CSV upload dialog (subscribers, guests or POS checks): choose a file, watch the bytes go up and the rows being
  * imported, then read the report and download the rejected rows. Open while the machine is not closed.
  */
 export function CsvUploadDialog({ actor }: { actor: CsvUploadActor }) {
@@ -194,6 +194,16 @@ function Report({ actor }: { actor: CsvUploadActor }) {
         styles={{ title: { color: 'var(--mantine-color-text)' } }}
       >
         {t('csvUpload.report.summary', { read: count(job.read), file: job.file_name })}
+        {job.checks && (
+          <>
+            {' '}
+            {t('csvUpload.report.checks', {
+              created: count(job.checks.created),
+              unchanged: count(job.checks.unchanged),
+              rejected: count(job.checks.rejected),
+            })}
+          </>
+        )}
       </Alert>
       <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="sm">
         <Figure label={t('csvUpload.report.read')} value={count(job.read)} />
