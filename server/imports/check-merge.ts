@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.js';
+import { noteChecksStored } from '../db/planner-statistics.js';
 import {
   claimCheckBatch,
   finishCheckBatch,
@@ -35,7 +36,8 @@ export async function mergeCheckBatch(
   const latest = now.getTime() + FUTURE_TOLERANCE_MS;
   const rows = records.map((record, index) => checkCheckRow(columns, record, after + index + 1, latest));
   const groups = groupCheckRows(rows);
-  return db.tenant(companyId, async (sql) => {
+  let created = 0;
+  const complete = await db.tenant(companyId, async (sql) => {
     const batch = await claimCheckBatch(sql, companyId, jobId, after, rows.length, resume);
     const firsts = new Map<string, number>();
     for (const group of groups) if (!firsts.has(group.key)) firsts.set(group.key, group.line);
@@ -116,6 +118,9 @@ export async function mergeCheckBatch(
       checksRejected: refused.filter((group) => group.rows[0]!.problems[0]?.code !== 'duplicate_in_file')
         .length,
     });
+    created = stored.created.length;
     return batch.complete;
   });
+  await noteChecksStored(db, created);
+  return complete;
 }

@@ -5,6 +5,7 @@ import {
   type RejectedCheck,
 } from '../../src/schemas/pos-checks.js';
 import type { Database } from '../db/database.js';
+import { noteChecksStored } from '../db/planner-statistics.js';
 import { ingestChecks, type IngestCheck } from '../repositories/pos-ingestion.repository.js';
 import { missingIds } from '../repositories/references.js';
 import type { WriteScope } from '../repositories/scope.js';
@@ -77,6 +78,7 @@ export function posChecksService(db: Database, now: () => Date = () => new Date(
       });
       // Many new checks since the last CLV fit ask for another (docs/clv.md).
       await afterChecksStored(db, scope.companyId, result.created);
+      await noteChecksStored(db, result.created);
       return { ...result, rejected: rejected.sort((a, b) => a.index - b.index) };
     },
   };
