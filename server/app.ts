@@ -42,6 +42,7 @@ import type { ImportRunnerSettings } from './jobs/import-runner.js';
 import { jobWorkers, startWorkers, stopWorkers } from './jobs/workers.js';
 import { locationsRoutes } from './routes/locations.routes.js';
 import { bigdataRoutes } from './routes/bigdata.routes.js';
+import { cohortsRoutes } from './routes/cohorts.routes.js';
 import { guestsRoutes } from './routes/guests.routes.js';
 import { posChecksRoutes } from './routes/pos-checks.routes.js';
 import { subscriberListsRoutes } from './routes/subscriber-lists.routes.js';
@@ -57,6 +58,7 @@ import { hijackService } from './services/hijack.service.js';
 import { DEFAULT_UPLOAD_SETTINGS, importsService, type UploadSettings } from './services/imports.service.js';
 import { locationsService } from './services/locations.service.js';
 import { bigdataService } from './services/bigdata.service.js';
+import { cohortsService } from './services/cohorts.service.js';
 import { customerProfilesService } from './services/customer-profiles.service.js';
 import { guestsService } from './services/guests.service.js';
 import { posChecksService } from './services/pos-checks.service.js';
@@ -236,6 +238,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       await api.register(subscriberListsRoutes(subscriberListsService(options.db)));
       await api.register(guestsRoutes(guestsService(options.db, profiles, counts)));
       await api.register(bigdataRoutes(bigdataService(options.db)));
+      await api.register(cohortsRoutes(cohortsService(options.db)));
       await api.register(posChecksRoutes(posChecksService(options.db)));
       await api.register(
         importsRoutes(importsService(options.db, runner, importSettings), importSettings.maxBytes),

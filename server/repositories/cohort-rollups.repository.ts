@@ -321,3 +321,46 @@ export async function latestActivityMonth(
         );
   return rows[0]?.month ?? null;
 }
+
+/** A cohort filter's locations, resolved: the ids the company does not have, and the locations meant. */
+export interface CohortLocations {
+  missingLocationIds: number[];
+  missingGroupIds: number[];
+  /** The locations given and those of the groups given, each once. */
+  locationIds: number[];
+  /** How many locations the company has. */
+  companyLocations: number;
+}
+
+/** Resolves a filter of locations and location groups into locations, naming those not the company's. */
+export async function resolveCohortLocations(
+  sql: Sql,
+  companyId: CompanyId,
+  locationIds: readonly number[],
+  groupIds: readonly number[],
+): Promise<CohortLocations> {
+  const { rows } = await sql.query<{
+    locations: number[];
+    groups: number[];
+    members: number[];
+    total: number;
+  }>(
+    `SELECT coalesce((SELECT array_agg(id) FROM locations WHERE company_id = $1 AND id = ANY($2::bigint[])),
+                     '{}') AS locations,
+            coalesce((SELECT array_agg(id) FROM location_groups WHERE company_id = $1 AND id = ANY($3::bigint[])),
+                     '{}') AS groups,
+            coalesce((SELECT array_agg(DISTINCT location_id) FROM location_group_members
+                      WHERE company_id = $1 AND group_id = ANY($3::bigint[])), '{}') AS members,
+            (SELECT count(*)::int FROM locations WHERE company_id = $1) AS total`,
+    [companyId, [...locationIds], [...groupIds]],
+  );
+  const row = rows[0]!;
+  const locations = new Set(row.locations.map(Number));
+  const groups = new Set(row.groups.map(Number));
+  return {
+    missingLocationIds: [...new Set(locationIds)].filter((id) => !locations.has(id)),
+    missingGroupIds: [...new Set(groupIds)].filter((id) => !groups.has(id)),
+    locationIds: [...new Set([...locations, ...row.members.map(Number)])].sort((a, b) => a - b),
+    companyLocations: row.total,
+  };
+}
