@@ -13,6 +13,7 @@ import type { Database } from '../server/db/database.js';
 import { createCompany } from '../server/repositories/companies.repository.js';
 import { createLocation } from '../server/repositories/locations.repository.js';
 import { benchClv } from './clv.js';
+import { benchCohorts } from './cohorts.js';
 import { benchFirstLoad } from './first-load.js';
 import { benchGuestList } from './guest-list.js';
 import { benchImports } from './imports.js';
@@ -144,9 +145,11 @@ const loop: LoopOptions = {
   warmup: envInt('BENCH_WARMUP', 200),
   iterations: envInt('BENCH_ITERATIONS', 1000),
 };
-// BENCH_ONLY=guests,imports runs a subset (size, start, replay, clv, locations, upload, imports, checks, guests, load); all by default.
+// BENCH_ONLY=guests,imports runs a subset (size, start, replay, clv, cohorts, locations, upload, imports, checks, guests, load); all by default.
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'size,start,replay,clv,locations,upload,imports,checks,guests,load').split(','),
+  (
+    process.env.BENCH_ONLY ?? 'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load'
+  ).split(','),
 );
 if (only.has('size')) await benchFirstLoad();
 if (only.has('start')) await benchStart();
@@ -154,6 +157,10 @@ if (only.has('replay')) {
   benchReplay({ entries: envInt('BENCH_REPLAY_ENTRIES', 2000), runs: envInt('BENCH_REPLAY_RUNS', 5) });
 }
 if (only.has('clv')) benchClv();
+// The cohort calls measure volume on PostgreSQL only (bench/cohorts.ts).
+if (only.has('cohorts') && (process.env.BENCH_DATABASE_URL ?? process.env.BENCH_COHORT_DATABASE_URL)) {
+  await benchCohorts();
+}
 for (const driver of benchDrivers()) {
   if (only.has('locations')) await benchLocationsList(driver, loop);
   if (only.has('upload')) await benchUpload(driver);

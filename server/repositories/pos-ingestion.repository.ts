@@ -1,6 +1,7 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import type { WriteScope } from './scope.js';
 import { recordAudit } from './audit.repository.js';
+import { addChecksToCohorts } from './cohort-rollups.repository.js';
 import { newHashid } from './hashid.js';
 import { addChecksToGuests } from './pos.repository.js';
 
@@ -442,6 +443,7 @@ export async function ingestChecks(
     );
   }
   await addChecksToGuests(sql, companyId, [...checkIdAt.values()]);
+  await addChecksToCohorts(sql, companyId, [...checkIdAt.values()]);
   if (guests.newlyIdentified.length > 0) {
     // Subscribers who gave their POS id before the POS named the guest are linked to the guest now.
     await sql.query(

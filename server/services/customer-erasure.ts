@@ -1,4 +1,5 @@
 import type { Sql } from '../db/database.js';
+import { removeGuestFromCohorts } from '../repositories/cohort-rollups.repository.js';
 import { recordDeletedCustomer } from '../repositories/deleted-customers.repository.js';
 import { forgetSubscriberInMessages } from '../repositories/email-messages.repository.js';
 import { deleteGuest, findGuestsByIds } from '../repositories/guests.repository.js';
@@ -54,6 +55,7 @@ export async function eraseGuest(sql: Sql, scope: WriteScope, id: number): Promi
   const before = (await findGuestsByIds(sql, scope.companyId, [id]))[0];
   if (!before) return false;
   const owner: CustomerRef = { type: 'guest', id };
+  await removeGuestFromCohorts(sql, scope.companyId, id);
   await unlinkChecksOfGuest(sql, scope.companyId, id);
   await unlinkGuestFromSubscribers(sql, scope.companyId, id);
   await deleteNotesAbout(sql, scope.companyId, owner);

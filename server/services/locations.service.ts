@@ -29,6 +29,7 @@ import {
   updateLocation,
   type LocationRow,
 } from '../repositories/locations.repository.js';
+import { removeLocationFromCohorts } from '../repositories/cohort-rollups.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
 
 /** A location row as the API shows it. */
@@ -107,8 +108,12 @@ export function locationsService(db: Database) {
       return presentLocation(row);
     },
     async remove(scope: WriteScope, id: number): Promise<void> {
-      if (!(await db.tenant(scope.companyId, (sql) => deleteLocation(sql, scope, id))))
-        throw notFound('Location');
+      const deleted = await db.tenant(scope.companyId, async (sql) => {
+        // The location's checks go with it: its guests' cohorts are worked out again first.
+        await removeLocationFromCohorts(sql, scope.companyId, id);
+        return deleteLocation(sql, scope, id);
+      });
+      if (!deleted) throw notFound('Location');
     },
     async roi(companyId: number, fromDate: string, toDate: string): Promise<LocationRoi> {
       const period = periodOf(fromDate, toDate);
