@@ -1,5 +1,6 @@
 import type { Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
+import { removeChecksFromCohorts } from './cohort-rollups.repository.js';
 import { INGESTION_LOCK } from './pos-ingestion.repository.js';
 import { recountGuests } from './pos.repository.js';
 import type { WriteScope } from './scope.js';
@@ -47,6 +48,8 @@ export async function voidChecks(
   const checkIds = [...new Set(rows.map((row) => row.id))];
   const guestIds = [...new Set(rows.flatMap((row) => (row.guest_id === null ? [] : [row.guest_id])))];
   if (checkIds.length > 0) {
+    // The rollups read the checks as stored, so they are taken out before the checks go.
+    await removeChecksFromCohorts(sql, companyId, checkIds);
     await sql.query('DELETE FROM pos_checks WHERE company_id = $1 AND id = ANY($2::bigint[])', [
       companyId,
       checkIds,

@@ -370,6 +370,20 @@ export async function addChecksToGuests(
   );
 }
 
+/** The guests with a check at the location (whose figures change when the location and its checks go). */
+export async function guestsWithChecksAt(
+  sql: Sql,
+  companyId: CompanyId,
+  locationId: number,
+): Promise<number[]> {
+  const { rows } = await sql.query<{ guest_id: number }>(
+    `SELECT DISTINCT guest_id FROM pos_checks
+     WHERE company_id = $1 AND location_id = $2 AND guest_id IS NOT NULL`,
+    [companyId, locationId],
+  );
+  return rows.map((row) => row.guest_id);
+}
+
 /**
  * Sets the running metrics of some guests again from the checks they have now (after checks were taken away):
  * the same figures `addChecksToGuests` keeps, counted over each guest's own checks only, so the cost is the

@@ -30,6 +30,7 @@ import {
   type LocationRow,
 } from '../repositories/locations.repository.js';
 import { removeLocationFromCohorts } from '../repositories/cohort-rollups.repository.js';
+import { guestsWithChecksAt, recountGuests } from '../repositories/pos.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
 
 /** A location row as the API shows it. */
@@ -109,9 +110,13 @@ export function locationsService(db: Database) {
     },
     async remove(scope: WriteScope, id: number): Promise<void> {
       const deleted = await db.tenant(scope.companyId, async (sql) => {
-        // The location's checks go with it: its guests' cohorts are worked out again first.
+        // The location's checks go with it: its guests' cohorts are worked out again first, their running
+        // figures after.
         await removeLocationFromCohorts(sql, scope.companyId, id);
-        return deleteLocation(sql, scope, id);
+        const guests = await guestsWithChecksAt(sql, scope.companyId, id);
+        const deleted = await deleteLocation(sql, scope, id);
+        await recountGuests(sql, scope.companyId, guests);
+        return deleted;
       });
       if (!deleted) throw notFound('Location');
     },

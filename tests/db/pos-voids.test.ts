@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
 import { voidChecks } from '../../server/repositories/pos-voids.repository.js';
+import { locationsService } from '../../server/services/locations.service.js';
 import { seededRandom } from '../support/clv-simulation.js';
 import { makeGuest, makeLocation, systemScope } from '../support/factories.js';
 import { useTwoCompanies } from '../support/two-companies.js';
@@ -36,6 +37,15 @@ async function keptFigures(db: Database, companyId: number) {
         [companyId],
       )
     ).rows,
+    months: (
+      await sql.query(
+        `SELECT g.pos_id, m.location_id, to_char(m.month, 'YYYY-MM') AS month, m.checks,
+                m.revenue_cents::int AS revenue
+         FROM guest_location_months m JOIN guests g ON g.id = m.guest_id
+         WHERE m.company_id = $1 ORDER BY 1, 2, 3`,
+        [companyId],
+      )
+    ).rows,
   }));
 }
 
@@ -67,6 +77,15 @@ async function figuresFromRawChecks(db: Database, companyId: number) {
          FROM pos_check_lines l JOIN pos_checks c ON c.id = l.check_id JOIN guests g ON g.id = c.guest_id
          JOIN menu_items i ON i.id = l.menu_item_id
          WHERE c.company_id = $1 GROUP BY g.pos_id, i.name ORDER BY g.pos_id, i.name`,
+        [companyId],
+      )
+    ).rows,
+    months: (
+      await sql.query(
+        `SELECT g.pos_id, c.location_id, to_char(c.closed_at AT TIME ZONE co.time_zone, 'YYYY-MM') AS month,
+                count(*)::int AS checks, sum(c.total_cents)::int AS revenue
+         FROM pos_checks c JOIN guests g ON g.id = c.guest_id JOIN companies co ON co.id = c.company_id
+         WHERE c.company_id = $1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
         [companyId],
       )
     ).rows,
@@ -129,6 +148,17 @@ describe('voiding checks', () => {
     voidedFirst = chosen.length;
     expect(await checkCount(companyA)).toBe(sent.length - chosen.length);
     expect(await keptFigures(db, companyA)).toEqual(await figuresFromRawChecks(db, companyA));
+  });
+
+  it("deleting a location takes its checks out of its guests' figures", async () => {
+    const extra = await makeLocation(db, companyA, 'Pop-up');
+    const popUp = sent.slice(0, 12).map((check) => ({ ...check, location_id: extra.id }));
+    await db.tenant(companyA, (sql) => ingestChecks(sql, systemScope(companyA), popUp));
+    const withPopUp = await keptFigures(db, companyA);
+    await locationsService(db).remove(systemScope(companyA), extra.id);
+    const after = await keptFigures(db, companyA);
+    expect(after).not.toEqual(withPopUp);
+    expect(after).toEqual(await figuresFromRawChecks(db, companyA));
   });
 
   it('voids the rest, reports checks already gone as not found, and zeroes guests left without a check', async () => {
