@@ -16,6 +16,8 @@ export const CHECK_TABLES = [
   'guest_locations',
   'guest_menu_items',
   'menu_items',
+  'guest_location_months',
+  'cohort_rollups',
 ] as const;
 
 /** When to analyse again: at least `minimumRows` added, and at least `growth` of the rows there before. */
