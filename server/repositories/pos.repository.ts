@@ -1,5 +1,6 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
+import { addChecksToRollups } from './pos-rollups.repository.js';
 import { assertOwned, UnknownReferenceError } from './references.js';
 import type { WriteScope } from './scope.js';
 
@@ -423,6 +424,7 @@ export async function insertChecks(
     }
   }
   await addChecksToGuests(sql, scope.companyId, ids);
+  await addChecksToRollups(sql, scope.companyId, ids);
   const created = await findChecksByIds(sql, scope.companyId, ids);
   for (const check of created) {
     await recordAudit(sql, scope, {
