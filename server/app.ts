@@ -43,6 +43,7 @@ import { jobWorkers, startWorkers, stopWorkers } from './jobs/workers.js';
 import { locationsRoutes } from './routes/locations.routes.js';
 import { bigdataRoutes } from './routes/bigdata.routes.js';
 import { guestsRoutes } from './routes/guests.routes.js';
+import { posAnalyticsRoutes } from './routes/pos-analytics.routes.js';
 import { posChecksRoutes } from './routes/pos-checks.routes.js';
 import { subscriberListsRoutes } from './routes/subscriber-lists.routes.js';
 import { subscribersRoutes } from './routes/subscribers.routes.js';
@@ -59,6 +60,7 @@ import { locationsService } from './services/locations.service.js';
 import { bigdataService } from './services/bigdata.service.js';
 import { customerProfilesService } from './services/customer-profiles.service.js';
 import { guestsService } from './services/guests.service.js';
+import { posAnalyticsService } from './services/pos-analytics.service.js';
 import { posChecksService } from './services/pos-checks.service.js';
 import { healthService } from './services/health.service.js';
 import { subscriberListsService } from './services/subscriber-lists.service.js';
@@ -237,6 +239,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       await api.register(guestsRoutes(guestsService(options.db, profiles, counts)));
       await api.register(bigdataRoutes(bigdataService(options.db)));
       await api.register(posChecksRoutes(posChecksService(options.db)));
+      await api.register(posAnalyticsRoutes(posAnalyticsService(options.db)));
       await api.register(
         importsRoutes(importsService(options.db, runner, importSettings), importSettings.maxBytes),
       );

@@ -23,9 +23,9 @@ CREATE TABLE pos_revenue_center_days (
   day                date NOT NULL,
   revenue_cents      bigint NOT NULL,
   checks             bigint NOT NULL,
-  PRIMARY KEY (company_id, location_id, day, revenue_center_id)
+  PRIMARY KEY (company_id, day, location_id, revenue_center_id)
 );
-CREATE INDEX pos_revenue_center_days_center ON pos_revenue_center_days (revenue_center_id);
+CREATE INDEX pos_revenue_center_days_center ON pos_revenue_center_days (revenue_center_id, day);
 
 -- Units, line revenue and checks with the item, per location, item and day.
 CREATE TABLE pos_menu_item_days (
@@ -36,7 +36,7 @@ CREATE TABLE pos_menu_item_days (
   units          bigint NOT NULL,
   revenue_cents  bigint NOT NULL,
   checks         bigint NOT NULL,
-  PRIMARY KEY (company_id, location_id, day, menu_item_id)
+  PRIMARY KEY (company_id, day, location_id, menu_item_id)
 );
 CREATE INDEX pos_menu_item_days_item ON pos_menu_item_days (menu_item_id);
 
@@ -50,10 +50,11 @@ CREATE TABLE pos_guest_days (
   guest_id     bigint NOT NULL REFERENCES guests ON DELETE CASCADE,
   checks       bigint NOT NULL,
   first_visit  boolean NOT NULL DEFAULT false,
-  PRIMARY KEY (company_id, location_id, day, guest_id)
+  PRIMARY KEY (company_id, day, location_id, guest_id)
 );
--- A guest's days (first-visit flags, the cascade on deletion).
+-- A guest's days (first-visit flags, the cascade on deletion); the guests new in a range.
 CREATE INDEX pos_guest_days_guest ON pos_guest_days (guest_id, day);
+CREATE INDEX pos_guest_days_first ON pos_guest_days (company_id, day, guest_id) WHERE first_visit;
 
 -- Refills one company's rollups from its checks: the demo load after COPY, and after the company's time zone
 -- changes (the days move). The increments in server/repositories/pos-rollups.repository.ts keep the same figures.
