@@ -6,7 +6,8 @@
  * upload's (bench/upload.ts); BENCH_GUEST_SCALE, BENCH_GUEST_ITERATIONS and
  * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts), BENCH_GUEST_DATABASE_URL a pre-seeded database for
  * it; BENCH_LOAD_SECONDS, BENCH_LOAD_PAGE_SECONDS and BENCH_LOAD_ROWS the list load's (bench/load.ts); BENCH_ONLY a
- * comma-separated subset (size, start, replay, locations, upload, imports, guests, load).
+ * comma-separated subset (size, start, replay, locations, upload, imports, guests, load, rollups); BENCH_ROLLUP_* the
+ * rollups' (bench/rollups.ts).
  */
 import { buildApp } from '../server/app.js';
 import type { Database } from '../server/db/database.js';
@@ -19,6 +20,7 @@ import { benchImports } from './imports.js';
 import { benchLoad } from './load.js';
 import { benchPosChecks } from './pos-checks.js';
 import { benchReplay } from './replay.js';
+import { benchRollups } from './rollups.js';
 import { benchStart } from './start.js';
 import { benchUpload } from './upload.js';
 import {
@@ -143,9 +145,12 @@ const loop: LoopOptions = {
   warmup: envInt('BENCH_WARMUP', 200),
   iterations: envInt('BENCH_ITERATIONS', 1000),
 };
-// BENCH_ONLY=guests,imports runs a subset (size, start, replay, clv, locations, upload, imports, checks, guests, load); all by default.
+// BENCH_ONLY=guests,imports runs a subset (size, start, replay, clv, locations, upload, imports, checks, guests, load,
+// rollups); all by default.
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'size,start,replay,clv,locations,upload,imports,checks,guests,load').split(','),
+  (
+    process.env.BENCH_ONLY ?? 'size,start,replay,clv,locations,upload,imports,checks,guests,load,rollups'
+  ).split(','),
 );
 if (only.has('size')) await benchFirstLoad();
 if (only.has('start')) await benchStart();
@@ -160,4 +165,5 @@ for (const driver of benchDrivers()) {
   if (only.has('checks')) await benchPosChecks(driver);
   if (only.has('guests')) await benchGuestList(driver);
   if (only.has('load')) await benchLoad(driver);
+  if (only.has('rollups')) await benchRollups(driver);
 }

@@ -4,9 +4,13 @@
 
 SELECT set_config('app.platform', 'on', true);
 
+-- Foreign keys only where a deletion must take rows with it (location, revenue center, guest): each one is a check
+-- per row written, and a company's deletion already reaches every row through its locations; a menu item with
+-- sales cannot be deleted (its lines restrict it).
+
 -- Revenue, checks and covers per location and day: additive, so any range is a sum.
 CREATE TABLE pos_location_days (
-  company_id     bigint NOT NULL REFERENCES companies ON DELETE CASCADE,
+  company_id     bigint NOT NULL,
   location_id    bigint NOT NULL REFERENCES locations ON DELETE CASCADE,
   day            date NOT NULL,
   revenue_cents  bigint NOT NULL,
@@ -17,7 +21,7 @@ CREATE TABLE pos_location_days (
 
 -- The same per revenue center (checks without one are not in this table).
 CREATE TABLE pos_revenue_center_days (
-  company_id         bigint NOT NULL REFERENCES companies ON DELETE CASCADE,
+  company_id         bigint NOT NULL,
   location_id        bigint NOT NULL REFERENCES locations ON DELETE CASCADE,
   revenue_center_id  bigint NOT NULL REFERENCES revenue_centers ON DELETE CASCADE,
   day                date NOT NULL,
@@ -29,22 +33,21 @@ CREATE INDEX pos_revenue_center_days_center ON pos_revenue_center_days (revenue_
 
 -- Units, line revenue and checks with the item, per location, item and day.
 CREATE TABLE pos_menu_item_days (
-  company_id     bigint NOT NULL REFERENCES companies ON DELETE CASCADE,
+  company_id     bigint NOT NULL,
   location_id    bigint NOT NULL REFERENCES locations ON DELETE CASCADE,
-  menu_item_id   bigint NOT NULL REFERENCES menu_items ON DELETE CASCADE,
+  menu_item_id   bigint NOT NULL,
   day            date NOT NULL,
   units          bigint NOT NULL,
   revenue_cents  bigint NOT NULL,
   checks         bigint NOT NULL,
   PRIMARY KEY (company_id, day, location_id, menu_item_id)
 );
-CREATE INDEX pos_menu_item_days_item ON pos_menu_item_days (menu_item_id);
 
 -- One row per guest, location and day with a check: distinct guests are not additive across days, so a range's
 -- guests are counted from these rows. first_visit marks the rows on the guest's first day at the company.
 -- A guest's deletion takes their rows (the checks stay, unlinked), as the raw checks lose the guest.
 CREATE TABLE pos_guest_days (
-  company_id   bigint NOT NULL REFERENCES companies ON DELETE CASCADE,
+  company_id   bigint NOT NULL,
   location_id  bigint NOT NULL REFERENCES locations ON DELETE CASCADE,
   day          date NOT NULL,
   guest_id     bigint NOT NULL REFERENCES guests ON DELETE CASCADE,
