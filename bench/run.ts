@@ -6,7 +6,8 @@
  * upload's (bench/upload.ts); BENCH_GUEST_SCALE, BENCH_GUEST_ITERATIONS and
  * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts), BENCH_GUEST_DATABASE_URL a pre-seeded database for
  * it; BENCH_LOAD_SECONDS, BENCH_LOAD_PAGE_SECONDS and BENCH_LOAD_ROWS the list load's (bench/load.ts); BENCH_ONLY a
- * comma-separated subset (size, start, replay, locations, upload, imports, guests, load).
+ * comma-separated subset (size, start, replay, locations, upload, imports, guests, load, rollups); BENCH_ROLLUP_* the
+ * rollups' (bench/rollups.ts).
  */
 import { buildApp } from '../server/app.js';
 import type { Database } from '../server/db/database.js';
@@ -21,6 +22,7 @@ import { benchLoad } from './load.js';
 import { benchPosChecks } from './pos-checks.js';
 import { benchPosChecksCsv } from './pos-checks-csv.js';
 import { benchReplay } from './replay.js';
+import { benchRollups } from './rollups.js';
 import { benchStart } from './start.js';
 import { benchUpload } from './upload.js';
 import {
@@ -145,10 +147,12 @@ const loop: LoopOptions = {
   warmup: envInt('BENCH_WARMUP', 200),
   iterations: envInt('BENCH_ITERATIONS', 1000),
 };
-// BENCH_ONLY=guests,imports runs a subset (size, start, replay, clv, cohorts, locations, upload, imports, checks, guests, load); all by default.
+// BENCH_ONLY=guests,imports runs a subset (size, start, replay, clv, cohorts, locations, upload, imports, checks, guests,
+// load, rollups); all by default.
 const only = new Set(
   (
-    process.env.BENCH_ONLY ?? 'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load'
+    process.env.BENCH_ONLY ??
+    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups'
   ).split(','),
 );
 if (only.has('size')) await benchFirstLoad();
@@ -171,4 +175,5 @@ for (const driver of benchDrivers()) {
   }
   if (only.has('guests')) await benchGuestList(driver);
   if (only.has('load')) await benchLoad(driver);
+  if (only.has('rollups')) await benchRollups(driver);
 }

@@ -47,6 +47,7 @@ import { bigdataRoutes } from './routes/bigdata.routes.js';
 import { cohortsRoutes } from './routes/cohorts.routes.js';
 import { guestsRoutes } from './routes/guests.routes.js';
 import { posCheckVoidsRoutes } from './routes/pos-check-voids.routes.js';
+import { posAnalyticsRoutes } from './routes/pos-analytics.routes.js';
 import { posChecksRoutes } from './routes/pos-checks.routes.js';
 import { subscriberListsRoutes } from './routes/subscriber-lists.routes.js';
 import { subscribersRoutes } from './routes/subscribers.routes.js';
@@ -65,6 +66,7 @@ import { cohortsService } from './services/cohorts.service.js';
 import { customerProfilesService } from './services/customer-profiles.service.js';
 import { guestsService } from './services/guests.service.js';
 import { posCheckVoidsService } from './services/pos-check-voids.service.js';
+import { posAnalyticsService } from './services/pos-analytics.service.js';
 import { posChecksService } from './services/pos-checks.service.js';
 import { healthService } from './services/health.service.js';
 import { subscriberListsService } from './services/subscriber-lists.service.js';
@@ -246,6 +248,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       await api.register(posChecksRoutes(posChecksService(options.db)));
       await api.register(posCheckVoidsRoutes(posCheckVoidsService(options.db)));
       await api.register(clvRoutes(clvSettingsService(options.db)));
+      await api.register(posAnalyticsRoutes(posAnalyticsService(options.db)));
       await api.register(
         importsRoutes(importsService(options.db, runner, importSettings), importSettings.maxBytes),
       );

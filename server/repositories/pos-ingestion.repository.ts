@@ -4,6 +4,7 @@ import { recordAudit } from './audit.repository.js';
 import { addChecksToCohorts } from './cohort-rollups.repository.js';
 import { newHashid } from './hashid.js';
 import { addChecksToGuests } from './pos.repository.js';
+import { addChecksToRollups } from './pos-rollups.repository.js';
 
 /**
  * Checks arriving from a POS connector, written set-wise: menu categories, items, revenue centers and guests
@@ -444,6 +445,7 @@ export async function ingestChecks(
   }
   await addChecksToGuests(sql, companyId, [...checkIdAt.values()]);
   await addChecksToCohorts(sql, companyId, [...checkIdAt.values()]);
+  await addChecksToRollups(sql, companyId, [...checkIdAt.values()]);
   if (guests.newlyIdentified.length > 0) {
     // Subscribers who gave their POS id before the POS named the guest are linked to the guest now.
     await sql.query(

@@ -1,6 +1,7 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { addChecksToCohorts } from './cohort-rollups.repository.js';
+import { addChecksToRollups } from './pos-rollups.repository.js';
 import { assertOwned, UnknownReferenceError } from './references.js';
 import type { WriteScope } from './scope.js';
 
@@ -491,6 +492,7 @@ export async function insertChecks(
   }
   await addChecksToGuests(sql, scope.companyId, ids);
   await addChecksToCohorts(sql, scope.companyId, ids);
+  await addChecksToRollups(sql, scope.companyId, ids);
   const created = await findChecksByIds(sql, scope.companyId, ids);
   for (const check of created) {
     await recordAudit(sql, scope, {

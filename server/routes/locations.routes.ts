@@ -65,7 +65,7 @@ export function locationsRoutes(service: LocationsService): FastifyPluginAsyncZo
           response: { 200: LocationRoiSchema, ...errors },
         },
       },
-      async (request) => service.roi(companyOf(request), request.query.from_date, request.query.to_date),
+      async (request) => service.roi(companyOf(request), request.query),
     );
 
     app.post(

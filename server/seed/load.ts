@@ -18,6 +18,7 @@ import { bulkWriter, checksPerCopyOn, type BulkWriter } from './bulk.js';
 import { companyChecks, type CheckRecord } from './checks.js';
 import { GUEST_CHECK_FIGURES, GUEST_ITEM_FIGURES } from '../repositories/pos.repository.js';
 import { rebuildCohortRollups } from '../repositories/cohort-rollups.repository.js';
+import { rebuildRollups } from '../repositories/pos-rollups.repository.js';
 import { companyCompetitors } from './competitors.js';
 import { batches, csvPieces, isoTime } from './csv.js';
 import { DEFAULT_SEED, planDemo, type CompanyPlan } from './generate.js';
@@ -601,6 +602,7 @@ async function loadCompanyHistory(
     await claimProgress(sql, companyId, checks);
     await updateGuestTotals(sql, companyId);
     await rebuildCohortRollups(sql, companyId);
+    await rebuildRollups(sql, companyId);
     await insertSubscriberLists(sql, plan, companyId);
     await sql.query('UPDATE demo_loads SET finished_at = now() WHERE company_id = $1', [companyId]);
   });

@@ -6,6 +6,7 @@ import type {
   LocationGroupPatch,
   LocationPatch,
   LocationRoi,
+  LocationRoiQuery,
 } from '../../src/schemas/locations.js';
 import type { Database } from '../db/database.js';
 import { fieldFailure, invalid, notFound } from '../http/errors.js';
@@ -25,13 +26,14 @@ import {
   deleteLocation,
   getLocation,
   listLocations,
-  locationEarnings,
   updateLocation,
   type LocationRow,
 } from '../repositories/locations.repository.js';
 import { removeLocationFromCohorts } from '../repositories/cohort-rollups.repository.js';
 import { guestsWithChecksAt, recountGuests } from '../repositories/pos.repository.js';
+import { locationEarnings } from '../repositories/pos-analytics.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
+import { scopeOf } from './pos-analytics.service.js';
 
 /** A location row as the API shows it. */
 export function presentLocation(row: LocationRow): Location {
@@ -120,10 +122,14 @@ export function locationsService(db: Database) {
       });
       if (!deleted) throw notFound('Location');
     },
-    async roi(companyId: number, fromDate: string, toDate: string): Promise<LocationRoi> {
-      const period = periodOf(fromDate, toDate);
-      const rows = await db.tenant(companyId, (sql) =>
-        locationEarnings(sql, companyId, period.from, period.to),
+    /** Per location of the filters, from the daily rollups: the days are the company's. */
+    async roi(companyId: number, query: LocationRoiQuery): Promise<LocationRoi> {
+      const { from_date: fromDate, to_date: toDate } = query;
+      const rows = await db.tenant(companyId, async (sql) =>
+        locationEarnings(sql, companyId, await scopeOf(sql, companyId, query), {
+          from: fromDate,
+          to: toDate,
+        }),
       );
       return {
         from_date: fromDate,
@@ -131,11 +137,12 @@ export function locationsService(db: Database) {
         results: rows.map((row) => ({
           location_id: row.location_id,
           name: row.name,
-          revenue: row.revenue_cents / 100,
-          checks: row.checks,
-          guests: row.guests,
-          returning_guests: row.returning_guests,
-          average_check: row.checks === 0 ? 0 : Math.round(row.revenue_cents / row.checks) / 100,
+          revenue: Number(row.revenue_cents) / 100,
+          checks: Number(row.checks),
+          guests: Number(row.guests),
+          returning_guests: Number(row.returning_guests),
+          average_check:
+            Number(row.checks) === 0 ? 0 : Math.round(Number(row.revenue_cents) / Number(row.checks)) / 100,
         })),
       };
     },

@@ -77,13 +77,21 @@ export const DateRangeQuerySchema = z
 /** An optional date range. */
 export type DateRangeQuery = z.infer<typeof DateRangeQuerySchema>;
 
-/** `GET /customers/locations/roi/` query: both ends are required. */
+/** `GET /customers/locations/roi/` query: both ends are required; repeated location and group filters. */
 export const LocationRoiQuerySchema = z
-  .object({ from_date: IsoDateSchema, to_date: IsoDateSchema })
+  .object({
+    from_date: IsoDateSchema,
+    to_date: IsoDateSchema,
+    location_id: repeated(urlWholeNumber('location_id is not valid')),
+    location_group_id: repeated(urlWholeNumber('location_group_id is not valid')),
+  })
   .refine((range) => range.from_date <= range.to_date, {
     message: 'to_date must not be before from_date',
     path: ['to_date'],
   });
+
+/** `GET /customers/locations/roi/` query. */
+export type LocationRoiQuery = z.infer<typeof LocationRoiQuerySchema>;
 
 /** What each location earned in a period (spec: ROI query → results). */
 export const LocationRoiRowSchema = z.object({

@@ -1,0 +1,134 @@
+import type { CompanyId, Sql } from '../db/database.js';
+
+/**
+ * The daily rollups of the POS checks (migration 0018), kept by increments in the transaction that stores or
+ * removes checks: per location and day (revenue, checks, covers), per revenue center and day, per menu item and
+ * day (units, line revenue, checks with the item), and one row per guest, location and day with the guest's
+ * first day at the company marked. A day is the local date of the closing time in the company's time zone.
+ * The figures always equal those counted from pos_checks (tests/db/pos-rollups.test.ts).
+ */
+
+// The batch's checks with their local day; the company's zone read once.
+const BATCH = `batch AS MATERIALIZED (
+  SELECT c.id, c.location_id, c.revenue_center_id, c.guest_id, c.total_cents, c.guest_count,
+         (c.closed_at AT TIME ZONE (SELECT time_zone FROM companies WHERE id = $1))::date AS day
+  FROM pos_checks c WHERE c.company_id = $1 AND c.id = ANY($2::bigint[]))`;
+
+// Re-marks the first-day rows of the batch's guests: an older check arriving late moves a guest's first day.
+const MARK_FIRST_DAYS = `
+  WITH touched AS MATERIALIZED (
+    SELECT DISTINCT guest_id FROM pos_checks
+    WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL),
+  firsts AS MATERIALIZED (
+    SELECT t.guest_id, (SELECT min(d.day) FROM pos_guest_days d WHERE d.company_id = $1 AND d.guest_id = t.guest_id) AS first_day
+    FROM touched t)
+  UPDATE pos_guest_days d SET first_visit = (d.day = f.first_day)
+  FROM firsts f
+  WHERE d.company_id = $1 AND d.guest_id = f.guest_id AND d.first_visit <> (d.day = f.first_day)`;
+
+/**
+ * Adds stored checks (by id, with their lines already in) to the rollups: two statements whatever the batch.
+ * Call it once per check, right after the check is stored.
+ */
+export async function addChecksToRollups(
+  sql: Sql,
+  companyId: CompanyId,
+  checkIds: readonly number[],
+): Promise<void> {
+  if (checkIds.length === 0) return;
+  await sql.query(
+    `WITH ${BATCH},
+     locations AS (
+       INSERT INTO pos_location_days AS t (company_id, location_id, day, revenue_cents, checks, covers)
+       SELECT $1, location_id, day, sum(total_cents), count(*), sum(guest_count) FROM batch GROUP BY 2, 3
+       ON CONFLICT (company_id, location_id, day) DO UPDATE
+       SET revenue_cents = t.revenue_cents + excluded.revenue_cents, checks = t.checks + excluded.checks,
+           covers = t.covers + excluded.covers),
+     centers AS (
+       INSERT INTO pos_revenue_center_days AS t (company_id, location_id, revenue_center_id, day, revenue_cents, checks)
+       SELECT $1, location_id, revenue_center_id, day, sum(total_cents), count(*) FROM batch
+       WHERE revenue_center_id IS NOT NULL GROUP BY 2, 3, 4
+       ON CONFLICT (company_id, location_id, day, revenue_center_id) DO UPDATE
+       SET revenue_cents = t.revenue_cents + excluded.revenue_cents, checks = t.checks + excluded.checks),
+     items AS (
+       INSERT INTO pos_menu_item_days AS t (company_id, location_id, menu_item_id, day, units, revenue_cents, checks)
+       SELECT $1, b.location_id, l.menu_item_id, b.day, sum(l.quantity), sum(l.amount_cents), count(DISTINCT b.id)
+       FROM batch b JOIN pos_check_lines l ON l.company_id = $1 AND l.check_id = b.id
+       GROUP BY 2, 3, 4
+       ON CONFLICT (company_id, location_id, day, menu_item_id) DO UPDATE
+       SET units = t.units + excluded.units, revenue_cents = t.revenue_cents + excluded.revenue_cents,
+           checks = t.checks + excluded.checks)
+     INSERT INTO pos_guest_days AS t (company_id, location_id, day, guest_id, checks)
+     SELECT $1, location_id, day, guest_id, count(*) FROM batch WHERE guest_id IS NOT NULL GROUP BY 2, 3, 4
+     ON CONFLICT (company_id, location_id, day, guest_id) DO UPDATE SET checks = t.checks + excluded.checks`,
+    [companyId, checkIds],
+  );
+  await sql.query(MARK_FIRST_DAYS, [companyId, checkIds]);
+}
+
+/**
+ * Takes stored checks (by id) out of the rollups again, for a void or refund path: call it while the checks and
+ * their lines are still stored, then delete or change them. Rows that reach no check are removed, and the
+ * guests' first days are marked again.
+ */
+export async function removeChecksFromRollups(
+  sql: Sql,
+  companyId: CompanyId,
+  checkIds: readonly number[],
+): Promise<void> {
+  if (checkIds.length === 0) return;
+  await sql.query(
+    `WITH ${BATCH},
+     locations AS (
+       UPDATE pos_location_days t
+       SET revenue_cents = t.revenue_cents - b.revenue, checks = t.checks - b.checks, covers = t.covers - b.covers
+       FROM (SELECT location_id, day, sum(total_cents) AS revenue, count(*) AS checks, sum(guest_count) AS covers
+             FROM batch GROUP BY 1, 2) b
+       WHERE t.company_id = $1 AND t.location_id = b.location_id AND t.day = b.day),
+     centers AS (
+       UPDATE pos_revenue_center_days t SET revenue_cents = t.revenue_cents - b.revenue, checks = t.checks - b.checks
+       FROM (SELECT location_id, revenue_center_id, day, sum(total_cents) AS revenue, count(*) AS checks
+             FROM batch WHERE revenue_center_id IS NOT NULL GROUP BY 1, 2, 3) b
+       WHERE t.company_id = $1 AND t.location_id = b.location_id AND t.day = b.day
+         AND t.revenue_center_id = b.revenue_center_id),
+     items AS (
+       UPDATE pos_menu_item_days t
+       SET units = t.units - b.units, revenue_cents = t.revenue_cents - b.revenue, checks = t.checks - b.checks
+       FROM (SELECT b.location_id, l.menu_item_id, b.day, sum(l.quantity) AS units, sum(l.amount_cents) AS revenue,
+                    count(DISTINCT b.id) AS checks
+             FROM batch b JOIN pos_check_lines l ON l.company_id = $1 AND l.check_id = b.id GROUP BY 1, 2, 3) b
+       WHERE t.company_id = $1 AND t.location_id = b.location_id AND t.day = b.day
+         AND t.menu_item_id = b.menu_item_id)
+     UPDATE pos_guest_days t SET checks = t.checks - b.checks
+     FROM (SELECT location_id, day, guest_id, count(*) AS checks FROM batch WHERE guest_id IS NOT NULL
+           GROUP BY 1, 2, 3) b
+     WHERE t.company_id = $1 AND t.location_id = b.location_id AND t.day = b.day AND t.guest_id = b.guest_id`,
+    [companyId, checkIds],
+  );
+  // The rows emptied now (only those the checks touched), in one statement.
+  await sql.query(
+    `WITH ${BATCH},
+     keys AS MATERIALIZED (SELECT DISTINCT location_id, day FROM batch),
+     locations AS (
+       DELETE FROM pos_location_days t USING keys k
+       WHERE t.company_id = $1 AND t.location_id = k.location_id AND t.day = k.day AND t.checks = 0),
+     centers AS (
+       DELETE FROM pos_revenue_center_days t USING keys k
+       WHERE t.company_id = $1 AND t.location_id = k.location_id AND t.day = k.day AND t.checks = 0),
+     items AS (
+       DELETE FROM pos_menu_item_days t USING keys k
+       WHERE t.company_id = $1 AND t.location_id = k.location_id AND t.day = k.day AND t.checks = 0)
+     DELETE FROM pos_guest_days t USING keys k
+     WHERE t.company_id = $1 AND t.location_id = k.location_id AND t.day = k.day AND t.checks = 0`,
+    [companyId, checkIds],
+  );
+  await sql.query(MARK_FIRST_DAYS, [companyId, checkIds]);
+}
+
+/**
+ * Refills a company's rollups from its checks (SQL function `pos_rollups_rebuild`, migration 0018): after a
+ * bulk load that bypassed the increments, and after the company's time zone changes (every day moves).
+ */
+export async function rebuildRollups(sql: Sql, companyId: CompanyId): Promise<void> {
+  await sql.query('SELECT pos_rollups_rebuild($1)', [companyId]);
+}
