@@ -18,6 +18,10 @@ export const CHECK_TABLES = [
   'menu_items',
   'guest_location_months',
   'cohort_rollups',
+  'pos_location_days',
+  'pos_revenue_center_days',
+  'pos_menu_item_days',
+  'pos_guest_days',
 ] as const;
 
 /** When to analyse again: at least `minimumRows` added, and at least `growth` of the rows there before. */

@@ -2,6 +2,7 @@ import type { Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { removeChecksFromCohorts } from './cohort-rollups.repository.js';
 import { INGESTION_LOCK } from './pos-ingestion.repository.js';
+import { removeChecksFromRollups } from './pos-rollups.repository.js';
 import { recountGuests } from './pos.repository.js';
 import type { WriteScope } from './scope.js';
 
@@ -50,6 +51,7 @@ export async function voidChecks(
   if (checkIds.length > 0) {
     // The rollups read the checks as stored, so they are taken out before the checks go.
     await removeChecksFromCohorts(sql, companyId, checkIds);
+    await removeChecksFromRollups(sql, companyId, checkIds);
     await sql.query('DELETE FROM pos_checks WHERE company_id = $1 AND id = ANY($2::bigint[])', [
       companyId,
       checkIds,

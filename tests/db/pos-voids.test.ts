@@ -46,6 +46,13 @@ async function keptFigures(db: Database, companyId: number) {
         [companyId],
       )
     ).rows,
+    days: (
+      await sql.query(
+        `SELECT location_id, to_char(day, 'YYYY-MM-DD') AS day, revenue_cents::int AS revenue, checks::int AS checks
+         FROM pos_location_days WHERE company_id = $1 AND checks > 0 ORDER BY 1, 2`,
+        [companyId],
+      )
+    ).rows,
   }));
 }
 
@@ -86,6 +93,15 @@ async function figuresFromRawChecks(db: Database, companyId: number) {
                 count(*)::int AS checks, sum(c.total_cents)::int AS revenue
          FROM pos_checks c JOIN guests g ON g.id = c.guest_id JOIN companies co ON co.id = c.company_id
          WHERE c.company_id = $1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+        [companyId],
+      )
+    ).rows,
+    days: (
+      await sql.query(
+        `SELECT c.location_id, to_char(c.closed_at AT TIME ZONE co.time_zone, 'YYYY-MM-DD') AS day,
+                sum(c.total_cents)::int AS revenue, count(*)::int AS checks
+         FROM pos_checks c JOIN companies co ON co.id = c.company_id
+         WHERE c.company_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
         [companyId],
       )
     ).rows,
