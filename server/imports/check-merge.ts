@@ -121,6 +121,7 @@ export async function mergeCheckBatch(
     created = stored.created.length;
     return batch.complete;
   });
-  await noteChecksStored(db, created);
+  // Upkeep after the batch's commit: a failure must not fail the turn that stored it (the next one retries).
+  await noteChecksStored(db, created).catch(() => undefined);
   return complete;
 }

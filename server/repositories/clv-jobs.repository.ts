@@ -45,7 +45,7 @@ export async function claimClvJob(sql: Sql, leaseMs: number): Promise<ClaimedClv
     `UPDATE clv_jobs j SET requested_at = NULL, claim = j.claim + 1, claimed_at = now(),
        lease_until = now() + $1 * interval '1 millisecond', new_checks = 0,
        fitted_checks = (SELECT count(*) FROM pos_checks p WHERE p.company_id = j.company_id),
-       last_check_id = (SELECT coalesce(max(id), 0) FROM pos_checks)
+       last_check_id = (SELECT coalesce(max(p.id), 0) FROM pos_checks p WHERE p.company_id = j.company_id)
      WHERE j.company_id = (SELECT company_id FROM clv_jobs
                            WHERE (requested_at IS NOT NULL OR lease_until IS NOT NULL)
                              AND (lease_until IS NULL OR lease_until <= now())

@@ -53,8 +53,17 @@ export interface IngestResult {
   unchanged: number[];
 }
 
-/** Any constant: with the company id it names the company's ingestion lock (voids take it too). */
-export const INGESTION_LOCK = 730_113;
+// Any constant: with the company id it names the company's ingestion lock.
+const INGESTION_LOCK = 730_113;
+
+/**
+ * Takes the company's ingestion lock for the caller's transaction: every change to the checks and to the figures
+ * kept with them (batches, voids, a guest's erasure, a location's deletion) holds it, so two never read and
+ * adjust the same running figures at once. Other companies are not held up.
+ */
+export async function lockCompanyIngestion(sql: Sql, companyId: CompanyId): Promise<void> {
+  await sql.query('SELECT pg_advisory_xact_lock($1, $2::int)', [INGESTION_LOCK, companyId]);
+}
 
 /** Category ids by lower-cased name, creating the missing ones. */
 async function categoryIds(
@@ -368,7 +377,7 @@ export async function ingestChecks(
 ): Promise<IngestResult> {
   const companyId = scope.companyId;
   if (checks.length === 0) return { created: [], unchanged: [] };
-  await sql.query('SELECT pg_advisory_xact_lock($1, $2::int)', [INGESTION_LOCK, companyId]);
+  await lockCompanyIngestion(sql, companyId);
   // Only checks not stored yet are looked at: a check sent again creates no item, center or guest.
   const fresh = await freshCheckIndexes(sql, companyId, checks);
   const storing = fresh.map((index) => checks[index]!);

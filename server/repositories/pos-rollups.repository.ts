@@ -14,17 +14,33 @@ const BATCH = `batch AS MATERIALIZED (
          (c.closed_at AT TIME ZONE (SELECT time_zone FROM companies WHERE id = $1))::date AS day
   FROM pos_checks c WHERE c.company_id = $1 AND c.id = ANY($2::bigint[]))`;
 
-// Re-marks the first-day rows of the batch's guests: an older check arriving late moves a guest's first day.
-const MARK_FIRST_DAYS = `
-  WITH touched AS MATERIALIZED (
-    SELECT DISTINCT guest_id FROM pos_checks
-    WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL),
+// Re-marks the first-day rows of the guests `touched` selects (as `guest_id`): their earliest day left.
+const markFirstDaysOf = (touched: string) => `
+  WITH touched AS MATERIALIZED (${touched}),
   firsts AS MATERIALIZED (
     SELECT t.guest_id, (SELECT min(d.day) FROM pos_guest_days d WHERE d.company_id = $1 AND d.guest_id = t.guest_id) AS first_day
     FROM touched t)
   UPDATE pos_guest_days d SET first_visit = (d.day = f.first_day)
   FROM firsts f
   WHERE d.company_id = $1 AND d.guest_id = f.guest_id AND d.first_visit <> (d.day = f.first_day)`;
+
+// The batch's guests: an older check arriving late moves a guest's first day.
+const MARK_FIRST_DAYS = markFirstDaysOf(`
+    SELECT DISTINCT guest_id FROM pos_checks
+    WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL`);
+
+/**
+ * Marks the first day again of guests whose rows were taken away by a cascade (a location's deletion takes its
+ * guest-day rows, maybe a guest's first day), in the caller's transaction.
+ */
+export async function markFirstDaysAgain(
+  sql: Sql,
+  companyId: CompanyId,
+  guestIds: readonly number[],
+): Promise<void> {
+  if (guestIds.length === 0) return;
+  await sql.query(markFirstDaysOf('SELECT DISTINCT unnest($2::bigint[]) AS guest_id'), [companyId, guestIds]);
+}
 
 /**
  * Adds stored checks (by id, with their lines already in) to the rollups: two statements whatever the batch.

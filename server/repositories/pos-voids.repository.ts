@@ -1,7 +1,7 @@
 import type { Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { removeChecksFromCohorts } from './cohort-rollups.repository.js';
-import { INGESTION_LOCK } from './pos-ingestion.repository.js';
+import { lockCompanyIngestion } from './pos-ingestion.repository.js';
 import { removeChecksFromRollups } from './pos-rollups.repository.js';
 import { recountGuests } from './pos.repository.js';
 import type { WriteScope } from './scope.js';
@@ -32,7 +32,7 @@ export async function voidChecks(
 ): Promise<VoidResult> {
   const companyId = scope.companyId;
   if (identities.length === 0) return { voided: [], notFound: [] };
-  await sql.query('SELECT pg_advisory_xact_lock($1, $2::int)', [INGESTION_LOCK, companyId]);
+  await lockCompanyIngestion(sql, companyId);
   const { rows } = await sql.query<{ n: number; id: number; guest_id: number | null }>(
     `SELECT k.n::int AS n, c.id, c.guest_id
      FROM unnest($2::bigint[], $3::text[], $4::timestamptz[]) WITH ORDINALITY AS k(location_id, check_number, closed_at, n)

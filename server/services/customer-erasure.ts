@@ -1,5 +1,6 @@
 import type { Sql } from '../db/database.js';
 import { removeGuestFromCohorts } from '../repositories/cohort-rollups.repository.js';
+import { lockCompanyIngestion } from '../repositories/pos-ingestion.repository.js';
 import { recordDeletedCustomer } from '../repositories/deleted-customers.repository.js';
 import { forgetSubscriberInMessages } from '../repositories/email-messages.repository.js';
 import { deleteGuest, findGuestsByIds } from '../repositories/guests.repository.js';
@@ -52,6 +53,8 @@ export async function eraseSubscriber(sql: Sql, scope: WriteScope, id: number): 
  * when the guest is not in this company.
  */
 export async function eraseGuest(sql: Sql, scope: WriteScope, id: number): Promise<boolean> {
+  // The figures kept with the checks are adjusted below: no batch or void may move them meanwhile.
+  await lockCompanyIngestion(sql, scope.companyId);
   const before = (await findGuestsByIds(sql, scope.companyId, [id]))[0];
   if (!before) return false;
   const owner: CustomerRef = { type: 'guest', id };

@@ -30,6 +30,8 @@ import {
   type LocationRow,
 } from '../repositories/locations.repository.js';
 import { removeLocationFromCohorts } from '../repositories/cohort-rollups.repository.js';
+import { lockCompanyIngestion } from '../repositories/pos-ingestion.repository.js';
+import { markFirstDaysAgain } from '../repositories/pos-rollups.repository.js';
 import { guestsWithChecksAt, recountGuests } from '../repositories/pos.repository.js';
 import { locationEarnings } from '../repositories/pos-analytics.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
@@ -112,12 +114,14 @@ export function locationsService(db: Database) {
     },
     async remove(scope: WriteScope, id: number): Promise<void> {
       const deleted = await db.tenant(scope.companyId, async (sql) => {
-        // The location's checks go with it: its guests' cohorts are worked out again first, their running
-        // figures after.
+        // The location's checks go with it: no batch may add one meanwhile; its guests' cohorts are worked
+        // out again first, their running figures and first days after.
+        await lockCompanyIngestion(sql, scope.companyId);
         await removeLocationFromCohorts(sql, scope.companyId, id);
         const guests = await guestsWithChecksAt(sql, scope.companyId, id);
         const deleted = await deleteLocation(sql, scope, id);
         await recountGuests(sql, scope.companyId, guests);
+        await markFirstDaysAgain(sql, scope.companyId, guests);
         return deleted;
       });
       if (!deleted) throw notFound('Location');

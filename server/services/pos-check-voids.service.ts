@@ -18,10 +18,26 @@ export function posCheckVoidsService(db: Database): PosCheckVoidsService {
     async void(scope, raw) {
       const rejected: RejectedCheck[] = [];
       const valid: { index: number; check: CheckIdentity }[] = [];
+      const named = new Set<string>();
       raw.forEach((candidate, index) => {
         const parsed = PosCheckIdentitySchema.safeParse(candidate);
-        if (parsed.success) valid.push({ index, check: parsed.data });
-        else rejected.push(rejection(index, parsed.error));
+        if (!parsed.success) {
+          rejected.push(rejection(index, parsed.error));
+          return;
+        }
+        const { location_id, check_number, closed_at } = parsed.data;
+        const identity = JSON.stringify([location_id, check_number, closed_at.toISOString()]);
+        // Counted once: a check named twice would otherwise read as two voids.
+        if (named.has(identity)) {
+          rejected.push({
+            index,
+            field: 'check_number',
+            reason: 'the same check is named earlier in the list',
+          });
+          return;
+        }
+        named.add(identity);
+        valid.push({ index, check: parsed.data });
       });
       const result = await db.tenant(scope.companyId, (sql) =>
         voidChecks(

@@ -75,6 +75,16 @@ describe('POS check voids API', () => {
     });
   });
 
+  it('counts a check named twice once, refusing the repeat', async () => {
+    await post(alice, '/api/pos/checks/', [check(home, 'T-1', 8)]);
+    const answer = await post(alice, '/api/pos/checks/void/', [identity(home, 'T-1'), identity(home, 'T-1')]);
+    expect(answer.json()).toEqual({
+      voided: 1,
+      not_found: [],
+      rejected: [{ index: 1, field: 'check_number', reason: 'the same check is named earlier in the list' }],
+    });
+  });
+
   it("treats another company's check as not found and leaves it stored", async () => {
     await post(bob, '/api/pos/checks/', [check(bobsPlace, 'B-1', 30)]);
     const answer = await post(alice, '/api/pos/checks/void/', [identity(bobsPlace, 'B-1')]);

@@ -53,6 +53,13 @@ async function keptFigures(db: Database, companyId: number) {
         [companyId],
       )
     ).rows,
+    guestDays: (
+      await sql.query(
+        `SELECT g.pos_id, d.location_id, to_char(d.day, 'YYYY-MM-DD') AS day, d.checks::int AS checks, d.first_visit
+         FROM pos_guest_days d JOIN guests g ON g.id = d.guest_id WHERE d.company_id = $1 ORDER BY 1, 2, 3`,
+        [companyId],
+      )
+    ).rows,
   }));
 }
 
@@ -102,6 +109,18 @@ async function figuresFromRawChecks(db: Database, companyId: number) {
                 sum(c.total_cents)::int AS revenue, count(*)::int AS checks
          FROM pos_checks c JOIN companies co ON co.id = c.company_id
          WHERE c.company_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
+        [companyId],
+      )
+    ).rows,
+    guestDays: (
+      await sql.query(
+        `WITH local AS (
+           SELECT c.guest_id, c.location_id, (c.closed_at AT TIME ZONE co.time_zone)::date AS day
+           FROM pos_checks c JOIN companies co ON co.id = c.company_id
+           WHERE c.company_id = $1 AND c.guest_id IS NOT NULL)
+         SELECT g.pos_id, l.location_id, to_char(l.day, 'YYYY-MM-DD') AS day, count(*)::int AS checks,
+                l.day = (SELECT min(f.day) FROM local f WHERE f.guest_id = l.guest_id) AS first_visit
+         FROM local l JOIN guests g ON g.id = l.guest_id GROUP BY 1, 2, 3, l.guest_id, l.day ORDER BY 1, 2, 3`,
         [companyId],
       )
     ).rows,
@@ -168,7 +187,14 @@ describe('voiding checks', () => {
 
   it("deleting a location takes its checks out of its guests' figures", async () => {
     const extra = await makeLocation(db, companyA, 'Pop-up');
-    const popUp = sent.slice(0, 12).map((check) => ({ ...check, location_id: extra.id }));
+    // A year before the rest: the pop-up holds its guests' first days, which must move when it goes.
+    const yearEarlier = (at: Date) => new Date(at.getTime() - 365 * 86_400_000);
+    const popUp = sent.slice(0, 12).map((check) => ({
+      ...check,
+      location_id: extra.id,
+      opened_at: yearEarlier(check.opened_at),
+      closed_at: yearEarlier(check.closed_at),
+    }));
     await db.tenant(companyA, (sql) => ingestChecks(sql, systemScope(companyA), popUp));
     const withPopUp = await keptFigures(db, companyA);
     await locationsService(db).remove(systemScope(companyA), extra.id);
