@@ -326,7 +326,7 @@ export async function latestActivityMonth(
 export interface CohortLocations {
   missingLocationIds: number[];
   missingGroupIds: number[];
-  /** The locations given and those of the groups given, each once. */
+  /** The locations meant: those given, the groups' members, or (both given) the locations in both. */
   locationIds: number[];
   /** How many locations the company has. */
   companyLocations: number;
@@ -357,10 +357,18 @@ export async function resolveCohortLocations(
   const row = rows[0]!;
   const locations = new Set(row.locations.map(Number));
   const groups = new Set(row.groups.map(Number));
+  const members = new Set(row.members.map(Number));
+  // Both given: the locations in both, as the guest list and the sales calls read them.
+  const chosen =
+    groupIds.length === 0
+      ? [...locations]
+      : locationIds.length === 0
+        ? [...members]
+        : [...locations].filter((id) => members.has(id));
   return {
     missingLocationIds: [...new Set(locationIds)].filter((id) => !locations.has(id)),
     missingGroupIds: [...new Set(groupIds)].filter((id) => !groups.has(id)),
-    locationIds: [...new Set([...locations, ...row.members.map(Number)])].sort((a, b) => a - b),
+    locationIds: chosen.sort((a, b) => a - b),
     companyLocations: row.total,
   };
 }

@@ -150,7 +150,8 @@ describe('cohort calls', () => {
       [`location_id=${north}`, [north]],
       [`location_group_id=${coast}`, [south, east]],
       [`location_id=${north}&location_id=${east}`, [north, east]],
-      [`location_id=${north}&location_group_id=${coast}`, all],
+      // Both given: the locations in both.
+      [`location_id=${north}&location_id=${east}&location_group_id=${coast}`, [east]],
     ];
     for (const [query, locations] of cases) {
       const response = await get(alice, `/api/bigdata/cohort/?${query}`);
