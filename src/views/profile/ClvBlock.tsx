@@ -68,7 +68,10 @@ export function ClvBlock({
                 value={
                   figures.probability_alive === null
                     ? '—'
-                    : formatPercent(figures.probability_alive * 100, { whole: true })
+                    : // Under half a percent is not "0%": the model never says a guest is surely gone.
+                      figures.probability_alive > 0 && figures.probability_alive < 0.005
+                      ? `< ${formatPercent(1, { whole: true })}`
+                      : formatPercent(figures.probability_alive * 100, { whole: true })
                 }
                 note={figures.probability_alive === null ? t('profile.clv.aliveUnknown') : undefined}
               />

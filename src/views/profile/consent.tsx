@@ -26,7 +26,8 @@ export function consentOfProfile(profile: AnyProfile): EmailConsent {
 export function ConsentBadge({ consent }: { consent: EmailConsent }) {
   const { t } = useTranslation();
   return (
-    <Badge variant="dot" color={CONSENT_COLOR[consent]} data-consent={consent}>
+    // The label would ellipsise in a narrow table column ("EMAIL: SUBSCRI…"): the badge keeps its text's width.
+    <Badge variant="dot" color={CONSENT_COLOR[consent]} data-consent={consent} miw="max-content">
       {t(`emailConsent.${consent}`)}
     </Badge>
   );
