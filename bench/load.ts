@@ -13,19 +13,27 @@
  */
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import pg from 'pg';
 import { buildApp } from '../server/app.js';
 import type { Database } from '../server/db/database.js';
 import { migrate } from '../server/db/migrate.js';
 import { openPglite } from '../server/db/pglite.js';
 import { openPostgres } from '../server/db/postgres.js';
-import { createCompany, listCompanies } from '../server/repositories/companies.repository.js';
+import { createCompany } from '../server/repositories/companies.repository.js';
 import { setCompanyFeatures } from '../server/repositories/company-features.repository.js';
 import { createLocation } from '../server/repositories/locations.repository.js';
 import { SCALES, type Scale } from '../server/seed/blueprints.js';
 import { loadDemoData } from '../server/seed/load.js';
 import { ALL_FEATURES } from '../src/schemas/features.js';
-import { benchToken, envInt, printFigure, round, type BenchDriver } from './support.js';
+import {
+  benchToken,
+  databaseUrl,
+  envInt,
+  keptCompanyRows,
+  onServer,
+  printFigure,
+  round,
+  type BenchDriver,
+} from './support.js';
 
 const CONNECTIONS = 50;
 const LOAD_DATABASE = 'regulars_bench_load';
@@ -152,40 +160,6 @@ async function pgliteData(): Promise<LoadData> {
   return { db, companyId: summary.companies[0]!.id, data: `demo-${scale}`, close: () => db.close() };
 }
 
-/** Runs one statement on the server outside any transaction (CREATE DATABASE, VACUUM). */
-async function onServer(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-function databaseUrl(serverUrl: string, name: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/** Guests and subscribers of the load company, read as the owner. */
-async function loadedRows(db: Database): Promise<{ companyId: number; guests: number; subscribers: number }> {
-  const company = (await db.platform((sql) => listCompanies(sql))).find((row) => row.slug === LOAD_SLUG);
-  if (!company) return { companyId: 0, guests: 0, subscribers: 0 };
-  const [row] = await db.owner(
-    async (sql) =>
-      (
-        await sql.query<{ guests: number; subscribers: number }>(
-          `SELECT (SELECT count(*) FROM guests WHERE company_id = $1)::int AS guests,
-                  (SELECT count(*) FROM subscribers WHERE company_id = $1)::int AS subscribers`,
-          [company.id],
-        )
-      ).rows,
-  );
-  return { companyId: company.id, ...row! };
-}
-
 /** One company with `rows` guests (each at one location) and `rows` subscribers, half linked to a guest. */
 async function generateLarge(db: Database, rows: number): Promise<number> {
   const company = await db.platform((sql) =>
@@ -259,7 +233,9 @@ async function postgresData(serverUrl: string): Promise<LoadData> {
   } catch {
     // No such database yet.
   }
-  let found = db ? await loadedRows(db) : { companyId: 0, guests: 0, subscribers: 0 };
+  let found = db
+    ? await keptCompanyRows(db, LOAD_SLUG, ['guests', 'subscribers'])
+    : { companyId: 0, guests: 0, subscribers: 0 };
   if (!db || found.guests !== rows || found.subscribers !== rows) {
     await db?.close();
     await onServer(serverUrl, `DROP DATABASE IF EXISTS ${LOAD_DATABASE} WITH (FORCE)`);

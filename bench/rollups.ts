@@ -12,13 +12,11 @@
  * BENCH_ROLLUP_ITERATIONS (30) and BENCH_ROLLUP_RAW_ITERATIONS (5) the timed loops; BENCH_ROLLUP_INGEST (20,000
  * on PostgreSQL, 5,000 on PGlite) the ingestion's checks.
  */
-import pg from 'pg';
 import { buildApp } from '../server/app.js';
 import type { Database, Sql } from '../server/db/database.js';
 import { migrate } from '../server/db/migrate.js';
 import { openPglite } from '../server/db/pglite.js';
 import { openPostgres } from '../server/db/postgres.js';
-import { listCompanies } from '../server/repositories/companies.repository.js';
 import { ingestChecks, type IngestCheck } from '../server/repositories/pos-ingestion.repository.js';
 import {
   addChecksToRollups,
@@ -30,7 +28,10 @@ import { makeLocation } from '../tests/support/factories.js';
 import {
   benchCompany,
   benchToken,
+  databaseUrl,
   envInt,
+  keptCompanyRows,
+  onServer,
   openBenchDatabase,
   printFigure,
   round,
@@ -231,34 +232,6 @@ function lastDays(last: string): { from: string; to: string } {
   return { from: from.toISOString().slice(0, 10), to: last };
 }
 
-/** Runs one statement on the server outside any transaction (CREATE DATABASE, VACUUM). */
-async function onServer(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-/** The bench company's guests and checks, read as the owner. */
-async function loadedRows(db: Database): Promise<{ companyId: number; guests: number; checks: number }> {
-  const company = (await db.platform((sql) => listCompanies(sql))).find((row) => row.slug === ROLLUP_SLUG);
-  if (!company) return { companyId: 0, guests: 0, checks: 0 };
-  const [row] = await db.owner(
-    async (sql) =>
-      (
-        await sql.query<{ guests: number; checks: number }>(
-          `SELECT (SELECT count(*) FROM guests WHERE company_id = $1)::int AS guests,
-                  (SELECT count(*) FROM pos_checks WHERE company_id = $1)::int AS checks`,
-          [company.id],
-        )
-      ).rows,
-  );
-  return { companyId: company.id, ...row! };
-}
-
 /** The guests, menu, revenue centers, checks (a million per statement) and lines, then the rollups in bulk. */
 async function generateLarge(db: Database, guests: number, checks: number): Promise<number> {
   const company = await benchCompany(db, 'Bench Rollups');
@@ -362,10 +335,9 @@ async function generateLarge(db: Database, guests: number, checks: number): Prom
 async function postgresData(serverUrl: string): Promise<CallData> {
   const guests = envInt('BENCH_ROLLUP_GUESTS', 1_000_000);
   const checks = envInt('BENCH_ROLLUP_CHECKS', 10_000_000);
-  const url = new URL(serverUrl);
-  url.pathname = `/${ROLLUP_DATABASE}`;
+  const url = databaseUrl(serverUrl, ROLLUP_DATABASE);
   const open = async () => {
-    const db = await openPostgres({ connectionString: url.toString() });
+    const db = await openPostgres({ connectionString: url });
     await migrate(db);
     return db;
   };
@@ -375,7 +347,13 @@ async function postgresData(serverUrl: string): Promise<CallData> {
   } catch {
     // No such database yet.
   }
-  let found = db ? await loadedRows(db) : { companyId: 0, guests: 0, checks: 0 };
+  let found = db
+    ? await keptCompanyRows(db, ROLLUP_SLUG, ['guests', 'pos_checks']).then((kept) => ({
+        companyId: kept.companyId,
+        guests: kept.guests,
+        checks: kept.pos_checks,
+      }))
+    : { companyId: 0, guests: 0, checks: 0 };
   if (!db || found.guests !== guests || found.checks !== checks) {
     await db?.close();
     await onServer(serverUrl, `DROP DATABASE IF EXISTS ${ROLLUP_DATABASE} WITH (FORCE)`);
@@ -383,7 +361,7 @@ async function postgresData(serverUrl: string): Promise<CallData> {
     db = await open();
     const started = performance.now();
     const companyId = await generateLarge(db, guests, checks);
-    await onServer(url.toString(), 'VACUUM ANALYZE');
+    await onServer(url, 'VACUUM ANALYZE');
     found = { companyId, guests, checks };
     printFigure({
       bench: 'rollups.generate',

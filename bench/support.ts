@@ -1,6 +1,7 @@
+import pg from 'pg';
 import { generateCompanyKey } from '../server/auth/company-token.js';
 import type { Database } from '../server/db/database.js';
-import { createCompany } from '../server/repositories/companies.repository.js';
+import { createCompany, listCompanies } from '../server/repositories/companies.repository.js';
 import { setCompanyFeatures } from '../server/repositories/company-features.repository.js';
 import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
 import { ALL_FEATURES } from '../src/schemas/features.js';
@@ -131,4 +132,43 @@ export async function benchCompany(
   const scope = { companyId: company.id, userId: null, actorUserId: null };
   await db.tenant(company.id, (sql) => setCompanyFeatures(sql, scope, [...ALL_FEATURES]));
   return { id: company.id, headers: await benchToken(db, company.id) };
+}
+
+/** Runs one statement on a PostgreSQL server on a connection of its own (CREATE DATABASE, VACUUM). */
+export async function onServer(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The URL of database `name` on the server of `serverUrl`. */
+export function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * How many rows a kept bench company (by slug) has in each of `tables` (each with `company_id`), read as the
+ * owner, so a bench can tell whether its kept data set is the size asked for; company 0 and zeros when absent.
+ */
+export async function keptCompanyRows<Table extends string>(
+  db: Database,
+  slug: string,
+  tables: readonly Table[],
+): Promise<{ companyId: number } & Record<Table, number>> {
+  const company = (await db.platform((sql) => listCompanies(sql))).find((row) => row.slug === slug);
+  const counts = Object.fromEntries(tables.map((table) => [table, 0])) as Record<Table, number>;
+  if (!company) return { companyId: 0, ...counts };
+  for (const table of tables) {
+    const { rows } = await db.owner((sql) =>
+      sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE company_id = $1`, [company.id]),
+    );
+    counts[table] = rows[0]!.n;
+  }
+  return { companyId: company.id, ...counts };
 }
