@@ -23,10 +23,10 @@ export interface LocationGroupFields {
   location_ids: number[];
 }
 
-/** A half-open period [from, to) in UTC. */
+/** Days of the company's time zone, both ends inclusive; an end left open (null) reaches as far as the data. */
 export interface Period {
-  from: Date;
-  to: Date;
+  from: string | null;
+  to: string | null;
 }
 
 /** Raised when a group would contain a location the company does not have. */
@@ -47,20 +47,23 @@ async function selectGroups(
     `SELECT g.id, g.company_id, g.name, g.description, g.created_at, g.updated_at,
             coalesce((SELECT array_agg(m.location_id ORDER BY m.location_id) FROM location_group_members m
                       WHERE m.company_id = g.company_id AND m.group_id = g.id), '{}') AS location_ids,
-            CASE WHEN $3::timestamptz IS NULL THEN NULL ELSE
-              (SELECT coalesce(sum(c.total_cents), 0)::bigint FROM pos_checks c
-               JOIN location_group_members m ON m.company_id = c.company_id AND m.location_id = c.location_id
-               WHERE m.company_id = g.company_id AND m.group_id = g.id AND c.closed_at >= $3 AND c.closed_at < $4)
+            -- From the daily rollups (docs/guest-data.md): the company's days, as the sales calls count them.
+            CASE WHEN $5 THEN
+              (SELECT coalesce(sum(d.revenue_cents), 0)::bigint FROM pos_location_days d
+               JOIN location_group_members m ON m.company_id = d.company_id AND m.location_id = d.location_id
+               WHERE m.company_id = g.company_id AND m.group_id = g.id
+                 AND ($3::date IS NULL OR d.day >= $3::date) AND ($4::date IS NULL OR d.day <= $4::date))
             END AS revenue_cents,
-            CASE WHEN $3::timestamptz IS NULL THEN NULL ELSE
-              (SELECT count(*)::int FROM pos_checks c
-               JOIN location_group_members m ON m.company_id = c.company_id AND m.location_id = c.location_id
-               WHERE m.company_id = g.company_id AND m.group_id = g.id AND c.closed_at >= $3 AND c.closed_at < $4)
+            CASE WHEN $5 THEN
+              (SELECT coalesce(sum(d.checks), 0)::int FROM pos_location_days d
+               JOIN location_group_members m ON m.company_id = d.company_id AND m.location_id = d.location_id
+               WHERE m.company_id = g.company_id AND m.group_id = g.id
+                 AND ($3::date IS NULL OR d.day >= $3::date) AND ($4::date IS NULL OR d.day <= $4::date))
             END AS checks
      FROM location_groups g
      WHERE g.company_id = $1 AND ($2::bigint[] IS NULL OR g.id = ANY($2::bigint[]))
      ORDER BY lower(g.name), g.id`,
-    [companyId, ids, period?.from ?? null, period?.to ?? null],
+    [companyId, ids, period?.from ?? null, period?.to ?? null, period !== null],
   );
   return rows;
 }

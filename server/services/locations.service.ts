@@ -69,17 +69,10 @@ export function presentLocationGroup(row: LocationGroupRow): LocationGroup {
   };
 }
 
-/** The instant a calendar date starts in UTC, and the instant after the end date, as a half-open period. */
-export function periodOf(fromDate: string, toDate: string): Period {
-  const to = new Date(`${toDate}T00:00:00Z`);
-  to.setUTCDate(to.getUTCDate() + 1);
-  return { from: new Date(`${fromDate}T00:00:00Z`), to };
-}
-
-/** The period of an optional range: open ends reach back to the epoch or forward to now. */
+/** The days of an optional range (the company's, inclusive); null when neither end is given. */
 export function optionalPeriod(fromDate?: string, toDate?: string): Period | null {
   if (!fromDate && !toDate) return null;
-  return periodOf(fromDate ?? '1970-01-01', toDate ?? new Date().toISOString().slice(0, 10));
+  return { from: fromDate ?? null, to: toDate ?? null };
 }
 
 /** Turns a group's unknown member ids into a 400 that names the field. */

@@ -116,6 +116,31 @@ describe('Locations API', () => {
       await call(alice, 'GET', '/api/customers/groups/?from_date=2026-01-01&to_date=2026-01-31')
     ).json();
     expect(ranged.find((g: { id: number }) => g.id === group.id)).toMatchObject({ revenue: 0, checks: 0 });
+
+    // Days are the company's (New York): 03:30 UTC on 1 January is still 31 December there.
+    const sold = [
+      { closed_at: '2026-01-01T03:30:00Z', total: 10, location_id: north.id },
+      { closed_at: '2026-01-15T18:00:00Z', total: 20.5, location_id: south.id },
+      { closed_at: '2026-02-01T04:00:00Z', total: 30, location_id: north.id },
+    ];
+    const checks = sold.map((check, index) => ({
+      ...check,
+      check_number: `G-${index}`,
+      opened_at: new Date(Date.parse(check.closed_at) - 3_600_000).toISOString(),
+    }));
+    expect((await call(alice, 'POST', '/api/pos/checks/', { checks })).json()).toMatchObject({ created: 3 });
+    const january = (
+      await call(alice, 'GET', '/api/customers/groups/?from_date=2026-01-01&to_date=2026-01-31')
+    ).json();
+    expect(january.find((g: { id: number }) => g.id === group.id)).toMatchObject({
+      revenue: 50.5,
+      checks: 2,
+    });
+    const fromFebruary = (await call(alice, 'GET', '/api/customers/groups/?from_date=2026-02-01')).json();
+    expect(fromFebruary.find((g: { id: number }) => g.id === group.id)).toMatchObject({
+      revenue: 0,
+      checks: 0,
+    });
     const backwards = await call(
       alice,
       'GET',
