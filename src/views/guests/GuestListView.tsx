@@ -147,7 +147,7 @@ export function GuestListView({
                 {
                   key: 'subscriber',
                   header: t('guests.list.emailConsent'),
-                  cell: (guest) => <ConsentBadge consent={guest.email_consent} />,
+                  cell: (guest) => <ConsentBadge consent={guest.email_consent} inTable />,
                 },
               ]}
               actions={(guest) => (

@@ -23,11 +23,17 @@ export function consentOfProfile(profile: AnyProfile): EmailConsent {
 }
 
 /** "Email: subscribed / unsubscribed / never asked": the one way every screen shows consent. */
-export function ConsentBadge({ consent }: { consent: EmailConsent }) {
+export function ConsentBadge({ consent, inTable = false }: { consent: EmailConsent; inTable?: boolean }) {
   const { t } = useTranslation();
   return (
-    // The label would ellipsise in a narrow table column ("EMAIL: SUBSCRI…"): the badge keeps its text's width.
-    <Badge variant="dot" color={CONSENT_COLOR[consent]} data-consent={consent} miw="max-content">
+    // In a table column the label would ellipsise ("EMAIL: SUBSCRI…"), so there the badge keeps its text's width;
+    // elsewhere it may shrink, so a phone's header never scrolls sideways.
+    <Badge
+      variant="dot"
+      color={CONSENT_COLOR[consent]}
+      data-consent={consent}
+      miw={inTable ? 'max-content' : undefined}
+    >
       {t(`emailConsent.${consent}`)}
     </Badge>
   );
