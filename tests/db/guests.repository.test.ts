@@ -88,17 +88,24 @@ describe('guests repository', () => {
       }),
     );
 
+    // POS ids given, not random: a random one could hold the digits searched for below.
     const firstAtNorth = await makeGuest(db, company, {
       customer_name: 'Ann 50% Off',
+      pos_id: 'ANN',
       first_location_id: north.id,
     });
     const visitedSouth = await makeGuest(db, company, { customer_name: 'Bob Stone', pos_id: 'P_77' });
     const firstAtSouth = await makeGuest(db, company, {
       customer_name: 'Cy Ward',
+      pos_id: 'CY',
       first_location_id: south.id,
     });
-    const nowhere = await makeGuest(db, company, { customer_name: 'Di Moss', last_four_digits: '1234' });
-    const visitedEast = await makeGuest(db, company, { customer_name: 'Ed Pine' });
+    const nowhere = await makeGuest(db, company, {
+      customer_name: 'Di Moss',
+      pos_id: 'DI',
+      last_four_digits: '1234',
+    });
+    const visitedEast = await makeGuest(db, company, { customer_name: 'Ed Pine', pos_id: 'ED' });
     // Ann is at two of the places asked for below (first location North, a check at East): counted once.
     await db.tenant(scope.companyId, (sql) =>
       insertChecks(sql, scope, [
