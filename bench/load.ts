@@ -17,7 +17,6 @@ import { buildApp } from '../server/app.js';
 import type { Database } from '../server/db/database.js';
 import { migrate } from '../server/db/migrate.js';
 import { openPglite } from '../server/db/pglite.js';
-import { openPostgres } from '../server/db/postgres.js';
 import { createCompany } from '../server/repositories/companies.repository.js';
 import { setCompanyFeatures } from '../server/repositories/company-features.repository.js';
 import { createLocation } from '../server/repositories/locations.repository.js';
@@ -26,10 +25,9 @@ import { loadDemoData } from '../server/seed/load.js';
 import { ALL_FEATURES } from '../src/schemas/features.js';
 import {
   benchToken,
-  databaseUrl,
+  openKeptDatabase,
   envInt,
   keptCompanyRows,
-  onServer,
   printFigure,
   round,
   type BenchDriver,
@@ -221,39 +219,20 @@ async function generateLarge(db: Database, rows: number): Promise<number> {
 /** The large data set on PostgreSQL: reused when it holds `rows` guests and subscribers, else rebuilt. */
 async function postgresData(serverUrl: string): Promise<LoadData> {
   const rows = envInt('BENCH_LOAD_ROWS', 1_000_000);
-  const url = databaseUrl(serverUrl, LOAD_DATABASE);
-  const open = async () => {
-    const db = await openPostgres({ connectionString: url });
-    await migrate(db);
-    return db;
-  };
-  let db: Database | null = null;
-  try {
-    db = await open();
-  } catch {
-    // No such database yet.
+  const { db, buildSeconds } = await openKeptDatabase(
+    serverUrl,
+    LOAD_DATABASE,
+    async (kept) => {
+      const counted = await keptCompanyRows(kept, LOAD_SLUG, ['guests', 'subscribers']);
+      return counted.guests === rows && counted.subscribers === rows;
+    },
+    (empty) => generateLarge(empty, rows),
+  );
+  if (buildSeconds !== null) {
+    printFigure({ bench: 'load.generate', driver: 'postgres', rows, seconds: buildSeconds });
   }
-  let found = db
-    ? await keptCompanyRows(db, LOAD_SLUG, ['guests', 'subscribers'])
-    : { companyId: 0, guests: 0, subscribers: 0 };
-  if (!db || found.guests !== rows || found.subscribers !== rows) {
-    await db?.close();
-    await onServer(serverUrl, `DROP DATABASE IF EXISTS ${LOAD_DATABASE} WITH (FORCE)`);
-    await onServer(serverUrl, `CREATE DATABASE ${LOAD_DATABASE}`);
-    db = await open();
-    const started = performance.now();
-    const companyId = await generateLarge(db, rows);
-    await onServer(url, 'VACUUM ANALYZE');
-    found = { companyId, guests: rows, subscribers: rows };
-    printFigure({
-      bench: 'load.generate',
-      driver: 'postgres',
-      rows,
-      seconds: round((performance.now() - started) / 1000, 1),
-    });
-  }
-  const opened = db;
-  return { db: opened, companyId: found.companyId, data: `large-${rows}`, close: () => opened.close() };
+  const found = await keptCompanyRows(db, LOAD_SLUG, []);
+  return { db, companyId: found.companyId, data: `large-${rows}`, close: () => db.close() };
 }
 
 /** A GET through the server; throws unless it answers 200. */

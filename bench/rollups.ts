@@ -16,7 +16,6 @@ import { buildApp } from '../server/app.js';
 import type { Database, Sql } from '../server/db/database.js';
 import { migrate } from '../server/db/migrate.js';
 import { openPglite } from '../server/db/pglite.js';
-import { openPostgres } from '../server/db/postgres.js';
 import { ingestChecks, type IngestCheck } from '../server/repositories/pos-ingestion.repository.js';
 import {
   addChecksToRollups,
@@ -28,10 +27,9 @@ import { makeLocation } from '../tests/support/factories.js';
 import {
   benchCompany,
   benchToken,
-  databaseUrl,
+  openKeptDatabase,
   envInt,
   keptCompanyRows,
-  onServer,
   openBenchDatabase,
   printFigure,
   round,
@@ -335,49 +333,25 @@ async function generateLarge(db: Database, guests: number, checks: number): Prom
 async function postgresData(serverUrl: string): Promise<CallData> {
   const guests = envInt('BENCH_ROLLUP_GUESTS', 1_000_000);
   const checks = envInt('BENCH_ROLLUP_CHECKS', 10_000_000);
-  const url = databaseUrl(serverUrl, ROLLUP_DATABASE);
-  const open = async () => {
-    const db = await openPostgres({ connectionString: url });
-    await migrate(db);
-    return db;
-  };
-  let db: Database | null = null;
-  try {
-    db = await open();
-  } catch {
-    // No such database yet.
+  const { db, buildSeconds } = await openKeptDatabase(
+    serverUrl,
+    ROLLUP_DATABASE,
+    async (kept) => {
+      const rows = await keptCompanyRows(kept, ROLLUP_SLUG, ['guests', 'pos_checks']);
+      return rows.guests === guests && rows.pos_checks === checks;
+    },
+    (empty) => generateLarge(empty, guests, checks),
+  );
+  if (buildSeconds !== null) {
+    printFigure({ bench: 'rollups.generate', driver: 'postgres', guests, checks, seconds: buildSeconds });
   }
-  let found = db
-    ? await keptCompanyRows(db, ROLLUP_SLUG, ['guests', 'pos_checks']).then((kept) => ({
-        companyId: kept.companyId,
-        guests: kept.guests,
-        checks: kept.pos_checks,
-      }))
-    : { companyId: 0, guests: 0, checks: 0 };
-  if (!db || found.guests !== guests || found.checks !== checks) {
-    await db?.close();
-    await onServer(serverUrl, `DROP DATABASE IF EXISTS ${ROLLUP_DATABASE} WITH (FORCE)`);
-    await onServer(serverUrl, `CREATE DATABASE ${ROLLUP_DATABASE}`);
-    db = await open();
-    const started = performance.now();
-    const companyId = await generateLarge(db, guests, checks);
-    await onServer(url, 'VACUUM ANALYZE');
-    found = { companyId, guests, checks };
-    printFigure({
-      bench: 'rollups.generate',
-      driver: 'postgres',
-      guests,
-      checks,
-      seconds: round((performance.now() - started) / 1000, 1),
-    });
-  }
-  const opened = db;
+  const found = await keptCompanyRows(db, ROLLUP_SLUG, []);
   return {
-    db: opened,
+    db,
     companyId: found.companyId,
     data: `${guests}-guests-${checks}-checks`,
     ...lastDays('2025-12-30'),
-    close: () => opened.close(),
+    close: () => db.close(),
   };
 }
 

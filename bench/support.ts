@@ -6,6 +6,7 @@ import { setCompanyFeatures } from '../server/repositories/company-features.repo
 import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
 import { ALL_FEATURES } from '../src/schemas/features.js';
 import { migrate } from '../server/db/migrate.js';
+import { openPostgres } from '../server/db/postgres.js';
 import { openPglite } from '../server/db/pglite.js';
 import { openScratchPostgres } from '../tests/support/database.js';
 
@@ -171,4 +172,38 @@ export async function keptCompanyRows<Table extends string>(
     counts[table] = rows[0]!.n;
   }
   return { companyId: company.id, ...counts };
+}
+
+/**
+ * A bench database kept between runs on the server of `serverUrl`: opened (and migrated) as it is when
+ * `holdsWanted` says it holds the data asked for, otherwise dropped, created again and filled by `build`.
+ * `buildSeconds` is null when the kept data was used.
+ */
+export async function openKeptDatabase(
+  serverUrl: string,
+  name: string,
+  holdsWanted: (db: Database) => Promise<boolean>,
+  build: (db: Database) => Promise<unknown>,
+): Promise<{ db: Database; buildSeconds: number | null }> {
+  const url = databaseUrl(serverUrl, name);
+  const open = async () => {
+    const db = await openPostgres({ connectionString: url });
+    await migrate(db);
+    return db;
+  };
+  let kept: Database | null = null;
+  try {
+    kept = await open();
+  } catch {
+    // No such database yet.
+  }
+  if (kept && (await holdsWanted(kept))) return { db: kept, buildSeconds: null };
+  await kept?.close();
+  await onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await onServer(serverUrl, `CREATE DATABASE ${name}`);
+  const db = await open();
+  const started = performance.now();
+  await build(db);
+  await onServer(url, 'VACUUM ANALYZE');
+  return { db, buildSeconds: round((performance.now() - started) / 1000, 1) };
 }
