@@ -1,18 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
-import { screenshots } from './support/pages.js';
+import { PHONE, screenshots, sidewaysOverflow } from './support/pages.js';
 import { signedInSession } from './support/session.js';
-
-const PHONE = { width: 390, height: 844 };
-
-/** How far the page scrolls sideways: zero when nothing is wider than the screen. */
-function sidewaysOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const root = document.scrollingElement ?? document.documentElement;
-    return root.scrollWidth - root.clientWidth;
-  });
-}
 
 /**
  * Each card's value under `label`, with whether it is shown whole: not cut inside its box and inside

@@ -40,3 +40,14 @@ export async function screenshots(page: Page, area: string, name: string): Promi
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }
+
+/** A phone's viewport, as the phone-layout checks use it. */
+export const PHONE = { width: 390, height: 844 };
+
+/** How far the page scrolls sideways: zero when nothing is wider than the screen. */
+export function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
+}
