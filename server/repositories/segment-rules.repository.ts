@@ -1,0 +1,106 @@
+import { sql as rawSql, type SqlBool } from 'kysely';
+import type { CompanyId, Sql } from '../db/database.js';
+import { queryBuilder, runQuery } from '../db/query-builder.js';
+import type { FieldFailure } from '../../src/schemas/field-problems.js';
+import type { SegmentRuleSet } from '../../src/schemas/segments.js';
+import { SegmentClock } from './segment-rules/clock.js';
+import { marketable, ruleSetCondition, TRACKABLE } from './segment-rules/conditions.js';
+import { notLiveRules, unknownReferences } from './segment-rules/references.js';
+
+/**
+ * A checked rule set (`checkRuleSet`, src/schemas/segments.ts) compiled to one parameterised statement over the
+ * company's guests (docs/segments.md): the segment's counts, or a page of its members. Before compiling, rules
+ * of types not live yet and ids the company does not have are refused with `SegmentRulesRefusedError`, naming
+ * each rule's field, so another company's location, item, category or list never reaches a count.
+ */
+
+/** Raised when a rule set cannot be counted: each field at fault with its problem (a 400 for the API). */
+export class SegmentRulesRefusedError extends Error {
+  constructor(readonly fields: Record<string, FieldFailure>) {
+    super(`segment rules refused: ${Object.keys(fields).join(', ')}`);
+    this.name = 'SegmentRulesRefusedError';
+  }
+}
+
+/** Where and when to count: the location picker (null or empty: every location) and the moment "today" is. */
+export interface SegmentScope {
+  locationIds?: readonly number[] | null | undefined;
+  /** The moment the rules' days are counted from (default: now). */
+  asOf?: Date | undefined;
+}
+
+/** A segment's size: all its guests, the marketable and the trackable among them. */
+export interface SegmentCounts {
+  all: number;
+  marketable: number;
+  trackable: number;
+}
+
+/** The condition of the rule set and the picker over `guests g`, after refusing what cannot be counted. */
+async function segmentCondition(
+  sql: Sql,
+  companyId: CompanyId,
+  ruleSet: SegmentRuleSet,
+  scope: SegmentScope,
+) {
+  const notLive = notLiveRules(ruleSet);
+  if (Object.keys(notLive).length > 0) throw new SegmentRulesRefusedError(notLive);
+  const picked = [...(scope.locationIds ?? [])];
+  const unknown = await unknownReferences(sql, companyId, ruleSet, picked);
+  if (Object.keys(unknown).length > 0) throw new SegmentRulesRefusedError(unknown);
+  const clock = new SegmentClock(companyId, scope.asOf ?? new Date());
+  const conditions = [
+    rawSql<SqlBool>`g.company_id = ${companyId}`,
+    ruleSetCondition(companyId, clock, ruleSet.segment_groups),
+  ];
+  if (picked.length > 0) {
+    // The picker: guests who visited one of the picked locations.
+    conditions.push(rawSql<SqlBool>`g.id IN (SELECT gl.guest_id FROM guest_locations gl
+      WHERE gl.company_id = ${companyId} AND gl.visits > 0 AND gl.location_id = ANY(${picked}::bigint[]))`);
+  }
+  return rawSql<SqlBool>`${rawSql.join(conditions, rawSql` AND `)}`;
+}
+
+/** The segment's counts: all, marketable and trackable guests, in one statement. */
+export async function countSegment(
+  sql: Sql,
+  companyId: CompanyId,
+  ruleSet: SegmentRuleSet,
+  scope: SegmentScope = {},
+): Promise<SegmentCounts> {
+  const condition = await segmentCondition(sql, companyId, ruleSet, scope);
+  const [row] = await runQuery(
+    sql,
+    queryBuilder
+      .selectFrom('guests as g')
+      .select([
+        rawSql<number>`count(*)::int`.as('all'),
+        rawSql<number>`(count(*) FILTER (WHERE ${marketable(companyId)}))::int`.as('marketable'),
+        rawSql<number>`(count(*) FILTER (WHERE ${TRACKABLE}))::int`.as('trackable'),
+      ])
+      .where(condition),
+  );
+  return { all: row?.all ?? 0, marketable: row?.marketable ?? 0, trackable: row?.trackable ?? 0 };
+}
+
+/** A page of a segment's member ids, in id order, after `afterId` (keyset). */
+export async function segmentMemberIds(
+  sql: Sql,
+  companyId: CompanyId,
+  ruleSet: SegmentRuleSet,
+  page: { afterId?: number | undefined; limit: number },
+  scope: SegmentScope = {},
+): Promise<number[]> {
+  const condition = await segmentCondition(sql, companyId, ruleSet, scope);
+  const rows = await runQuery(
+    sql,
+    queryBuilder
+      .selectFrom('guests as g')
+      .select('g.id')
+      .where(condition)
+      .where('g.id', '>', page.afterId ?? 0)
+      .orderBy('g.id')
+      .limit(page.limit),
+  );
+  return rows.map((row) => Number(row.id));
+}

@@ -1,0 +1,41 @@
+import { sql as rawSql, type RawBuilder } from 'kysely';
+import type { CompanyId } from '../../db/database.js';
+
+/**
+ * RFM scores of a company's guests with at least one check (docs/segments.md): each of recency (last visit),
+ * frequency (visits) and monetary (spend) scored 1–5 as `floor(5 × (rank − 1) ÷ n) + 1`, where rank is
+ * 1 + the number of those guests with a strictly lower figure and n their number, so equal figures share a
+ * score and the most recent, frequent or spending fifth scores 5. The cell is named from R and F by the usual
+ * grid; M is kept for the RFM dashboard's revenue figures.
+ */
+export function rfmScores(
+  companyId: CompanyId,
+): RawBuilder<{ guest_id: number; r: number; f: number; m: number }> {
+  return rawSql`
+    SELECT s.id AS guest_id,
+           (5 * (rank() OVER (ORDER BY s.last_visit_at) - 1) / count(*) OVER ())::int + 1 AS r,
+           (5 * (rank() OVER (ORDER BY s.visit_count) - 1) / count(*) OVER ())::int + 1 AS f,
+           (5 * (rank() OVER (ORDER BY s.total_spend_cents) - 1) / count(*) OVER ())::int + 1 AS m
+    FROM guests s
+    WHERE s.company_id = ${companyId} AND s.visit_count > 0`;
+}
+
+/** The cell name of scores `r` and `f` (columns of `rfmScores`), as SQL. */
+export const RFM_CELL_SQL = rawSql<string>`CASE
+    WHEN r = 5 AND f >= 4 THEN 'champions'
+    WHEN r IN (3, 4) AND f >= 4 THEN 'loyal'
+    WHEN r >= 4 AND f IN (2, 3) THEN 'potential_loyalists'
+    WHEN r = 5 AND f = 1 THEN 'new'
+    WHEN r = 4 AND f = 1 THEN 'promising'
+    WHEN r = 3 AND f = 3 THEN 'need_attention'
+    WHEN r = 3 AND f <= 2 THEN 'about_to_sleep'
+    WHEN r <= 2 AND f = 5 THEN 'cant_lose_them'
+    WHEN r <= 2 AND f IN (3, 4) THEN 'at_risk'
+    WHEN r = 2 AND f <= 2 THEN 'hibernating'
+    ELSE 'lost' END`;
+
+/** The guests of the company whose RFM cell is one of `cells`, as a subquery of guest ids. */
+export function guestsInRfmCells(companyId: CompanyId, cells: readonly string[]): RawBuilder<number> {
+  return rawSql`SELECT scored.guest_id FROM (${rfmScores(companyId)}) scored
+                WHERE ${RFM_CELL_SQL} = ANY(${[...cells]}::text[])`;
+}
