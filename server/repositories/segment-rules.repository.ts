@@ -1,4 +1,4 @@
-import { sql as rawSql, type SqlBool } from 'kysely';
+import { sql as rawSql, type RawBuilder, type SqlBool } from 'kysely';
 import type { CompanyId, Sql } from '../db/database.js';
 import { queryBuilder, runQuery } from '../db/query-builder.js';
 import type { FieldFailure } from '../../src/schemas/field-problems.js';
@@ -103,4 +103,83 @@ export async function segmentMemberIds(
       .limit(page.limit),
   );
   return rows.map((row) => Number(row.id));
+}
+
+/** A segment's figures for the cache: counts, and per-member averages of CLV, clf and recency by audience. */
+export interface SegmentFigureRow {
+  all: number;
+  marketable: number;
+  trackable: number;
+  /** The company's guests, the base of the segment's share. */
+  company_guests: number;
+  all_clv_cents: number;
+  all_annual_clv_cents: number;
+  all_clf: number;
+  all_recency: number;
+  marketable_clv_cents: number;
+  marketable_annual_clv_cents: number;
+  marketable_clf: number;
+  marketable_recency: number;
+  trackable_clv_cents: number;
+  trackable_annual_clv_cents: number;
+  trackable_clf: number;
+  trackable_recency: number;
+}
+
+/**
+ * The segment's figures in one statement: its counts, and for all, marketable and trackable members the average
+ * predicted CLV and annual CLV (cents), expected visits in the next 12 months (clf) over members with a
+ * prediction, and the average days since the last visit over members with one.
+ */
+export async function segmentFigures(
+  sql: Sql,
+  companyId: CompanyId,
+  ruleSet: SegmentRuleSet,
+  scope: SegmentScope = {},
+): Promise<SegmentFigureRow> {
+  const condition = await segmentCondition(sql, companyId, ruleSet, scope);
+  const m = (column: string) => rawSql.ref(`m.${column}`);
+  const averages = (name: string, filter: RawBuilder<unknown>) => [
+    rawSql<number>`coalesce(avg(${m('clv_cents')}) FILTER (WHERE ${filter}), 0)::float8`.as(
+      `${name}_clv_cents`,
+    ),
+    rawSql<number>`coalesce(avg(${m('annual_clv_cents')}) FILTER (WHERE ${filter}), 0)::float8`.as(
+      `${name}_annual_clv_cents`,
+    ),
+    rawSql<number>`coalesce(avg(${m('clf')}) FILTER (WHERE ${filter}), 0)::float8`.as(`${name}_clf`),
+    rawSql<number>`coalesce(avg(${m('recency')}) FILTER (WHERE ${filter}), 0)::float8`.as(`${name}_recency`),
+  ];
+  // Each member with its audiences, prediction and days since the last visit.
+  const members = queryBuilder
+    .selectFrom('guests as g')
+    .leftJoin(rawSql`guest_predictions`.as('p'), (join) =>
+      join.on(rawSql<SqlBool>`p.company_id = ${companyId} AND p.guest_id = g.id`),
+    )
+    .select([
+      rawSql<boolean>`${marketable(companyId)}`.as('marketable'),
+      rawSql<boolean>`${TRACKABLE}`.as('trackable'),
+      rawSql<number>`p.clv_cents`.as('clv_cents'),
+      rawSql<number>`p.annual_clv_cents`.as('annual_clv_cents'),
+      rawSql<number>`p.expected_visits_next_year`.as('clf'),
+      rawSql<number>`extract(epoch FROM now() - g.last_visit_at) / 86400`.as('recency'),
+    ])
+    .where(condition)
+    .as('m');
+  const [row] = await runQuery(
+    sql,
+    queryBuilder
+      .selectFrom(members)
+      .select([
+        rawSql<number>`count(*)::int`.as('all'),
+        rawSql<number>`(count(*) FILTER (WHERE ${m('marketable')}))::int`.as('marketable'),
+        rawSql<number>`(count(*) FILTER (WHERE ${m('trackable')}))::int`.as('trackable'),
+        rawSql<number>`(SELECT count(*) FROM guests WHERE company_id = ${companyId})::int`.as(
+          'company_guests',
+        ),
+        ...averages('all', rawSql`true`),
+        ...averages('marketable', m('marketable')),
+        ...averages('trackable', m('trackable')),
+      ]),
+  );
+  return row as unknown as SegmentFigureRow;
 }

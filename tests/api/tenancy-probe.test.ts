@@ -100,6 +100,16 @@ const B_ROWS: Record<string, (b: CompanyB) => Promise<ProbeRow>> = {
     });
     return { params: { id: subscriber.params.id!, cardId: idOf(card) } };
   },
+  '/api/campaigns/segments/{id}': async (b) => ({
+    params: {
+      id: idOf(
+        await b.call('POST', '/api/campaigns/segments/', {
+          name: b.marker,
+          segment_groups: [{ segment_rules: [{ type: 'visit_count', operator: 'gte', value: 1 }] }],
+        }),
+      ),
+    },
+  }),
   '/api/subscriptions/subscribers/list/{id}': async (b) => ({
     params: { id: idOf(await b.call('POST', '/api/subscriptions/subscribers/list/', { name: b.marker })) },
   }),

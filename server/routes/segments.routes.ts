@@ -1,0 +1,175 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
+import { SegmentTypesAnswerSchema } from '../../src/schemas/segment-catalogue.js';
+import {
+  SegmentCloneSchema,
+  SegmentListQuerySchema,
+  SegmentPageSchema,
+  SegmentPostQuerySchema,
+  SegmentPreviewSchema,
+  SegmentSchema,
+  SegmentTypesQuerySchema,
+  SegmentWriteSchema,
+} from '../../src/schemas/segment-records.js';
+import { pageLanguage } from '../auth/oidc/language.js';
+import { access } from '../http/access.js';
+import { fieldFailure, invalid } from '../http/errors.js';
+import { pageWindow, toPage } from '../http/paging.js';
+import { companyOf, writeScopeOf } from '../http/scope.js';
+import type { SegmentsService } from '../services/segments.service.js';
+
+const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema };
+const tags = ['Segments'];
+const READ = access('Segments List', 'analyst');
+const WRITE = access('Segments List', 'marketer');
+// Every edit in the builder asks for a count: the preview's own rate limit (docs/security.md).
+const WRITE_OR_PREVIEW = { ...WRITE, limit: 'preview' } as const;
+
+/** The segment calls of spec section 7: rule types, segments, the live preview and clones. */
+export function segmentsRoutes(service: SegmentsService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/campaigns/segment-types/',
+      {
+        config: READ,
+        schema: {
+          tags,
+          summary: 'Every rule type of the builder with its operators, value kinds and options, labelled',
+          querystring: SegmentTypesQuerySchema,
+          response: { 200: SegmentTypesAnswerSchema, ...errors },
+        },
+      },
+      async (request) =>
+        service.types(request.query.language ?? pageLanguage(undefined, request.headers['accept-language'])),
+    );
+
+    app.get(
+      '/campaigns/segments/',
+      {
+        config: READ,
+        schema: {
+          tags,
+          summary: 'List segments by name, each with its cached figures',
+          querystring: SegmentListQuerySchema,
+          response: { 200: SegmentPageSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const query = request.query;
+        const { count, results } = await service.list(companyOf(request), {
+          q: query.q,
+          ...pageWindow(query),
+        });
+        return toPage(request, query, count, results);
+      },
+    );
+
+    app.post(
+      '/campaigns/segments/',
+      {
+        config: WRITE_OR_PREVIEW,
+        schema: {
+          tags,
+          summary: 'Create a segment, or with ?preview=1 count its guests without saving',
+          description:
+            'A rule problem is a 400 naming the rule, e.g. `segment_groups[1].segment_rules[0].value`. With ' +
+            '`preview=1` only `segment_groups` is read, and repeated `location_id` / `location_group_id` pick ' +
+            'the locations counted.',
+          querystring: SegmentPostQuerySchema,
+          // Optional so a bad picker in the query is named even without a body.
+          body: SegmentWriteSchema.partial().nullish(),
+          response: { 200: SegmentPreviewSchema, 201: SegmentSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { preview, location_id, location_group_id } = request.query;
+        if (preview === '1' || preview === 'true') {
+          return reply.send(
+            await service.preview(companyOf(request), request.body?.segment_groups, {
+              location_id,
+              location_group_id,
+            }),
+          );
+        }
+        // The body is partial for the preview; a save needs the whole of it.
+        const body = SegmentWriteSchema.safeParse(request.body);
+        if (!body.success) {
+          throw invalid(
+            Object.fromEntries(
+              body.error.issues.map((issue) => [
+                issue.path.join('.') || 'body',
+                fieldFailure(issue.code === 'invalid_type' ? 'required' : 'not_valid', issue.message),
+              ]),
+            ),
+          );
+        }
+        return reply.status(201).send(await service.create(writeScopeOf(request), body.data));
+      },
+    );
+
+    app.get(
+      '/campaigns/segments/:id/',
+      {
+        config: READ,
+        schema: {
+          tags,
+          summary: 'One segment with its rule groups and cached figures',
+          params: IdParamSchema,
+          response: { 200: SegmentSchema, ...errors },
+        },
+      },
+      async (request) => service.get(companyOf(request), request.params.id),
+    );
+
+    app.put(
+      '/campaigns/segments/:id/',
+      {
+        config: WRITE,
+        schema: {
+          tags,
+          summary: 'Replace a segment (groups named by id keep their id) and work its figures out again',
+          params: IdParamSchema,
+          body: SegmentWriteSchema,
+          response: { 200: SegmentSchema, ...errors },
+        },
+      },
+      async (request) => service.update(writeScopeOf(request), request.params.id, request.body),
+    );
+
+    app.delete(
+      '/campaigns/segments/:id/',
+      {
+        config: WRITE,
+        schema: {
+          tags,
+          summary: 'Delete a segment with its groups and figures',
+          params: IdParamSchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await service.remove(writeScopeOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/campaigns/segments/:id/clone/',
+      {
+        config: WRITE,
+        schema: {
+          tags,
+          summary: 'Copy a segment under a new name (default: its name with " (copy)")',
+          params: IdParamSchema,
+          body: SegmentCloneSchema.optional(),
+          response: { 201: SegmentSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(await service.clone(writeScopeOf(request), request.params.id, request.body?.name)),
+    );
+  };
+}

@@ -1,0 +1,303 @@
+import type { Language } from '../../src/schemas/constants.js';
+import type { SegmentTypesAnswer } from '../../src/schemas/segment-catalogue.js';
+import type { Segment, SegmentPreview, SegmentWrite } from '../../src/schemas/segment-records.js';
+import { checkRuleSet, type SegmentRuleSet } from '../../src/schemas/segments.js';
+import type { Database, Sql } from '../db/database.js';
+import { fieldFailure, invalid, notFound } from '../http/errors.js';
+import { countGuests } from '../repositories/guests.repository.js';
+import { resolveLocationScope } from '../repositories/pos-analytics.repository.js';
+import { UnknownReferenceError } from '../repositories/references.js';
+import {
+  getSegmentCache,
+  listSegmentCaches,
+  segmentCacheOrDefaults,
+  upsertSegmentCache,
+  type SegmentCacheFigures,
+} from '../repositories/segment-cache.repository.js';
+import {
+  countSegment,
+  segmentFigures,
+  SegmentRulesRefusedError,
+  type SegmentFigureRow,
+} from '../repositories/segment-rules.repository.js';
+import {
+  cloneSegment,
+  createSegment,
+  deleteSegment,
+  getSegment,
+  listSegments,
+  updateSegment,
+  type SegmentRow,
+} from '../repositories/segments.repository.js';
+import type { WriteScope } from '../repositories/scope.js';
+import { segmentTypeCatalogue } from '../segments/segment-types.js';
+
+/** The location picker of a call: repeated `location_id` and `location_group_id`. */
+export interface LocationPicker {
+  location_id: number[];
+  location_group_id: number[];
+}
+
+/** A share in percent with two decimals; 0 of 0 is 0. */
+const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 100 : 0);
+
+/** The rule set as sent, or a 400 naming each rule's problem at its path. */
+function ruleSetOf(groups: unknown): SegmentRuleSet {
+  const checked = checkRuleSet({ segment_groups: groups ?? [] });
+  if (!checked.ok) throw invalid(checked.fields, 'The segment rules have problems');
+  return checked.ruleSet;
+}
+
+/** Turns the repositories' and the compiler's refusals into a 400 naming the field. */
+function refusedAsInvalid(error: unknown): never {
+  if (error instanceof SegmentRulesRefusedError)
+    throw invalid(error.fields, 'The segment rules have problems');
+  if (error instanceof UnknownReferenceError) {
+    throw invalid({
+      [error.field]: fieldFailure('not_valid', `Unknown ${error.field}: ${error.ids.join(', ')}`),
+    });
+  }
+  throw error;
+}
+
+/** The locations a picker or a segment's own locations and groups mean (null: every location); 404 if not ours. */
+async function locationsOf(
+  sql: Sql,
+  companyId: number,
+  locationIds: readonly number[],
+  groupIds: readonly number[],
+): Promise<number[] | null> {
+  const scope = await resolveLocationScope(sql, companyId, [...locationIds], [...groupIds]);
+  if (scope.kind === 'unknown') throw notFound(scope.field === 'location_id' ? 'Location' : 'Location group');
+  return scope.ids;
+}
+
+/**
+ * The segment-cache figures of counts and averages (docs/segments.md): the segment's share of the company's
+ * guests, and the marketable and trackable shares of the segment.
+ */
+export function cacheFiguresOf(row: SegmentFigureRow): SegmentCacheFigures {
+  return {
+    all_customers: row.all,
+    all_customers_pct: percent(row.all, row.company_guests),
+    marketable_customers: row.marketable,
+    marketable_pct: percent(row.marketable, row.all),
+    trackable_customers: row.trackable,
+    trackable_pct: percent(row.trackable, row.all),
+    all_clv_cents: Math.round(row.all_clv_cents),
+    all_annual_clv_cents: Math.round(row.all_annual_clv_cents),
+    all_clf: row.all_clf,
+    all_recency: row.all_recency,
+    marketable_clv_cents: Math.round(row.marketable_clv_cents),
+    marketable_annual_clv_cents: Math.round(row.marketable_annual_clv_cents),
+    marketable_clf: row.marketable_clf,
+    marketable_recency: row.marketable_recency,
+    trackable_clv_cents: Math.round(row.trackable_clv_cents),
+    trackable_annual_clv_cents: Math.round(row.trackable_annual_clv_cents),
+    trackable_clf: row.trackable_clf,
+    trackable_recency: row.trackable_recency,
+  };
+}
+
+/** A stored segment as the API shows it, with its cached figures or the zeroed defaults. */
+function presentSegment(row: SegmentRow, cache: Parameters<typeof segmentCacheOrDefaults>[0]): Segment {
+  const figures = segmentCacheOrDefaults(cache, row.id);
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    segment_type: row.segment_type,
+    location_ids: row.location_ids.map(Number),
+    group_ids: row.group_ids.map(Number),
+    segment_groups: row.segment_groups.map((group) => ({
+      id: Number(group.id),
+      segment_rules: group.segment_rules as Record<string, unknown>[],
+    })),
+    segmentcache: {
+      ...figures,
+      all_customers_pct: Number(figures.all_customers_pct),
+      marketable_pct: Number(figures.marketable_pct),
+      trackable_pct: Number(figures.trackable_pct),
+      all_clf: Number(figures.all_clf),
+      all_recency: Number(figures.all_recency),
+      marketable_clf: Number(figures.marketable_clf),
+      marketable_recency: Number(figures.marketable_recency),
+      trackable_clf: Number(figures.trackable_clf),
+      trackable_recency: Number(figures.trackable_recency),
+      computed_at: figures.computed_at ? figures.computed_at.toISOString() : null,
+    },
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/**
+ * Works a saved segment's figures out and caches them, in the caller's transaction: over its own locations and
+ * groups, today. A rule naming another company's id is refused here, so nothing of it is saved.
+ */
+async function refreshCache(sql: Sql, scope: WriteScope, row: SegmentRow): Promise<void> {
+  const ruleSet = ruleSetOf(row.segment_groups.map(({ segment_rules }) => ({ segment_rules })));
+  const hasScope = row.location_ids.length > 0 || row.group_ids.length > 0;
+  const locationIds = hasScope
+    ? await locationsOf(sql, scope.companyId, row.location_ids.map(Number), row.group_ids.map(Number))
+    : null;
+  // A scope whose groups and locations share none: no guest can be in it.
+  if (locationIds !== null && locationIds.length === 0) {
+    await upsertSegmentCache(sql, scope, row.id, cacheFiguresOf(emptyFigures()));
+    return;
+  }
+  const figures = await segmentFigures(sql, scope.companyId, ruleSet, { locationIds });
+  await upsertSegmentCache(sql, scope, row.id, cacheFiguresOf(figures));
+}
+
+/** Figures of a segment nobody can be in. */
+function emptyFigures(): SegmentFigureRow {
+  return {
+    all: 0,
+    marketable: 0,
+    trackable: 0,
+    company_guests: 0,
+    all_clv_cents: 0,
+    all_annual_clv_cents: 0,
+    all_clf: 0,
+    all_recency: 0,
+    marketable_clv_cents: 0,
+    marketable_annual_clv_cents: 0,
+    marketable_clf: 0,
+    marketable_recency: 0,
+    trackable_clv_cents: 0,
+    trackable_annual_clv_cents: 0,
+    trackable_clf: 0,
+    trackable_recency: 0,
+  };
+}
+
+/** The segment calls of spec section 7 (docs/segments.md). */
+export function segmentsService(db: Database) {
+  return {
+    /** Every rule type with its operators and options, labelled in `language`. */
+    types(language: Language): SegmentTypesAnswer {
+      return segmentTypeCatalogue(language);
+    },
+
+    /** A page of the company's segments by name, each with its cached figures. */
+    async list(companyId: number, filter: { q?: string | undefined; limit: number; offset: number }) {
+      return db.tenant(companyId, async (sql) => {
+        const page = await listSegments(sql, companyId, filter);
+        const caches = await listSegmentCaches(
+          sql,
+          companyId,
+          page.rows.map((row) => row.id),
+        );
+        const cacheOf = new Map(caches.map((cache) => [Number(cache.segment_id), cache]));
+        return {
+          count: page.count,
+          results: page.rows.map((row) => presentSegment(row, cacheOf.get(Number(row.id)) ?? null)),
+        };
+      });
+    },
+
+    /** One segment; 404 unless it is the company's. */
+    async get(companyId: number, id: number): Promise<Segment> {
+      const found = await db.tenant(companyId, async (sql) => {
+        const row = await getSegment(sql, companyId, id);
+        return row ? presentSegment(row, await getSegmentCache(sql, companyId, id)) : null;
+      });
+      if (!found) throw notFound('Segment');
+      return found;
+    },
+
+    /** Saves a new segment and its figures together; bad rules or ids of another company save nothing. */
+    async create(scope: WriteScope, body: SegmentWrite): Promise<Segment> {
+      ruleSetOf(body.segment_groups);
+      return db
+        .tenant(scope.companyId, async (sql) => {
+          const row = await createSegment(sql, scope, {
+            name: body.name,
+            description: body.description ?? '',
+            location_ids: body.location_ids ?? [],
+            group_ids: body.group_ids ?? [],
+            segment_groups: (body.segment_groups ?? []).map((group) => ({
+              id: null,
+              segment_rules: (group as { segment_rules?: unknown[] }).segment_rules ?? [],
+            })),
+          });
+          await refreshCache(sql, scope, row);
+          return presentSegment(row, await getSegmentCache(sql, scope.companyId, row.id));
+        })
+        .catch(refusedAsInvalid);
+    },
+
+    /** Replaces a segment's fields and groups and works its figures out again; 404 unless the company's. */
+    async update(scope: WriteScope, id: number, body: SegmentWrite): Promise<Segment> {
+      ruleSetOf(body.segment_groups);
+      const saved = await db
+        .tenant(scope.companyId, async (sql) => {
+          const row = await updateSegment(sql, scope, id, {
+            name: body.name,
+            description: body.description ?? '',
+            location_ids: body.location_ids ?? [],
+            group_ids: body.group_ids ?? [],
+            segment_groups: (body.segment_groups ?? []).map((group) => {
+              const sent = group as { id?: number | null; segment_rules?: unknown[] };
+              return { id: sent.id ?? null, segment_rules: sent.segment_rules ?? [] };
+            }),
+          });
+          if (!row) return null;
+          await refreshCache(sql, scope, row);
+          return presentSegment(row, await getSegmentCache(sql, scope.companyId, row.id));
+        })
+        .catch(refusedAsInvalid);
+      if (!saved) throw notFound('Segment');
+      return saved;
+    },
+
+    /** A copy of a segment under a new name, with its figures; 404 unless the company's. */
+    async clone(scope: WriteScope, id: number, name: string | undefined): Promise<Segment> {
+      const copy = await db.tenant(scope.companyId, async (sql) => {
+        const row = await cloneSegment(sql, scope, id, name);
+        if (!row) return null;
+        await refreshCache(sql, scope, row);
+        return presentSegment(row, await getSegmentCache(sql, scope.companyId, row.id));
+      });
+      if (!copy) throw notFound('Segment');
+      return copy;
+    },
+
+    /** Deletes a segment with its groups and figures; 404 unless the company's. */
+    async remove(scope: WriteScope, id: number): Promise<void> {
+      if (!(await db.tenant(scope.companyId, (sql) => deleteSegment(sql, scope, id))))
+        throw notFound('Segment');
+    },
+
+    /**
+     * Counts the rules as sent without saving: all, marketable and trackable guests, over the picker's
+     * locations (none: every location), with the segment's share of the company's guests.
+     */
+    async preview(companyId: number, groups: unknown, picker: LocationPicker): Promise<SegmentPreview> {
+      const ruleSet = ruleSetOf(groups);
+      return db
+        .tenant(companyId, async (sql) => {
+          const locationIds = await locationsOf(sql, companyId, picker.location_id, picker.location_group_id);
+          // The counts alone: the preview follows every edit, so it skips the CLV averages a save caches.
+          const counts =
+            locationIds !== null && locationIds.length === 0
+              ? { all: 0, marketable: 0, trackable: 0 }
+              : await countSegment(sql, companyId, ruleSet, { locationIds });
+          const companyGuests = await countGuests(sql, companyId, {});
+          return {
+            all_customers: counts.all,
+            all_customers_pct: percent(counts.all, companyGuests),
+            marketable_customers: counts.marketable,
+            marketable_pct: percent(counts.marketable, counts.all),
+            trackable_customers: counts.trackable,
+            trackable_pct: percent(counts.trackable, counts.all),
+          };
+        })
+        .catch(refusedAsInvalid);
+    },
+  };
+}
+
+/** The segment service's calls. */
+export type SegmentsService = ReturnType<typeof segmentsService>;
