@@ -204,6 +204,20 @@ function withSubscriberFlag(
     .orderBy('p.id', order);
 }
 
+/** Guests by id (those of the company only), oldest first, each with `is_subscriber` and its email consent. */
+export function guestListRowsByIds(
+  sql: Sql,
+  companyId: CompanyId,
+  ids: readonly number[],
+): Promise<GuestListRow[]> {
+  const rows = queryBuilder
+    .selectFrom('guests as g')
+    .select(GUEST_COLUMNS)
+    .where('g.company_id', '=', companyId)
+    .where('g.id', '=', anyId(ids));
+  return runQuery(sql, withSubscriberFlag(companyId, rows, 'asc'));
+}
+
 /**
  * Where a guest page starts: an offset, or keyset by id — after (`afterId`) or before (`beforeId`) a row in
  * the list's order, read straight from the guests_page index however deep.

@@ -5,6 +5,8 @@ import { SegmentTypesAnswerSchema } from '../../src/schemas/segment-catalogue.js
 import {
   SegmentCloneSchema,
   SegmentListQuerySchema,
+  SegmentMembersPageSchema,
+  SegmentMembersQuerySchema,
   SegmentPageSchema,
   SegmentPostQuerySchema,
   SegmentPreviewSchema,
@@ -120,6 +122,36 @@ export function segmentsRoutes(service: SegmentsService): FastifyPluginAsyncZod 
         },
       },
       async (request) => service.get(companyOf(request), request.params.id),
+    );
+
+    app.get(
+      '/campaigns/segments/:id/subscribers/',
+      {
+        config: READ,
+        schema: {
+          tags,
+          summary:
+            "A segment's guests, oldest first, a page after a guest id (`after`, from the `next` link)",
+          params: IdParamSchema,
+          querystring: SegmentMembersQuerySchema,
+          response: { 200: SegmentMembersPageSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { after, page_size } = request.query;
+        const page = await service.members(companyOf(request), request.params.id, {
+          after,
+          limit: page_size,
+        });
+        const next = new URL(request.url, 'http://local');
+        next.searchParams.set('after', String(page.lastId));
+        return {
+          count: page.count,
+          next: page.lastId === null ? null : `${next.pathname}${next.search}`,
+          previous: null,
+          results: page.guests,
+        };
+      },
     );
 
     app.put(

@@ -1,10 +1,11 @@
 import type { Language } from '../../src/schemas/constants.js';
+import type { Guest } from '../../src/schemas/guests.js';
 import type { SegmentTypesAnswer } from '../../src/schemas/segment-catalogue.js';
 import type { Segment, SegmentPreview, SegmentWrite } from '../../src/schemas/segment-records.js';
 import { checkRuleSet, type SegmentRuleSet } from '../../src/schemas/segments.js';
 import type { Database, Sql } from '../db/database.js';
 import { fieldFailure, invalid, notFound } from '../http/errors.js';
-import { countGuests } from '../repositories/guests.repository.js';
+import { countGuests, guestListRowsByIds } from '../repositories/guests.repository.js';
 import { resolveLocationScope } from '../repositories/pos-analytics.repository.js';
 import { UnknownReferenceError } from '../repositories/references.js';
 import {
@@ -17,6 +18,7 @@ import {
 import {
   countSegment,
   segmentFigures,
+  segmentMemberIds,
   SegmentRulesRefusedError,
   type SegmentFigureRow,
 } from '../repositories/segment-rules.repository.js';
@@ -31,6 +33,7 @@ import {
 } from '../repositories/segments.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
 import { segmentTypeCatalogue } from '../segments/segment-types.js';
+import { presentGuest } from './guests.service.js';
 
 /** The location picker of a call: repeated `location_id` and `location_group_id`. */
 export interface LocationPicker {
@@ -131,16 +134,19 @@ function presentSegment(row: SegmentRow, cache: Parameters<typeof segmentCacheOr
   };
 }
 
+/** A saved segment's own locations and groups as locations (null: every location). */
+function segmentLocations(sql: Sql, companyId: number, row: SegmentRow): Promise<number[] | null> {
+  if (row.location_ids.length === 0 && row.group_ids.length === 0) return Promise.resolve(null);
+  return locationsOf(sql, companyId, row.location_ids.map(Number), row.group_ids.map(Number));
+}
+
 /**
  * Works a saved segment's figures out and caches them, in the caller's transaction: over its own locations and
  * groups, today. A rule naming another company's id is refused here, so nothing of it is saved.
  */
 async function refreshCache(sql: Sql, scope: WriteScope, row: SegmentRow): Promise<void> {
   const ruleSet = ruleSetOf(row.segment_groups.map(({ segment_rules }) => ({ segment_rules })));
-  const hasScope = row.location_ids.length > 0 || row.group_ids.length > 0;
-  const locationIds = hasScope
-    ? await locationsOf(sql, scope.companyId, row.location_ids.map(Number), row.group_ids.map(Number))
-    : null;
+  const locationIds = await segmentLocations(sql, scope.companyId, row);
   // A scope whose groups and locations share none: no guest can be in it.
   if (locationIds !== null && locationIds.length === 0) {
     await upsertSegmentCache(sql, scope, row.id, cacheFiguresOf(emptyFigures()));
@@ -262,6 +268,44 @@ export function segmentsService(db: Database) {
       });
       if (!copy) throw notFound('Segment');
       return copy;
+    },
+
+    /**
+     * A page of a segment's members over its own locations, oldest first after a guest id (keyset: any depth
+     * costs the same), with its size: the cached count, or a count now while the cache is being worked out.
+     */
+    async members(
+      companyId: number,
+      id: number,
+      page: { after?: number | undefined; limit: number },
+    ): Promise<{ count: number; guests: Guest[]; lastId: number | null }> {
+      const found = await db
+        .tenant(companyId, async (sql) => {
+          const row = await getSegment(sql, companyId, id);
+          if (!row) return null;
+          const ruleSet = ruleSetOf(row.segment_groups.map(({ segment_rules }) => ({ segment_rules })));
+          const locationIds = await segmentLocations(sql, companyId, row);
+          if (locationIds !== null && locationIds.length === 0) return { count: 0, rows: [] };
+          const ids = await segmentMemberIds(
+            sql,
+            companyId,
+            ruleSet,
+            { afterId: page.after, limit: page.limit },
+            { locationIds },
+          );
+          const cache = await getSegmentCache(sql, companyId, id);
+          const count = cache
+            ? cache.all_customers
+            : (await countSegment(sql, companyId, ruleSet, { locationIds })).all;
+          return { count, rows: await guestListRowsByIds(sql, companyId, ids) };
+        })
+        .catch(refusedAsInvalid);
+      if (!found) throw notFound('Segment');
+      return {
+        count: found.count,
+        guests: found.rows.map((row) => presentGuest(row, row.is_subscriber, row.email_consent)),
+        lastId: found.rows.length === page.limit ? Number(found.rows.at(-1)!.id) : null,
+      };
     },
 
     /** Deletes a segment with its groups and figures; 404 unless the company's. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { pageOf, PagingQuerySchema, repeated } from './common.js';
+import { pageOf, pageSizeField, PagingQuerySchema, repeated } from './common.js';
+import { GuestSchema } from './guests.js';
+import { LIMITS } from './constants.js';
 import { urlWholeNumber } from './numbers.js';
 
 /**
@@ -107,3 +109,12 @@ export const SegmentCloneSchema = z.object({
 export const SegmentTypesQuerySchema = z.object({
   language: z.enum(['en', 'ch', 'es', 'jp', 'de', 'fr']).optional(),
 });
+
+/** `GET …/{id}/subscribers/?after&page_size`: the members after a guest id (keyset), oldest first. */
+export const SegmentMembersQuerySchema = z.object({
+  after: urlWholeNumber('after is not valid').optional(),
+  page_size: pageSizeField(LIMITS.defaultPageSize),
+});
+
+/** A page of a segment's members: guests, with the segment's size and the next page's link. */
+export const SegmentMembersPageSchema = pageOf(GuestSchema);

@@ -216,6 +216,21 @@ describe('segment calls', () => {
       { type: 'visit_count', operator: 'gte', value: 3 },
     ]);
 
+    // Its members, page by page through the next links: exactly the regulars.
+    const members: string[] = [];
+    let next: string | null = `/api/campaigns/segments/${segment.id}/subscribers/?page_size=2`;
+    while (next) {
+      const page = await call(alice, 'GET', `/api${next.replace(/^\/api/, '')}`);
+      expect(page.statusCode, page.body).toBe(200);
+      expect(page.json().count).toBe(regulars.length);
+      members.push(...page.json().results.map((guest: { pos_id: string }) => guest.pos_id));
+      next = page.json().next;
+    }
+    expect(members.sort()).toEqual(regulars.map(([posId]) => posId).sort());
+    expect((await call(bob, 'GET', `/api/campaigns/segments/${segment.id}/subscribers/`)).statusCode).toBe(
+      404,
+    );
+
     const read = (await call(alice, 'GET', `/api/campaigns/segments/${segment.id}/`)).json();
     expect(read.segmentcache.all_customers).toBe(regulars.length);
     const listed = (await call(alice, 'GET', '/api/campaigns/segments/?q=regul')).json();
