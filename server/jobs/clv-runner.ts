@@ -10,14 +10,16 @@ import {
 } from '../repositories/clv-jobs.repository.js';
 import { requestDueClvRefreshes } from '../services/clv-jobs.service.js';
 import { refreshCompanyClv, type RefreshOptions } from '../services/clv.service.js';
+import { refreshSegmentCaches } from '../services/segments.service.js';
 
 /**
  * The worker that refits companies' CLV (docs/clv.md). The queue is `clv_jobs`, one row per company: a worker
  * claims the refresh that has waited longest (`FOR UPDATE SKIP LOCKED`), refits the company — histories read in
  * one transaction, the models fitted in a worker thread off the event loop, the figures and fit written in one
- * transaction — and ends the job. A refresh is one unit of work: the claim is a lease the worker renews while it
- * fits, so a refresh whose process died is claimed again once its lease has passed, and a worker whose claim was
- * taken over meanwhile writes nothing. The same loop runs the scheduler's tick (`requestDueClvRefreshes`: the
+ * transaction — then works the company's segment figures out again (they read the predictions), and ends the
+ * job. A refresh is one unit of work: the claim is a lease the worker renews while it fits, so a refresh whose
+ * process died is claimed again once its lease has passed, and a worker whose claim was taken over meanwhile
+ * writes nothing. The same loop runs the scheduler's tick (`requestDueClvRefreshes`: the
  * nightly refresh and first fits) every `scheduleEveryMs`; several processes may tick, as asking twice changes
  * nothing. Works the same on PGlite and PostgreSQL, in the API process or in `npm run worker`.
  */
@@ -112,6 +114,10 @@ async function runClaimedJob(
         if (!(await holdsClvJobClaim(sql, job))) throw new ClvClaimLostError();
       },
     });
+    // The segments' figures read the new predictions: the company's refresh goes on with them.
+    await refreshSegmentCaches(db, job.company_id).catch((error: unknown) =>
+      log.error({ companyId: job.company_id, code: errorCode(error) }, 'segment refresh failed'),
+    );
     await db.tenant(job.company_id, (sql) => finishClvJob(sql, job, null));
   } catch (error) {
     const reason: unknown = abort.signal.aborted ? abort.signal.reason : error;

@@ -4,7 +4,7 @@ import type { SegmentTypesAnswer } from '../../src/schemas/segment-catalogue.js'
 import type { Segment, SegmentPreview, SegmentWrite } from '../../src/schemas/segment-records.js';
 import { checkRuleSet, type SegmentRuleSet } from '../../src/schemas/segments.js';
 import type { Database, Sql } from '../db/database.js';
-import { fieldFailure, invalid, notFound } from '../http/errors.js';
+import { ApiError, fieldFailure, invalid, notFound } from '../http/errors.js';
 import { countGuests, guestListRowsByIds } from '../repositories/guests.repository.js';
 import { resolveLocationScope } from '../repositories/pos-analytics.repository.js';
 import { UnknownReferenceError } from '../repositories/references.js';
@@ -176,6 +176,42 @@ function emptyFigures(): SegmentFigureRow {
     trackable_clf: 0,
     trackable_recency: 0,
   };
+}
+
+/** How many saved segments a company's refresh reads at once. */
+const REFRESH_PAGE = 100;
+
+/**
+ * Works every saved segment's figures out again, each in its own transaction, as the company's refresh after a
+ * CLV refit (nightly, after an import, after many new checks: server/jobs/clv-runner.ts). A segment that can no
+ * longer be counted (a rule names a deleted list) keeps its last figures. Answers the segments refreshed.
+ */
+export async function refreshSegmentCaches(db: Database, companyId: number): Promise<number> {
+  const scope: WriteScope = { companyId, userId: null, actorUserId: null };
+  let refreshed = 0;
+  for (let offset = 0; ; offset += REFRESH_PAGE) {
+    const page = await db.tenant(companyId, (sql) =>
+      listSegments(sql, companyId, { limit: REFRESH_PAGE, offset }),
+    );
+    for (const row of page.rows) {
+      const done = await db
+        .tenant(companyId, async (sql) => {
+          await refreshCache(sql, scope, row);
+          return true;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof SegmentRulesRefusedError || isInvalid(error)) return false;
+          throw error;
+        });
+      if (done) refreshed += 1;
+    }
+    if (page.rows.length < REFRESH_PAGE) return refreshed;
+  }
+}
+
+/** A refusal of the segment itself: a rule the catalogue no longer takes, or a location group since deleted. */
+function isInvalid(error: unknown): boolean {
+  return error instanceof ApiError && error.status < 500;
 }
 
 /** The segment calls of spec section 7 (docs/segments.md). */

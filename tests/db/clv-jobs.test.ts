@@ -9,6 +9,8 @@ import {
   holdsClvJobClaim,
 } from '../../server/repositories/clv-jobs.repository.js';
 import { findClvFit } from '../../server/repositories/clv.repository.js';
+import { getSegmentCache } from '../../server/repositories/segment-cache.repository.js';
+import { createSegment } from '../../server/repositories/segments.repository.js';
 import {
   afterChecksStored,
   afterImportFinished,
@@ -17,7 +19,7 @@ import {
   requestDueClvRefreshes,
 } from '../../server/services/clv-jobs.service.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
-import { makeCompany } from '../support/factories.js';
+import { makeCompany, systemScope } from '../support/factories.js';
 import { storeVisits } from '../support/clv-checks.js';
 
 const LEASE_MS = 60_000;
@@ -92,6 +94,44 @@ describe('the CLV refresh job', () => {
       running: false,
     });
     expect(await runNextClvJob(db, log, SETTINGS)).toBeNull();
+    expect(errors).toEqual([]);
+  });
+
+  it('works the company’s segment figures out again after the refit, from the new predictions', async () => {
+    const company = await companyWithVisits(30);
+    const scope = systemScope(company);
+    const rules = (segment_rules: object[]) => [{ segment_rules }];
+    const returning = await db.tenant(company, (sql) =>
+      createSegment(sql, scope, {
+        name: 'Returning',
+        segment_groups: rules([{ type: 'visit_count', operator: 'gte', value: 2 }]),
+      }),
+    );
+    // A rule naming a list the company does not have: that segment cannot be counted and keeps no figures.
+    const broken = await db.tenant(company, (sql) =>
+      createSegment(sql, scope, {
+        name: 'Broken',
+        segment_groups: rules([{ type: 'in_list', operator: 'any', value: [999_999] }]),
+      }),
+    );
+    await requestClvRefresh(db, company, 'settings');
+    expect(await runNextClvJob(db, log, SETTINGS)).toBe(company);
+
+    // The same figures by plain SQL over the checks and the predictions just written.
+    const expected = await db.owner(async (sql) => {
+      const { rows } = await sql.query<{ n: number; clv: number }>(
+        `WITH members AS (SELECT guest_id FROM pos_checks WHERE company_id = $1 GROUP BY 1 HAVING count(*) >= 2)
+         SELECT count(*)::int AS n, round(avg(p.clv_cents))::int AS clv
+         FROM members m JOIN guest_predictions p ON p.company_id = $1 AND p.guest_id = m.guest_id`,
+        [company],
+      );
+      return rows[0]!;
+    });
+    const cache = await db.tenant(company, (sql) => getSegmentCache(sql, company, returning.id));
+    expect(expected.n).toBeGreaterThan(0);
+    expect(cache?.all_customers).toBe(expected.n);
+    expect(Number(cache?.all_clv_cents)).toBe(expected.clv);
+    expect(await db.tenant(company, (sql) => getSegmentCache(sql, company, broken.id))).toBeNull();
     expect(errors).toEqual([]);
   });
 
