@@ -6,7 +6,7 @@
  * upload's (bench/upload.ts); BENCH_GUEST_SCALE, BENCH_GUEST_ITERATIONS and
  * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts), BENCH_GUEST_DATABASE_URL a pre-seeded database for
  * it; BENCH_LOAD_SECONDS, BENCH_LOAD_PAGE_SECONDS and BENCH_LOAD_ROWS the list load's (bench/load.ts); BENCH_ONLY a
- * comma-separated subset (size, start, replay, locations, upload, imports, guests, load, rollups); BENCH_ROLLUP_* the
+ * comma-separated subset (size, start, replay, locations, upload, imports, guests, load, rollups, segments); BENCH_ROLLUP_* the
  * rollups' (bench/rollups.ts).
  */
 import { buildApp } from '../server/app.js';
@@ -23,6 +23,7 @@ import { benchPosChecks } from './pos-checks.js';
 import { benchPosChecksCsv } from './pos-checks-csv.js';
 import { benchReplay } from './replay.js';
 import { benchRollups } from './rollups.js';
+import { benchSegments } from './segments.js';
 import { benchStart } from './start.js';
 import { benchUpload } from './upload.js';
 import {
@@ -152,7 +153,7 @@ const loop: LoopOptions = {
 const only = new Set(
   (
     process.env.BENCH_ONLY ??
-    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups'
+    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments'
   ).split(','),
 );
 if (only.has('size')) await benchFirstLoad();
@@ -176,4 +177,5 @@ for (const driver of benchDrivers()) {
   if (only.has('guests')) await benchGuestList(driver);
   if (only.has('load')) await benchLoad(driver);
   if (only.has('rollups')) await benchRollups(driver);
+  if (only.has('segments')) await benchSegments(driver);
 }
