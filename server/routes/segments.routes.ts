@@ -20,6 +20,7 @@ import { fieldFailure, invalid } from '../http/errors.js';
 import { pageWindow, toPage } from '../http/paging.js';
 import { companyOf, writeScopeOf } from '../http/scope.js';
 import type { SegmentsService } from '../services/segments.service.js';
+import { sendCsv } from './csv-download.js';
 
 const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema };
 const tags = ['Segments'];
@@ -152,6 +153,25 @@ export function segmentsRoutes(service: SegmentsService): FastifyPluginAsyncZod 
           results: page.guests,
         };
       },
+    );
+
+    app.get(
+      '/campaigns/segments/:id/export/',
+      {
+        config: READ,
+        schema: {
+          tags,
+          summary: "A segment's guests as CSV (the guest export's columns), streamed",
+          params: IdParamSchema,
+          response: errors,
+        },
+      },
+      async (request, reply) =>
+        sendCsv(
+          reply,
+          `segment-${request.params.id}.csv`,
+          await service.exportCsv(companyOf(request), request.params.id),
+        ),
     );
 
     app.put(

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Language } from '../../src/schemas/constants.js';
 import type { Guest } from '../../src/schemas/guests.js';
 import type { SegmentTypesAnswer } from '../../src/schemas/segment-catalogue.js';
@@ -33,7 +34,8 @@ import {
 } from '../repositories/segments.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
 import { segmentTypeCatalogue } from '../segments/segment-types.js';
-import { presentGuest } from './guests.service.js';
+import { keysetCsv } from './csv-export.service.js';
+import { GUEST_EXPORT_COLUMNS, guestExportCells, presentGuest } from './guests.service.js';
 
 /** The location picker of a call: repeated `location_id` and `location_group_id`. */
 export interface LocationPicker {
@@ -342,6 +344,41 @@ export function segmentsService(db: Database) {
         guests: found.rows.map((row) => presentGuest(row, row.is_subscriber, row.email_consent)),
         lastId: found.rows.length === page.limit ? Number(found.rows.at(-1)!.id) : null,
       };
+    },
+
+    /**
+     * Every member of a segment as CSV (the guest export's columns), streamed in batches by guest id; 404 before
+     * anything is sent unless the segment is the company's.
+     */
+    async exportCsv(companyId: number, id: number): Promise<Readable> {
+      const found = await db
+        .tenant(companyId, async (sql) => {
+          const row = await getSegment(sql, companyId, id);
+          if (!row) return null;
+          const ruleSet = ruleSetOf(row.segment_groups.map(({ segment_rules }) => ({ segment_rules })));
+          const locationIds = await segmentLocations(sql, companyId, row);
+          // The rules checked before streaming (one member read), so a segment that cannot be counted is a 400,
+          // not a file cut short.
+          await segmentMemberIds(sql, companyId, ruleSet, { limit: 1 }, { locationIds });
+          return { ruleSet, locationIds };
+        })
+        .catch(refusedAsInvalid);
+      if (!found) throw notFound('Segment');
+      const { ruleSet, locationIds } = found;
+      return keysetCsv(
+        GUEST_EXPORT_COLUMNS,
+        (afterId, limit) =>
+          locationIds !== null && locationIds.length === 0
+            ? Promise.resolve([])
+            : db.tenant(companyId, async (sql) =>
+                guestListRowsByIds(
+                  sql,
+                  companyId,
+                  await segmentMemberIds(sql, companyId, ruleSet, { afterId, limit }, { locationIds }),
+                ),
+              ),
+        guestExportCells,
+      );
     },
 
     /** Deletes a segment with its groups and figures; 404 unless the company's. */

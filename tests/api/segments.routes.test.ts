@@ -231,6 +231,15 @@ describe('segment calls', () => {
       404,
     );
 
+    // The CSV export: a header and one line per member, with their POS ids.
+    const exported = await call(alice, 'GET', `/api/campaigns/segments/${segment.id}/export/`);
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-type']).toContain('text/csv');
+    const lines = exported.body.trim().split(/\r?\n/);
+    expect(lines).toHaveLength(regulars.length + 1);
+    for (const [posId] of regulars) expect(exported.body).toContain(posId);
+    expect((await call(bob, 'GET', `/api/campaigns/segments/${segment.id}/export/`)).statusCode).toBe(404);
+
     const read = (await call(alice, 'GET', `/api/campaigns/segments/${segment.id}/`)).json();
     expect(read.segmentcache.all_customers).toBe(regulars.length);
     const listed = (await call(alice, 'GET', '/api/campaigns/segments/?q=regul')).json();
