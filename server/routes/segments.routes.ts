@@ -4,6 +4,7 @@ import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
 import { SegmentTypesAnswerSchema } from '../../src/schemas/segment-catalogue.js';
 import {
   SegmentCloneSchema,
+  SegmentDashboardSchema,
   SegmentListQuerySchema,
   SegmentMembersPageSchema,
   SegmentMembersQuerySchema,
@@ -109,6 +110,19 @@ export function segmentsRoutes(service: SegmentsService): FastifyPluginAsyncZod 
         }
         return reply.status(201).send(await service.create(writeScopeOf(request), body.data));
       },
+    );
+
+    app.get(
+      '/benchmark/segment-dashboard/',
+      {
+        config: READ,
+        schema: {
+          tags,
+          summary: "Every segment's cached figures side by side, by name",
+          response: { 200: SegmentDashboardSchema, ...errors },
+        },
+      },
+      async (request) => service.dashboard(companyOf(request)),
     );
 
     app.get(

@@ -2,7 +2,12 @@ import type { Readable } from 'node:stream';
 import type { Language } from '../../src/schemas/constants.js';
 import type { Guest } from '../../src/schemas/guests.js';
 import type { SegmentTypesAnswer } from '../../src/schemas/segment-catalogue.js';
-import type { Segment, SegmentPreview, SegmentWrite } from '../../src/schemas/segment-records.js';
+import type {
+  Segment,
+  SegmentDashboard,
+  SegmentPreview,
+  SegmentWrite,
+} from '../../src/schemas/segment-records.js';
 import { checkRuleSet, type SegmentRuleSet } from '../../src/schemas/segments.js';
 import type { Database, Sql } from '../db/database.js';
 import { ApiError, fieldFailure, invalid, notFound } from '../http/errors.js';
@@ -239,6 +244,16 @@ export function segmentsService(db: Database) {
           results: page.rows.map((row) => presentSegment(row, cacheOf.get(Number(row.id)) ?? null)),
         };
       });
+    },
+
+    /** Every segment's cached figures side by side, by name (all pages of the list). */
+    async dashboard(companyId: number): Promise<SegmentDashboard> {
+      const results: SegmentDashboard['results'] = [];
+      for (let offset = 0; ; offset += REFRESH_PAGE) {
+        const page = await this.list(companyId, { limit: REFRESH_PAGE, offset });
+        results.push(...page.results.map(({ id, name, segmentcache }) => ({ id, name, segmentcache })));
+        if (page.results.length < REFRESH_PAGE) return { results };
+      }
     },
 
     /** One segment; 404 unless it is the company's. */

@@ -118,3 +118,10 @@ export const SegmentMembersQuerySchema = z.object({
 
 /** A page of a segment's members: guests, with the segment's size and the next page's link. */
 export const SegmentMembersPageSchema = pageOf(GuestSchema);
+
+/** `GET /benchmark/segment-dashboard/`: every segment's cached figures side by side, by name. */
+export const SegmentDashboardSchema = z.object({
+  results: z.array(z.object({ id: z.number().int(), name: z.string(), segmentcache: SegmentCacheSchema })),
+});
+/** Every segment's cached figures. */
+export type SegmentDashboard = z.infer<typeof SegmentDashboardSchema>;

@@ -260,6 +260,15 @@ describe('segment calls', () => {
       regulars.filter(([, guest]) => guest.locations.has(home)).length,
     );
 
+    // Side by side: both, by name, each with the figures its own call shows.
+    const dashboard = (await call(alice, 'GET', '/api/benchmark/segment-dashboard/')).json();
+    const mine = dashboard.results.filter((row: { id: number }) =>
+      [segment.id, copy.json().id].includes(row.id),
+    );
+    expect(mine.map((row: { name: string }) => row.name)).toEqual(['Regulars (copy)', 'Regulars at Home']);
+    expect(mine[1].segmentcache).toEqual(updated.json().segmentcache);
+    expect((await call(bob, 'GET', '/api/benchmark/segment-dashboard/')).json().results).toEqual([]);
+
     expect((await call(alice, 'DELETE', `/api/campaigns/segments/${copy.json().id}/`)).statusCode).toBe(204);
     expect((await call(alice, 'GET', `/api/campaigns/segments/${copy.json().id}/`)).statusCode).toBe(404);
   });
