@@ -10,7 +10,7 @@ import {
 } from '../repositories/clv-jobs.repository.js';
 import { requestDueClvRefreshes } from '../services/clv-jobs.service.js';
 import { refreshCompanyClv, type RefreshOptions } from '../services/clv.service.js';
-import { refreshSegmentCaches } from '../services/segments.service.js';
+import { refreshSegmentCaches } from '../services/segment-figures.js';
 
 /**
  * The worker that refits companies' CLV (docs/clv.md). The queue is `clv_jobs`, one row per company: a worker

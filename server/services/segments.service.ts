@@ -8,26 +8,15 @@ import type {
   SegmentPreview,
   SegmentWrite,
 } from '../../src/schemas/segment-records.js';
-import { checkRuleSet, type SegmentRuleSet } from '../../src/schemas/segments.js';
-import type { Database, Sql } from '../db/database.js';
-import { ApiError, fieldFailure, invalid, notFound } from '../http/errors.js';
+import type { Database } from '../db/database.js';
+import { notFound } from '../http/errors.js';
 import { countGuests, guestListRowsByIds } from '../repositories/guests.repository.js';
-import { resolveLocationScope } from '../repositories/pos-analytics.repository.js';
-import { UnknownReferenceError } from '../repositories/references.js';
 import {
   getSegmentCache,
   listSegmentCaches,
   segmentCacheOrDefaults,
-  upsertSegmentCache,
-  type SegmentCacheFigures,
 } from '../repositories/segment-cache.repository.js';
-import {
-  countSegment,
-  segmentFigures,
-  segmentMemberIds,
-  SegmentRulesRefusedError,
-  type SegmentFigureRow,
-} from '../repositories/segment-rules.repository.js';
+import { countSegment, segmentMemberIds } from '../repositories/segment-rules.repository.js';
 import {
   cloneSegment,
   createSegment,
@@ -41,72 +30,13 @@ import type { WriteScope } from '../repositories/scope.js';
 import { segmentTypeCatalogue } from '../segments/segment-types.js';
 import { keysetCsv } from './csv-export.service.js';
 import { GUEST_EXPORT_COLUMNS, guestExportCells, presentGuest } from './guests.service.js';
+import { refreshCache, SEGMENT_PAGE } from './segment-figures.js';
+import { locationsOf, percent, refusedAsInvalid, ruleSetOf, segmentLocations } from './segment-input.js';
 
 /** The location picker of a call: repeated `location_id` and `location_group_id`. */
 export interface LocationPicker {
   location_id: number[];
   location_group_id: number[];
-}
-
-/** A share in percent with two decimals; 0 of 0 is 0. */
-const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 100 : 0);
-
-/** The rule set as sent, or a 400 naming each rule's problem at its path. */
-function ruleSetOf(groups: unknown): SegmentRuleSet {
-  const checked = checkRuleSet({ segment_groups: groups ?? [] });
-  if (!checked.ok) throw invalid(checked.fields, 'The segment rules have problems');
-  return checked.ruleSet;
-}
-
-/** Turns the repositories' and the compiler's refusals into a 400 naming the field. */
-function refusedAsInvalid(error: unknown): never {
-  if (error instanceof SegmentRulesRefusedError)
-    throw invalid(error.fields, 'The segment rules have problems');
-  if (error instanceof UnknownReferenceError) {
-    throw invalid({
-      [error.field]: fieldFailure('not_valid', `Unknown ${error.field}: ${error.ids.join(', ')}`),
-    });
-  }
-  throw error;
-}
-
-/** The locations a picker or a segment's own locations and groups mean (null: every location); 404 if not ours. */
-async function locationsOf(
-  sql: Sql,
-  companyId: number,
-  locationIds: readonly number[],
-  groupIds: readonly number[],
-): Promise<number[] | null> {
-  const scope = await resolveLocationScope(sql, companyId, [...locationIds], [...groupIds]);
-  if (scope.kind === 'unknown') throw notFound(scope.field === 'location_id' ? 'Location' : 'Location group');
-  return scope.ids;
-}
-
-/**
- * The segment-cache figures of counts and averages (docs/segments.md): the segment's share of the company's
- * guests, and the marketable and trackable shares of the segment.
- */
-export function cacheFiguresOf(row: SegmentFigureRow): SegmentCacheFigures {
-  return {
-    all_customers: row.all,
-    all_customers_pct: percent(row.all, row.company_guests),
-    marketable_customers: row.marketable,
-    marketable_pct: percent(row.marketable, row.all),
-    trackable_customers: row.trackable,
-    trackable_pct: percent(row.trackable, row.all),
-    all_clv_cents: Math.round(row.all_clv_cents),
-    all_annual_clv_cents: Math.round(row.all_annual_clv_cents),
-    all_clf: row.all_clf,
-    all_recency: row.all_recency,
-    marketable_clv_cents: Math.round(row.marketable_clv_cents),
-    marketable_annual_clv_cents: Math.round(row.marketable_annual_clv_cents),
-    marketable_clf: row.marketable_clf,
-    marketable_recency: row.marketable_recency,
-    trackable_clv_cents: Math.round(row.trackable_clv_cents),
-    trackable_annual_clv_cents: Math.round(row.trackable_annual_clv_cents),
-    trackable_clf: row.trackable_clf,
-    trackable_recency: row.trackable_recency,
-  };
 }
 
 /** A stored segment as the API shows it, with its cached figures or the zeroed defaults. */
@@ -141,86 +71,6 @@ function presentSegment(row: SegmentRow, cache: Parameters<typeof segmentCacheOr
   };
 }
 
-/** A saved segment's own locations and groups as locations (null: every location). */
-function segmentLocations(sql: Sql, companyId: number, row: SegmentRow): Promise<number[] | null> {
-  if (row.location_ids.length === 0 && row.group_ids.length === 0) return Promise.resolve(null);
-  return locationsOf(sql, companyId, row.location_ids.map(Number), row.group_ids.map(Number));
-}
-
-/**
- * Works a saved segment's figures out and caches them, in the caller's transaction: over its own locations and
- * groups, today. A rule naming another company's id is refused here, so nothing of it is saved.
- */
-async function refreshCache(sql: Sql, scope: WriteScope, row: SegmentRow): Promise<void> {
-  const ruleSet = ruleSetOf(row.segment_groups.map(({ segment_rules }) => ({ segment_rules })));
-  const locationIds = await segmentLocations(sql, scope.companyId, row);
-  // A scope whose groups and locations share none: no guest can be in it.
-  if (locationIds !== null && locationIds.length === 0) {
-    await upsertSegmentCache(sql, scope, row.id, cacheFiguresOf(emptyFigures()));
-    return;
-  }
-  const figures = await segmentFigures(sql, scope.companyId, ruleSet, { locationIds });
-  await upsertSegmentCache(sql, scope, row.id, cacheFiguresOf(figures));
-}
-
-/** Figures of a segment nobody can be in. */
-function emptyFigures(): SegmentFigureRow {
-  return {
-    all: 0,
-    marketable: 0,
-    trackable: 0,
-    company_guests: 0,
-    all_clv_cents: 0,
-    all_annual_clv_cents: 0,
-    all_clf: 0,
-    all_recency: 0,
-    marketable_clv_cents: 0,
-    marketable_annual_clv_cents: 0,
-    marketable_clf: 0,
-    marketable_recency: 0,
-    trackable_clv_cents: 0,
-    trackable_annual_clv_cents: 0,
-    trackable_clf: 0,
-    trackable_recency: 0,
-  };
-}
-
-/** How many saved segments a company's refresh reads at once. */
-const REFRESH_PAGE = 100;
-
-/**
- * Works every saved segment's figures out again, each in its own transaction, as the company's refresh after a
- * CLV refit (nightly, after an import, after many new checks: server/jobs/clv-runner.ts). A segment that can no
- * longer be counted (a rule names a deleted list) keeps its last figures. Answers the segments refreshed.
- */
-export async function refreshSegmentCaches(db: Database, companyId: number): Promise<number> {
-  const scope: WriteScope = { companyId, userId: null, actorUserId: null };
-  let refreshed = 0;
-  for (let offset = 0; ; offset += REFRESH_PAGE) {
-    const page = await db.tenant(companyId, (sql) =>
-      listSegments(sql, companyId, { limit: REFRESH_PAGE, offset }),
-    );
-    for (const row of page.rows) {
-      const done = await db
-        .tenant(companyId, async (sql) => {
-          await refreshCache(sql, scope, row);
-          return true;
-        })
-        .catch((error: unknown) => {
-          if (error instanceof SegmentRulesRefusedError || isInvalid(error)) return false;
-          throw error;
-        });
-      if (done) refreshed += 1;
-    }
-    if (page.rows.length < REFRESH_PAGE) return refreshed;
-  }
-}
-
-/** A refusal of the segment itself: a rule the catalogue no longer takes, or a location group since deleted. */
-function isInvalid(error: unknown): boolean {
-  return error instanceof ApiError && error.status < 500;
-}
-
 /** The segment calls of spec section 7 (docs/segments.md). */
 export function segmentsService(db: Database) {
   return {
@@ -249,10 +99,10 @@ export function segmentsService(db: Database) {
     /** Every segment's cached figures side by side, by name (all pages of the list). */
     async dashboard(companyId: number): Promise<SegmentDashboard> {
       const results: SegmentDashboard['results'] = [];
-      for (let offset = 0; ; offset += REFRESH_PAGE) {
-        const page = await this.list(companyId, { limit: REFRESH_PAGE, offset });
+      for (let offset = 0; ; offset += SEGMENT_PAGE) {
+        const page = await this.list(companyId, { limit: SEGMENT_PAGE, offset });
         results.push(...page.results.map(({ id, name, segmentcache }) => ({ id, name, segmentcache })));
-        if (page.results.length < REFRESH_PAGE) return { results };
+        if (page.results.length < SEGMENT_PAGE) return { results };
       }
     },
 
