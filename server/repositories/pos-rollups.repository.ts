@@ -36,7 +36,7 @@ const RECHAIN_BATCH_GUESTS = rechainGuestsOf(`
     WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL`);
 
 // The batch's guests with a row after one of the batch's days: only a row added before another (of the same batch
-// or stored) leaves a chain to mend. Checks arriving in order, the usual case, touch none.
+// or stored) leaves a chain to mend. Checks arriving in order, the usual case, touch almost none.
 const RECHAIN_GUESTS_ADDED_BEFORE_LATER_ROWS = rechainGuestsOf(`
     SELECT DISTINCT b.guest_id
     FROM (SELECT c.guest_id, c.location_id,
@@ -61,8 +61,8 @@ export async function rechainGuestDays(
 /**
  * Adds stored checks (by id, with their lines already in) to the rollups: two statements whatever the batch.
  * A new guest-day row takes its chain from the guest's stored rows; the chains of the batch's guests with a row
- * after one of the batch's are then worked out again, which settles rows of the same batch and a late older check. Call it once per check, right
- * after the check is stored.
+ * after one of the batch's are then worked out again, which settles rows of the same batch and a late older
+ * check. Call it once for each batch, right after its checks are stored (each check in one batch only).
  */
 export async function addChecksToRollups(
   sql: Sql,
@@ -168,7 +168,7 @@ export async function removeChecksFromRollups(
 }
 
 /**
- * Refills a company's rollups from its checks (SQL function `pos_rollups_rebuild`, migration 0018): after a
+ * Refills a company's rollups from its checks (SQL function `pos_rollups_rebuild`, migrations 0018 and 0021): after a
  * bulk load that bypassed the increments, and after the company's time zone changes (every day moves).
  */
 export async function rebuildRollups(sql: Sql, companyId: CompanyId): Promise<void> {

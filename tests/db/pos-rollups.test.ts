@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Sql } from '../../server/db/database.js';
+import { loadMigrations } from '../../server/db/migrate.js';
 import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
 import { rebuildRollups, removeChecksFromRollups } from '../../server/repositories/pos-rollups.repository.js';
 import { eraseGuest } from '../../server/services/customer-erasure.js';
@@ -149,6 +150,7 @@ describe('daily rollups kept with the checks', () => {
     expect(
       guestRows.filter((row) => row.prev_day !== null && row.prev_day !== row.prev_day_here).length,
     ).toBeGreaterThan(0);
+    expect(guestRows.some((row) => row.prev_day === row.day)).toBe(true);
     await expectExact(companyB);
     // Company B's rows stay its own: none of A's locations appear there.
     const bLocations = await db.owner(
@@ -220,5 +222,24 @@ describe('daily rollups kept with the checks', () => {
     const after = await expectExact(companyA);
     expect(after.locations).not.toEqual(before.locations);
     await expectExact(companyB);
+  });
+
+  it('get their chains from migration 0021’s fill over rows stored before it', async () => {
+    // The fill as the migration runs it, over rows whose chains are wiped as rows from before 0021 had none.
+    const migration = loadMigrations().find((file) => file.name === '0021_guest_day_chains.sql')!.sql;
+    const fill = migration.slice(
+      migration.indexOf('UPDATE pos_guest_days d'),
+      migration.indexOf(';', migration.indexOf('UPDATE pos_guest_days d')),
+    );
+    await db.owner((sql) =>
+      sql.query('UPDATE pos_guest_days SET prev_day = NULL, prev_day_here = NULL, first_day = day'),
+    );
+    await db.owner((sql) => sql.query(fill));
+    const rolled = await expectExact(companyA);
+    await expectExact(companyB);
+    // Not a table of nulls: some rows point back to an earlier day.
+    expect(
+      rolled.guests!.some((row) => (JSON.parse(String(row)) as { prev_day: string | null }).prev_day),
+    ).toBe(true);
   });
 });
