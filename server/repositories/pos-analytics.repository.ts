@@ -51,9 +51,16 @@ export async function resolveLocationScope(
 const IN_SCOPE = `($2::bigint[] IS NULL OR location_id = ANY($2::bigint[]))
   AND ($3::date IS NULL OR day >= $3::date) AND ($4::date IS NULL OR day <= $4::date)`;
 
-// A month of a large company is a few hundred thousand guest-days: their distinct guests are hashed in memory
-// for this transaction rather than spilled to disk (the default 4 MB spills at about 100,000).
+// The exact distinct count for several locations hashes their guest-days: a month of a large company is a few
+// hundred thousand, kept in memory for this transaction rather than spilled (the default 4 MB spills at 100,000).
 const DISTINCT_GUESTS_MEMORY = `SET LOCAL work_mem = '64MB'`;
+
+// A guest-day row that is its guest's first in the range: chained (migration 0021) to a day before the range's
+// first, or to none. $3 the range's first day (null: open, so only the guest's first row ever).
+const FIRST_IN_RANGE = (previous: 'prev_day' | 'prev_day_here') =>
+  `(${previous} IS NULL OR ${previous} < $3::date)`;
+// The guest's first day at the company falls in the range (its last day is above every row of the range).
+const NEW_IN_RANGE = `($3::date IS NULL OR first_day >= $3::date)`;
 
 /** A range's sales at some locations; guests counted once each, "new" when their first day is in the range. */
 export interface SalesRow {
@@ -65,7 +72,9 @@ export interface SalesRow {
 
 /**
  * Revenue and checks summed over the days; guests counted once over the range (not per day); new guests are
- * those whose first visit to the company (any location) falls in the range, the rest returning.
+ * those whose first visit to the company (any location) falls in the range, the rest returning. The whole
+ * company and one location count the chained rows (one per guest) by an index-only scan; several locations
+ * count their guests exactly by hashing their rows.
  */
 export async function salesFigures(
   sql: Sql,
@@ -73,18 +82,26 @@ export async function salesFigures(
   locations: number[] | null,
   range: DayRange,
 ): Promise<SalesRow> {
-  await sql.query(DISTINCT_GUESTS_MEMORY);
+  const guests =
+    locations === null
+      ? `SELECT count(*) FILTER (WHERE ${FIRST_IN_RANGE('prev_day')}) AS guests,
+                count(*) FILTER (WHERE prev_day IS NULL) AS new_guests
+         FROM pos_guest_days WHERE company_id = $1 AND ${IN_SCOPE}`
+      : locations.length === 1
+        ? `SELECT count(*) AS guests, count(*) FILTER (WHERE ${NEW_IN_RANGE}) AS new_guests
+           FROM pos_guest_days WHERE company_id = $1 AND ${IN_SCOPE} AND ${FIRST_IN_RANGE('prev_day_here')}`
+        : `SELECT count(*) AS guests, count(*) FILTER (WHERE ${NEW_IN_RANGE}) AS new_guests
+           FROM (SELECT guest_id, min(first_day) AS first_day FROM pos_guest_days
+                 WHERE company_id = $1 AND ${IN_SCOPE} GROUP BY guest_id) g`;
+  if (locations !== null && locations.length > 1) await sql.query(DISTINCT_GUESTS_MEMORY);
   const { rows } = await sql.query<SalesRow>(
-    `WITH visitors AS (SELECT DISTINCT guest_id FROM pos_guest_days WHERE company_id = $1 AND ${IN_SCOPE}),
-     newcomers AS (SELECT DISTINCT guest_id FROM pos_guest_days
-                   WHERE company_id = $1 AND first_visit AND ($3::date IS NULL OR day >= $3::date)
-                     AND ($4::date IS NULL OR day <= $4::date))
+    `WITH visitors AS MATERIALIZED (${guests})
      SELECT (SELECT coalesce(sum(revenue_cents), 0) FROM pos_location_days WHERE company_id = $1 AND ${IN_SCOPE})::bigint
               AS revenue_cents,
             (SELECT coalesce(sum(checks), 0) FROM pos_location_days WHERE company_id = $1 AND ${IN_SCOPE})::bigint
               AS checks,
-            (SELECT count(*) FROM visitors)::bigint AS guests,
-            (SELECT count(*) FROM visitors v JOIN newcomers n USING (guest_id))::bigint AS new_guests`,
+            guests::bigint AS guests, new_guests::bigint AS new_guests
+     FROM visitors`,
     [companyId, locations, range.from, range.to],
   );
   return rows[0]!;
@@ -128,7 +145,8 @@ export interface LocationEarningsRow {
 
 /**
  * Revenue, checks and distinct guests per location of the company in a range, with the guests whose first
- * visit to the company came before the range counted as returning. Every location is listed.
+ * visit to the company came before the range counted as returning. Every location is listed. A guest's first row
+ * in the range at a location is the one chained to an earlier day there (or none): counted by an index-only scan.
  */
 export async function locationEarnings(
   sql: Sql,
@@ -136,17 +154,12 @@ export async function locationEarnings(
   locations: number[] | null,
   range: { from: string; to: string },
 ): Promise<LocationEarningsRow[]> {
-  await sql.query(DISTINCT_GUESTS_MEMORY);
   const { rows } = await sql.query<LocationEarningsRow>(
     `WITH sums AS (SELECT location_id, sum(revenue_cents) AS revenue, sum(checks) AS checks
                    FROM pos_location_days WHERE company_id = $1 AND ${IN_SCOPE} GROUP BY 1),
-     newcomers AS MATERIALIZED (SELECT DISTINCT guest_id FROM pos_guest_days
-                                WHERE company_id = $1 AND first_visit AND day BETWEEN $3::date AND $4::date),
-     visitors AS (SELECT v.location_id, count(*) AS guests,
-                         count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM newcomers n WHERE n.guest_id = v.guest_id))
-                           AS returning
-                  FROM (SELECT DISTINCT location_id, guest_id FROM pos_guest_days
-                        WHERE company_id = $1 AND ${IN_SCOPE}) v
+     visitors AS (SELECT location_id, count(*) AS guests, count(*) FILTER (WHERE first_day < $3::date) AS returning
+                  FROM pos_guest_days
+                  WHERE company_id = $1 AND ${IN_SCOPE} AND ${FIRST_IN_RANGE('prev_day_here')}
                   GROUP BY 1)
      SELECT l.id AS location_id, l.name, coalesce(s.revenue, 0)::bigint AS revenue_cents,
             coalesce(s.checks, 0)::bigint AS checks, coalesce(v.guests, 0)::bigint AS guests,

@@ -3,8 +3,8 @@ import type { CompanyId, Sql } from '../db/database.js';
 /**
  * The daily rollups of the POS checks (migration 0018), kept by increments in the transaction that stores or
  * removes checks: per location and day (revenue, checks, covers), per revenue center and day, per menu item and
- * day (units, line revenue, checks with the item), and one row per guest, location and day with the guest's
- * first day at the company marked. A day is the local date of the closing time in the company's time zone.
+ * day (units, line revenue, checks with the item), and one row per guest, location and day chained to the guest's
+ * previous days (migration 0021). A day is the local date of the closing time in the company's time zone.
  * The figures always equal those counted from pos_checks (tests/db/pos-rollups.test.ts).
  */
 
@@ -14,37 +14,55 @@ const BATCH = `batch AS MATERIALIZED (
          (c.closed_at AT TIME ZONE (SELECT time_zone FROM companies WHERE id = $1))::date AS day
   FROM pos_checks c WHERE c.company_id = $1 AND c.id = ANY($2::bigint[]))`;
 
-// Re-marks the first-day rows of the guests `touched` selects (as `guest_id`): their earliest day left.
-const markFirstDaysOf = (touched: string) => `
+// Works out again the chain columns of the guests `touched` selects (as `guest_id`) from all their rows: the
+// previous day (by day, then location), the previous day at the row's location and the first day. Rows added by
+// the same batch, a late older check and rows taken away all move them; only rows that change are written.
+const rechainGuestsOf = (touched: string) => `
   WITH touched AS MATERIALIZED (${touched}),
-  firsts AS MATERIALIZED (
-    SELECT t.guest_id, (SELECT min(d.day) FROM pos_guest_days d WHERE d.company_id = $1 AND d.guest_id = t.guest_id) AS first_day
-    FROM touched t)
-  UPDATE pos_guest_days d SET first_visit = (d.day = f.first_day)
-  FROM firsts f
-  WHERE d.company_id = $1 AND d.guest_id = f.guest_id AND d.first_visit <> (d.day = f.first_day)`;
+  chain AS MATERIALIZED (
+    SELECT d.location_id, d.day, d.guest_id,
+           lag(d.day) OVER (PARTITION BY d.guest_id ORDER BY d.day, d.location_id) AS prev_day,
+           lag(d.day) OVER (PARTITION BY d.guest_id, d.location_id ORDER BY d.day) AS prev_day_here,
+           min(d.day) OVER (PARTITION BY d.guest_id) AS first_day
+    FROM touched t JOIN pos_guest_days d ON d.company_id = $1 AND d.guest_id = t.guest_id)
+  UPDATE pos_guest_days d SET prev_day = c.prev_day, prev_day_here = c.prev_day_here, first_day = c.first_day
+  FROM chain c
+  WHERE d.company_id = $1 AND d.day = c.day AND d.location_id = c.location_id AND d.guest_id = c.guest_id
+    AND (d.prev_day, d.prev_day_here, d.first_day) IS DISTINCT FROM (c.prev_day, c.prev_day_here, c.first_day)`;
 
-// The batch's guests: an older check arriving late moves a guest's first day.
-const MARK_FIRST_DAYS = markFirstDaysOf(`
+// The batch's guests: rows taken away leave the next rows pointing at them.
+const RECHAIN_BATCH_GUESTS = rechainGuestsOf(`
     SELECT DISTINCT guest_id FROM pos_checks
     WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL`);
 
+// The batch's guests with a row after one of the batch's days: only a row added before another (of the same batch
+// or stored) leaves a chain to mend. Checks arriving in order, the usual case, touch almost none.
+const RECHAIN_GUESTS_ADDED_BEFORE_LATER_ROWS = rechainGuestsOf(`
+    SELECT DISTINCT b.guest_id
+    FROM (SELECT c.guest_id, c.location_id,
+                 (c.closed_at AT TIME ZONE (SELECT time_zone FROM companies WHERE id = $1))::date AS day
+          FROM pos_checks c WHERE c.company_id = $1 AND c.id = ANY($2::bigint[]) AND c.guest_id IS NOT NULL) b
+    WHERE EXISTS (SELECT 1 FROM pos_guest_days d
+                  WHERE d.company_id = $1 AND d.guest_id = b.guest_id AND (d.day, d.location_id) > (b.day, b.location_id))`);
+
 /**
- * Marks the first day again of guests whose rows were taken away by a cascade (a location's deletion takes its
- * guest-day rows, maybe a guest's first day), in the caller's transaction.
+ * Works out the chain columns again (previous days, first day) of guests whose rows were taken away by a cascade
+ * (a location's deletion takes its guest-day rows), in the caller's transaction.
  */
-export async function markFirstDaysAgain(
+export async function rechainGuestDays(
   sql: Sql,
   companyId: CompanyId,
   guestIds: readonly number[],
 ): Promise<void> {
   if (guestIds.length === 0) return;
-  await sql.query(markFirstDaysOf('SELECT DISTINCT unnest($2::bigint[]) AS guest_id'), [companyId, guestIds]);
+  await sql.query(rechainGuestsOf('SELECT DISTINCT unnest($2::bigint[]) AS guest_id'), [companyId, guestIds]);
 }
 
 /**
  * Adds stored checks (by id, with their lines already in) to the rollups: two statements whatever the batch.
- * Call it once per check, right after the check is stored.
+ * A new guest-day row takes its chain from the guest's stored rows; the chains of the batch's guests with a row
+ * after one of the batch's are then worked out again, which settles rows of the same batch and a late older
+ * check. Call it once for each batch, right after its checks are stored (each check in one batch only).
  */
 export async function addChecksToRollups(
   sql: Sql,
@@ -74,18 +92,26 @@ export async function addChecksToRollups(
        ON CONFLICT (company_id, location_id, day, menu_item_id) DO UPDATE
        SET units = t.units + excluded.units, revenue_cents = t.revenue_cents + excluded.revenue_cents,
            checks = t.checks + excluded.checks)
-     INSERT INTO pos_guest_days AS t (company_id, location_id, day, guest_id, checks)
-     SELECT $1, location_id, day, guest_id, count(*) FROM batch WHERE guest_id IS NOT NULL GROUP BY 2, 3, 4
+     INSERT INTO pos_guest_days AS t (company_id, location_id, day, guest_id, checks, prev_day, prev_day_here, first_day)
+     SELECT $1, g.location_id, g.day, g.guest_id, g.checks,
+            (SELECT p.day FROM pos_guest_days p
+             WHERE p.company_id = $1 AND p.guest_id = g.guest_id AND (p.day, p.location_id) < (g.day, g.location_id)
+             ORDER BY p.day DESC, p.location_id DESC LIMIT 1),
+            (SELECT max(p.day) FROM pos_guest_days p
+             WHERE p.company_id = $1 AND p.guest_id = g.guest_id AND p.location_id = g.location_id AND p.day < g.day),
+            least(g.day, (SELECT min(p.day) FROM pos_guest_days p WHERE p.company_id = $1 AND p.guest_id = g.guest_id))
+     FROM (SELECT location_id, day, guest_id, count(*) AS checks FROM batch WHERE guest_id IS NOT NULL
+           GROUP BY 1, 2, 3) g
      ON CONFLICT (company_id, location_id, day, guest_id) DO UPDATE SET checks = t.checks + excluded.checks`,
     [companyId, checkIds],
   );
-  await sql.query(MARK_FIRST_DAYS, [companyId, checkIds]);
+  await sql.query(RECHAIN_GUESTS_ADDED_BEFORE_LATER_ROWS, [companyId, checkIds]);
 }
 
 /**
  * Takes stored checks (by id) out of the rollups again, for a void or refund path: call it while the checks and
  * their lines are still stored, then delete or change them. Rows that reach no check are removed, and the
- * guests' first days are marked again.
+ * guests' chains are worked out again.
  */
 export async function removeChecksFromRollups(
   sql: Sql,
@@ -138,11 +164,11 @@ export async function removeChecksFromRollups(
      WHERE t.company_id = $1 AND t.location_id = k.location_id AND t.day = k.day AND t.checks = 0`,
     [companyId, checkIds],
   );
-  await sql.query(MARK_FIRST_DAYS, [companyId, checkIds]);
+  await sql.query(RECHAIN_BATCH_GUESTS, [companyId, checkIds]);
 }
 
 /**
- * Refills a company's rollups from its checks (SQL function `pos_rollups_rebuild`, migration 0018): after a
+ * Refills a company's rollups from its checks (SQL function `pos_rollups_rebuild`, migrations 0018 and 0021): after a
  * bulk load that bypassed the increments, and after the company's time zone changes (every day moves).
  */
 export async function rebuildRollups(sql: Sql, companyId: CompanyId): Promise<void> {

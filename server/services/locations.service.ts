@@ -31,7 +31,7 @@ import {
 } from '../repositories/locations.repository.js';
 import { removeLocationFromCohorts } from '../repositories/cohort-rollups.repository.js';
 import { lockCompanyIngestion } from '../repositories/pos-ingestion.repository.js';
-import { markFirstDaysAgain } from '../repositories/pos-rollups.repository.js';
+import { rechainGuestDays } from '../repositories/pos-rollups.repository.js';
 import { guestsWithChecksAt, recountGuests } from '../repositories/pos.repository.js';
 import { locationEarnings } from '../repositories/pos-analytics.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
@@ -114,7 +114,7 @@ export function locationsService(db: Database) {
         const guests = await guestsWithChecksAt(sql, scope.companyId, id);
         const deleted = await deleteLocation(sql, scope, id);
         await recountGuests(sql, scope.companyId, guests);
-        await markFirstDaysAgain(sql, scope.companyId, guests);
+        await rechainGuestDays(sql, scope.companyId, guests);
         return deleted;
       });
       if (!deleted) throw notFound('Location');

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Sql } from '../../server/db/database.js';
+import { loadMigrations } from '../../server/db/migrate.js';
 import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
 import { rebuildRollups, removeChecksFromRollups } from '../../server/repositories/pos-rollups.repository.js';
 import { eraseGuest } from '../../server/services/customer-erasure.js';
@@ -15,7 +16,7 @@ const ROLLUPS = {
             FROM pos_revenue_center_days WHERE company_id = $1 ORDER BY 1, 2, 3`,
   items: `SELECT location_id, menu_item_id, day::text, units::bigint, revenue_cents::bigint, checks::bigint
           FROM pos_menu_item_days WHERE company_id = $1 ORDER BY 1, 2, 3`,
-  guests: `SELECT location_id, day::text, guest_id, checks::bigint, first_visit
+  guests: `SELECT location_id, day::text, guest_id, checks::bigint, prev_day::text, prev_day_here::text, first_day::text
            FROM pos_guest_days WHERE company_id = $1 ORDER BY 1, 2, 3`,
 };
 const LOCAL_DAY = `to_char(c.closed_at AT TIME ZONE co.time_zone, 'YYYY-MM-DD')`;
@@ -35,10 +36,16 @@ const RAW = {
           GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
   guests: `WITH visits AS (SELECT c.location_id, ${LOCAL_DAY} AS day, c.guest_id, count(*)::bigint AS checks
                           FROM pos_checks c, companies co
-                          WHERE co.id = $1 AND c.company_id = $1 AND c.guest_id IS NOT NULL GROUP BY 1, 2, 3),
-                firsts AS (SELECT guest_id, min(day) AS first_day FROM visits GROUP BY 1)
-           SELECT v.location_id, v.day, v.guest_id, v.checks, v.day = f.first_day AS first_visit
-           FROM visits v JOIN firsts f USING (guest_id) ORDER BY 1, 2, 3`,
+                          WHERE co.id = $1 AND c.company_id = $1 AND c.guest_id IS NOT NULL GROUP BY 1, 2, 3)
+           -- The chain by its definition: the latest of the guest's days before this one in (day, location) order,
+           -- the latest before it at the same location, the earliest of all.
+           SELECT v.location_id, v.day, v.guest_id, v.checks,
+                  (SELECT max(e.day) FROM visits e WHERE e.guest_id = v.guest_id
+                     AND (e.day < v.day OR (e.day = v.day AND e.location_id < v.location_id))) AS prev_day,
+                  (SELECT max(e.day) FROM visits e WHERE e.guest_id = v.guest_id AND e.location_id = v.location_id
+                     AND e.day < v.day) AS prev_day_here,
+                  (SELECT min(e.day) FROM visits e WHERE e.guest_id = v.guest_id) AS first_day
+           FROM visits v ORDER BY 1, 2, 3`,
 };
 
 async function tables(sql: Sql, companyId: number, queries: Record<string, string>) {
@@ -134,9 +141,16 @@ describe('daily rollups kept with the checks', () => {
     await ingest(companyB, [makeCheck(1_000, [locationB]), makeCheck(1_001, [locationB])]);
     const rolledA = await expectExact(companyA);
     expect(rolledA.locations!.length).toBeGreaterThan(10);
+    // The chains are not trivial: guests came back, to the same location and to another on the same day.
+    const guestRows = rolledA.guests!.map(
+      (row) =>
+        JSON.parse(String(row)) as { day: string; prev_day: string | null; prev_day_here: string | null },
+    );
+    expect(guestRows.filter((row) => row.prev_day_here !== null).length).toBeGreaterThan(0);
     expect(
-      rolledA.guests!.filter((row) => String(row).includes('"first_visit":false')).length,
+      guestRows.filter((row) => row.prev_day !== null && row.prev_day !== row.prev_day_here).length,
     ).toBeGreaterThan(0);
+    expect(guestRows.some((row) => row.prev_day === row.day)).toBe(true);
     await expectExact(companyB);
     // Company B's rows stay its own: none of A's locations appear there.
     const bLocations = await db.owner(
@@ -208,5 +222,24 @@ describe('daily rollups kept with the checks', () => {
     const after = await expectExact(companyA);
     expect(after.locations).not.toEqual(before.locations);
     await expectExact(companyB);
+  });
+
+  it('get their chains from migration 0021’s fill over rows stored before it', async () => {
+    // The fill as the migration runs it, over rows whose chains are wiped as rows from before 0021 had none.
+    const migration = loadMigrations().find((file) => file.name === '0021_guest_day_chains.sql')!.sql;
+    const fill = migration.slice(
+      migration.indexOf('UPDATE pos_guest_days d'),
+      migration.indexOf(';', migration.indexOf('UPDATE pos_guest_days d')),
+    );
+    await db.owner((sql) =>
+      sql.query('UPDATE pos_guest_days SET prev_day = NULL, prev_day_here = NULL, first_day = day'),
+    );
+    await db.owner((sql) => sql.query(fill));
+    const rolled = await expectExact(companyA);
+    await expectExact(companyB);
+    // Not a table of nulls: some rows point back to an earlier day.
+    expect(
+      rolled.guests!.some((row) => (JSON.parse(String(row)) as { prev_day: string | null }).prev_day),
+    ).toBe(true);
   });
 });

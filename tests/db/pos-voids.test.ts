@@ -55,7 +55,9 @@ async function keptFigures(db: Database, companyId: number) {
     ).rows,
     guestDays: (
       await sql.query(
-        `SELECT g.pos_id, d.location_id, to_char(d.day, 'YYYY-MM-DD') AS day, d.checks::int AS checks, d.first_visit
+        `SELECT g.pos_id, d.location_id, to_char(d.day, 'YYYY-MM-DD') AS day, d.checks::int AS checks,
+                to_char(d.first_day, 'YYYY-MM-DD') AS first_day, to_char(d.prev_day, 'YYYY-MM-DD') AS prev_day,
+                to_char(d.prev_day_here, 'YYYY-MM-DD') AS prev_day_here
          FROM pos_guest_days d JOIN guests g ON g.id = d.guest_id WHERE d.company_id = $1 ORDER BY 1, 2, 3`,
         [companyId],
       )
@@ -119,7 +121,12 @@ async function figuresFromRawChecks(db: Database, companyId: number) {
            FROM pos_checks c JOIN companies co ON co.id = c.company_id
            WHERE c.company_id = $1 AND c.guest_id IS NOT NULL)
          SELECT g.pos_id, l.location_id, to_char(l.day, 'YYYY-MM-DD') AS day, count(*)::int AS checks,
-                l.day = (SELECT min(f.day) FROM local f WHERE f.guest_id = l.guest_id) AS first_visit
+                to_char((SELECT min(f.day) FROM local f WHERE f.guest_id = l.guest_id), 'YYYY-MM-DD') AS first_day,
+                to_char((SELECT max(f.day) FROM local f WHERE f.guest_id = l.guest_id
+                           AND (f.day < l.day OR (f.day = l.day AND f.location_id < l.location_id))), 'YYYY-MM-DD')
+                  AS prev_day,
+                to_char((SELECT max(f.day) FROM local f WHERE f.guest_id = l.guest_id AND f.location_id = l.location_id
+                           AND f.day < l.day), 'YYYY-MM-DD') AS prev_day_here
          FROM local l JOIN guests g ON g.id = l.guest_id GROUP BY 1, 2, 3, l.guest_id, l.day ORDER BY 1, 2, 3`,
         [companyId],
       )
