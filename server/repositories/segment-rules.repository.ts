@@ -1,10 +1,10 @@
 import { sql as rawSql, type RawBuilder, type SqlBool } from 'kysely';
 import type { CompanyId, Sql } from '../db/database.js';
-import { queryBuilder, runQuery } from '../db/query-builder.js';
+import { queryBuilder } from '../db/query-builder.js';
 import type { FieldFailure } from '../../src/schemas/field-problems.js';
 import type { SegmentRuleSet } from '../../src/schemas/segments.js';
 import { SegmentClock } from './segment-rules/clock.js';
-import { marketable, ruleSetCondition, TRACKABLE } from './segment-rules/conditions.js';
+import { GuestSets, marketable, ruleSetCondition, TRACKABLE } from './segment-rules/conditions.js';
 import { notLiveRules, unknownReferences } from './segment-rules/references.js';
 
 /**
@@ -36,8 +36,11 @@ export interface SegmentCounts {
   trackable: number;
 }
 
-/** The condition of the rule set and the picker over `guests g`, after refusing what cannot be counted. */
-async function segmentCondition(
+/**
+ * The rule set and the picker as `WITH <sets>` and `FROM guests g <joins> WHERE <condition>`, after refusing
+ * what cannot be counted; `marketable` is the marketable test over the same joins.
+ */
+async function segmentStatement(
   sql: Sql,
   companyId: CompanyId,
   ruleSet: SegmentRuleSet,
@@ -48,17 +51,33 @@ async function segmentCondition(
   const picked = [...(scope.locationIds ?? [])];
   const unknown = await unknownReferences(sql, companyId, ruleSet, picked);
   if (Object.keys(unknown).length > 0) throw new SegmentRulesRefusedError(unknown);
-  const clock = new SegmentClock(companyId, scope.asOf ?? new Date());
+  const base = {
+    companyId,
+    clock: new SegmentClock(companyId, scope.asOf ?? new Date()),
+    sets: new GuestSets(),
+  };
   const conditions = [
     rawSql<SqlBool>`g.company_id = ${companyId}`,
-    ruleSetCondition(companyId, clock, ruleSet.segment_groups),
+    ruleSetCondition(base, ruleSet.segment_groups),
   ];
   if (picked.length > 0) {
     // The picker: guests who visited one of the picked locations.
-    conditions.push(rawSql<SqlBool>`g.id IN (SELECT gl.guest_id FROM guest_locations gl
-      WHERE gl.company_id = ${companyId} AND gl.visits > 0 AND gl.location_id = ANY(${picked}::bigint[]))`);
+    const visited = rawSql`SELECT gl.guest_id FROM guest_locations gl
+      WHERE gl.company_id = ${companyId} AND gl.visits > 0 AND gl.location_id = ANY(${picked}::bigint[])`;
+    conditions.push(rawSql<SqlBool>`${base.sets.add(visited)} IS NOT NULL`);
   }
-  return rawSql<SqlBool>`${rawSql.join(conditions, rawSql` AND `)}`;
+  const marketableGuest = marketable(base);
+  return {
+    with: base.sets.definitions(),
+    from: rawSql`FROM guests g ${base.sets.joins()} WHERE ${rawSql.join(conditions, rawSql` AND `)}`,
+    marketable: marketableGuest,
+  };
+}
+
+async function run<Row>(sql: Sql, statement: RawBuilder<Row>): Promise<Row[]> {
+  const compiled = statement.compile(queryBuilder);
+  const { rows } = await sql.query<Row>(compiled.sql, compiled.parameters);
+  return rows;
 }
 
 /** The segment's counts: all, marketable and trackable guests, in one statement. */
@@ -68,17 +87,13 @@ export async function countSegment(
   ruleSet: SegmentRuleSet,
   scope: SegmentScope = {},
 ): Promise<SegmentCounts> {
-  const condition = await segmentCondition(sql, companyId, ruleSet, scope);
-  const [row] = await runQuery(
+  const statement = await segmentStatement(sql, companyId, ruleSet, scope);
+  const [row] = await run(
     sql,
-    queryBuilder
-      .selectFrom('guests as g')
-      .select([
-        rawSql<number>`count(*)::int`.as('all'),
-        rawSql<number>`(count(*) FILTER (WHERE ${marketable(companyId)}))::int`.as('marketable'),
-        rawSql<number>`(count(*) FILTER (WHERE ${TRACKABLE}))::int`.as('trackable'),
-      ])
-      .where(condition),
+    rawSql<SegmentCounts>`${statement.with} SELECT count(*)::int AS "all",
+                                 (count(*) FILTER (WHERE ${statement.marketable}))::int AS marketable,
+                                 (count(*) FILTER (WHERE ${TRACKABLE}))::int AS trackable
+                          ${statement.from}`,
   );
   return { all: row?.all ?? 0, marketable: row?.marketable ?? 0, trackable: row?.trackable ?? 0 };
 }
@@ -91,16 +106,13 @@ export async function segmentMemberIds(
   page: { afterId?: number | undefined; limit: number },
   scope: SegmentScope = {},
 ): Promise<number[]> {
-  const condition = await segmentCondition(sql, companyId, ruleSet, scope);
-  const rows = await runQuery(
+  const statement = await segmentStatement(sql, companyId, ruleSet, scope);
+  const rows = await run(
     sql,
-    queryBuilder
-      .selectFrom('guests as g')
-      .select('g.id')
-      .where(condition)
-      .where('g.id', '>', page.afterId ?? 0)
-      .orderBy('g.id')
-      .limit(page.limit),
+    rawSql<{
+      id: number;
+    }>`${statement.with} SELECT g.id ${statement.from} AND g.id > ${page.afterId ?? 0}::bigint
+                           ORDER BY g.id LIMIT ${page.limit}::int`,
   );
   return rows.map((row) => Number(row.id));
 }

@@ -13,6 +13,8 @@ import {
   addListMembers,
   createSubscriberList,
 } from '../../server/repositories/subscriber-lists.repository.js';
+import { ApiError } from '../../server/http/errors.js';
+import { previewSegmentCounts } from '../../server/services/segment-rules.service.js';
 import { checkRuleSet, type SegmentRuleSet } from '../../src/schemas/segments.js';
 import { seededRandom } from '../support/clv-simulation.js';
 import { withoutRowLevelSecurity } from '../support/database.js';
@@ -366,5 +368,35 @@ describe('segment rules compiled to SQL', () => {
         [],
       ).all,
     );
+  });
+
+  it('preview: counts a rule set as sent, and answers 400 naming the field of a bad or foreign rule', async () => {
+    const rules = {
+      segment_groups: [{ segment_rules: [{ type: 'visit_count', operator: 'gte', value: 2 }] }],
+    };
+    expect(await previewSegmentCounts(db, companyA, rules, [], AS_OF)).toEqual(
+      model.counts(rules as SegmentRuleSet, []),
+    );
+    const problem = async (sent: unknown) => {
+      const error = await previewSegmentCounts(db, companyA, sent, [], AS_OF).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).status).toBe(400);
+      return Object.keys((error as ApiError).fields ?? {});
+    };
+    expect(
+      await problem({
+        segment_groups: [
+          { segment_rules: [] },
+          { segment_rules: [{ type: 'visit_count', operator: 'gte', value: -1 }] },
+        ],
+      }),
+    ).toEqual(['segment_groups[1].segment_rules[0].value']);
+    expect(
+      await problem({
+        segment_groups: [{ segment_rules: [{ type: 'in_list', operator: 'any', value: [other.list] }] }],
+      }),
+    ).toEqual(['segment_groups[0].segment_rules[0].value']);
   });
 });

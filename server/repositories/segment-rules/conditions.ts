@@ -14,10 +14,46 @@ import { guestsInRfmCells } from './rfm.js';
 
 type Condition = RawBuilder<SqlBool>;
 
-/** What every rule of a group shares: the company, the clock and the group's location scope. */
+/**
+ * The sets of guest ids a statement's rules test membership of. Each is a materialized `WITH sN AS (…)`, worked
+ * out once, joined as `LEFT JOIN sN ON sN.guest_id = g.id`, and its rule is `sN.guest_id IS [NOT] NULL`: a hash
+ * join whatever the set's size. `g.id IN (…)` under an OR, a NOT or a FILTER is a subplan that PostgreSQL only
+ * hashes when the set fits in work_mem and otherwise runs again for each guest (minutes at a million guests);
+ * an inlined join can be planned as a nested loop that works a set out again per guest (PGlite, no statistics).
+ */
+export class GuestSets {
+  private readonly sets: RawBuilder<unknown>[] = [];
+
+  /** Registers the guest ids `subquery` answers (column `guest_id`; `distinct` when each is there once). */
+  add(subquery: RawBuilder<unknown>, distinct = false): RawBuilder<unknown> {
+    const alias = rawSql.id(`s${this.sets.length}`);
+    const rows = distinct ? subquery : rawSql`SELECT DISTINCT x.guest_id FROM (${subquery}) x`;
+    this.sets.push(rawSql`${alias} AS MATERIALIZED (${rows})`);
+    return rawSql`${alias}.guest_id`;
+  }
+
+  /** `WITH` and the sets, or nothing when there are none. */
+  definitions(): RawBuilder<unknown> {
+    return this.sets.length === 0 ? rawSql`` : rawSql`WITH ${rawSql.join(this.sets, rawSql`, `)}`;
+  }
+
+  /** The joins of every registered set, in order. */
+  joins(): RawBuilder<unknown> {
+    return rawSql.join(
+      this.sets.map((_, index) => {
+        const alias = rawSql.id(`s${index}`);
+        return rawSql`LEFT JOIN ${alias} ON ${alias}.guest_id = g.id`;
+      }),
+      rawSql` `,
+    );
+  }
+}
+
+/** What every rule of a group shares: the company, the clock, the statement's sets and the group's scope. */
 export interface RuleContext {
   companyId: CompanyId;
   clock: SegmentClock;
+  sets: GuestSets;
   /** Location sets of the group's `location` rules: its check figures count only checks in all of them. */
   scope: RawBuilder<number>[];
 }
@@ -91,16 +127,23 @@ function guestChecks(
   return rawSql`SELECT c.guest_id FROM pos_checks c ${joins} WHERE ${and(conditions)}`;
 }
 
-const inGuests = (subquery: RawBuilder<unknown>) => rawSql<SqlBool>`g.id IN (${subquery})`;
-const notInGuests = (subquery: RawBuilder<unknown>) => rawSql<SqlBool>`g.id NOT IN (${subquery})`;
+/** The guest is among those `subquery` answers (`distinct`: each once already). */
+function inGuests(ctx: RuleContext, subquery: RawBuilder<unknown>, distinct = false): Condition {
+  return rawSql<SqlBool>`${ctx.sets.add(subquery, distinct)} IS NOT NULL`;
+}
+
+/** The guest is not among those `subquery` answers. */
+function notInGuests(ctx: RuleContext, subquery: RawBuilder<unknown>, distinct = false): Condition {
+  return rawSql<SqlBool>`${ctx.sets.add(subquery, distinct)} IS NULL`;
+}
 
 /** A figure of the guest's checks (`aggregate`) compared, guests without checks counting as 0. */
 function checkFigure(ctx: RuleContext, rule: SegmentRule, aggregate: RawBuilder<unknown>, figure: Figure) {
   const { condition, atZero } = compare(aggregate, rule.operator, rule.value, figure);
   const checks = guestChecks(ctx, rule.window_days);
   return atZero
-    ? notInGuests(rawSql`${checks} GROUP BY c.guest_id HAVING NOT (${condition})`)
-    : inGuests(rawSql`${checks} GROUP BY c.guest_id HAVING ${condition}`);
+    ? notInGuests(ctx, rawSql`${checks} GROUP BY c.guest_id HAVING NOT (${condition})`, true)
+    : inGuests(ctx, rawSql`${checks} GROUP BY c.guest_id HAVING ${condition}`, true);
 }
 
 /** Conditions on an instant (a first or last visit) for the day-count and date operators. */
@@ -144,20 +187,20 @@ function visitInstant(ctx: RuleContext, rule: SegmentRule, column: 'first_visit_
   }
   const aggregate = column === 'first_visit_at' ? rawSql`min(c.closed_at)` : rawSql`max(c.closed_at)`;
   const having = and(instantConditions(ctx, aggregate, rule.operator, rule.value));
-  return inGuests(rawSql`${guestChecks(ctx, undefined)} GROUP BY c.guest_id HAVING ${having}`);
+  return inGuests(ctx, rawSql`${guestChecks(ctx, undefined)} GROUP BY c.guest_id HAVING ${having}`, true);
 }
 
 /** `any` (at least one such check) or `none` of the checks matching `where`. */
 function anyCheck(ctx: RuleContext, rule: SegmentRule, joins: RawBuilder<unknown>, where: Condition) {
   const checks = guestChecks(ctx, rule.window_days, joins, [where]);
-  return rule.operator === 'none' ? notInGuests(checks) : inGuests(checks);
+  return rule.operator === 'none' ? notInGuests(ctx, checks) : inGuests(ctx, checks);
 }
 
 /** The guests linked to a subscriber matching `where` (alias `s`), or not linked to any. */
 function linkedSubscriber(ctx: RuleContext, where: Condition, negate = false, joins = rawSql``) {
   const subscribers = rawSql`SELECT s.guest_id FROM subscribers s ${joins}
                              WHERE s.company_id = ${ctx.companyId} AND s.guest_id IS NOT NULL AND ${where}`;
-  return negate ? notInGuests(subscribers) : inGuests(subscribers);
+  return negate ? notInGuests(ctx, subscribers) : inGuests(ctx, subscribers);
 }
 
 const unscoped = (ctx: RuleContext, rule: SegmentRule) =>
@@ -168,9 +211,10 @@ export const TRACKABLE = rawSql<SqlBool>`(g.visit_count > 0 AND (g.pos_id <> g.h
   OR (g.customer_name <> '' AND g.last_four_digits <> '')))`;
 
 /** The marketable test of docs/guest-data.md: linked to a subscriber who is subscribed. */
-export function marketable(companyId: CompanyId): Condition {
-  return rawSql<SqlBool>`g.id IN (SELECT s.guest_id FROM subscribers s
-                                 WHERE s.company_id = ${companyId} AND s.guest_id IS NOT NULL AND s.subscribed)`;
+export function marketable(ctx: Pick<RuleContext, 'companyId' | 'sets'>): Condition {
+  const subscribed = rawSql`SELECT s.guest_id FROM subscribers s
+                            WHERE s.company_id = ${ctx.companyId} AND s.guest_id IS NOT NULL AND s.subscribed`;
+  return rawSql<SqlBool>`${ctx.sets.add(subscribed)} IS NOT NULL`;
 }
 
 /** Days from today to the next birthday (0 today; 29 February falls on 1 March in other years). */
@@ -199,9 +243,12 @@ export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
     case 'first_visit':
       return visitInstant(ctx, rule, 'first_visit_at');
     case 'location':
-      return inGuests(rawSql`SELECT gl.guest_id FROM guest_locations gl
+      return inGuests(
+        ctx,
+        rawSql`SELECT gl.guest_id FROM guest_locations gl
                              WHERE gl.company_id = ${companyId} AND gl.visits > 0
-                               AND gl.location_id IN (${locationSet(companyId, rule)})`);
+                               AND gl.location_id IN (${locationSet(companyId, rule)})`,
+      );
     case 'ordered_item':
     case 'ordered_category': {
       const byCategory = rule.type === 'ordered_category';
@@ -214,7 +261,7 @@ export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
       if (unscoped(ctx, rule)) {
         const bought = rawSql`SELECT l.guest_id FROM guest_menu_items l ${items}
                               WHERE l.company_id = ${companyId} AND l.checks > 0 AND ${item}`;
-        return rule.operator === 'none' ? notInGuests(bought) : inGuests(bought);
+        return rule.operator === 'none' ? notInGuests(ctx, bought) : inGuests(ctx, bought);
       }
       const lines = rawSql`JOIN pos_check_lines l ON l.company_id = ${companyId} AND l.check_id = c.id ${items}`;
       return anyCheck(ctx, rule, lines, item);
@@ -250,7 +297,7 @@ export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
     case 'subscribed':
       return linkedSubscriber(ctx, TRUE, rule.value === false);
     case 'marketable':
-      return rule.value === false ? rawSql<SqlBool>`NOT ${marketable(companyId)}` : marketable(companyId);
+      return rule.value === false ? rawSql<SqlBool>`NOT ${marketable(ctx)}` : marketable(ctx);
     case 'trackable':
       return rule.value === false ? rawSql<SqlBool>`NOT ${TRACKABLE}` : TRACKABLE;
     case 'in_list': {
@@ -261,14 +308,17 @@ export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
     case 'zip':
       return linkedSubscriber(ctx, rawSql<SqlBool>`s.zip = ANY(${texts(rule.value)}::text[])`);
     case 'rfm_cell':
-      return inGuests(guestsInRfmCells(companyId, texts(rule.value)));
+      return inGuests(ctx, guestsInRfmCells(companyId, texts(rule.value)), true);
     case 'predicted_clv':
     case 'probability_alive': {
       const column = rule.type === 'predicted_clv' ? rawSql`p.clv_cents` : rawSql`p.probability_alive`;
       const figure = rule.type === 'predicted_clv' ? CENTS : FRACTION;
       const { condition } = compare(column, rule.operator, rule.value, figure);
-      return inGuests(rawSql`SELECT p.guest_id FROM guest_predictions p
-                             WHERE p.company_id = ${companyId} AND ${condition}`);
+      return inGuests(
+        ctx,
+        rawSql`SELECT p.guest_id FROM guest_predictions p
+                             WHERE p.company_id = ${companyId} AND ${condition}`,
+      );
     }
     default:
       throw new Error(`rule type ${rule.type} is not live`);
@@ -276,15 +326,18 @@ export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
 }
 
 /** A group: all its rules hold; its location rules scope its check figures. */
-export function groupCondition(companyId: CompanyId, clock: SegmentClock, group: SegmentGroup): Condition {
+function groupCondition(base: Omit<RuleContext, 'scope'>, group: SegmentGroup): Condition {
   const scope = group.segment_rules
     .filter((rule) => rule.type === 'location')
-    .map((rule) => locationSet(companyId, rule));
-  const ctx: RuleContext = { companyId, clock, scope };
+    .map((rule) => locationSet(base.companyId, rule));
+  const ctx: RuleContext = { ...base, scope };
   return and(group.segment_rules.map((rule) => ruleCondition(ctx, rule)));
 }
 
-/** A rule set: any group holds; no group at all is every guest. */
-export function ruleSetCondition(companyId: CompanyId, clock: SegmentClock, groups: readonly SegmentGroup[]) {
-  return groups.length === 0 ? TRUE : or(groups.map((group) => groupCondition(companyId, clock, group)));
+/** A rule set: any group holds; no group at all is every guest. Its sets are registered in `base.sets`. */
+export function ruleSetCondition(
+  base: Omit<RuleContext, 'scope'>,
+  groups: readonly SegmentGroup[],
+): Condition {
+  return groups.length === 0 ? TRUE : or(groups.map((group) => groupCondition(base, group)));
 }
