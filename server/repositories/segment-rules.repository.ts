@@ -149,49 +149,27 @@ export async function segmentFigures(
   ruleSet: SegmentRuleSet,
   scope: SegmentScope = {},
 ): Promise<SegmentFigureRow> {
-  const condition = await segmentCondition(sql, companyId, ruleSet, scope);
-  const m = (column: string) => rawSql.ref(`m.${column}`);
-  const averages = (name: string, filter: RawBuilder<unknown>) => [
-    rawSql<number>`coalesce(avg(${m('clv_cents')}) FILTER (WHERE ${filter}), 0)::float8`.as(
-      `${name}_clv_cents`,
-    ),
-    rawSql<number>`coalesce(avg(${m('annual_clv_cents')}) FILTER (WHERE ${filter}), 0)::float8`.as(
-      `${name}_annual_clv_cents`,
-    ),
-    rawSql<number>`coalesce(avg(${m('clf')}) FILTER (WHERE ${filter}), 0)::float8`.as(`${name}_clf`),
-    rawSql<number>`coalesce(avg(${m('recency')}) FILTER (WHERE ${filter}), 0)::float8`.as(`${name}_recency`),
-  ];
-  // Each member with its audiences, prediction and days since the last visit.
-  const members = queryBuilder
-    .selectFrom('guests as g')
-    .leftJoin(rawSql`guest_predictions`.as('p'), (join) =>
-      join.on(rawSql<SqlBool>`p.company_id = ${companyId} AND p.guest_id = g.id`),
-    )
-    .select([
-      rawSql<boolean>`${marketable(companyId)}`.as('marketable'),
-      rawSql<boolean>`${TRACKABLE}`.as('trackable'),
-      rawSql<number>`p.clv_cents`.as('clv_cents'),
-      rawSql<number>`p.annual_clv_cents`.as('annual_clv_cents'),
-      rawSql<number>`p.expected_visits_next_year`.as('clf'),
-      rawSql<number>`extract(epoch FROM now() - g.last_visit_at) / 86400`.as('recency'),
-    ])
-    .where(condition)
-    .as('m');
-  const [row] = await runQuery(
+  const statement = await segmentStatement(sql, companyId, ruleSet, scope);
+  const averages = (name: string, filter: RawBuilder<unknown>) => {
+    const as = (figure: string) => rawSql.raw(`${name}_${figure}`);
+    return rawSql`coalesce(avg(p.clv_cents) FILTER (WHERE ${filter}), 0)::float8 AS ${as('clv_cents')},
+      coalesce(avg(p.annual_clv_cents) FILTER (WHERE ${filter}), 0)::float8 AS ${as('annual_clv_cents')},
+      coalesce(avg(p.expected_visits_next_year) FILTER (WHERE ${filter}), 0)::float8 AS ${as('clf')},
+      coalesce(avg(extract(epoch FROM now() - m.last_visit_at) / 86400) FILTER (WHERE ${filter}), 0)::float8
+        AS ${as('recency')}`;
+  };
+  // Each member with its audiences, then its prediction (none before the company's first fit).
+  const [row] = await run(
     sql,
-    queryBuilder
-      .selectFrom(members)
-      .select([
-        rawSql<number>`count(*)::int`.as('all'),
-        rawSql<number>`(count(*) FILTER (WHERE ${m('marketable')}))::int`.as('marketable'),
-        rawSql<number>`(count(*) FILTER (WHERE ${m('trackable')}))::int`.as('trackable'),
-        rawSql<number>`(SELECT count(*) FROM guests WHERE company_id = ${companyId})::int`.as(
-          'company_guests',
-        ),
-        ...averages('all', rawSql`true`),
-        ...averages('marketable', m('marketable')),
-        ...averages('trackable', m('trackable')),
-      ]),
+    rawSql<SegmentFigureRow>`${statement.with}
+      SELECT count(*)::int AS "all", (count(*) FILTER (WHERE m.marketable))::int AS marketable,
+             (count(*) FILTER (WHERE m.trackable))::int AS trackable,
+             (SELECT count(*) FROM guests WHERE company_id = ${companyId})::int AS company_guests,
+             ${averages('all', rawSql`true`)}, ${averages('marketable', rawSql`m.marketable`)},
+             ${averages('trackable', rawSql`m.trackable`)}
+      FROM (SELECT g.id, g.last_visit_at, ${statement.marketable} AS marketable, ${TRACKABLE} AS trackable
+            ${statement.from}) m
+      LEFT JOIN guest_predictions p ON p.company_id = ${companyId} AND p.guest_id = m.id`,
   );
-  return row as unknown as SegmentFigureRow;
+  return row!;
 }

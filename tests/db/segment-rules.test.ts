@@ -14,7 +14,7 @@ import {
   createSubscriberList,
 } from '../../server/repositories/subscriber-lists.repository.js';
 import { ApiError } from '../../server/http/errors.js';
-import { previewSegmentCounts } from '../../server/services/segment-rules.service.js';
+import { segmentsService } from '../../server/services/segments.service.js';
 import { checkRuleSet, type SegmentRuleSet } from '../../src/schemas/segments.js';
 import { seededRandom } from '../support/clv-simulation.js';
 import { withoutRowLevelSecurity } from '../support/database.js';
@@ -374,13 +374,18 @@ describe('segment rules compiled to SQL', () => {
     const rules = {
       segment_groups: [{ segment_rules: [{ type: 'visit_count', operator: 'gte', value: 2 }] }],
     };
-    expect(await previewSegmentCounts(db, companyA, rules, [], AS_OF)).toEqual(
-      model.counts(rules as SegmentRuleSet, []),
-    );
-    const problem = async (sent: unknown) => {
-      const error = await previewSegmentCounts(db, companyA, sent, [], AS_OF).catch(
-        (caught: unknown) => caught,
-      );
+    const everywhere = { location_id: [], location_group_id: [] };
+    // An all-time rule: the same count whatever day the preview runs.
+    const expected = model.counts(rules as SegmentRuleSet, []);
+    expect(await segmentsService(db).preview(companyA, rules.segment_groups, everywhere)).toMatchObject({
+      all_customers: expected.all,
+      marketable_customers: expected.marketable,
+      trackable_customers: expected.trackable,
+    });
+    const problem = async (sent: { segment_groups: unknown }) => {
+      const error = await segmentsService(db)
+        .preview(companyA, sent.segment_groups, everywhere)
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).status).toBe(400);
       return Object.keys((error as ApiError).fields ?? {});
