@@ -83,6 +83,13 @@ function errorCode(error: unknown): string {
   return typeof code === 'string' ? code : 'fit';
 }
 
+/** A segment refresh failure's code for the log: the database's, or the error's name. */
+function segmentErrorCode(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.name : 'segments';
+}
+
 /**
  * Refits one claimed company, renewing the lease meanwhile, and ends the job: finished, failed (logged by code),
  * given back when `signal` aborts for a stop, or left alone when the claim was lost.
@@ -114,10 +121,12 @@ async function runClaimedJob(
         if (!(await holdsClvJobClaim(sql, job))) throw new ClvClaimLostError();
       },
     });
-    // The segments' figures read the new predictions: the company's refresh goes on with them.
-    await refreshSegmentCaches(db, job.company_id).catch((error: unknown) =>
-      log.error({ companyId: job.company_id, code: errorCode(error) }, 'segment refresh failed'),
-    );
+    // The segments' figures read the new predictions: the company's refresh goes on with them. A stop or a lost
+    // claim ends it between two segments, as it ends a fit; any other failure leaves the CLV written.
+    await refreshSegmentCaches(db, job.company_id, abort.signal).catch((error: unknown) => {
+      if (abort.signal.aborted) throw error;
+      log.error({ companyId: job.company_id, code: segmentErrorCode(error) }, 'segment refresh failed');
+    });
     await db.tenant(job.company_id, (sql) => finishClvJob(sql, job, null));
   } catch (error) {
     const reason: unknown = abort.signal.aborted ? abort.signal.reason : error;

@@ -228,7 +228,7 @@ export function segmentsRoutes(service: SegmentsService): FastifyPluginAsyncZod 
           tags,
           summary: 'Copy a segment under a new name (default: its name with " (copy)")',
           params: IdParamSchema,
-          body: SegmentCloneSchema.optional(),
+          body: SegmentCloneSchema.nullish(),
           response: { 201: SegmentSchema, ...errors },
         },
       },

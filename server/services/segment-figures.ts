@@ -6,7 +6,8 @@ import {
   SegmentRulesRefusedError,
   type SegmentFigureRow,
 } from '../repositories/segment-rules.repository.js';
-import { listSegments, type SegmentRow } from '../repositories/segments.repository.js';
+import { UnknownReferenceError } from '../repositories/references.js';
+import { getSegment, listSegments, type SegmentRow } from '../repositories/segments.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
 import { percent, ruleSetOf, segmentLocations } from './segment-input.js';
 
@@ -88,21 +89,30 @@ export const SEGMENT_PAGE = 100;
  * CLV refit (nightly, after an import, after many new checks: server/jobs/clv-runner.ts). A segment that can no
  * longer be counted (a rule names a deleted list) keeps its last figures. Answers the segments refreshed.
  */
-export async function refreshSegmentCaches(db: Database, companyId: number): Promise<number> {
+export async function refreshSegmentCaches(
+  db: Database,
+  companyId: number,
+  signal?: AbortSignal,
+): Promise<number> {
   const scope: WriteScope = { companyId, userId: null, actorUserId: null };
   let refreshed = 0;
   for (let offset = 0; ; offset += SEGMENT_PAGE) {
     const page = await db.tenant(companyId, (sql) =>
       listSegments(sql, companyId, { limit: SEGMENT_PAGE, offset }),
     );
-    for (const row of page.rows) {
+    for (const listed of page.rows) {
+      signal?.throwIfAborted();
       const done = await db
         .tenant(companyId, async (sql) => {
+          // Read again in this transaction: a save since the page was read has its own figures already, and
+          // a segment deleted since is skipped.
+          const row = await getSegment(sql, companyId, listed.id);
+          if (!row || row.updated_at.getTime() !== listed.updated_at.getTime()) return false;
           await refreshCache(sql, scope, row);
           return true;
         })
         .catch((error: unknown) => {
-          if (error instanceof SegmentRulesRefusedError || isInvalid(error)) return false;
+          if (cannotBeCounted(error)) return false;
           throw error;
         });
       if (done) refreshed += 1;
@@ -111,7 +121,14 @@ export async function refreshSegmentCaches(db: Database, companyId: number): Pro
   }
 }
 
-/** A refusal of the segment itself: a rule the catalogue no longer takes, or a location group since deleted. */
-function isInvalid(error: unknown): boolean {
-  return error instanceof ApiError && error.status < 500;
+/**
+ * A refusal of the segment itself: a rule the catalogue no longer takes, an id since deleted (a list, a location
+ * group), or the segment deleted while its figures were written.
+ */
+function cannotBeCounted(error: unknown): boolean {
+  return (
+    error instanceof SegmentRulesRefusedError ||
+    error instanceof UnknownReferenceError ||
+    (error instanceof ApiError && error.status < 500)
+  );
 }

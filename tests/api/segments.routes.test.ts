@@ -245,7 +245,12 @@ describe('segment calls', () => {
     const listed = (await call(alice, 'GET', '/api/campaigns/segments/?q=regul')).json();
     expect(listed.results.map((row: { id: number }) => row.id)).toEqual([segment.id]);
 
-    const copy = await call(alice, 'POST', `/api/campaigns/segments/${segment.id}/clone/`, {});
+    // No body at all: the copy takes the original's name with " (copy)".
+    const copy = await t.app.inject({
+      method: 'POST',
+      url: `/api/campaigns/segments/${segment.id}/clone/`,
+      headers: alice.headers,
+    });
     expect(copy.statusCode, copy.body).toBe(201);
     expect(copy.json().name).toBe('Regulars (copy)');
     expect(copy.json().segmentcache.all_customers).toBe(regulars.length);
@@ -271,6 +276,23 @@ describe('segment calls', () => {
 
     expect((await call(alice, 'DELETE', `/api/campaigns/segments/${copy.json().id}/`)).statusCode).toBe(204);
     expect((await call(alice, 'GET', `/api/campaigns/segments/${copy.json().id}/`)).statusCode).toBe(404);
+  });
+
+  it('refuses to copy a segment whose list was deleted since, naming the rule', async () => {
+    const list = (await call(alice, 'POST', '/api/subscriptions/subscribers/list/', { name: 'VIPs' })).json();
+    const listed = await call(alice, 'POST', '/api/campaigns/segments/', {
+      name: 'On the VIP list',
+      segment_groups: [{ segment_rules: [{ type: 'in_list', operator: 'any', value: [list.id] }] }],
+    });
+    expect(listed.statusCode, listed.body).toBe(201);
+    expect((await call(alice, 'DELETE', `/api/subscriptions/subscribers/list/${list.id}/`)).statusCode).toBe(
+      204,
+    );
+    const before = (await call(alice, 'GET', '/api/campaigns/segments/')).json().count;
+    const copy = await call(alice, 'POST', `/api/campaigns/segments/${listed.json().id}/clone/`, {});
+    expect(copy.statusCode, copy.body).toBe(400);
+    expect(Object.keys(copy.json().error.fields)).toEqual(['segment_groups[0].segment_rules[0].value']);
+    expect((await call(alice, 'GET', '/api/campaigns/segments/')).json().count).toBe(before);
   });
 
   it('keeps a segment from another company: 404 on every call, and nothing changed', async () => {
