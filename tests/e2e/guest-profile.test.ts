@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { HARBOR_AND_VINE } from '../../server/seed/blueprints.js';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
 import { PHONE, screenshots, sidewaysOverflow } from './support/pages.js';
 import { signedInSession } from './support/session.js';
@@ -78,7 +79,11 @@ describe('a check posted by a POS connector in the guest’s profile', () => {
     await expect.poll(() => tile(page, 'Visits').innerText()).toContain('1');
     expect(await tile(page, 'Total spend').innerText()).toContain('$42.50');
     expect(await tile(page, 'Average check').innerText()).toContain('$42.50');
-    expect(await tile(page, 'Last visit').innerText()).toContain('today');
+    // 90 minutes ago is "yesterday" in the company's zone just after its midnight.
+    const localDay = (at: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: HARBOR_AND_VINE.timeZone }).format(at);
+    const sameDay = localDay(Date.now() - 90 * 60_000) === localDay(Date.now());
+    expect(await tile(page, 'Last visit').innerText()).toContain(sameDay ? 'today' : 'yesterday');
     await panel.getByText('Journey Smoked Trout × 2').waitFor();
     expect(await panel.getByText(location.name, { exact: true }).count()).toBe(1);
     await panel.getByText('Trackable', { exact: true }).waitFor();
