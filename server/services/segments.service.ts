@@ -8,7 +8,7 @@ import type {
   SegmentPreview,
   SegmentWrite,
 } from '../../src/schemas/segment-records.js';
-import type { Database } from '../db/database.js';
+import type { Database, Sql } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import { countGuests, guestListRowsByIds, type GuestListRow } from '../repositories/guests.repository.js';
 import {
@@ -74,6 +74,12 @@ function presentSegment(row: SegmentRow, cache: Parameters<typeof segmentCacheOr
   };
 }
 
+/** A segment just saved, its figures worked out and cached in the save's transaction, as the API shows it. */
+async function withFigures(sql: Sql, scope: WriteScope, row: SegmentRow): Promise<Segment> {
+  await refreshCache(sql, scope, row);
+  return presentSegment(row, await getSegmentCache(sql, scope.companyId, row.id));
+}
+
 /** The segment calls of spec section 7 (docs/segments.md). */
 export function segmentsService(db: Database) {
   return {
@@ -134,8 +140,7 @@ export function segmentsService(db: Database) {
               segment_rules: (group as { segment_rules?: unknown[] }).segment_rules ?? [],
             })),
           });
-          await refreshCache(sql, scope, row);
-          return presentSegment(row, await getSegmentCache(sql, scope.companyId, row.id));
+          return withFigures(sql, scope, row);
         })
         .catch(refusedAsInvalid);
     },
@@ -156,8 +161,7 @@ export function segmentsService(db: Database) {
             }),
           });
           if (!row) return null;
-          await refreshCache(sql, scope, row);
-          return presentSegment(row, await getSegmentCache(sql, scope.companyId, row.id));
+          return withFigures(sql, scope, row);
         })
         .catch(refusedAsInvalid);
       if (!saved) throw notFound('Segment');
@@ -170,8 +174,7 @@ export function segmentsService(db: Database) {
         .tenant(scope.companyId, async (sql) => {
           const row = await cloneSegment(sql, scope, id, name);
           if (!row) return null;
-          await refreshCache(sql, scope, row);
-          return presentSegment(row, await getSegmentCache(sql, scope.companyId, row.id));
+          return withFigures(sql, scope, row);
         })
         .catch(refusedAsInvalid);
       if (!copy) throw notFound('Segment');
