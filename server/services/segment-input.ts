@@ -1,10 +1,10 @@
 import { checkRuleSet, type SegmentRuleSet } from '../../src/schemas/segments.js';
 import type { Sql } from '../db/database.js';
-import { fieldFailure, invalid, notFound } from '../http/errors.js';
-import { resolveLocationScope } from '../repositories/pos-analytics.repository.js';
+import { fieldFailure, invalid } from '../http/errors.js';
 import { UnknownReferenceError } from '../repositories/references.js';
 import { SegmentRulesRefusedError } from '../repositories/segment-rules.repository.js';
 import type { SegmentRow } from '../repositories/segments.repository.js';
+import { scopeOf } from './pos-analytics.service.js';
 
 /**
  * What the segment services share about a segment's input: its rules checked by path, its locations resolved,
@@ -34,20 +34,11 @@ export function refusedAsInvalid(error: unknown): never {
   throw error;
 }
 
-/** The locations a picker or a segment's own locations and groups mean (null: every location); 404 if not ours. */
-export async function locationsOf(
-  sql: Sql,
-  companyId: number,
-  locationIds: readonly number[],
-  groupIds: readonly number[],
-): Promise<number[] | null> {
-  const scope = await resolveLocationScope(sql, companyId, [...locationIds], [...groupIds]);
-  if (scope.kind === 'unknown') throw notFound(scope.field === 'location_id' ? 'Location' : 'Location group');
-  return scope.ids;
-}
-
 /** A saved segment's own locations and groups as locations (null: every location). */
 export function segmentLocations(sql: Sql, companyId: number, row: SegmentRow): Promise<number[] | null> {
   if (row.location_ids.length === 0 && row.group_ids.length === 0) return Promise.resolve(null);
-  return locationsOf(sql, companyId, row.location_ids.map(Number), row.group_ids.map(Number));
+  return scopeOf(sql, companyId, {
+    location_id: row.location_ids.map(Number),
+    location_group_id: row.group_ids.map(Number),
+  });
 }

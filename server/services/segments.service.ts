@@ -31,7 +31,8 @@ import { segmentTypeCatalogue } from '../segments/segment-types.js';
 import { keysetCsv } from './csv-export.service.js';
 import { GUEST_EXPORT_COLUMNS, guestExportCells, presentGuest } from './guests.service.js';
 import { refreshCache, SEGMENT_PAGE } from './segment-figures.js';
-import { locationsOf, percent, refusedAsInvalid, ruleSetOf, segmentLocations } from './segment-input.js';
+import { scopeOf } from './pos-analytics.service.js';
+import { percent, refusedAsInvalid, ruleSetOf, segmentLocations } from './segment-input.js';
 
 /** The location picker of a call: repeated `location_id` and `location_group_id`. */
 export interface LocationPicker {
@@ -299,7 +300,8 @@ export function segmentsService(db: Database) {
       const ruleSet = ruleSetOf(groups);
       return db
         .tenant(companyId, async (sql) => {
-          const locationIds = await locationsOf(sql, companyId, picker.location_id, picker.location_group_id);
+          // The picker as every call reads it (both given: the locations in both; another company's id a 404).
+          const locationIds = await scopeOf(sql, companyId, picker);
           // The counts alone: the preview follows every edit, so it skips the CLV averages a save caches.
           const counts =
             locationIds !== null && locationIds.length === 0
