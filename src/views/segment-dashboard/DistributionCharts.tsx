@@ -15,8 +15,14 @@ function barOptions(categories: string[], horizontal: boolean, language: string)
   return {
     chart: { type: 'bar' },
     plotOptions: { bar: { horizontal, borderRadius: 3, columnWidth: '70%', barHeight: '70%' } },
-    xaxis: { categories, labels: horizontal ? { formatter: (value: string) => count(Number(value)) } : {} },
-    yaxis: { labels: horizontal ? { maxWidth: 140 } : { formatter: count } },
+    xaxis: {
+      categories,
+      // A horizontal chart's value axis is narrow: a few ticks, or their figures run into each other.
+      ...(horizontal
+        ? { tickAmount: 3, labels: { formatter: (value: string) => count(Number(value)) } }
+        : {}),
+    },
+    yaxis: { labels: horizontal ? { maxWidth: 160 } : { formatter: count } },
     tooltip: { y: { formatter: count } },
   };
 }
