@@ -23,6 +23,7 @@ import { benchPosChecks } from './pos-checks.js';
 import { benchPosChecksCsv } from './pos-checks-csv.js';
 import { benchReplay } from './replay.js';
 import { benchRollups } from './rollups.js';
+import { benchSegmentDashboard } from './segment-dashboard.js';
 import { benchSegments } from './segments.js';
 import { benchStart } from './start.js';
 import { benchUpload } from './upload.js';
@@ -165,6 +166,10 @@ if (only.has('clv')) benchClv();
 // The cohort calls measure volume on PostgreSQL only (bench/cohorts.ts).
 if (only.has('cohorts') && (process.env.BENCH_DATABASE_URL ?? process.env.BENCH_COHORT_DATABASE_URL)) {
   await benchCohorts();
+}
+// The segment dashboard reads the kept million-guest load database as it is (bench/segment-dashboard.ts).
+if (only.has('segments') && process.env.BENCH_DATABASE_URL) {
+  await benchSegmentDashboard(process.env.BENCH_DATABASE_URL);
 }
 for (const driver of benchDrivers()) {
   if (only.has('locations')) await benchLocationsList(driver, loop);

@@ -5,7 +5,11 @@ import type { FieldFailure } from '../../src/schemas/field-problems.js';
 import type { SegmentRuleSet } from '../../src/schemas/segments.js';
 import { SegmentClock } from './segment-rules/clock.js';
 import { GuestSets, marketable, ruleSetCondition, TRACKABLE } from './segment-rules/conditions.js';
+import { distributionsStatement, type DistributionRow } from './segment-rules/distributions.js';
 import { notLiveRules, unknownReferences } from './segment-rules/references.js';
+
+/** A row of the dashboard's distributions. */
+export type { DistributionRow };
 
 /**
  * A checked rule set (`checkRuleSet`, src/schemas/segments.ts) compiled to one parameterised statement over the
@@ -45,6 +49,8 @@ async function segmentStatement(
   companyId: CompanyId,
   ruleSet: SegmentRuleSet,
   scope: SegmentScope,
+  // Members alone (the dashboard's distributions) skip the marketable set: a million-row join they never read.
+  audiences = true,
 ) {
   const notLive = notLiveRules(ruleSet);
   if (Object.keys(notLive).length > 0) throw new SegmentRulesRefusedError(notLive);
@@ -66,7 +72,7 @@ async function segmentStatement(
       WHERE gl.company_id = ${companyId} AND gl.visits > 0 AND gl.location_id = ANY(${picked}::bigint[])`;
     conditions.push(rawSql<SqlBool>`${base.sets.add(visited)} IS NOT NULL`);
   }
-  const marketableGuest = marketable(base);
+  const marketableGuest = audiences ? marketable(base) : rawSql<SqlBool>`false`;
   return {
     with: base.sets.definitions(),
     from: rawSql`FROM guests g ${base.sets.joins()} WHERE ${rawSql.join(conditions, rawSql` AND `)}`,
@@ -172,4 +178,31 @@ export async function segmentFigures(
       LEFT JOIN guest_predictions p ON p.company_id = ${companyId} AND p.guest_id = m.id`,
   );
   return row!;
+}
+
+/**
+ * The segment dashboard's distributions over its members, in one statement (`segment-rules/distributions.ts`):
+ * members per visit and spend bucket (lower bounds given, the first 0) and per location of the company. An
+ * empty `locationIds` (a segment's locations and the picker share none) counts nobody.
+ */
+export async function segmentDistributions(
+  sql: Sql,
+  companyId: CompanyId,
+  ruleSet: SegmentRuleSet,
+  buckets: { visitStarts: readonly number[]; spendStartsCents: readonly number[] },
+  scope: SegmentScope = {},
+): Promise<DistributionRow[]> {
+  const columns = rawSql`SELECT g.id, g.visit_count, g.total_spend_cents`;
+  // An empty (not absent) location list is a scope nobody is in; the locations are still listed.
+  const nobody =
+    scope.locationIds !== null && scope.locationIds !== undefined && scope.locationIds.length === 0;
+  const statement = nobody ? null : await segmentStatement(sql, companyId, ruleSet, scope, false);
+  const members = statement
+    ? rawSql`${statement.with} ${columns} ${statement.from}`
+    : rawSql`${columns} FROM guests g WHERE false`;
+  const rows = await run(
+    sql,
+    distributionsStatement(companyId, members, buckets.visitStarts, buckets.spendStartsCents),
+  );
+  return rows.map((row) => ({ ...row, key: Number(row.key) }));
 }

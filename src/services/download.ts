@@ -32,7 +32,12 @@ export function splitApiUrl(target: string): { path: string; search: Record<stri
 
 /** Hands text to the browser as a downloaded file. */
 function saveText(text: string, fileName: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+  saveBlob(new Blob([text], { type }), fileName);
+}
+
+/** Hands a blob to the browser as a downloaded file, through a blob URL revoked once the click is handled. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

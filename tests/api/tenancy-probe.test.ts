@@ -110,6 +110,7 @@ const B_ROWS: Record<string, (b: CompanyB) => Promise<ProbeRow>> = {
       ),
     },
   }),
+  '/api/benchmark/segment-dashboardv2/{id}': (b) => B_ROWS['/api/campaigns/segments/{id}']!(b),
   '/api/subscriptions/subscribers/list/{id}': async (b) => ({
     params: { id: idOf(await b.call('POST', '/api/subscriptions/subscribers/list/', { name: b.marker })) },
   }),

@@ -1,0 +1,93 @@
+import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { ApexOptions } from 'apexcharts';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SegmentDashboardV2 } from '../../schemas/segment-dashboard.js';
+import { formatCount, languageOf } from '../../format/index.js';
+import { LazyChart } from '../kit/LazyChart.js';
+import { spendBucketLabel, visitBucketLabel } from './bucket-labels.js';
+
+const HEIGHT = 240;
+
+/** A bar chart's options: categories along the axis, whole member counts, horizontal when asked. */
+function barOptions(categories: string[], horizontal: boolean, language: string): ApexOptions {
+  const count = (value: number) => formatCount(Math.round(value), language);
+  return {
+    chart: { type: 'bar' },
+    plotOptions: { bar: { horizontal, borderRadius: 3, columnWidth: '70%', barHeight: '70%' } },
+    xaxis: {
+      categories,
+      // A horizontal chart's value axis is narrow: a few ticks, or their figures run into each other.
+      ...(horizontal
+        ? { tickAmount: 3, labels: { formatter: (value: string) => count(Number(value)) } }
+        : {}),
+    },
+    yaxis: { labels: horizontal ? { maxWidth: 160 } : { formatter: count } },
+    tooltip: { y: { formatter: count } },
+  };
+}
+
+/**
+ * The members by visits, by spend and by location, a bar chart each (ApexCharts through the chart kit, loaded
+ * with the first chart), with how many members they are over.
+ */
+export function DistributionCharts({
+  distributions,
+}: {
+  distributions: SegmentDashboardV2['distributions'];
+}) {
+  const { t, i18n } = useTranslation();
+  const language = languageOf(i18n.language);
+  const members = t('segmentDashboard.charts.members');
+  const charts = useMemo(() => {
+    const visits = distributions.visits.map((bucket) => visitBucketLabel(t, bucket, language));
+    const spend = distributions.spend.map((bucket) => spendBucketLabel(t, bucket));
+    const places = distributions.locations.map((location) => location.name);
+    return [
+      {
+        key: 'visits',
+        title: t('segmentDashboard.charts.visits'),
+        label: t('segmentDashboard.charts.visitsLabel'),
+        options: barOptions(visits, false, language),
+        data: distributions.visits.map((bucket) => bucket.count),
+      },
+      {
+        key: 'spend',
+        title: t('segmentDashboard.charts.spend'),
+        label: t('segmentDashboard.charts.spendLabel'),
+        options: barOptions(spend, false, language),
+        data: distributions.spend.map((bucket) => bucket.count),
+      },
+      {
+        key: 'locations',
+        title: t('segmentDashboard.charts.locations'),
+        label: t('segmentDashboard.charts.locationsLabel'),
+        options: barOptions(places, true, language),
+        data: distributions.locations.map((location) => location.count),
+      },
+    ];
+  }, [distributions, t, language]);
+  return (
+    <Stack gap="xs">
+      <Text size="sm" c="dimmed">
+        {t('segmentDashboard.charts.over', { members: formatCount(distributions.members, language) })}
+      </Text>
+      <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
+        {charts.map((chart) => (
+          <Paper key={chart.key} withBorder radius="md" p="md">
+            <Title order={3} size="h5" mb="xs">
+              {chart.title}
+            </Title>
+            <LazyChart
+              type="bar"
+              height={HEIGHT}
+              ariaLabel={chart.label}
+              options={chart.options}
+              series={[{ name: members, data: chart.data }]}
+            />
+          </Paper>
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}
