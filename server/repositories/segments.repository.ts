@@ -116,7 +116,11 @@ async function replaceGroups(
   );
   const mine = new Set(existing.rows.map((row) => row.id));
   const foreign = distinctIds(groups.map((group) => group.id)).filter((id) => !mine.has(id));
-  if (foreign.length > 0) throw new UnknownReferenceError('segment_groups.id', foreign);
+  if (foreign.length > 0) {
+    // Named by the first such group's path, as the builder shows a problem on the group it belongs to.
+    const at = groups.findIndex((group) => group.id === foreign[0]);
+    throw new UnknownReferenceError(`segment_groups[${at}].id`, foreign);
+  }
 
   const kept: Array<{ id: number; position: number; segment_rules: unknown[] }> = [];
   const added: Array<{ position: number; segment_rules: unknown[] }> = [];

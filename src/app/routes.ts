@@ -1,5 +1,6 @@
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
-import { screenMessagesReady } from '../i18n/index.js';
+import { routeMessagesReady, screenMessagesReady } from '../i18n/index.js';
+import type { RoutePart } from '../i18n/parts.js';
 import { findRoute, type RouteRole, type RouteRule } from '../machines/navigation.machine.js';
 import type { Feature } from '../schemas/features.js';
 
@@ -50,11 +51,12 @@ export interface AppRoute extends RouteRule {
 /**
  * A screen module's default export and the current language's screen texts, downloaded on first use, failing
  * as ChunkLoadError after 2 minutes. `shellTextsOnly` screens (the error pages) show texts that come with the
- * shell, so they render even when the screen texts cannot be downloaded.
+ * shell, so they render even when the screen texts cannot be downloaded. `messages` names a route part
+ * (src/i18n/parts.ts) whose texts the screen needs too.
  */
 function lazyScreen(
   load: () => Promise<{ default: ComponentType }>,
-  options: { shellTextsOnly?: boolean } = {},
+  options: { shellTextsOnly?: boolean; messages?: RoutePart } = {},
 ): LazyExoticComponent<ComponentType> {
   return lazy(
     () =>
@@ -65,7 +67,9 @@ function lazyScreen(
           reject(error);
         }, CHUNK_TIMEOUT_MS);
         // The screen's texts come with its code, so it never renders message keys.
-        const texts = options.shellTextsOnly ? Promise.resolve() : screenMessagesReady();
+        const texts = options.shellTextsOnly
+          ? Promise.resolve()
+          : Promise.all([screenMessagesReady(), options.messages && routeMessagesReady(options.messages)]);
         Promise.all([load(), texts]).then(
           ([module]) => {
             clearTimeout(timer);

@@ -1,15 +1,16 @@
 /**
- * i18next in the browser, one language at a time: each language's messages arrive as two chunks (see
- * parts.ts), the shell's before the first page shows and the screens' before the first screen renders. A
- * language switch loads both chunks of the new language first, so the old texts stay until the new ones are
- * there — never a flash of keys. Every language is complete (checked by tsc in resources.ts and by
+ * i18next in the browser, one language at a time: each language's messages arrive in chunks (see parts.ts),
+ * the shell's before the first page shows, the screens' before the first screen renders, and a route part's
+ * (the segment screens' texts) before a screen that asks for it renders. A language switch loads the new
+ * language's chunks of every part loaded so far first, so the old texts stay until the new ones are there —
+ * never a flash of keys. Every language is complete (checked by tsc in resources.ts and by
  * tests/unit/i18n.test.ts), so no fallback language is loaded.
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { Language } from '../schemas/constants.js';
 import { LANGUAGES } from '../schemas/constants.js';
-import type { MessagePart } from './parts.js';
+import type { MessagePart, RoutePart } from './parts.js';
 
 type MessagesModule = Promise<{ default: Record<string, unknown> }>;
 
@@ -18,34 +19,43 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
   en: {
     shell: () => import('virtual:messages/en/shell'),
     screens: () => import('virtual:messages/en/screens'),
+    segments: () => import('virtual:messages/en/segments'),
   },
   ch: {
     shell: () => import('virtual:messages/ch/shell'),
     screens: () => import('virtual:messages/ch/screens'),
+    segments: () => import('virtual:messages/ch/segments'),
   },
   es: {
     shell: () => import('virtual:messages/es/shell'),
     screens: () => import('virtual:messages/es/screens'),
+    segments: () => import('virtual:messages/es/segments'),
   },
   jp: {
     shell: () => import('virtual:messages/jp/shell'),
     screens: () => import('virtual:messages/jp/screens'),
+    segments: () => import('virtual:messages/jp/segments'),
   },
   de: {
     shell: () => import('virtual:messages/de/shell'),
     screens: () => import('virtual:messages/de/screens'),
+    segments: () => import('virtual:messages/de/segments'),
   },
   fr: {
     shell: () => import('virtual:messages/fr/shell'),
     screens: () => import('virtual:messages/fr/screens'),
+    segments: () => import('virtual:messages/fr/segments'),
   },
 };
 
 const loading = new Map<string, Promise<void>>();
+// The parts asked for so far, in any language: a language switch brings them all.
+const partsInUse = new Set<MessagePart>(['shell', 'screens']);
 
 /** Loads one part of a language's messages into i18next, once; a failed load may be tried again. */
 function loadPart(language: Language, part: MessagePart): Promise<void> {
   const key = `${language}/${part}`;
+  partsInUse.add(part);
   let done = loading.get(key);
   if (!done) {
     done = LOADERS[language][part]().then(({ default: messages }) => {
@@ -58,14 +68,19 @@ function loadPart(language: Language, part: MessagePart): Promise<void> {
   return done;
 }
 
-/** Loads every message of a language (both parts); a switch to it waits for this. */
+/** Loads a language's messages of every part in use; a switch to it waits for this. */
 export async function loadLanguage(language: Language): Promise<void> {
-  await Promise.all([loadPart(language, 'shell'), loadPart(language, 'screens')]);
+  await Promise.all([...partsInUse].map((part) => loadPart(language, part)));
 }
 
 /** Resolves when the current language's screen texts are loaded: a lazy screen waits for it before rendering. */
 export function screenMessagesReady(): Promise<void> {
   return loadPart(i18next.language as Language, 'screens');
+}
+
+/** Resolves when the current language's texts of a route part are loaded: its screens wait for it too. */
+export function routeMessagesReady(part: RoutePart): Promise<void> {
+  return loadPart(i18next.language as Language, part);
 }
 
 /** Starts i18next in the given language (default en, the spec's default) with its shell texts loaded. */

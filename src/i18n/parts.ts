@@ -22,17 +22,33 @@ export const SHELL_AREAS = [
 /** Areas only the server renders (the sign-in pages): left out of the browser's chunks. */
 export const SERVER_AREAS = ['signin'] as const satisfies readonly MessageArea[];
 
-/** The two message chunks of each language. */
-export const MESSAGE_PARTS = ['shell', 'screens'] as const;
+/**
+ * Areas loaded only with the routes that ask for them (`lazyScreen(…, { messages })` in src/app/routes.ts), so
+ * the texts of the marketing screens do not grow every screen's first load: a part per area of the product.
+ */
+export const ROUTE_PARTS = {
+  segments: ['segmentRules'],
+} as const satisfies Record<string, readonly MessageArea[]>;
+
+/** A part a route loads besides the screens' texts. */
+export type RoutePart = keyof typeof ROUTE_PARTS;
+
+/** The message chunks of each language: the shell's, every screen's, and the parts of some routes. */
+export const MESSAGE_PARTS = ['shell', 'screens', ...(Object.keys(ROUTE_PARTS) as RoutePart[])] as const;
 
 /** One of the message chunks of a language. */
-export type MessagePart = (typeof MESSAGE_PARTS)[number];
+export type MessagePart = 'shell' | 'screens' | RoutePart;
 
 /** The areas a part holds, given every area of the language file. */
 export function areasOfPart(part: MessagePart, allAreas: readonly string[]): string[] {
   const shell: readonly string[] = SHELL_AREAS;
   const server: readonly string[] = SERVER_AREAS;
-  return part === 'shell'
-    ? allAreas.filter((area) => shell.includes(area))
-    : allAreas.filter((area) => !shell.includes(area) && !server.includes(area));
+  const ofRoutes: readonly string[] = Object.values(ROUTE_PARTS).flat();
+  if (part === 'shell') return allAreas.filter((area) => shell.includes(area));
+  if (part === 'screens')
+    return allAreas.filter(
+      (area) => !shell.includes(area) && !server.includes(area) && !ofRoutes.includes(area),
+    );
+  const own: readonly string[] = ROUTE_PARTS[part];
+  return allAreas.filter((area) => own.includes(area));
 }

@@ -15,7 +15,7 @@ const regularsTeal: MantineColorsTuple = [
 ];
 
 /** System fonts only: nothing is fetched from a font CDN. */
-const SYSTEM_FONTS =
+export const SYSTEM_FONTS =
   'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", "PingFang SC", "Hiragino Sans", "Microsoft YaHei", sans-serif';
 
 /** The one Mantine theme of the app, used in light and dark colour schemes. */

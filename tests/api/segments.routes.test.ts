@@ -295,6 +295,25 @@ describe('segment calls', () => {
     expect((await call(alice, 'GET', '/api/campaigns/segments/')).json().count).toBe(before);
   });
 
+  it("refuses an update naming another segment's group at that group's path, changing nothing", async () => {
+    const first = (
+      await call(alice, 'POST', '/api/campaigns/segments/', { name: 'First', ...visitRule('gte', 1) })
+    ).json();
+    const second = (
+      await call(alice, 'POST', '/api/campaigns/segments/', { name: 'Second', ...visitRule('gte', 2) })
+    ).json();
+    const ownGroup = first.segment_groups[0];
+    const updated = await call(alice, 'PUT', `/api/campaigns/segments/${first.id}/`, {
+      name: 'First again',
+      segment_groups: [ownGroup, { id: second.segment_groups[0].id, segment_rules: ownGroup.segment_rules }],
+    });
+    expect(updated.statusCode, updated.body).toBe(400);
+    expect(Object.keys(updated.json().error.fields)).toEqual(['segment_groups[1].id']);
+    const after = (await call(alice, 'GET', `/api/campaigns/segments/${first.id}/`)).json();
+    expect(after.name).toBe('First');
+    expect(after.segment_groups).toEqual(first.segment_groups);
+  });
+
   it('keeps a segment from another company: 404 on every call, and nothing changed', async () => {
     const mine = (
       await call(alice, 'POST', '/api/campaigns/segments/', { name: 'Mine', ...visitRule('gte', 1) })
