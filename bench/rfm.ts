@@ -1,8 +1,8 @@
 /**
  * The RFM dashboard (docs/segments.md, "RFM") at a million guests on PostgreSQL: `GET /api/benchmark/rfm-dashboard/`
- * through the whole HTTP stack in-process, without a picker and with two of ten locations picked, and a page of a
- * cell's guests, p50/p95 each beside a hand-written SQL baseline in the same run (the grid's GROUP BY over the
- * stored scores); then the scoring the CLV job runs (`refreshRfmScores`) and, for comparison, the grid worked out
+ * through the whole HTTP stack in-process, without a picker, with one location and with two of ten picked, and a page
+ * of a cell's guests, p50/p95 each beside hand-written SQL for the same answer in the same run (the stored squares,
+ * or the grid's GROUP BY over the stored scores for two locations); then the scoring the CLV job runs (`refreshRfmScores`) and, for comparison, the grid worked out
  * on the fly by ranking every guest (what the dashboard would cost without stored scores).
  *
  * One company with BENCH_RFM_GUESTS (1,000,000) guests at ten locations (a third of them at two), their running
@@ -32,6 +32,11 @@ const RFM_DATABASE = 'regulars_bench_rfm_i14_rfm';
 const RFM_SLUG = 'bench-rfm';
 const LOCATIONS = 10;
 
+// The stored squares of every location, or of one, read by hand.
+const STORED_GRID_SQL = `SELECT r, f, guests, spend_cents, m_sum, clv_cents, clv_guests FROM rfm_squares
+  WHERE company_id = $1 AND location_id IS NULL`;
+const STORED_LOCATION_GRID_SQL = `SELECT r, f, guests, spend_cents, m_sum, clv_cents, clv_guests FROM rfm_squares
+  WHERE company_id = $1 AND location_id = $2`;
 // The grid's statement written by hand (server/repositories/rfm.repository.ts `rfmSquares`), the picker as a join.
 const GRID_SQL = `SELECT r, f, count(*), sum(spend_cents), sum(m), sum(clv_cents), count(clv_cents)
   FROM guest_rfm WHERE company_id = $1 GROUP BY r, f`;
@@ -150,7 +155,12 @@ export async function benchRfm(serverUrl: string): Promise<void> {
       {
         name: 'dashboard',
         url: '/api/benchmark/rfm-dashboard/',
-        sql: direct(GRID_SQL, [companyId]),
+        sql: direct(STORED_GRID_SQL, [companyId]),
+      },
+      {
+        name: 'dashboard_one_location',
+        url: `/api/benchmark/rfm-dashboard/?location_id=${picked[0]}`,
+        sql: direct(STORED_LOCATION_GRID_SQL, [companyId, picked[0]]),
       },
       {
         name: 'dashboard_two_locations',
@@ -163,7 +173,7 @@ export async function benchRfm(serverUrl: string): Promise<void> {
         // The page and the cell's count (the grid) it answers with.
         sql: async () => {
           await direct(CELL_PAGE_SQL, [companyId])();
-          await direct(GRID_SQL, [companyId])();
+          await direct(STORED_GRID_SQL, [companyId])();
         },
       },
     ];
@@ -182,7 +192,17 @@ export async function benchRfm(serverUrl: string): Promise<void> {
         requests: loop.iterations,
       });
     }
-    // Without stored scores, a few runs: each ranks every guest.
+    // The grid summed from the stored scores on each call (what the squares save), and without stored scores at
+    // all (every guest ranked on each call): a few runs each.
+    const summed = await timeLoop(direct(GRID_SQL, [companyId]), { warmup: 1, iterations: 5 });
+    printFigure({
+      bench: 'rfm.summed_grid',
+      driver: 'postgres',
+      guests,
+      p50_ms: round(summed.p50Ms, 1),
+      max_ms: round(summed.p95Ms, 1),
+      runs: 5,
+    });
     const onTheFly = await timeLoop(direct(ON_THE_FLY_SQL, [companyId]), { warmup: 0, iterations: 3 });
     printFigure({
       bench: 'rfm.on_the_fly_grid',

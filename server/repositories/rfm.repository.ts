@@ -52,6 +52,22 @@ export async function refreshRfmScores(sql: Sql, companyId: CompanyId): Promise<
       JOIN guests g ON g.company_id = ${companyId} AND g.id = s.guest_id
       LEFT JOIN guest_predictions p ON p.company_id = ${companyId} AND p.guest_id = s.guest_id`,
   );
+  await sql.query('DELETE FROM rfm_squares WHERE company_id = $1', [companyId]);
+  // Every location's squares, then each location's over its visitors (a guest counts once per location).
+  await sql.query(
+    `INSERT INTO rfm_squares (company_id, location_id, r, f, guests, spend_cents, m_sum, clv_cents, clv_guests)
+     SELECT $1, NULL, r, f, count(*), sum(spend_cents), sum(m), coalesce(sum(clv_cents), 0), count(clv_cents)
+     FROM guest_rfm WHERE company_id = $1 GROUP BY r, f`,
+    [companyId],
+  );
+  await sql.query(
+    `INSERT INTO rfm_squares (company_id, location_id, r, f, guests, spend_cents, m_sum, clv_cents, clv_guests)
+     SELECT $1, gl.location_id, s.r, s.f, count(*), sum(s.spend_cents), sum(s.m), coalesce(sum(s.clv_cents), 0),
+            count(s.clv_cents)
+     FROM guest_rfm s JOIN guest_locations gl ON gl.company_id = $1 AND gl.guest_id = s.guest_id AND gl.visits > 0
+     WHERE s.company_id = $1 GROUP BY gl.location_id, s.r, s.f`,
+    [companyId],
+  );
   const { rows } = await sql.query<{ computed_at: Date; guests: number }>(
     `INSERT INTO rfm_scorings (company_id, computed_at, guests)
      VALUES ($1, now(), (SELECT count(*) FROM guest_rfm WHERE company_id = $1))
@@ -71,15 +87,24 @@ export async function getRfmScoring(sql: Sql, companyId: CompanyId): Promise<Rfm
   return rows[0] ?? null;
 }
 
-/** The grid's squares over the picked locations' scored guests (null: every location); empty squares left out. */
+/**
+ * The grid's squares over the picked locations' scored guests (null: every location); empty squares left out. Every
+ * location or one location reads the squares summed at the scoring; several are summed from the scores now.
+ */
 export async function rfmSquares(
   sql: Sql,
   companyId: CompanyId,
   locationIds: readonly number[] | null,
 ): Promise<RfmSquareRow[]> {
+  const stored = locationIds === null || locationIds.length === 1;
   const rows = await run<Record<keyof RfmSquareRow, string | number>>(
     sql,
-    rawSql`SELECT s.r, s.f, count(*) AS guests, sum(s.spend_cents) AS spend_cents, sum(s.m) AS m_sum,
+    stored
+      ? rawSql`SELECT r, f, guests, spend_cents, m_sum, clv_cents, clv_guests FROM rfm_squares
+          WHERE company_id = ${companyId}
+            AND ${locationIds === null ? rawSql`location_id IS NULL` : rawSql`location_id = ${locationIds[0]}`}
+          ORDER BY r, f`
+      : rawSql`SELECT s.r, s.f, count(*) AS guests, sum(s.spend_cents) AS spend_cents, sum(s.m) AS m_sum,
              coalesce(sum(s.clv_cents), 0) AS clv_cents, count(s.clv_cents) AS clv_guests
       FROM guest_rfm s
       WHERE s.company_id = ${companyId} AND ${pickedGuests(companyId, locationIds)}

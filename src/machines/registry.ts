@@ -19,6 +19,7 @@ import { locationsAdminMachine } from './locations-admin.machine.js';
 import { memberCandidatesMachine } from './member-candidates.machine.js';
 import { navigationMachine } from './navigation.machine.js';
 import { passwordChangeMachine } from './password-change.machine.js';
+import { rfmDashboardMachine } from './rfm-dashboard.machine.js';
 import { senderVerificationMachine } from './sender-verification.machine.js';
 import { subscriberListsMachine } from './subscriber-lists.machine.js';
 import { subscribersListMachine } from './subscribers-list.machine.js';
@@ -52,6 +53,7 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   memberCandidatesMachine,
   navigationMachine,
   passwordChangeMachine,
+  rfmDashboardMachine,
   senderVerificationMachine,
   subscriberListsMachine,
   subscribersListMachine,

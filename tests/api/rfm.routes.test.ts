@@ -247,6 +247,13 @@ describe('RFM dashboard calls', () => {
       expect(cell.guests, cell.cell).toBe(figures[cell.cell]!.guests);
       expect(cell.revenue_share).toBeCloseTo(figures[cell.cell]!.revenue_share, 2);
     }
+    // Both locations (summed on the call, not stored): every guest, each once.
+    const both = (
+      await get(alice, `/api/benchmark/rfm-dashboard/?location_id=${home}&location_id=${away}`)
+    ).json();
+    const everyone = cellFigures([...expected().values()]);
+    expect(both.totals.guests).toBe(60);
+    for (const cell of both.cells) expect(cell.guests, cell.cell).toBe(everyone[cell.cell]!.guests);
   });
 
   it('pages a cell’s guests by id, and saving the cell as a segment gives the same guests', async () => {

@@ -19,6 +19,22 @@ CREATE INDEX guest_rfm_cell ON guest_rfm (company_id, r, f, guest_id);
 -- Deleting a guest cascades here by guest_id alone.
 CREATE INDEX guest_rfm_guest ON guest_rfm (guest_id);
 
+-- The grid's squares summed when the scores are worked out, for every location (location_id NULL) and for each
+-- location (its visitors), so the dashboard of one of them reads 25 rows; several locations or a group are summed
+-- from guest_rfm on the call.
+CREATE TABLE rfm_squares (
+  company_id   bigint NOT NULL REFERENCES companies ON DELETE CASCADE,
+  location_id  bigint REFERENCES locations ON DELETE CASCADE,
+  r            smallint NOT NULL,
+  f            smallint NOT NULL,
+  guests       integer NOT NULL,
+  spend_cents  bigint NOT NULL,
+  m_sum        bigint NOT NULL,
+  clv_cents    bigint NOT NULL,
+  clv_guests   integer NOT NULL
+);
+CREATE UNIQUE INDEX rfm_squares_key ON rfm_squares (company_id, coalesce(location_id, 0), r, f);
+
 -- When a company's scores were worked out, and over how many guests.
 CREATE TABLE rfm_scorings (
   company_id   bigint PRIMARY KEY REFERENCES companies ON DELETE CASCADE,
@@ -37,3 +53,9 @@ ALTER TABLE rfm_scorings FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON rfm_scorings USING (company_id = app_company_id() OR app_is_platform())
   WITH CHECK (company_id = app_company_id() OR app_is_platform());
 GRANT SELECT, INSERT, UPDATE, DELETE ON rfm_scorings TO regulars_app;
+
+ALTER TABLE rfm_squares ENABLE ROW LEVEL SECURITY;
+ALTER TABLE rfm_squares FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON rfm_squares USING (company_id = app_company_id() OR app_is_platform())
+  WITH CHECK (company_id = app_company_id() OR app_is_platform());
+GRANT SELECT, INSERT, UPDATE, DELETE ON rfm_squares TO regulars_app;

@@ -1,0 +1,87 @@
+import { Table, Text, UnstyledButton } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatCount, languageOf } from '../../format/index.js';
+import type { RfmDashboard } from '../../schemas/rfm.js';
+import type { RfmCell } from '../../schemas/segment-catalogue.js';
+
+const SCORES = [1, 2, 3, 4, 5] as const;
+
+/**
+ * The recency × frequency heatmap: five rows of recency (5, the most recent, on top) by five columns of frequency,
+ * each square a button coloured by its share of the busiest square, with its count written on it; choosing one
+ * opens the named cell it belongs to.
+ */
+export function RfmGrid({ grid, onOpen }: { grid: RfmDashboard['grid']; onOpen: (cell: RfmCell) => void }) {
+  const { t, i18n } = useTranslation();
+  const language = languageOf(i18n.language);
+  const busiest = Math.max(1, ...grid.map((square) => square.guests));
+  const squareOf = (r: number, f: number) => grid.find((square) => square.r === r && square.f === f);
+  return (
+    <Table
+      withTableBorder={false}
+      verticalSpacing={4}
+      horizontalSpacing={4}
+      layout="fixed"
+      aria-describedby="rfm-grid-help"
+    >
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th w={72}>
+            <Text size="xs" c="dimmed">
+              {t('rfm.grid.recency')} ↓ / {t('rfm.grid.frequency')} →
+            </Text>
+          </Table.Th>
+          {SCORES.map((f) => (
+            <Table.Th key={f} ta="center" scope="col">
+              F{f}
+            </Table.Th>
+          ))}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {[...SCORES].reverse().map((r) => (
+          <Table.Tr key={r}>
+            <Table.Th scope="row">R{r}</Table.Th>
+            {SCORES.map((f) => {
+              const square = squareOf(r, f);
+              const guests = square?.guests ?? 0;
+              const strength = Math.round((guests / busiest) * 100);
+              const cellName = square ? t(`rfm.names.${square.cell}`) : '';
+              return (
+                <Table.Td key={f} p={2}>
+                  <UnstyledButton
+                    data-testid={`rfm-square-${r}-${f}`}
+                    data-guests={guests}
+                    onClick={() => square && onOpen(square.cell)}
+                    aria-label={t('rfm.grid.square', {
+                      r,
+                      f,
+                      total: formatCount(guests, language),
+                      cell: cellName,
+                    })}
+                    title={cellName}
+                    w="100%"
+                    h={52}
+                    style={{
+                      borderRadius: 'var(--mantine-radius-sm)',
+                      // The share of the busiest square as the colour's strength, never fully transparent.
+                      background: `color-mix(in srgb, var(--mantine-color-blue-7) ${Math.max(6, strength)}%, var(--mantine-color-body))`,
+                      color: strength > 45 ? 'var(--mantine-color-white)' : 'var(--mantine-color-text)',
+                      textAlign: 'center',
+                      fontVariantNumeric: 'tabular-nums',
+                      outlineOffset: 2,
+                    }}
+                  >
+                    <Text size="sm" fw={600} inherit>
+                      {formatCount(guests, language)}
+                    </Text>
+                  </UnstyledButton>
+                </Table.Td>
+              );
+            })}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
