@@ -26,9 +26,9 @@ export function RfmGrid({ grid, onOpen }: { grid: RfmDashboard['grid']; onOpen: 
     >
       <Table.Thead>
         <Table.Tr>
-          <Table.Th w={72}>
+          <Table.Th w={44}>
             <Text size="xs" c="dimmed">
-              {t('rfm.grid.recency')} ↓ / {t('rfm.grid.frequency')} →
+              <abbr title={`${t('rfm.grid.recency')} / ${t('rfm.grid.frequency')}`}>{'R \\ F'}</abbr>
             </Text>
           </Table.Th>
           {SCORES.map((f) => (
@@ -72,7 +72,7 @@ export function RfmGrid({ grid, onOpen }: { grid: RfmDashboard['grid']; onOpen: 
                       outlineOffset: 2,
                     }}
                   >
-                    <Text size="sm" fw={600} inherit>
+                    <Text fw={600} inherit style={{ fontSize: 'clamp(0.68rem, 2.9vw, 0.875rem)' }}>
                       {formatCount(guests, language)}
                     </Text>
                   </UnstyledButton>
