@@ -64,9 +64,10 @@ export function RfmGrid({ grid, onOpen }: { grid: RfmDashboard['grid']; onOpen: 
                     h={52}
                     style={{
                       borderRadius: 'var(--mantine-radius-sm)',
-                      // The share of the busiest square as the colour's strength, never fully transparent.
-                      background: `color-mix(in srgb, var(--mantine-color-blue-7) ${Math.max(6, strength)}%, var(--mantine-color-body))`,
-                      color: strength > 45 ? 'var(--mantine-color-white)' : 'var(--mantine-color-text)',
+                      // The share of the busiest square as the colour's strength, from the palette's palest blue to
+                      // a mid blue on which dark text keeps its contrast, in either colour scheme.
+                      background: `color-mix(in srgb, var(--mantine-color-blue-5) ${strength}%, var(--mantine-color-blue-0))`,
+                      color: 'var(--mantine-color-black)',
                       textAlign: 'center',
                       fontVariantNumeric: 'tabular-nums',
                       outlineOffset: 2,
