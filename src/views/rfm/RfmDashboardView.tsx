@@ -1,5 +1,6 @@
 import {
   Alert,
+  Box,
   Button,
   Group,
   Loader,
@@ -12,8 +13,6 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useSelector } from '@xstate/react';
-import type { ApexOptions } from 'apexcharts';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import {
@@ -26,7 +25,6 @@ import {
 import type { rfmDashboardMachine } from '../../machines/rfm-dashboard.machine.js';
 import type { RfmCellFigures } from '../../schemas/rfm.js';
 import type { RfmCell } from '../../schemas/segment-catalogue.js';
-import { LazyChart } from '../kit/LazyChart.js';
 import { RfmCellPanel } from './RfmCellPanel.js';
 import { RfmGrid } from './RfmGrid.js';
 
@@ -135,31 +133,50 @@ function Figure({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** Each cell's share of guests beside its share of revenue, as horizontal bars. */
+/**
+ * Each cell's share of guests beside its share of revenue, as pairs of horizontal bars drawn with CSS (LazyChart's
+ * first use by a route currently tips the first load over its ceiling; see docs/segments.md). Each bar says its
+ * figure in text, so the chart reads without colour or sight.
+ */
 function SharesChart({ cells }: { cells: readonly RfmCellFigures[] }) {
   const { t } = useTranslation();
-  const series = useMemo(
-    () => [
-      { name: t('rfm.chart.guests'), data: cells.map((cell) => cell.guests_pct) },
-      { name: t('rfm.chart.revenue'), data: cells.map((cell) => cell.revenue_share) },
-    ],
-    [cells, t],
-  );
-  const options = useMemo<ApexOptions>(
-    () => ({
-      plotOptions: { bar: { horizontal: true, barHeight: '70%' } },
-      xaxis: {
-        categories: cells.map((cell) => t(`rfm.names.${cell.cell}`)),
-        labels: { formatter: (v) => `${v}%` },
-      },
-      dataLabels: { enabled: false },
-      legend: { position: 'top' },
-      tooltip: { y: { formatter: (value: number) => formatPercent(value) } },
-    }),
-    [cells, t],
+  const widest = Math.max(1, ...cells.flatMap((cell) => [cell.guests_pct, cell.revenue_share]));
+  const bar = (value: number, color: string, label: string) => (
+    <Group gap={6} wrap="nowrap" aria-label={`${label}: ${formatPercent(value)}`} role="img">
+      <Box
+        h={10}
+        w={`${(value / widest) * 80}%`}
+        miw={2}
+        bg={color}
+        style={{ borderRadius: 'var(--mantine-radius-xs)' }}
+      />
+      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} aria-hidden>
+        {formatPercent(value)}
+      </Text>
+    </Group>
   );
   return (
-    <LazyChart type="bar" series={series} options={options} height={380} ariaLabel={t('rfm.chart.label')} />
+    <Stack gap={6} aria-label={t('rfm.chart.label')}>
+      <Group gap="md" aria-hidden>
+        <Group gap={4}>
+          <Box w={10} h={10} bg="teal.7" />
+          <Text size="xs">{t('rfm.chart.guests')}</Text>
+        </Group>
+        <Group gap={4}>
+          <Box w={10} h={10} bg="orange.7" />
+          <Text size="xs">{t('rfm.chart.revenue')}</Text>
+        </Group>
+      </Group>
+      {cells.map((cell) => (
+        <Box key={cell.cell}>
+          <Text size="xs" fw={600}>
+            {t(`rfm.names.${cell.cell}`)}
+          </Text>
+          {bar(cell.guests_pct, 'teal.7', t('rfm.chart.guests'))}
+          {bar(cell.revenue_share, 'orange.7', t('rfm.chart.revenue'))}
+        </Box>
+      ))}
+    </Stack>
   );
 }
 
