@@ -6,7 +6,7 @@
  * upload's (bench/upload.ts); BENCH_GUEST_SCALE, BENCH_GUEST_ITERATIONS and
  * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts), BENCH_GUEST_DATABASE_URL a pre-seeded database for
  * it; BENCH_LOAD_SECONDS, BENCH_LOAD_PAGE_SECONDS and BENCH_LOAD_ROWS the list load's (bench/load.ts); BENCH_ONLY a
- * comma-separated subset (size, start, replay, locations, upload, imports, guests, load, rollups, segments); BENCH_ROLLUP_* the
+ * comma-separated subset (size, start, replay, locations, upload, imports, guests, load, rollups, segments, rfm); BENCH_ROLLUP_* the
  * rollups' (bench/rollups.ts).
  */
 import { buildApp } from '../server/app.js';
@@ -25,6 +25,7 @@ import { benchReplay } from './replay.js';
 import { benchRollups } from './rollups.js';
 import { benchSegmentDashboard } from './segment-dashboard.js';
 import { benchSegments } from './segments.js';
+import { benchRfm } from './rfm.js';
 import { benchStart } from './start.js';
 import { benchUpload } from './upload.js';
 import {
@@ -154,7 +155,7 @@ const loop: LoopOptions = {
 const only = new Set(
   (
     process.env.BENCH_ONLY ??
-    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments'
+    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm'
   ).split(','),
 );
 if (only.has('size')) await benchFirstLoad();
@@ -171,6 +172,8 @@ if (only.has('cohorts') && (process.env.BENCH_DATABASE_URL ?? process.env.BENCH_
 if (only.has('segments') && process.env.BENCH_DATABASE_URL) {
   await benchSegmentDashboard(process.env.BENCH_DATABASE_URL);
 }
+// The RFM dashboard measures a million guests on PostgreSQL only (bench/rfm.ts).
+if (only.has('rfm') && process.env.BENCH_DATABASE_URL) await benchRfm(process.env.BENCH_DATABASE_URL);
 for (const driver of benchDrivers()) {
   if (only.has('locations')) await benchLocationsList(driver, loop);
   if (only.has('upload')) await benchUpload(driver);

@@ -10,6 +10,7 @@ import {
 } from '../repositories/clv-jobs.repository.js';
 import { requestDueClvRefreshes } from '../services/clv-jobs.service.js';
 import { refreshCompanyClv, type RefreshOptions } from '../services/clv.service.js';
+import { refreshCompanyRfm } from '../services/rfm.service.js';
 import { refreshSegmentCaches } from '../services/segment-figures.js';
 
 /**
@@ -17,7 +18,7 @@ import { refreshSegmentCaches } from '../services/segment-figures.js';
  * claims the refresh that has waited longest (`FOR UPDATE SKIP LOCKED`), refits the company — histories read in
  * one transaction, the models fitted in a worker thread off the event loop, the figures and fit written in one
  * transaction — then works the company's segment figures out again (they read the predictions), and ends the
- * job. A refresh is one unit of work: the claim is a lease the worker renews while it fits, so a refresh whose
+ * job; between the fit and the segments it scores the company's RFM again. A refresh is one unit of work: the claim is a lease the worker renews while it fits, so a refresh whose
  * process died is claimed again once its lease has passed, and a worker whose claim was taken over meanwhile
  * writes nothing. The same loop runs the scheduler's tick (`requestDueClvRefreshes`: the
  * nightly refresh and first fits) every `scheduleEveryMs`; several processes may tick, as asking twice changes
@@ -121,6 +122,12 @@ async function runClaimedJob(
         if (!(await holdsClvJobClaim(sql, job))) throw new ClvClaimLostError();
       },
     });
+    // The RFM scores carry the new CLV and the segments' `rfm_cell` rules read them: scored before the segments.
+    if (!abort.signal.aborted) {
+      await refreshCompanyRfm(db, job.company_id).catch((error: unknown) => {
+        log.error({ companyId: job.company_id, code: segmentErrorCode(error) }, 'RFM refresh failed');
+      });
+    }
     // The segments' figures read the new predictions: the company's refresh goes on with them. A stop or a lost
     // claim ends it between two segments, as it ends a fit; any other failure leaves the CLV written.
     await refreshSegmentCaches(db, job.company_id, abort.signal).catch((error: unknown) => {

@@ -155,7 +155,13 @@ export const ROUTES: readonly AppRoute[] = [
   }),
   page('/aben-overview', comingSoon, 'pages.titles.overview', 'Overview', 'insights'),
   page('/analytics', comingSoon, 'pages.titles.analytics', 'Summary', 'insights'),
-  page('/rfm-dashboard', comingSoon, 'pages.titles.rfm', 'Segments Dashboard', 'insights'),
+  page(
+    '/rfm-dashboard',
+    lazyScreen(() => import('./screens/RfmDashboardScreen.js'), { messages: 'segments' }),
+    'pages.titles.rfm',
+    'Segments Dashboard',
+    'insights',
+  ),
   page('/basket-analytics', comingSoon, 'pages.titles.basket', null, 'insights'),
   page(
     '/consumer/insights/analytics',

@@ -27,7 +27,7 @@ export const SERVER_AREAS = ['signin'] as const satisfies readonly MessageArea[]
  * the texts of the marketing screens do not grow every screen's first load: a part per area of the product.
  */
 export const ROUTE_PARTS = {
-  segments: ['segmentRules', 'segmentDashboard'],
+  segments: ['segmentRules', 'segmentDashboard', 'rfm'],
 } as const satisfies Record<string, readonly MessageArea[]>;
 
 /** A part a route loads besides the screens' texts. */

@@ -20,6 +20,7 @@ import { memberCandidatesMachine } from './member-candidates.machine.js';
 import { navigationMachine } from './navigation.machine.js';
 import { passwordChangeMachine } from './password-change.machine.js';
 import { segmentDashboardMachine } from './segment-dashboard.machine.js';
+import { rfmDashboardMachine } from './rfm-dashboard.machine.js';
 import { senderVerificationMachine } from './sender-verification.machine.js';
 import { subscriberListsMachine } from './subscriber-lists.machine.js';
 import { subscribersListMachine } from './subscribers-list.machine.js';
@@ -54,6 +55,7 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   navigationMachine,
   passwordChangeMachine,
   segmentDashboardMachine,
+  rfmDashboardMachine,
   senderVerificationMachine,
   subscriberListsMachine,
   subscribersListMachine,

@@ -135,6 +135,37 @@ describe('the CLV refresh job', () => {
     expect(errors).toEqual([]);
   });
 
+  it('scores the company’s RFM again after the refit, each guest with checks carrying the new CLV', async () => {
+    const company = await companyWithVisits(30);
+    await requestClvRefresh(db, company, 'settings');
+    expect(await runNextClvJob(db, log, SETTINGS)).toBe(company);
+    const rows = await db.owner(async (sql) => {
+      const { rows } = await sql.query<{
+        with_checks: number;
+        scored: number;
+        same_clv: number;
+        scorings: number;
+      }>(
+        `SELECT (SELECT count(*)::int FROM guests WHERE company_id = $1 AND visit_count > 0) AS with_checks,
+                (SELECT count(*)::int FROM guest_rfm WHERE company_id = $1) AS scored,
+                (SELECT count(*)::int FROM guest_rfm s JOIN guest_predictions p
+                   ON p.company_id = s.company_id AND p.guest_id = s.guest_id
+                 WHERE s.company_id = $1 AND s.clv_cents = p.clv_cents) AS same_clv,
+                (SELECT guests FROM rfm_scorings WHERE company_id = $1) AS scorings`,
+        [company],
+      );
+      return rows[0]!;
+    });
+    expect(rows.with_checks).toBeGreaterThan(0);
+    expect(rows).toEqual({
+      with_checks: rows.with_checks,
+      scored: rows.with_checks,
+      same_clv: rows.with_checks,
+      scorings: rows.with_checks,
+    });
+    expect(errors).toEqual([]);
+  });
+
   it('keeps one pending refresh per company: asking again keeps its place and only moves its reason', async () => {
     const company = (await makeCompany(db, 'Twice')).id;
     await requestClvRefresh(db, company, 'nightly');

@@ -8,6 +8,7 @@ import {
   segmentMemberIds,
   SegmentRulesRefusedError,
 } from '../../server/repositories/segment-rules.repository.js';
+import { refreshRfmScores } from '../../server/repositories/rfm.repository.js';
 import { rfmScores } from '../../server/repositories/segment-rules/rfm.js';
 import {
   addListMembers,
@@ -246,6 +247,8 @@ describe('segment rules compiled to SQL', () => {
       zips: ZIPS,
     };
     model = new SegmentModel(data);
+    // The `rfm_cell` rule reads the stored scores, worked out as the CLV job does once the data is in.
+    await asA((sql) => refreshRfmScores(sql, companyA));
   }, 120_000);
 
   it('count the same guests as an independent evaluation in JS, over 600 random rule sets', async () => {
@@ -284,6 +287,19 @@ describe('segment rules compiled to SQL', () => {
     const scored = new Map(rows.map((row) => [Number(row.guest_id), { r: row.r, f: row.f, m: row.m }]));
     expect(scored).toEqual(model.rfm);
     expect(new Set(rows.map((row) => row.r))).toEqual(new Set([1, 2, 3, 4, 5]));
+    // The stored scores are the same ranking.
+    const stored = await asA(
+      async (sql) =>
+        (
+          await sql.query<{ guest_id: string; r: number; f: number; m: number }>(
+            'SELECT guest_id, r, f, m FROM guest_rfm WHERE company_id = $1',
+            [companyA],
+          )
+        ).rows,
+    );
+    expect(new Map(stored.map((row) => [Number(row.guest_id), { r: row.r, f: row.f, m: row.m }]))).toEqual(
+      model.rfm,
+    );
   });
 
   it('page members by id after a keyset', async () => {

@@ -6,7 +6,7 @@ import type { CompanyId } from '../../db/database.js';
  * frequency (visits) and monetary (spend) scored 1–5 as `floor(5 × (rank − 1) ÷ n) + 1`, where rank is
  * 1 + the number of those guests with a strictly lower figure and n their number, so equal figures share a
  * score and the most recent, frequent or spending fifth scores 5. The cell is named from R and F by the usual
- * grid; M is kept for the RFM dashboard's revenue figures.
+ * grid; M is kept for the RFM dashboard's revenue figures. Stored by `refreshRfmScores` (rfm.repository.ts).
  */
 export function rfmScores(
   companyId: CompanyId,
@@ -34,8 +34,11 @@ export const RFM_CELL_SQL = rawSql<string>`CASE
     WHEN r = 2 AND f <= 2 THEN 'hibernating'
     ELSE 'lost' END`;
 
-/** The guests of the company whose RFM cell is one of `cells`, as a subquery of guest ids. */
+/**
+ * The guests of the company whose stored RFM cell (`guest_rfm`, as last worked out with the CLV refresh) is one of
+ * `cells`, as a subquery of guest ids: the same guests the RFM dashboard counts.
+ */
 export function guestsInRfmCells(companyId: CompanyId, cells: readonly string[]): RawBuilder<number> {
-  return rawSql`SELECT scored.guest_id FROM (${rfmScores(companyId)}) scored
-                WHERE ${RFM_CELL_SQL} = ANY(${[...cells]}::text[])`;
+  return rawSql`SELECT scored.guest_id FROM guest_rfm scored
+                WHERE scored.company_id = ${companyId} AND ${RFM_CELL_SQL} = ANY(${[...cells]}::text[])`;
 }

@@ -18,6 +18,7 @@ const SAMPLE_INPUTS: Readonly<Record<string, unknown>> = {
   customerProfile: { kind: 'subscriber', id: 1, hashid: 'sample', pos_id: '' },
   filePaging: { kind: 'subscriber', filter: NO_LOCATION_FILTER },
   navigation: { routes: ROUTE_RULES, path: '/dashboard' },
+  rfmDashboard: { filter: NO_LOCATION_FILTER },
   supportMachines: { machineId: 'navigation' },
   verifySender: { token: 'sample' },
   // The sample config is never used: the walk starts no request.
