@@ -348,10 +348,12 @@ export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
       const column = rule.type === 'predicted_clv' ? rawSql`p.clv_cents` : rawSql`p.probability_alive`;
       const figure = rule.type === 'predicted_clv' ? CENTS : FRACTION;
       const { condition } = compare(column, rule.operator, rule.value, figure);
+      // One prediction per guest (the key is company and guest): the ids are distinct already.
       return inGuests(
         ctx,
         rawSql`SELECT p.guest_id FROM guest_predictions p
                              WHERE p.company_id = ${companyId} AND ${condition}`,
+        true,
       );
     }
     default:
