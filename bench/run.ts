@@ -6,8 +6,9 @@
  * upload's (bench/upload.ts); BENCH_GUEST_SCALE, BENCH_GUEST_ITERATIONS and
  * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts), BENCH_GUEST_DATABASE_URL a pre-seeded database for
  * it; BENCH_LOAD_SECONDS, BENCH_LOAD_PAGE_SECONDS and BENCH_LOAD_ROWS the list load's (bench/load.ts); BENCH_ONLY a
- * comma-separated subset (size, start, replay, locations, upload, imports, guests, load, rollups, segments, rfm); BENCH_ROLLUP_* the
- * rollups' (bench/rollups.ts).
+ * comma-separated subset (size, start, replay, locations, upload, imports, guests, load, rollups, segments, rfm,
+ * segment-preview); BENCH_ROLLUP_* the rollups' (bench/rollups.ts), BENCH_PREVIEW_* the starter segments' previews
+ * (bench/segment-preview.ts, PostgreSQL only).
  */
 import { buildApp } from '../server/app.js';
 import type { Database } from '../server/db/database.js';
@@ -24,6 +25,7 @@ import { benchPosChecksCsv } from './pos-checks-csv.js';
 import { benchReplay } from './replay.js';
 import { benchRollups } from './rollups.js';
 import { benchSegmentDashboard } from './segment-dashboard.js';
+import { benchSegmentPreview } from './segment-preview.js';
 import { benchSegments } from './segments.js';
 import { benchRfm } from './rfm.js';
 import { benchStart } from './start.js';
@@ -155,7 +157,7 @@ const loop: LoopOptions = {
 const only = new Set(
   (
     process.env.BENCH_ONLY ??
-    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm'
+    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm,segment-preview'
   ).split(','),
 );
 if (only.has('size')) await benchFirstLoad();
@@ -186,4 +188,5 @@ for (const driver of benchDrivers()) {
   if (only.has('load')) await benchLoad(driver);
   if (only.has('rollups')) await benchRollups(driver);
   if (only.has('segments')) await benchSegments(driver);
+  if (only.has('segment-preview')) await benchSegmentPreview(driver);
 }

@@ -6,6 +6,7 @@ import { openDatabase } from './db/open.js';
 import { countCompanies } from './repositories/companies.repository.js';
 import { loadDemoAccounts, loadDemoHistory } from './seed/load.js';
 import { requestDueClvRefreshes } from './services/clv-jobs.service.js';
+import { giveOwedStarterSegments } from './services/starter-segments.service.js';
 
 /** Starts the whole product in one process: migrations, demo data on an empty database, API and app. */
 async function main(): Promise<void> {
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
 
   const stopping = new AbortController();
   let demoHistory: Promise<unknown> = Promise.resolve();
+  let starters: Promise<unknown> = Promise.resolve();
   const shutdown = async (signal: string) => {
     if (stopping.signal.aborted) return;
     stopping.abort();
@@ -58,6 +60,7 @@ async function main(): Promise<void> {
     await app.close();
     // The demo loader stops between two batches; the database closes after it.
     await demoHistory;
+    await starters;
     await db.close();
     process.exit(0);
   };
@@ -67,6 +70,16 @@ async function main(): Promise<void> {
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info({ url: auth.publicUrl }, 'ready');
   printWelcome(config.BRAND_NAME, auth.publicUrl, demoSignIns);
+
+  // Companies from before the starter segments (migration 0022) get theirs once, while the server answers.
+  starters = giveOwedStarterSegments(db, stopping.signal).then(
+    (given) => {
+      if (given.length > 0) app.log.info({ companies: given.length }, 'starter segments given');
+    },
+    (error: unknown) => {
+      if (!stopping.signal.aborted) app.log.error({ err: error }, 'giving the starter segments failed');
+    },
+  );
 
   // The demo's POS history (or the rest of an interrupted load) loads while the server already answers;
   // the app shows a banner meanwhile (GET /api/demo/status/).

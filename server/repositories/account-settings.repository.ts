@@ -75,6 +75,16 @@ export function getAccountSettings(
   return findSettings(sql, companyId, userId);
 }
 
+/** The language of the company's first active owner (English when it has none or never chose one). */
+export async function ownerLanguage(sql: Sql, companyId: CompanyId): Promise<AccountLanguage> {
+  const { rows } = await sql.query<{ language: AccountLanguage }>(
+    `SELECT s.language FROM users u JOIN account_settings s ON s.user_id = u.id AND s.company_id = u.company_id
+     WHERE u.company_id = $1 AND u.role = 'owner' AND u.is_active ORDER BY u.id LIMIT 1`,
+    [companyId],
+  );
+  return rows[0]?.language ?? 'en';
+}
+
 /** Saves some of a user's settings, creating the row on first save; null when the user is not in this company. */
 export async function upsertAccountSettings(
   sql: Sql,

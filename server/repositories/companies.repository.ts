@@ -50,6 +50,26 @@ export async function countCompanies(sql: Sql): Promise<number> {
   return rows[0]?.count ?? 0;
 }
 
+/** The companies still owed their starter segments (they existed before migration 0022), oldest first. */
+export async function companiesOwedStarterSegments(sql: Sql): Promise<number[]> {
+  const { rows } = await sql.query<{ id: string | number }>(
+    'SELECT id FROM companies WHERE starter_segments_at IS NULL ORDER BY id',
+  );
+  return rows.map((row) => Number(row.id));
+}
+
+/**
+ * Marks the company as given its starter segments; false when it already was. The row lock holds until the
+ * transaction ends, so two processes starting together give them once.
+ */
+export async function claimStarterSegments(sql: Sql, companyId: CompanyId): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    'UPDATE companies SET starter_segments_at = now() WHERE id = $1 AND starter_segments_at IS NULL',
+    [companyId],
+  );
+  return rowCount > 0;
+}
+
 /** Raised when a new company's slug is already used (the caller picks another and tries again). */
 export class CompanySlugTakenError extends Error {
   constructor() {

@@ -81,6 +81,9 @@ async function segmentStatement(
 }
 
 async function run<Row>(sql: Sql, statement: RawBuilder<Row>): Promise<Row[]> {
+  // A count over a million guests is costed above the JIT thresholds, and compiling its expressions took about
+  // a second of the measured preview (docs/segments.md); each row's work here is too small to win it back.
+  await sql.query('SET LOCAL jit = off');
   const compiled = statement.compile(queryBuilder);
   const { rows } = await sql.query<Row>(compiled.sql, compiled.parameters);
   return rows;

@@ -25,6 +25,8 @@ import { DEFAULT_SEED, planDemo, type CompanyPlan } from './generate.js';
 import { guestIndexOfPosId, guestProfile, guestProfiles } from './guests.js';
 import { companySubscribers, subscribedGuestIndexes } from './subscribers.js';
 import { insertSupportCompany, SUPPORT_COMPANY, SUPPORT_STAFF, type SupportSummary } from './support.js';
+import { refreshSegmentCaches } from '../services/segment-figures.js';
+import { createStarterSegments } from '../services/starter-segments.service.js';
 
 /** What to load. */
 export interface LoadDemoOptions {
@@ -606,7 +608,8 @@ async function loadCompanyHistory(
     await insertSubscriberLists(sql, plan, companyId);
     await sql.query('UPDATE demo_loads SET finished_at = now() WHERE company_id = $1', [companyId]);
   });
-  options.log(`${name}: ${checks.toLocaleString('en-US')} checks and guest totals done`);
+  await refreshSegmentCaches(db, companyId, options.signal);
+  options.log(`${name}: ${checks.toLocaleString('en-US')} checks, guest totals and segment figures done`);
 }
 
 /**
@@ -724,6 +727,8 @@ export async function loadDemoAccounts(db: Database, options: LoadDemoOptions): 
       for (const company of plan.companies) {
         const demo = { scale: plan.scale, seed, until };
         const id = await insertCompanyAccounts(sql, db.kind, company, demo, passwordHash, log);
+        // Like a sign-up, the starter segments; their figures are worked out again once the history is in.
+        await createStarterSegments(sql, { companyId: id, userId: null, actorUserId: null });
         loaded.push({
           id,
           name: company.blueprint.name,

@@ -25,6 +25,8 @@ export const VALUE_KINDS = [
   'months',
   'zips',
   'rfm_cells',
+  'percent',
+  'none',
 ] as const;
 /** One of the value kinds. */
 export type ValueKind = (typeof VALUE_KINDS)[number];
@@ -92,7 +94,13 @@ const flag: OperatorSpec[] = [{ name: 'is', value: 'boolean' }];
 /** Every rule type, in the order the builder offers them. */
 export const RULE_TYPES = [
   { type: 'visit_count', operators: numeric('count'), options: ['window_days'], live: true },
-  { type: 'total_spend', operators: numeric('dollars'), options: ['window_days'], live: true },
+  {
+    type: 'total_spend',
+    // top_percent: among the top N % of the guests with a check, by the same spend (docs/segments.md).
+    operators: [...numeric('dollars'), { name: 'top_percent', value: 'percent' }],
+    options: ['window_days'],
+    live: true,
+  },
   { type: 'days_since_last_visit', operators: numeric('days'), options: [], live: true },
   {
     type: 'first_visit',
@@ -116,7 +124,16 @@ export const RULE_TYPES = [
   { type: 'ordered_category', operators: anyOrNone('category_ids'), options: ['window_days'], live: true },
   { type: 'day_part', operators: anyOrNone('day_parts'), options: ['window_days'], live: true },
   { type: 'weekday', operators: anyOrNone('weekdays'), options: ['window_days'], live: true },
-  { type: 'birthday_month', operators: [{ name: 'in', value: 'months' }], options: [], live: true },
+  {
+    type: 'birthday_month',
+    // current: the month of the company's local date when counted, so a saved segment follows the calendar.
+    operators: [
+      { name: 'in', value: 'months' },
+      { name: 'current', value: 'none' },
+    ],
+    options: [],
+    live: true,
+  },
   { type: 'birthday_within_days', operators: [{ name: 'lte', value: 'days' }], options: [], live: true },
   { type: 'subscribed', operators: flag, options: [], live: true },
   { type: 'marketable', operators: flag, options: [], live: true },

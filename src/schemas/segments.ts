@@ -20,7 +20,7 @@ import {
  */
 
 /** A rule's value once checked: a number, a date, a flag, a list, or a `[min, max]` pair. */
-export type RuleValue = number | string | boolean | readonly number[] | readonly string[];
+export type RuleValue = number | string | boolean | readonly number[] | readonly string[] | null;
 
 /** One checked rule. */
 export interface SegmentRule {
@@ -76,6 +76,10 @@ function scalarProblem(kind: ValueKind, value: unknown): string | null {
       return isIsoDate(value) ? null : 'must be a date written YYYY-MM-DD';
     case 'boolean':
       return typeof value === 'boolean' ? null : 'must be true or false';
+    case 'percent':
+      return isWhole(value) && value >= 1 && value <= 100 ? null : 'must be a whole percentage from 1 to 100';
+    case 'none':
+      return value === null ? null : 'must be null: this operator takes no value';
     default:
       return listProblem(kind, value);
   }

@@ -125,6 +125,13 @@ describe('registerCompany', () => {
       accept_terms: true as const,
     });
     const entries = await t.database.db.tenant(owner.company_id, (sql) => listAudit(sql, owner.company_id));
+    const starters = await t.database.db.tenant(owner.company_id, async (sql) => {
+      const { rows } = await sql.query<{ id: string | number }>(
+        'SELECT s.id FROM segments s WHERE s.company_id = $1 ORDER BY s.id',
+        [owner.company_id],
+      );
+      return rows.map((row) => String(row.id));
+    });
     expect(
       entries
         .map(({ action, entity, entity_id, user_id, actor_user_id }) => ({
@@ -157,7 +164,18 @@ describe('registerCompany', () => {
         user_id: owner.id,
         actor_user_id: owner.id,
       },
+      // The seven starter segments and their figures (docs/segments.md), in the owner's name too.
+      ...starters.flatMap((id) =>
+        ['segment', 'segment_cache'].map((entity) => ({
+          action: 'create',
+          entity,
+          entity_id: id,
+          user_id: owner.id,
+          actor_user_id: owner.id,
+        })),
+      ),
     ]);
+    expect(starters).toHaveLength(7);
     // The owner's entry holds a fingerprint of the address, never the address itself.
     expect(JSON.stringify(entries)).not.toContain('aude@example.com');
   });

@@ -209,6 +209,7 @@ export class SegmentModel {
       case 'visit_count':
         return this.compare(windowed.length, rule);
       case 'total_spend':
+        if (rule.operator === 'top_percent') return this.topSpender(guest.id, rule, scope);
         return this.compare(
           windowed.reduce((sum, check) => sum + check.total_cents, 0),
           rule,
@@ -242,10 +243,13 @@ export class SegmentModel {
         return anyOf(windowed.some((check) => values.includes(check.dayPart)));
       case 'weekday':
         return anyOf(windowed.some((check) => values.includes(check.weekday)));
-      case 'birthday_month':
+      case 'birthday_month': {
+        const months =
+          rule.operator === 'current' ? [new Date(this.today * DAY_MS).getUTCMonth() + 1] : values;
         return subscribers.some(
-          (s) => s.birthday !== null && values.includes(Number(s.birthday.slice(5, 7))),
+          (s) => s.birthday !== null && months.includes(Number(s.birthday.slice(5, 7))),
         );
+      }
       case 'birthday_within_days':
         return subscribers.some(
           (s) => s.birthday !== null && this.daysToBirthday(s.birthday) <= (rule.value as number),
@@ -275,6 +279,31 @@ export class SegmentModel {
       default:
         throw new Error(`no model for ${rule.type}`);
     }
+  }
+
+  /**
+   * Top N % by spend: sort the spends of every guest with a check in the scope and window, highest first; the
+   * guest is in when it has such a check and spent at least the k-th of them, k = ceil(n × N / 100).
+   */
+  private topSpender(guestId: number, rule: SegmentRule, scope: Set<number>[]): boolean {
+    const spendOf = new Map<number, number>();
+    for (const [id, checks] of this.checksByGuest) {
+      const counted = checks.filter(
+        (check) =>
+          scope.every((set) => set.has(check.location_id)) &&
+          (rule.window_days === undefined || check.day >= this.today - rule.window_days + 1),
+      );
+      if (counted.length > 0)
+        spendOf.set(
+          id,
+          counted.reduce((sum, check) => sum + check.total_cents, 0),
+        );
+    }
+    const spend = spendOf.get(guestId);
+    if (spend === undefined) return false;
+    const sorted = [...spendOf.values()].sort((a, b) => b - a);
+    const k = Math.ceil((sorted.length * (rule.value as number)) / 100);
+    return spend >= sorted[k - 1]!;
   }
 
   private daysToBirthday(birthday: string): number {

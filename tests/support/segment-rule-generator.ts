@@ -20,6 +20,15 @@ export interface RuleIds {
 
 const DAY_MS = 86_400_000;
 
+const specOf = (type: string): RuleTypeSpec =>
+  (RULE_TYPES as readonly RuleTypeSpec[]).find((spec) => spec.type === type)!;
+const formOf = (type: string, name: string): [RuleTypeSpec, OperatorSpec] => [
+  specOf(type),
+  specOf(type).operators.find((operator) => operator.name === name)!,
+];
+/** Forms added after the first rule types, generated on purpose as well as by chance. */
+const RECENT_FORMS = [formOf('total_spend', 'top_percent'), formOf('birthday_month', 'current')];
+
 /** Random rule sets over every live type, with values near the generated data's (seeded `random`). */
 export function ruleSetGenerator(random: () => number, ids: RuleIds, asOf: Date) {
   const whole = (max: number) => Math.floor(random() * (max + 1));
@@ -64,9 +73,19 @@ export function ruleSetGenerator(random: () => number, ids: RuleIds, asOf: Date)
         return some(ids.zips);
       case 'rfm_cells':
         return some(RFM_CELLS);
+      case 'percent':
+        // Small shares often (boundaries among few guests), sometimes everyone.
+        return random() < 0.7 ? 1 + whole(30) : 1 + whole(99);
+      case 'none':
+        return null;
       default:
         throw new Error(`no generator for ${kind}`);
     }
+  }
+
+  function anyForm(): [RuleTypeSpec, OperatorSpec] {
+    const spec = pick((RULE_TYPES as readonly RuleTypeSpec[]).filter((candidate) => candidate.live));
+    return [spec, pick(spec.operators)];
   }
 
   function value(operator: OperatorSpec, type: string): unknown {
@@ -76,10 +95,8 @@ export function ruleSetGenerator(random: () => number, ids: RuleIds, asOf: Date)
   }
 
   function rule(): SegmentRule {
-    const spec: RuleTypeSpec = pick(
-      (RULE_TYPES as readonly RuleTypeSpec[]).filter((candidate) => candidate.live),
-    );
-    const operator = pick(spec.operators);
+    // One rule in six is a form added later (top N % by spend, birthdays this month), so each is met often.
+    const [spec, operator] = random() < 1 / 6 ? pick(RECENT_FORMS) : anyForm();
     const generated: Record<string, unknown> = {
       type: spec.type,
       operator: operator.name,

@@ -56,6 +56,29 @@ describe('segment rule sets', () => {
       expect(problems(one({ type, ...rule })), type).toBeNull();
   });
 
+  it('accept the top N % by spend (1 to 100, with a window) and birthdays in the current month (null)', () => {
+    for (const value of [1, 10, 100])
+      expect(problems(one({ type: 'total_spend', operator: 'top_percent', value }))).toBeNull();
+    expect(
+      problems(one({ type: 'total_spend', operator: 'top_percent', value: 25, window_days: 365 })),
+    ).toBeNull();
+    expect(problems(one({ type: 'birthday_month', operator: 'current', value: null }))).toBeNull();
+    expect(
+      problems(one({ type: 'birthday_month', operator: 'current', value: null, window_days: 30 })),
+    ).toEqual({
+      'segment_groups[0].segment_rules[0].window_days': {
+        code: 'not_valid',
+        message: 'segment_groups[0].segment_rules[0].window_days is not an option of birthday_month',
+      },
+    });
+    expect(problems(one({ type: 'total_spend', operator: 'top_percent', value: 0 }))).toEqual({
+      'segment_groups[0].segment_rules[0].value': {
+        code: 'not_valid',
+        message: 'segment_groups[0].segment_rules[0].value must be a whole percentage from 1 to 100',
+      },
+    });
+  });
+
   it('refuse an unknown type at the rule type path', () => {
     expect(problems(one({ type: 'shoe_size', operator: 'gte', value: 9 }, 2))).toEqual({
       'segment_groups[1].segment_rules[0].type': {
@@ -91,6 +114,12 @@ describe('segment rule sets', () => {
     ['an unknown cell', { type: 'rfm_cell', operator: 'in', value: ['vips'] }],
     ['a flag as text', { type: 'trackable', operator: 'is', value: 'yes' }],
     ['no locations and no groups', { type: 'location', operator: 'in', value: [] }],
+    ['a top share of 0 %', { type: 'total_spend', operator: 'top_percent', value: 0 }],
+    ['a top share above 100 %', { type: 'total_spend', operator: 'top_percent', value: 101 }],
+    ['a fractional top share', { type: 'total_spend', operator: 'top_percent', value: 10.5 }],
+    ['a top share as text', { type: 'total_spend', operator: 'top_percent', value: '10' }],
+    ['a value for this month', { type: 'birthday_month', operator: 'current', value: [6] }],
+    ['no value at all for this month', { type: 'birthday_month', operator: 'current' }],
   ])('refuse %s at the value path', (_name, rule) => {
     const fields = problems(one(rule, 2));
     expect(Object.keys(fields ?? {})).toEqual(['segment_groups[1].segment_rules[0].value']);
@@ -126,6 +155,16 @@ describe('the segment type catalogue', () => {
         for (const operator of entry.operators) expect(operator.label).not.toBe('');
         for (const option of entry.options) expect(option.label).not.toBe(option.option);
       }
+    }
+    // The later forms: their own value kinds, labelled in every language (not their bare names).
+    for (const language of LANGUAGES) {
+      const results = segmentTypeCatalogue(language).results;
+      const operator = (type: string, name: string) =>
+        results.find((entry) => entry.type === type)?.operators.find((entry) => entry.operator === name);
+      expect(operator('total_spend', 'top_percent')).toMatchObject({ value_kind: 'percent', range: false });
+      expect(operator('birthday_month', 'current')).toMatchObject({ value_kind: 'none', range: false });
+      expect(operator('total_spend', 'top_percent')?.label).not.toBe('top_percent');
+      expect(operator('birthday_month', 'current')?.label).not.toBe('current');
     }
     const english = segmentTypeCatalogue('en').results;
     expect(english.filter((entry) => !entry.live).map((entry) => entry.type)).toEqual([

@@ -115,7 +115,12 @@ function guestChecks(
   joins = rawSql``,
   where: Condition[] = [],
 ) {
-  const conditions = [
+  return rawSql`SELECT c.guest_id FROM pos_checks c ${joins} WHERE ${checkConditions(ctx, windowDays, where)}`;
+}
+
+/** The conditions on a guest's check `c`: the company's, in the group's scope and the rule's window. */
+function checkConditions(ctx: RuleContext, windowDays: number | undefined, where: Condition[] = []) {
+  return and([
     rawSql<SqlBool>`c.company_id = ${ctx.companyId}`,
     rawSql<SqlBool>`c.guest_id IS NOT NULL`,
     ...ctx.scope.map((set) => rawSql<SqlBool>`c.location_id IN (${set})`),
@@ -123,8 +128,7 @@ function guestChecks(
       ? []
       : [rawSql<SqlBool>`c.closed_at >= ${ctx.clock.dayStart(windowDays - 1)}`]),
     ...where,
-  ];
-  return rawSql`SELECT c.guest_id FROM pos_checks c ${joins} WHERE ${and(conditions)}`;
+  ]);
 }
 
 /** The guest is among those `subquery` answers (`distinct`: each once already). */
@@ -226,6 +230,33 @@ function daysToBirthday(ctx: RuleContext): RawBuilder<number> {
   return rawSql`(CASE WHEN ${on(0)} >= ${today} THEN ${on(0)} - ${today} ELSE ${on(1)} - ${today} END)`;
 }
 
+/**
+ * Among the top N % by spend (docs/segments.md): of the n guests with a check counted (in the group's scope and
+ * the window), those whose spend is at least the k-th highest, k = ceil(n × N ÷ 100), so ties at the boundary
+ * are in. All time at every location, the running totals: the threshold is read from the spend index
+ * (`guests_spend_rank`, migration 0022) as the k-th row, with no sort of the whole population.
+ */
+function topSpenders(ctx: RuleContext, rule: SegmentRule): Condition {
+  const percent = rule.value as number;
+  if (unscoped(ctx, rule)) {
+    const ranked = rawSql`FROM guests x WHERE x.company_id = ${ctx.companyId} AND x.visit_count > 0`;
+    const k = rawSql`(SELECT (count(*) * ${percent}::int + 99) / 100 ${ranked})`;
+    const threshold = rawSql`(SELECT x.total_spend_cents ${ranked}
+                              ORDER BY x.total_spend_cents DESC OFFSET ${k} - 1 LIMIT 1)`;
+    // No guest with a check: no threshold, and the comparison is false rather than unknown.
+    return rawSql<SqlBool>`coalesce(g.visit_count > 0 AND g.total_spend_cents >= ${threshold}, false)`;
+  }
+  // In a scope or a window: the guests' spends over those checks, ranked (rank: 1 + how many spent more).
+  const ranked = rawSql`SELECT c.guest_id, rank() OVER (ORDER BY sum(c.total_cents) DESC) AS place,
+                               count(*) OVER () AS n
+                        FROM pos_checks c WHERE ${checkConditions(ctx, rule.window_days)} GROUP BY c.guest_id`;
+  return inGuests(
+    ctx,
+    rawSql`SELECT r.guest_id FROM (${ranked}) r WHERE (r.place - 1) * 100 < r.n * ${percent}::int`,
+    true,
+  );
+}
+
 /** The condition of one live rule. */
 export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
   const { companyId } = ctx;
@@ -235,6 +266,7 @@ export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
         ? compare(rawSql`g.visit_count`, rule.operator, rule.value, WHOLE).condition
         : checkFigure(ctx, rule, rawSql`count(*)`, WHOLE);
     case 'total_spend':
+      if (rule.operator === 'top_percent') return topSpenders(ctx, rule);
       return unscoped(ctx, rule)
         ? compare(rawSql`g.total_spend_cents`, rule.operator, rule.value, CENTS).condition
         : checkFigure(ctx, rule, rawSql`sum(c.total_cents)`, CENTS);
@@ -287,7 +319,9 @@ export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
     case 'birthday_month':
       return linkedSubscriber(
         ctx,
-        rawSql<SqlBool>`extract(month FROM s.birthday)::int = ANY(${ids(rule.value)}::int[])`,
+        rule.operator === 'current'
+          ? rawSql<SqlBool>`extract(month FROM s.birthday) = extract(month FROM ${ctx.clock.today()})`
+          : rawSql<SqlBool>`extract(month FROM s.birthday)::int = ANY(${ids(rule.value)}::int[])`,
       );
     case 'birthday_within_days':
       return linkedSubscriber(
@@ -314,10 +348,12 @@ export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
       const column = rule.type === 'predicted_clv' ? rawSql`p.clv_cents` : rawSql`p.probability_alive`;
       const figure = rule.type === 'predicted_clv' ? CENTS : FRACTION;
       const { condition } = compare(column, rule.operator, rule.value, figure);
+      // One prediction per guest (the key is company and guest): the ids are distinct already.
       return inGuests(
         ctx,
         rawSql`SELECT p.guest_id FROM guest_predictions p
                              WHERE p.company_id = ${companyId} AND ${condition}`,
+        true,
       );
     }
     default:
