@@ -168,7 +168,13 @@ export const ROUTES: readonly AppRoute[] = [
     'Subscribers',
     'guests',
   ),
-  page('/segments', comingSoon, 'pages.titles.segments', 'Segments List', 'guests'),
+  page(
+    '/segments',
+    lazyScreen(() => import('./screens/SegmentsScreen.js')),
+    'pages.titles.segments',
+    'Segments List',
+    'guests',
+  ),
   page(
     '/subscribers',
     lazyScreen(() => import('./screens/SubscribersScreen.js')),

@@ -19,6 +19,10 @@ import { locationsAdminMachine } from './locations-admin.machine.js';
 import { memberCandidatesMachine } from './member-candidates.machine.js';
 import { navigationMachine } from './navigation.machine.js';
 import { passwordChangeMachine } from './password-change.machine.js';
+import { segmentBuilderMachine } from './segment-builder.machine.js';
+import { segmentCloneMachine } from './segment-clone.machine.js';
+import { segmentExportMachine } from './segment-export.machine.js';
+import { segmentsMachine } from './segments.machine.js';
 import { senderVerificationMachine } from './sender-verification.machine.js';
 import { subscriberListsMachine } from './subscriber-lists.machine.js';
 import { subscribersListMachine } from './subscribers-list.machine.js';
@@ -52,6 +56,10 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   memberCandidatesMachine,
   navigationMachine,
   passwordChangeMachine,
+  segmentBuilderMachine,
+  segmentCloneMachine,
+  segmentExportMachine,
+  segmentsMachine,
   senderVerificationMachine,
   subscriberListsMachine,
   subscribersListMachine,
