@@ -1,4 +1,4 @@
-import { produce, type Draft } from 'immer';
+import { current, isDraft, produce, type Draft } from 'immer';
 import { assign, cancel, type DoneActorEvent, type ErrorActorEvent, raise, setup } from 'xstate';
 import type { SegmentPreview } from '../schemas/segment-records.js';
 import type { SegmentType } from '../schemas/segment-catalogue.js';
@@ -135,7 +135,8 @@ function newRule(draft: Draft<BuilderContext>): DraftRule {
 
 /** A copy of a rule under a new key. */
 function copyRule(draft: Draft<BuilderContext>, rule: DraftRule): DraftRule {
-  return { ...structuredClone(rule), key: `r${draft.nextKey++}` };
+  // A plain copy of the draft's rule (values are shared frozen, so never changed in place).
+  return { ...(isDraft(rule) ? current(rule) : rule), key: `r${draft.nextKey++}` };
 }
 
 /** The operator's starting value unless the kind and shape stay the same (then the value is kept). */
