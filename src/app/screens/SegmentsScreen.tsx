@@ -108,7 +108,11 @@ export default function SegmentsScreen() {
             setCloned(false);
             clone.send({ type: 'clone.open', segment });
           },
-          export: (segment: Segment) => exporter.send({ type: 'export.start', segment }),
+          export: (segment: Segment) => {
+            // The export's notice replaces the clone's.
+            setCloned(false);
+            exporter.send({ type: 'export.start', segment });
+          },
           exporting,
         }}
         notice={notice}
