@@ -130,7 +130,9 @@ function bare(pattern: string, screen: LazyExoticComponent<ComponentType>, title
 
 const dashboard = lazyScreen(() => import('./screens/DashboardScreen.js'));
 /** One profile screen for guests and subscribers (spec section 2). */
-const customerProfile = lazyScreen(() => import('./screens/CustomerProfileScreen.js'));
+const customerProfile = lazyScreen(() => import('./screens/CustomerProfileScreen.js'), {
+  messages: 'profile',
+});
 
 /**
  * The route table: every route of spec section 2. The navigation machine checks each route's feature
@@ -178,7 +180,13 @@ export const ROUTES: readonly AppRoute[] = [
     'Subscribers',
     'guests',
   ),
-  page('/segments', comingSoon, 'pages.titles.segments', 'Segments List', 'guests'),
+  page(
+    '/segments',
+    lazyScreen(() => import('./screens/SegmentsScreen.js'), { messages: 'segments' }),
+    'pages.titles.segments',
+    'Segments List',
+    'guests',
+  ),
   page(
     '/subscribers',
     lazyScreen(() => import('./screens/SubscribersScreen.js')),

@@ -20,31 +20,37 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     shell: () => import('virtual:messages/en/shell'),
     screens: () => import('virtual:messages/en/screens'),
     segments: () => import('virtual:messages/en/segments'),
+    profile: () => import('virtual:messages/en/profile'),
   },
   ch: {
     shell: () => import('virtual:messages/ch/shell'),
     screens: () => import('virtual:messages/ch/screens'),
     segments: () => import('virtual:messages/ch/segments'),
+    profile: () => import('virtual:messages/ch/profile'),
   },
   es: {
     shell: () => import('virtual:messages/es/shell'),
     screens: () => import('virtual:messages/es/screens'),
     segments: () => import('virtual:messages/es/segments'),
+    profile: () => import('virtual:messages/es/profile'),
   },
   jp: {
     shell: () => import('virtual:messages/jp/shell'),
     screens: () => import('virtual:messages/jp/screens'),
     segments: () => import('virtual:messages/jp/segments'),
+    profile: () => import('virtual:messages/jp/profile'),
   },
   de: {
     shell: () => import('virtual:messages/de/shell'),
     screens: () => import('virtual:messages/de/screens'),
     segments: () => import('virtual:messages/de/segments'),
+    profile: () => import('virtual:messages/de/profile'),
   },
   fr: {
     shell: () => import('virtual:messages/fr/shell'),
     screens: () => import('virtual:messages/fr/screens'),
     segments: () => import('virtual:messages/fr/segments'),
+    profile: () => import('virtual:messages/fr/profile'),
   },
 };
 

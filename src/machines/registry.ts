@@ -21,6 +21,10 @@ import { navigationMachine } from './navigation.machine.js';
 import { passwordChangeMachine } from './password-change.machine.js';
 import { segmentDashboardMachine } from './segment-dashboard.machine.js';
 import { rfmDashboardMachine } from './rfm-dashboard.machine.js';
+import { segmentBuilderMachine } from './segment-builder.machine.js';
+import { segmentCloneMachine } from './segment-clone.machine.js';
+import { segmentExportMachine } from './segment-export.machine.js';
+import { segmentsMachine } from './segments.machine.js';
 import { senderVerificationMachine } from './sender-verification.machine.js';
 import { subscriberListsMachine } from './subscriber-lists.machine.js';
 import { subscribersListMachine } from './subscribers-list.machine.js';
@@ -56,6 +60,10 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   passwordChangeMachine,
   segmentDashboardMachine,
   rfmDashboardMachine,
+  segmentBuilderMachine,
+  segmentCloneMachine,
+  segmentExportMachine,
+  segmentsMachine,
   senderVerificationMachine,
   subscriberListsMachine,
   subscribersListMachine,
