@@ -114,6 +114,16 @@ describe('segments in a browser', () => {
     const id = Number(new URL(page.url()).searchParams.get('segment'));
     expect(await page.evaluate(() => window.sessionStorage.getItem('segmentId'))).toBe(String(id));
 
+    // The dashboard panel: its charts drawn, and its export (with progress) saves every member.
+    await page.getByRole('heading', { name: 'Journey regulars', level: 2 }).waitFor();
+    await page.getByRole('img', { name: 'Members by number of visits' }).locator('svg').first().waitFor();
+    const panelDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV', exact: true }).click();
+    const panelCsv = await readFile(await (await panelDownload).path(), 'utf8');
+    expect(panelCsv.trim().split(/\r?\n/)).toHaveLength(1 + preview.all_customers);
+    await page.getByText(`Export saved: ${preview.all_customers.toLocaleString('en-US')} rows.`).waitFor();
+    await screenshots(page, 'segments', 'dashboard');
+
     // Clone: "… (copy)" offered, saved, listed.
     await page.getByRole('button', { name: 'Clone Journey regulars' }).click();
     const clone = page.getByRole('dialog', { name: 'Clone Journey regulars' });
@@ -124,7 +134,7 @@ describe('segments in a browser', () => {
 
     // Export: the CSV has one row per member.
     const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Export Journey regulars as CSV', exact: true }).click();
+    await page.getByRole('button', { name: 'Export CSV of Journey regulars', exact: true }).click();
     const csv = await readFile(await (await download).path(), 'utf8');
     expect(csv.trim().split(/\r?\n/)).toHaveLength(1 + preview.all_customers);
     await page.getByText('The CSV file is downloaded.').waitFor();
