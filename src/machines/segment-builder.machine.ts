@@ -70,6 +70,8 @@ export interface BuilderContext {
   count: SegmentPreview | null;
   /** Problems by rule key and field (the preview's 400, or a save's). */
   ruleErrors: Record<string, FieldErrors>;
+  /** Problems of the rule set that name no rule of the draft (a group's id, the limits), by path. */
+  setErrors: FieldErrors;
   /** A failure that belongs to no rule (the catalogue, the count). */
   problem: ApiProblem | null;
 }
@@ -269,6 +271,7 @@ const builderSetup = setup({
         EDITS[event.type]?.(draft, event);
         const rule = ruleOfEvent(event);
         if (rule) delete draft.ruleErrors[rule];
+        draft.setErrors = {};
       }),
     ),
     undo: assign(({ context }) =>
@@ -276,6 +279,7 @@ const builderSetup = setup({
         const previous = draft.history.pop();
         if (previous) draft.groups = previous;
         draft.ruleErrors = {};
+        draft.setErrors = {};
       }),
     ),
     keepPicker: assign(({ context }, picker: PickerFilter) =>
@@ -287,13 +291,15 @@ const builderSetup = setup({
       produce(context, (draft) => {
         draft.count = count;
         draft.ruleErrors = {};
+        draft.setErrors = {};
         draft.problem = null;
       }),
     ),
     showRuleErrors: assign(({ context }, fields: FieldErrors) =>
       produce(context, (draft) => {
-        const { byRule } = ruleErrorsOf(context.groups, fields);
+        const { byRule, rest } = ruleErrorsOf(context.groups, fields);
         draft.ruleErrors = byRule;
+        draft.setErrors = rest;
       }),
     ),
     keepProblem: assign(({ context }, problem: ApiProblem) =>
@@ -337,10 +343,13 @@ export const segmentBuilderMachine = builderSetup.createMachine({
       picker: input.picker ?? NO_PICKER,
       count: null,
       ruleErrors: {},
+      setErrors: {},
       problem: null,
     };
   },
   initial: 'loading',
+  // A pick while the catalogue loads (or failed to) is kept for the first count; `ready` also counts again.
+  on: { 'picker.change': { actions: { type: 'keepPicker', params: ({ event }) => event.picker } } },
   states: {
     loading: {
       tags: ['busy'],

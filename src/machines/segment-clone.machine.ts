@@ -12,7 +12,11 @@ export interface CloneRequest {
 
 /** What the clone dialog's view (and the list's row action) sends. */
 export type SegmentCloneCommand =
-  | { type: 'clone.open'; segment: Segment }
+  | {
+      type: 'clone.open';
+      segment: Segment;
+      /** The copy's name to start from, in the user's language. */ name: string;
+    }
   | { type: 'name.change'; value: string }
   | { type: 'dialog.submit' }
   | { type: 'dialog.close' };
@@ -43,10 +47,10 @@ const cloneSetup = setup({
     nameIsValid: ({ context }) => SegmentCloneSchema.safeParse({ name: context.name }).success,
   },
   actions: {
-    open: assign((_, segment: Segment) => ({
+    open: assign((_, { segment, name }: { segment: Segment; name: string }) => ({
       segment,
-      // The server's own default name, shown so the user can change it.
-      name: `${segment.name} (copy)`,
+      // A name to start from, shown so the user can change it.
+      name,
       fieldErrors: {},
       problem: null,
     })),
@@ -77,7 +81,7 @@ export const segmentCloneMachine = cloneSetup.createMachine({
   states: {
     closed: {
       on: {
-        'clone.open': { target: 'open', actions: { type: 'open', params: ({ event }) => event.segment } },
+        'clone.open': { target: 'open', actions: { type: 'open', params: ({ event }) => event } },
       },
     },
     open: {

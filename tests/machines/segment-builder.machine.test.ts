@@ -337,6 +337,35 @@ describe('segment builder machine (model)', () => {
     again.stop();
   });
 
+  it('keeps a pick made while the catalogue loads for its first count, and shows problems naming no rule', () => {
+    const recording: Recording = { invoked: [], emitted: [] };
+    const actor = createActor(start(recording).provide({ delays: { countDelay: 0 } }), { input: {} }).start();
+    actor.send({ type: 'picker.change', picker: PICKER });
+    actor.send({
+      type: 'xstate.done.actor.loadCatalogue',
+      actorId: 'loadCatalogue',
+      output: CATALOGUE,
+    } as never);
+    actor.send({ type: 'count.due' });
+    expect(recording.invoked.at(-1)).toMatchObject({ src: 'previewCount', input: { picker: PICKER } });
+
+    const groupProblem = { code: 'not_valid' as const, message: 'Unknown segment_groups[1].id: 9' };
+    const ruleProblem = { code: 'not_valid' as const, message: 'must be a whole number from 0 to 1000000' };
+    actor.send({
+      type: 'errors.show',
+      fields: {
+        'segment_groups[1].id': groupProblem,
+        'segment_groups[0].segment_rules[0].value': ruleProblem,
+      },
+    });
+    const { setErrors, ruleErrors, groups } = actor.getSnapshot().context;
+    expect(setErrors).toEqual({ 'segment_groups[1].id': groupProblem });
+    expect(ruleErrors).toEqual({ [groups[0]!.rules[0]!.key]: { value: ruleProblem } });
+    actor.send({ type: 'group.add' });
+    expect(actor.getSnapshot().context.setErrors).toEqual({});
+    actor.stop();
+  });
+
   it('keeps a value across types of the same kind, resets it otherwise, and undoes edits one by one', () => {
     const actor = createActor(start({ invoked: [], emitted: [] }), { input: {} }).start();
     actor.send({

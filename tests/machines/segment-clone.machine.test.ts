@@ -22,7 +22,7 @@ const NAME_TAKEN = {
 const SERVER_DOWN = { status: 500, code: 'internal', message: 'Something went wrong on our side' };
 
 const SAMPLES: EventFromLogic<typeof segmentCloneMachine>[] = [
-  { type: 'clone.open', segment: REGULARS },
+  { type: 'clone.open', segment: REGULARS, name: 'Regulars (copy)' },
   { type: 'name.change', value: 'Brunch regulars' },
   { type: 'name.change', value: '   ' },
   { type: 'dialog.submit' },

@@ -59,3 +59,11 @@ ALTER TABLE rfm_squares FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON rfm_squares USING (company_id = app_company_id() OR app_is_platform())
   WITH CHECK (company_id = app_company_id() OR app_is_platform());
 GRANT SELECT, INSERT, UPDATE, DELETE ON rfm_squares TO regulars_app;
+
+-- The `rfm_cell` rule reads these scores: every company with a visit is scored at once (a CLV refresh is
+-- requested; the runner scores after the refit) rather than counting nobody until its nightly refresh.
+SELECT set_config('app.platform', 'on', true);
+INSERT INTO clv_jobs (company_id, reason, requested_at)
+SELECT c.id, 'nightly', now() FROM companies c
+WHERE EXISTS (SELECT 1 FROM guests g WHERE g.company_id = c.id AND g.visit_count > 0)
+ON CONFLICT (company_id) DO UPDATE SET requested_at = coalesce(clv_jobs.requested_at, excluded.requested_at);

@@ -106,7 +106,11 @@ export default function SegmentsScreen() {
         rows={{
           clone: (segment: Segment) => {
             setCloned(false);
-            clone.send({ type: 'clone.open', segment });
+            clone.send({
+              type: 'clone.open',
+              segment,
+              name: t('segments.dialog.copyName', { name: segment.name }),
+            });
           },
           export: (segment: Segment) => {
             // The export's notice replaces the clone's.

@@ -3,6 +3,8 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { formatCount, formatCurrency, formatDate, languageOf } from '../../format/index.js';
 import type { RfmDashboardActor } from './RfmDashboardView.js';
+import { fieldMessage } from '../shared/field-message.js';
+import { problemMessage } from '../shared/problem-message.js';
 
 const FOCUSABLE_SCROLL = { viewportProps: { tabIndex: 0 } };
 
@@ -33,7 +35,7 @@ export function RfmCellPanel({
   const nameError = saveProblem?.fields.name
     ? saveProblem.code === 'name_required'
       ? t('rfm.save.nameRequired')
-      : saveProblem.fields.name.message
+      : fieldMessage(t, saveProblem.fields.name, t('rfm.save.name'))
     : null;
   return (
     <Drawer
@@ -76,7 +78,7 @@ export function RfmCellPanel({
               </Text>
               {saveProblem && !nameError && (
                 <Alert color="red" role="alert">
-                  {t('rfm.save.failed')} {saveProblem.message}
+                  {t('rfm.save.failed')} {problemMessage(t, 'segments', saveProblem)}
                 </Alert>
               )}
             </Stack>

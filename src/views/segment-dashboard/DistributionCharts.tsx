@@ -9,23 +9,33 @@ import { spendBucketLabel, visitBucketLabel } from './bucket-labels.js';
 
 const HEIGHT = 240;
 
-/** A bar chart's options: categories along the axis, whole member counts, horizontal when asked. */
-function barOptions(categories: string[], horizontal: boolean, language: string): ApexOptions {
+/**
+ * A bar chart's options: categories along the axis, whole member counts, horizontal when asked. The value axis
+ * has at most one tick per member (no fractional ticks rounding to the same figure) and a few at most.
+ */
+function barOptions(
+  categories: string[],
+  horizontal: boolean,
+  language: string,
+  largest: number,
+): ApexOptions {
   const count = (value: number) => formatCount(Math.round(value), language);
+  // A horizontal chart's value axis is narrow: three ticks, or their figures run into each other.
+  const ticks = Math.max(1, Math.min(largest, horizontal ? 3 : 4));
+  const valueAxis = { min: 0, max: Math.max(largest, 1), tickAmount: ticks, forceNiceScale: largest > ticks };
   return {
     chart: { type: 'bar' },
     plotOptions: { bar: { horizontal, borderRadius: 3, columnWidth: '70%', barHeight: '70%' } },
     xaxis: {
       categories,
-      // A horizontal chart's value axis is narrow: a few ticks, or their figures run into each other.
-      ...(horizontal
-        ? { tickAmount: 3, labels: { formatter: (value: string) => count(Number(value)) } }
-        : {}),
+      ...(horizontal ? { ...valueAxis, labels: { formatter: (value: string) => count(Number(value)) } } : {}),
     },
-    yaxis: { labels: horizontal ? { maxWidth: 160 } : { formatter: count } },
+    yaxis: horizontal ? { labels: { maxWidth: 160 } } : { ...valueAxis, labels: { formatter: count } },
     tooltip: { y: { formatter: count } },
   };
 }
+
+const largestOf = (bars: ReadonlyArray<{ count: number }>) => Math.max(0, ...bars.map((bar) => bar.count));
 
 /**
  * The members by visits, by spend and by location, a bar chart each (ApexCharts through the chart kit, loaded
@@ -48,21 +58,21 @@ export function DistributionCharts({
         key: 'visits',
         title: t('segmentDashboard.charts.visits'),
         label: t('segmentDashboard.charts.visitsLabel'),
-        options: barOptions(visits, false, language),
+        options: barOptions(visits, false, language, largestOf(distributions.visits)),
         data: distributions.visits.map((bucket) => bucket.count),
       },
       {
         key: 'spend',
         title: t('segmentDashboard.charts.spend'),
         label: t('segmentDashboard.charts.spendLabel'),
-        options: barOptions(spend, false, language),
+        options: barOptions(spend, false, language, largestOf(distributions.spend)),
         data: distributions.spend.map((bucket) => bucket.count),
       },
       {
         key: 'locations',
         title: t('segmentDashboard.charts.locations'),
         label: t('segmentDashboard.charts.locationsLabel'),
-        options: barOptions(places, true, language),
+        options: barOptions(places, true, language, largestOf(distributions.locations)),
         data: distributions.locations.map((location) => location.count),
       },
     ];

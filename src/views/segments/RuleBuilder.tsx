@@ -47,6 +47,7 @@ export function RuleBuilder({ actor }: { actor: BuilderActor }) {
   const groups = useSelector(actor, (state) => state.context.groups);
   const canUndo = useSelector(actor, (state) => state.context.history.length > 0 && state.matches('ready'));
   const ruleErrors = useSelector(actor, (state) => state.context.ruleErrors);
+  const setErrors = useSelector(actor, (state) => state.context.setErrors);
   const problem = useSelector(actor, (state) => state.context.problem);
   const incomplete = useSelector(actor, (state) => state.matches({ ready: 'incomplete' }));
   if (failed)
@@ -84,6 +85,15 @@ export function RuleBuilder({ actor }: { actor: BuilderActor }) {
         </Button>
       </Group>
       <LiveCount actor={actor} />
+      {Object.keys(setErrors).length > 0 && (
+        <Alert color="red" p="xs">
+          {Object.entries(setErrors).map(([path, failure]) => (
+            <Text key={path} size="sm">
+              {fieldMessage(t, failure, t('segments.builder.title'))}
+            </Text>
+          ))}
+        </Alert>
+      )}
       {groups.length === 0 && <Text size="sm">{t('segments.builder.noGroups')}</Text>}
       {groups.map((group, index) => (
         <Stack key={group.key} gap="sm">
