@@ -14,7 +14,7 @@ import { countGuests, guestListRowsByIds, type GuestListRow } from '../repositor
 import {
   getSegmentCache,
   listSegmentCaches,
-  segmentCacheOrDefaults,
+  type SegmentCacheRow,
 } from '../repositories/segment-cache.repository.js';
 import { countSegment, segmentMemberIds } from '../repositories/segment-rules.repository.js';
 import {
@@ -30,6 +30,7 @@ import type { WriteScope } from '../repositories/scope.js';
 import { segmentTypeCatalogue } from '../segments/segment-types.js';
 import { keysetCsv } from './csv-export.service.js';
 import { GUEST_EXPORT_COLUMNS, guestExportCells, presentGuest } from './guests.service.js';
+import { presentSegmentCache } from './segment-cache-view.js';
 import { refreshCache, SEGMENT_PAGE } from './segment-figures.js';
 import { scopeOf } from './pos-analytics.service.js';
 import { percent, refusedAsInvalid, ruleSetOf, segmentLocations } from './segment-input.js';
@@ -44,8 +45,7 @@ export interface LocationPicker {
 const EXPORT_CHUNK = 50_000;
 
 /** A stored segment as the API shows it, with its cached figures or the zeroed defaults. */
-function presentSegment(row: SegmentRow, cache: Parameters<typeof segmentCacheOrDefaults>[0]): Segment {
-  const figures = segmentCacheOrDefaults(cache, row.id);
+function presentSegment(row: SegmentRow, cache: SegmentCacheRow | null): Segment {
   return {
     id: row.id,
     name: row.name,
@@ -57,19 +57,7 @@ function presentSegment(row: SegmentRow, cache: Parameters<typeof segmentCacheOr
       id: Number(group.id),
       segment_rules: group.segment_rules as Record<string, unknown>[],
     })),
-    segmentcache: {
-      ...figures,
-      all_customers_pct: Number(figures.all_customers_pct),
-      marketable_pct: Number(figures.marketable_pct),
-      trackable_pct: Number(figures.trackable_pct),
-      all_clf: Number(figures.all_clf),
-      all_recency: Number(figures.all_recency),
-      marketable_clf: Number(figures.marketable_clf),
-      marketable_recency: Number(figures.marketable_recency),
-      trackable_clf: Number(figures.trackable_clf),
-      trackable_recency: Number(figures.trackable_recency),
-      computed_at: figures.computed_at ? figures.computed_at.toISOString() : null,
-    },
+    segmentcache: presentSegmentCache(cache, row.id),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
