@@ -15,31 +15,10 @@ import {
   type Recording,
   type StateChecks,
 } from './support/model-paths.js';
+import { zeroCache } from './support/segment-fixtures.js';
 import { everyTransition } from './support/walk.js';
 
-const ZERO_CACHE = {
-  id: 10_007,
-  segment: 7,
-  all_customers: 0,
-  all_customers_pct: 0,
-  marketable_customers: 0,
-  marketable_pct: 0,
-  trackable_customers: 0,
-  trackable_pct: 0,
-  all_clv: 0,
-  all_annual_clv: 0,
-  all_clf: 0,
-  all_recency: 0,
-  marketable_clv: 0,
-  marketable_annual_clv: 0,
-  marketable_clf: 0,
-  marketable_recency: 0,
-  trackable_clv: 0,
-  trackable_annual_clv: 0,
-  trackable_clf: 0,
-  trackable_recency: 0,
-  computed_at: null,
-};
+const ZERO_CACHE = zeroCache(7);
 
 /** A dashboard of 400 cached members (the export's total). */
 const READY: SegmentDashboardV2 = {

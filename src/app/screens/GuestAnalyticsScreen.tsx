@@ -1,31 +1,15 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
-import type { LocationFilter } from '../../machines/file-paging.machine.js';
-import { locationFilterOf } from '../../machines/subscribers-list.machine.js';
 import { GuestAnalyticsView } from '../../views/guests/GuestAnalyticsView.js';
 import { roleAtLeast } from '../../schemas/roles.js';
 import { useAppActor } from '../actors.js';
-import { useLocationSelectionActor } from '../location-selection-context.js';
+import { useLocationFilter } from '../location-filter.js';
 import { useAuthActor } from '../session-context.js';
 import { filePagingLogic } from '../wiring/file-paging.js';
 import { guestListLogic } from '../wiring/guests.js';
 import { guestsToInviteLogic } from '../wiring/guests-to-invite.js';
 import { csvUploadLogic } from '../wiring/subscribers.js';
 import { useCanWriteSubscribers, useOpenProfile } from './SubscribersScreen.js';
-
-/** The selected location or group as filters, and a key that changes only when the choice does. */
-export function useLocationFilter(): { filter: LocationFilter; key: string } {
-  const selectionActor = useLocationSelectionActor();
-  const key = useSelector(selectionActor ?? undefined, (state) => {
-    const selection = state?.context.selection;
-    return selection && selection.kind !== 'all' ? `${selection.kind}:${selection.id}` : 'all';
-  });
-  const [kind, id] = (key ?? 'all').split(':');
-  const filter = locationFilterOf(
-    kind === 'location' || kind === 'group' ? { kind, id: Number(id), name: '' } : { kind: 'all' },
-  );
-  return { filter, key: key ?? 'all' };
-}
 
 /** /guest/analytics: the guest list and the guests not yet subscribed, for the selected locations. */
 export default function GuestAnalyticsScreen() {

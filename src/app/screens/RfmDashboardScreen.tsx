@@ -2,29 +2,13 @@ import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Guest } from '../../schemas/guests.js';
 import { profilePath } from '../../machines/guest-list.machine.js';
-import { locationFilterOf } from '../../machines/subscribers-list.machine.js';
 import { roleAtLeast } from '../../schemas/roles.js';
 import { RfmDashboardView } from '../../views/rfm/RfmDashboardView.js';
 import { useAppActor } from '../actors.js';
 import { useAuthActor, useNavigationActor } from '../session-context.js';
 import { rfmDashboardLogic } from '../wiring/rfm-dashboard.js';
-import { useLocationSelectionActor } from '../location-selection-context.js';
+import { useLocationFilter } from '../location-filter.js';
 import { rememberProfileKind } from '../wiring/guests.js';
-
-/** The header's selection as the calls' filter, and a key that changes only when the choice does. */
-function useSelectedLocations() {
-  const selectionActor = useLocationSelectionActor();
-  const key =
-    useSelector(selectionActor ?? undefined, (state) => {
-      const selection = state?.context.selection;
-      return selection && selection.kind !== 'all' ? `${selection.kind}:${selection.id}` : 'all';
-    }) ?? 'all';
-  const [kind, id] = key.split(':');
-  const filter = locationFilterOf(
-    kind === 'location' || kind === 'group' ? { kind, id: Number(id), name: '' } : { kind: 'all' },
-  );
-  return { filter, key };
-}
 
 /**
  * /rfm-dashboard: the RFM grid and cells of the header's picked locations; a cell's guest opens their profile and
@@ -47,7 +31,7 @@ export default function RfmDashboardScreen() {
     },
     [navigation],
   );
-  const { filter, key } = useSelectedLocations();
+  const { filter, key } = useLocationFilter();
   // The first filter is the actor's input; later choices are sent as events.
   const [initial] = useState(() => ({ filter, key }));
   const actor = useAppActor(rfmDashboardLogic, { input: { filter: initial.filter } });

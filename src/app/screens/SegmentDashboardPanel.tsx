@@ -1,42 +1,21 @@
-import { useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
-import { locationFilterOf } from '../../machines/subscribers-list.machine.js';
 import { SegmentDashboardView } from '../../views/segment-dashboard/SegmentDashboardView.js';
 import { useAppActor } from '../actors.js';
-import { useLocationSelectionActor } from '../location-selection-context.js';
+import { useLocationFilter } from '../location-filter.js';
 import { segmentDashboardLogic } from '../wiring/segment-dashboard.js';
-
-/** The selected location or group as a key that changes only when the choice does. */
-function useSelectionKey(): string {
-  const selectionActor = useLocationSelectionActor();
-  const key = useSelector(selectionActor ?? undefined, (state) => {
-    const selection = state?.context.selection;
-    return selection && selection.kind !== 'all' ? `${selection.kind}:${selection.id}` : 'all';
-  });
-  return key ?? 'all';
-}
-
-/** The picker's choice from its key, as the call's filters. */
-function filterOfKey(key: string) {
-  const [kind, id] = key.split(':');
-  return locationFilterOf(
-    kind === 'location' || kind === 'group' ? { kind, id: Number(id), name: '' } : { kind: 'all' },
-  );
-}
 
 /** The panel of one segment: its own actor, started with the picker's choice at the time. */
 function SegmentDashboard({ segmentId, onClose }: { segmentId: number; onClose: () => void }) {
-  const key = useSelectionKey();
-  const [initialKey] = useState(key);
-  const actor = useAppActor(segmentDashboardLogic, {
-    input: { segmentId, filter: filterOfKey(initialKey) },
-  });
-  const lastKey = useRef(initialKey);
+  const { filter, key } = useLocationFilter();
+  // The first filter is the actor's input; later choices are sent as events.
+  const [initial] = useState(() => ({ filter, key }));
+  const actor = useAppActor(segmentDashboardLogic, { input: { segmentId, filter: initial.filter } });
+  const lastKey = useRef(initial.key);
   useEffect(() => {
     if (key === lastKey.current) return;
     lastKey.current = key;
-    actor.send({ type: 'filter.change', filter: filterOfKey(key) });
-  }, [key, actor]);
+    actor.send({ type: 'filter.change', filter });
+  }, [key, filter, actor]);
   return <SegmentDashboardView actor={actor} onClose={onClose} />;
 }
 

@@ -20,7 +20,7 @@ import {
   segmentExportLogic,
   segmentsLogic,
 } from '../wiring/segments.js';
-import { useLocationFilter } from './GuestAnalyticsScreen.js';
+import { useLocationFilter } from '../location-filter.js';
 
 // The dashboard (charts) downloads only when a segment is selected.
 const SegmentDashboardPanel = lazy(() => import('./SegmentDashboardPanel.js'));

@@ -20,7 +20,6 @@ function barOptions(
   largest: number,
 ): ApexOptions {
   const count = (value: number) => formatCount(Math.round(value), language);
-  // A horizontal chart's value axis is narrow: three ticks, or their figures run into each other.
   const ticks = Math.max(1, Math.min(largest, horizontal ? 3 : 4));
   const valueAxis = { min: 0, max: Math.max(largest, 1), tickAmount: ticks, forceNiceScale: largest > ticks };
   return {
@@ -28,9 +27,11 @@ function barOptions(
     plotOptions: { bar: { horizontal, borderRadius: 3, columnWidth: '70%', barHeight: '70%' } },
     xaxis: {
       categories,
-      ...(horizontal ? { ...valueAxis, labels: { formatter: (value: string) => count(Number(value)) } } : {}),
+      ...(horizontal ? { ...valueAxis, labels: { show: false } } : {}),
     },
     yaxis: horizontal ? { labels: { maxWidth: 160 } } : { ...valueAxis, labels: { formatter: count } },
+    // Beside long location names a horizontal chart has no room for value ticks: each bar carries its count.
+    dataLabels: { enabled: horizontal, formatter: (value: number) => count(value) },
     tooltip: { y: { formatter: count } },
   };
 }
