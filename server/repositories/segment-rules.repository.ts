@@ -4,7 +4,7 @@ import { queryBuilder } from '../db/query-builder.js';
 import type { FieldFailure } from '../../src/schemas/field-problems.js';
 import type { SegmentRuleSet } from '../../src/schemas/segments.js';
 import { SegmentClock } from './segment-rules/clock.js';
-import { GuestSets, marketable, ruleSetCondition, TRACKABLE } from './segment-rules/conditions.js';
+import { inGuests, marketable, ruleSetCondition, TRACKABLE } from './segment-rules/conditions.js';
 import { distributionsStatement, type DistributionRow } from './segment-rules/distributions.js';
 import { notLiveRules, unknownReferences } from './segment-rules/references.js';
 
@@ -33,63 +33,90 @@ export interface SegmentScope {
   asOf?: Date | undefined;
 }
 
-/** A segment's size: all its guests, the marketable and the trackable among them. */
+/** A segment's size: all its guests, the marketable and the trackable among them; the company's guests. */
 export interface SegmentCounts {
   all: number;
   marketable: number;
   trackable: number;
+  company_guests: number;
 }
 
 /**
- * The rule set and the picker as `WITH <sets>` and `FROM guests g <joins> WHERE <condition>`, after refusing
- * what cannot be counted; `marketable` is the marketable test over the same joins.
+ * The rule set and the picker, after refusing what cannot be counted: `member`, whether a guest `g` of the
+ * company is in the segment; `from`, `FROM guests g WHERE` the company's members; `marketable`, the marketable
+ * test of a guest `g`.
  */
 async function segmentStatement(
   sql: Sql,
   companyId: CompanyId,
   ruleSet: SegmentRuleSet,
   scope: SegmentScope,
-  // Members alone (the dashboard's distributions) skip the marketable set: a million-row join they never read.
-  audiences = true,
 ) {
   const notLive = notLiveRules(ruleSet);
   if (Object.keys(notLive).length > 0) throw new SegmentRulesRefusedError(notLive);
   const picked = [...(scope.locationIds ?? [])];
   const unknown = await unknownReferences(sql, companyId, ruleSet, picked);
   if (Object.keys(unknown).length > 0) throw new SegmentRulesRefusedError(unknown);
+  const zone = await sql.query<{ time_zone: string }>('SELECT time_zone FROM companies WHERE id = $1', [
+    companyId,
+  ]);
   const base = {
     companyId,
-    clock: new SegmentClock(companyId, scope.asOf ?? new Date()),
-    sets: new GuestSets(),
+    clock: new SegmentClock(zone.rows[0]?.time_zone ?? 'UTC', scope.asOf ?? new Date()),
   };
-  const conditions = [
-    rawSql<SqlBool>`g.company_id = ${companyId}`,
-    ruleSetCondition(base, ruleSet.segment_groups),
-  ];
+  const conditions = [ruleSetCondition(base, ruleSet.segment_groups)];
   if (picked.length > 0) {
     // The picker: guests who visited one of the picked locations.
     const visited = rawSql`SELECT gl.guest_id FROM guest_locations gl
       WHERE gl.company_id = ${companyId} AND gl.visits > 0 AND gl.location_id = ANY(${picked}::bigint[])`;
-    conditions.push(rawSql<SqlBool>`${base.sets.add(visited)} IS NOT NULL`);
+    conditions.push(inGuests(visited));
   }
-  const marketableGuest = audiences ? marketable(base) : rawSql<SqlBool>`false`;
+  const member = rawSql<SqlBool>`(${rawSql.join(conditions, rawSql` AND `)})`;
   return {
-    with: base.sets.definitions(),
-    from: rawSql`FROM guests g ${base.sets.joins()} WHERE ${rawSql.join(conditions, rawSql` AND `)}`,
-    marketable: marketableGuest,
+    member,
+    from: rawSql`FROM guests g WHERE g.company_id = ${companyId} AND ${member}`,
+    marketable: marketable(base),
   };
 }
 
-async function run<Row>(sql: Sql, statement: RawBuilder<Row>): Promise<Row[]> {
+/**
+ * Planner settings of a segment statement (docs/segments.md "Speed"). Its sets of guests are hashed subplans
+ * (`inGuests`), which PostgreSQL only hashes when the estimated set fits work_mem × hash_mem_multiplier: 64 MB × 8
+ * holds sets of about sixteen million guests, where a set planned too big would run again for each guest (the
+ * memory is taken as a statement needs it, not reserved). A window's per-guest figures group a million checks
+ * into most of a million guests: sorting them took 430 ms where hashing took 790 ms, so aggregates sort.
+ */
+const SEGMENT_PLANNER = {
   // A count over a million guests is costed above the JIT thresholds, and compiling its expressions took about
-  // a second of the measured preview (docs/segments.md); each row's work here is too small to win it back.
-  await sql.query('SET LOCAL jit = off');
+  // a second of the measured preview; each row's work here is too small to win it back.
+  jit: 'off',
+  work_mem: '64MB',
+  hash_mem_multiplier: '8',
+  enable_hashagg: 'off',
+};
+const PLAN_SEGMENT = Object.entries(SEGMENT_PLANNER)
+  .map(([name, value]) => `SET LOCAL ${name} = '${value}'`)
+  .join('; ');
+// Back to the server's values, so the transaction's later statements (other repositories) plan as usual.
+const PLAN_AS_USUAL = Object.keys(SEGMENT_PLANNER)
+  .map((name) => `RESET ${name}`)
+  .join('; ');
+
+async function run<Row>(sql: Sql, statement: RawBuilder<Row>): Promise<Row[]> {
+  await sql.exec(PLAN_SEGMENT);
   const compiled = statement.compile(queryBuilder);
   const { rows } = await sql.query<Row>(compiled.sql, compiled.parameters);
+  // Not after a failure: the transaction is aborted then, and its rollback ends the settings anyway.
+  await sql.exec(PLAN_AS_USUAL);
   return rows;
 }
 
-/** The segment's counts: all, marketable and trackable guests, in one statement. */
+/**
+ * The segment's counts (all, marketable and trackable guests) and the company's guests, the base of its share, in
+ * one scan of the company's guests. Each guest's membership is worked out once, below an `OFFSET 0` that keeps
+ * the planner from copying it (and the hash tables of its sets) into each count; marketable is tested for members
+ * only.
+ */
 export async function countSegment(
   sql: Sql,
   companyId: CompanyId,
@@ -99,12 +126,20 @@ export async function countSegment(
   const statement = await segmentStatement(sql, companyId, ruleSet, scope);
   const [row] = await run(
     sql,
-    rawSql<SegmentCounts>`${statement.with} SELECT count(*)::int AS "all",
-                                 (count(*) FILTER (WHERE ${statement.marketable}))::int AS marketable,
-                                 (count(*) FILTER (WHERE ${TRACKABLE}))::int AS trackable
-                          ${statement.from}`,
+    rawSql<SegmentCounts>`SELECT (count(*) FILTER (WHERE g.member))::int AS "all",
+                                 (count(*) FILTER (WHERE g.member AND ${statement.marketable}))::int AS marketable,
+                                 (count(*) FILTER (WHERE g.member AND ${TRACKABLE}))::int AS trackable,
+                                 count(*)::int AS company_guests
+                          FROM (SELECT g.id, g.visit_count, g.pos_id, g.hashid, g.customer_name, g.last_four_digits,
+                                       ${statement.member} AS member
+                                FROM guests g WHERE g.company_id = ${companyId} OFFSET 0) g`,
   );
-  return { all: row?.all ?? 0, marketable: row?.marketable ?? 0, trackable: row?.trackable ?? 0 };
+  return {
+    all: row?.all ?? 0,
+    marketable: row?.marketable ?? 0,
+    trackable: row?.trackable ?? 0,
+    company_guests: row?.company_guests ?? 0,
+  };
 }
 
 /** A page of a segment's member ids, in id order, after `afterId` (keyset). */
@@ -120,7 +155,7 @@ export async function segmentMemberIds(
     sql,
     rawSql<{
       id: number;
-    }>`${statement.with} SELECT g.id ${statement.from} AND g.id > ${page.afterId ?? 0}::bigint
+    }>`SELECT g.id ${statement.from} AND g.id > ${page.afterId ?? 0}::bigint
                            ORDER BY g.id LIMIT ${page.limit}::int`,
   );
   return rows.map((row) => Number(row.id));
@@ -170,7 +205,7 @@ export async function segmentFigures(
   // Each member with its audiences, then its prediction (none before the company's first fit).
   const [row] = await run(
     sql,
-    rawSql<SegmentFigureRow>`${statement.with}
+    rawSql<SegmentFigureRow>`
       SELECT count(*)::int AS "all", (count(*) FILTER (WHERE m.marketable))::int AS marketable,
              (count(*) FILTER (WHERE m.trackable))::int AS trackable,
              (SELECT count(*) FROM guests WHERE company_id = ${companyId})::int AS company_guests,
@@ -199,9 +234,9 @@ export async function segmentDistributions(
   // An empty (not absent) location list is a scope nobody is in; the locations are still listed.
   const nobody =
     scope.locationIds !== null && scope.locationIds !== undefined && scope.locationIds.length === 0;
-  const statement = nobody ? null : await segmentStatement(sql, companyId, ruleSet, scope, false);
+  const statement = nobody ? null : await segmentStatement(sql, companyId, ruleSet, scope);
   const members = statement
-    ? rawSql`${statement.with} ${columns} ${statement.from}`
+    ? rawSql`${columns} ${statement.from}`
     : rawSql`${columns} FROM guests g WHERE false`;
   const rows = await run(
     sql,

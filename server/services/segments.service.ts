@@ -293,12 +293,11 @@ export function segmentsService(db: Database) {
           // The counts alone: the preview follows every edit, so it skips the CLV averages a save caches.
           const counts =
             locationIds !== null && locationIds.length === 0
-              ? { all: 0, marketable: 0, trackable: 0 }
+              ? { all: 0, marketable: 0, trackable: 0, company_guests: await countGuests(sql, companyId, {}) }
               : await countSegment(sql, companyId, ruleSet, { locationIds });
-          const companyGuests = await countGuests(sql, companyId, {});
           return {
             all_customers: counts.all,
-            all_customers_pct: percent(counts.all, companyGuests),
+            all_customers_pct: percent(counts.all, counts.company_guests),
             marketable_customers: counts.marketable,
             marketable_pct: percent(counts.marketable, counts.all),
             trackable_customers: counts.trackable,

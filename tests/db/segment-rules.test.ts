@@ -369,7 +369,7 @@ describe('segment rules compiled to SQL', () => {
     const counted = await open.tenant(companyB, (sql) =>
       countSegment(sql, companyB, everyone, { asOf: AS_OF }),
     );
-    expect(counted).toEqual({ all: 1, marketable: 0, trackable: 1 });
+    expect(counted).toEqual({ all: 1, marketable: 0, trackable: 1, company_guests: 1 });
     const visitedA = await open.tenant(companyA, (sql) =>
       countSegment(
         sql,

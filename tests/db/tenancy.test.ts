@@ -96,6 +96,29 @@ describe('tenancy: row-level security as the second wall', () => {
     expect(unguarded).toEqual([]);
   });
 
+  it('reads the tenant once per statement in every policy (migration 0024)', async () => {
+    // A bare call is inlined and read again for every row scanned; a scalar subquery is worked out once.
+    const perRow = await db.owner(async (sql) => {
+      const { rows } = await sql.query<{ policy: string; expression: string }>(
+        `SELECT tablename || '.' || policyname AS policy, coalesce(qual, '') || ' ' || coalesce(with_check, '') AS expression
+         FROM pg_policies WHERE schemaname = 'public'`,
+      );
+      return rows
+        .filter((row) => /(?<!SELECT )app_(company_id|is_platform)\(\)/.test(row.expression))
+        .map((row) => row.policy);
+    });
+    const policies = await db.owner(
+      async (sql) =>
+        (
+          await sql.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_policies WHERE schemaname = 'public'`,
+          )
+        ).rows[0]!.n,
+    );
+    expect(policies).toBeGreaterThan(20);
+    expect(perRow).toEqual([]);
+  });
+
   it('keeps the audit log append-only', async () => {
     await db.tenant(companyA, (sql) =>
       recordAudit(sql, systemScope(companyA), {

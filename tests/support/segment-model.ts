@@ -344,7 +344,7 @@ export class SegmentModel {
       .sort((a, b) => a - b);
   }
 
-  /** All, marketable and trackable counts of the members. */
+  /** All, marketable and trackable counts of the members, and the company's guests. */
   counts(ruleSet: SegmentRuleSet, picked: readonly number[]) {
     const members = new Set(this.members(ruleSet, picked));
     const guests = this.data.guests.filter((guest) => members.has(guest.id));
@@ -353,6 +353,7 @@ export class SegmentModel {
       marketable: guests.filter((guest) => (this.subscribersOf.get(guest.id) ?? []).some((s) => s.subscribed))
         .length,
       trackable: guests.filter((guest) => this.trackable(guest)).length,
+      company_guests: this.data.guests.length,
     };
   }
 }

@@ -15,45 +15,27 @@ import { guestsInRfmCells } from './rfm.js';
 type Condition = RawBuilder<SqlBool>;
 
 /**
- * The sets of guest ids a statement's rules test membership of. Each is a materialized `WITH sN AS (…)`, worked
- * out once, joined as `LEFT JOIN sN ON sN.guest_id = g.id`, and its rule is `sN.guest_id IS [NOT] NULL`: a hash
- * join whatever the set's size. `g.id IN (…)` under an OR, a NOT or a FILTER is a subplan that PostgreSQL only
- * hashes when the set fits in work_mem and otherwise runs again for each guest (minutes at a million guests);
- * an inlined join can be planned as a nested loop that works a set out again per guest (PGlite, no statistics).
+ * Whether the guest `g` is among the ids `subquery` answers (column `guest_id`). Written as `(g.id IN (…)) IS
+ * TRUE`, PostgreSQL keeps it a hashed subplan wherever it stands (under an OR, a NOT, a FILTER, or at the top,
+ * where a bare IN would be pulled up into a join): the set is worked out once, held as a hash table, and each
+ * guest costs one probe while guests are scanned. Joining the sets instead cost a hash join per set over rows
+ * carried through each (twice the preview at a million guests, docs/segments.md "Speed"). A subplan is only
+ * hashed when its estimated set fits the statement's hash memory, which segment-rules.repository.ts sizes for
+ * sets of millions of guests; otherwise it would run again for each guest.
  */
-export class GuestSets {
-  private readonly sets: RawBuilder<unknown>[] = [];
-
-  /** Registers the guest ids `subquery` answers (column `guest_id`; `distinct` when each is there once). */
-  add(subquery: RawBuilder<unknown>, distinct = false): RawBuilder<unknown> {
-    const alias = rawSql.id(`s${this.sets.length}`);
-    const rows = distinct ? subquery : rawSql`SELECT DISTINCT x.guest_id FROM (${subquery}) x`;
-    this.sets.push(rawSql`${alias} AS MATERIALIZED (${rows})`);
-    return rawSql`${alias}.guest_id`;
-  }
-
-  /** `WITH` and the sets, or nothing when there are none. */
-  definitions(): RawBuilder<unknown> {
-    return this.sets.length === 0 ? rawSql`` : rawSql`WITH ${rawSql.join(this.sets, rawSql`, `)}`;
-  }
-
-  /** The joins of every registered set, in order. */
-  joins(): RawBuilder<unknown> {
-    return rawSql.join(
-      this.sets.map((_, index) => {
-        const alias = rawSql.id(`s${index}`);
-        return rawSql`LEFT JOIN ${alias} ON ${alias}.guest_id = g.id`;
-      }),
-      rawSql` `,
-    );
-  }
+export function inGuests(subquery: RawBuilder<unknown>): Condition {
+  return rawSql<SqlBool>`(g.id IN (SELECT x.guest_id FROM (${subquery}) x WHERE x.guest_id IS NOT NULL)) IS TRUE`;
 }
 
-/** What every rule of a group shares: the company, the clock, the statement's sets and the group's scope. */
+/** The guest is not among the ids `subquery` answers (see `inGuests`). */
+function notInGuests(subquery: RawBuilder<unknown>): Condition {
+  return rawSql<SqlBool>`NOT ${inGuests(subquery)}`;
+}
+
+/** What every rule of a group shares: the company, the clock and the group's scope. */
 export interface RuleContext {
   companyId: CompanyId;
   clock: SegmentClock;
-  sets: GuestSets;
   /** Location sets of the group's `location` rules: its check figures count only checks in all of them. */
   scope: RawBuilder<number>[];
 }
@@ -80,16 +62,21 @@ export function locationSet(companyId: CompanyId, rule: SegmentRule): RawBuilder
   return rawSql`SELECT unnest(${ids(rule.value)}::bigint[]) UNION ${members}`;
 }
 
-/** How a figure is compared: whole figures (counts, cents) as numeric; probabilities (stored as real) as float8. */
-type Figure = { toSql: (n: number) => number; type: 'numeric' | 'float8' };
-const WHOLE: Figure = { toSql: (n) => n, type: 'numeric' };
-const CENTS: Figure = { toSql: (dollars) => Math.round(dollars * 100), type: 'numeric' };
+/**
+ * How a figure is compared: whole figures (counts, cents; the schema admits whole counts only) as bigint, which
+ * compares with the integer columns and index bounds without a cast per row; probabilities (stored as real) as
+ * float8.
+ */
+type Figure = { toSql: (n: number) => number; type: 'bigint' | 'float8' };
+const WHOLE: Figure = { toSql: (n) => n, type: 'bigint' };
+const CENTS: Figure = { toSql: (dollars) => Math.round(dollars * 100), type: 'bigint' };
 const FRACTION: Figure = { toSql: (n) => n, type: 'float8' };
 
 /** `x op value` for the numeric operators, and whether it holds for 0. */
 function compare(x: RawBuilder<unknown>, operator: string, value: unknown, figure: Figure) {
   const type = rawSql.raw(figure.type);
-  const subject = rawSql`${x}::${type}`;
+  // Whole figures are integer columns or aggregates already; only a probability's real is widened.
+  const subject = figure.type === 'float8' ? rawSql`${x}::float8` : x;
   const at = (n: number) => rawSql`${figure.toSql(n)}::${type}`;
   switch (operator) {
     case 'gte':
@@ -131,23 +118,13 @@ function checkConditions(ctx: RuleContext, windowDays: number | undefined, where
   ]);
 }
 
-/** The guest is among those `subquery` answers (`distinct`: each once already). */
-function inGuests(ctx: RuleContext, subquery: RawBuilder<unknown>, distinct = false): Condition {
-  return rawSql<SqlBool>`${ctx.sets.add(subquery, distinct)} IS NOT NULL`;
-}
-
-/** The guest is not among those `subquery` answers. */
-function notInGuests(ctx: RuleContext, subquery: RawBuilder<unknown>, distinct = false): Condition {
-  return rawSql<SqlBool>`${ctx.sets.add(subquery, distinct)} IS NULL`;
-}
-
 /** A figure of the guest's checks (`aggregate`) compared, guests without checks counting as 0. */
 function checkFigure(ctx: RuleContext, rule: SegmentRule, aggregate: RawBuilder<unknown>, figure: Figure) {
   const { condition, atZero } = compare(aggregate, rule.operator, rule.value, figure);
   const checks = guestChecks(ctx, rule.window_days);
   return atZero
-    ? notInGuests(ctx, rawSql`${checks} GROUP BY c.guest_id HAVING NOT (${condition})`, true)
-    : inGuests(ctx, rawSql`${checks} GROUP BY c.guest_id HAVING ${condition}`, true);
+    ? notInGuests(rawSql`${checks} GROUP BY c.guest_id HAVING NOT (${condition})`)
+    : inGuests(rawSql`${checks} GROUP BY c.guest_id HAVING ${condition}`);
 }
 
 /** Conditions on an instant (a first or last visit) for the day-count and date operators. */
@@ -191,20 +168,20 @@ function visitInstant(ctx: RuleContext, rule: SegmentRule, column: 'first_visit_
   }
   const aggregate = column === 'first_visit_at' ? rawSql`min(c.closed_at)` : rawSql`max(c.closed_at)`;
   const having = and(instantConditions(ctx, aggregate, rule.operator, rule.value));
-  return inGuests(ctx, rawSql`${guestChecks(ctx, undefined)} GROUP BY c.guest_id HAVING ${having}`, true);
+  return inGuests(rawSql`${guestChecks(ctx, undefined)} GROUP BY c.guest_id HAVING ${having}`);
 }
 
 /** `any` (at least one such check) or `none` of the checks matching `where`. */
 function anyCheck(ctx: RuleContext, rule: SegmentRule, joins: RawBuilder<unknown>, where: Condition) {
   const checks = guestChecks(ctx, rule.window_days, joins, [where]);
-  return rule.operator === 'none' ? notInGuests(ctx, checks) : inGuests(ctx, checks);
+  return rule.operator === 'none' ? notInGuests(checks) : inGuests(checks);
 }
 
 /** The guests linked to a subscriber matching `where` (alias `s`), or not linked to any. */
 function linkedSubscriber(ctx: RuleContext, where: Condition, negate = false, joins = rawSql``) {
   const subscribers = rawSql`SELECT s.guest_id FROM subscribers s ${joins}
                              WHERE s.company_id = ${ctx.companyId} AND s.guest_id IS NOT NULL AND ${where}`;
-  return negate ? notInGuests(ctx, subscribers) : inGuests(ctx, subscribers);
+  return negate ? notInGuests(subscribers) : inGuests(subscribers);
 }
 
 const unscoped = (ctx: RuleContext, rule: SegmentRule) =>
@@ -215,10 +192,10 @@ export const TRACKABLE = rawSql<SqlBool>`(g.visit_count > 0 AND (g.pos_id <> g.h
   OR (g.customer_name <> '' AND g.last_four_digits <> '')))`;
 
 /** The marketable test of docs/guest-data.md: linked to a subscriber who is subscribed. */
-export function marketable(ctx: Pick<RuleContext, 'companyId' | 'sets'>): Condition {
+export function marketable(ctx: Pick<RuleContext, 'companyId'>): Condition {
   const subscribed = rawSql`SELECT s.guest_id FROM subscribers s
                             WHERE s.company_id = ${ctx.companyId} AND s.guest_id IS NOT NULL AND s.subscribed`;
-  return rawSql<SqlBool>`${ctx.sets.add(subscribed)} IS NOT NULL`;
+  return inGuests(subscribed);
 }
 
 /** Days from today to the next birthday (0 today; 29 February falls on 1 March in other years). */
@@ -251,9 +228,7 @@ function topSpenders(ctx: RuleContext, rule: SegmentRule): Condition {
                                count(*) OVER () AS n
                         FROM pos_checks c WHERE ${checkConditions(ctx, rule.window_days)} GROUP BY c.guest_id`;
   return inGuests(
-    ctx,
     rawSql`SELECT r.guest_id FROM (${ranked}) r WHERE (r.place - 1) * 100 < r.n * ${percent}::int`,
-    true,
   );
 }
 
@@ -275,12 +250,9 @@ export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
     case 'first_visit':
       return visitInstant(ctx, rule, 'first_visit_at');
     case 'location':
-      return inGuests(
-        ctx,
-        rawSql`SELECT gl.guest_id FROM guest_locations gl
+      return inGuests(rawSql`SELECT gl.guest_id FROM guest_locations gl
                              WHERE gl.company_id = ${companyId} AND gl.visits > 0
-                               AND gl.location_id IN (${locationSet(companyId, rule)})`,
-      );
+                               AND gl.location_id IN (${locationSet(companyId, rule)})`);
     case 'ordered_item':
     case 'ordered_category': {
       const byCategory = rule.type === 'ordered_category';
@@ -293,7 +265,7 @@ export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
       if (unscoped(ctx, rule)) {
         const bought = rawSql`SELECT l.guest_id FROM guest_menu_items l ${items}
                               WHERE l.company_id = ${companyId} AND l.checks > 0 AND ${item}`;
-        return rule.operator === 'none' ? notInGuests(ctx, bought) : inGuests(ctx, bought);
+        return rule.operator === 'none' ? notInGuests(bought) : inGuests(bought);
       }
       const lines = rawSql`JOIN pos_check_lines l ON l.company_id = ${companyId} AND l.check_id = c.id ${items}`;
       return anyCheck(ctx, rule, lines, item);
@@ -342,19 +314,14 @@ export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
     case 'zip':
       return linkedSubscriber(ctx, rawSql<SqlBool>`s.zip = ANY(${texts(rule.value)}::text[])`);
     case 'rfm_cell':
-      return inGuests(ctx, guestsInRfmCells(companyId, texts(rule.value)), true);
+      return inGuests(guestsInRfmCells(companyId, texts(rule.value)));
     case 'predicted_clv':
     case 'probability_alive': {
       const column = rule.type === 'predicted_clv' ? rawSql`p.clv_cents` : rawSql`p.probability_alive`;
       const figure = rule.type === 'predicted_clv' ? CENTS : FRACTION;
       const { condition } = compare(column, rule.operator, rule.value, figure);
-      // One prediction per guest (the key is company and guest): the ids are distinct already.
-      return inGuests(
-        ctx,
-        rawSql`SELECT p.guest_id FROM guest_predictions p
-                             WHERE p.company_id = ${companyId} AND ${condition}`,
-        true,
-      );
+      return inGuests(rawSql`SELECT p.guest_id FROM guest_predictions p
+                             WHERE p.company_id = ${companyId} AND ${condition}`);
     }
     default:
       throw new Error(`rule type ${rule.type} is not live`);
@@ -370,7 +337,7 @@ function groupCondition(base: Omit<RuleContext, 'scope'>, group: SegmentGroup): 
   return and(group.segment_rules.map((rule) => ruleCondition(ctx, rule)));
 }
 
-/** A rule set: any group holds; no group at all is every guest. Its sets are registered in `base.sets`. */
+/** A rule set: any group holds; no group at all is every guest. */
 export function ruleSetCondition(
   base: Omit<RuleContext, 'scope'>,
   groups: readonly SegmentGroup[],
