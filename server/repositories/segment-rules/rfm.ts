@@ -1,5 +1,6 @@
 import { sql as rawSql, type RawBuilder } from 'kysely';
 import type { CompanyId } from '../../db/database.js';
+import { RFM_GRID } from '../../../src/schemas/rfm.js';
 
 /**
  * RFM scores of a company's guests with at least one check (docs/segments.md): each of recency (last visit),
@@ -20,19 +21,11 @@ export function rfmScores(
     WHERE s.company_id = ${companyId} AND s.visit_count > 0`;
 }
 
-/** The cell name of scores `r` and `f` (columns of `rfmScores`), as SQL. */
-export const RFM_CELL_SQL = rawSql<string>`CASE
-    WHEN r = 5 AND f >= 4 THEN 'champions'
-    WHEN r IN (3, 4) AND f >= 4 THEN 'loyal'
-    WHEN r >= 4 AND f IN (2, 3) THEN 'potential_loyalists'
-    WHEN r = 5 AND f = 1 THEN 'new'
-    WHEN r = 4 AND f = 1 THEN 'promising'
-    WHEN r = 3 AND f = 3 THEN 'need_attention'
-    WHEN r = 3 AND f <= 2 THEN 'about_to_sleep'
-    WHEN r <= 2 AND f = 5 THEN 'cant_lose_them'
-    WHEN r <= 2 AND f IN (3, 4) THEN 'at_risk'
-    WHEN r = 2 AND f <= 2 THEN 'hibernating'
-    ELSE 'lost' END`;
+/**
+ * The cell name of scores `r` and `f` (columns of `rfmScores`), as SQL: the shared grid (`RFM_GRID`, the one the
+ * dashboard draws) flattened row by row and read at `(r − 1) × 5 + f`.
+ */
+export const RFM_CELL_SQL = rawSql<string>`(${RFM_GRID.flat()}::text[])[(r - 1) * 5 + f]`;
 
 /**
  * The guests of the company whose stored RFM cell (`guest_rfm`, as last worked out with the CLV refresh) is one of
