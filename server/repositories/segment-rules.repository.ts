@@ -94,20 +94,21 @@ const SEGMENT_PLANNER = {
   hash_mem_multiplier: '8',
   enable_hashagg: 'off',
 };
-const PLAN_SEGMENT = Object.entries(SEGMENT_PLANNER)
-  .map(([name, value]) => `SET LOCAL ${name} = '${value}'`)
-  .join('; ');
-// Back to the server's values, so the transaction's later statements (other repositories) plan as usual.
-const PLAN_AS_USUAL = Object.keys(SEGMENT_PLANNER)
-  .map((name) => `RESET ${name}`)
-  .join('; ');
+/**
+ * The distributions group their members into a few buckets and locations, where hashing wins: the same settings
+ * with hash aggregation on (a window rule's sets sort their own groups only in the counts).
+ */
+const DISTRIBUTION_PLANNER = { ...SEGMENT_PLANNER, enable_hashagg: 'on' };
 
-async function run<Row>(sql: Sql, statement: RawBuilder<Row>): Promise<Row[]> {
-  await sql.exec(PLAN_SEGMENT);
+/** Runs a segment statement with `planner`'s settings for it alone. */
+async function run<Row>(sql: Sql, statement: RawBuilder<Row>, planner = SEGMENT_PLANNER): Promise<Row[]> {
+  const settings = Object.entries(planner);
+  await sql.exec(settings.map(([name, value]) => `SET LOCAL ${name} = '${value}'`).join('; '));
   const compiled = statement.compile(queryBuilder);
   const { rows } = await sql.query<Row>(compiled.sql, compiled.parameters);
-  // Not after a failure: the transaction is aborted then, and its rollback ends the settings anyway.
-  await sql.exec(PLAN_AS_USUAL);
+  // Back to the server's values, so the transaction's later statements (other repositories) plan as usual; not
+  // after a failure: the transaction is aborted then, and its rollback ends the settings anyway.
+  await sql.exec(settings.map(([name]) => `RESET ${name}`).join('; '));
   return rows;
 }
 
@@ -241,6 +242,7 @@ export async function segmentDistributions(
   const rows = await run(
     sql,
     distributionsStatement(companyId, members, buckets.visitStarts, buckets.spendStartsCents),
+    DISTRIBUTION_PLANNER,
   );
   return rows.map((row) => ({ ...row, key: Number(row.key) }));
 }
