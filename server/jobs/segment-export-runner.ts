@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { setImmediate as nextTick, setTimeout as rest } from 'node:timers/promises';
 import type { Database, DatabaseKind } from '../db/database.js';
 import {
@@ -68,10 +67,6 @@ export interface SegmentExportRunner {
   stop(): Promise<void>;
   /** Wakes the runner now (an export was just queued). */
   wake(): void;
-  /** Removes expired exports now (the loop does it every `sweepEveryMs`); answers how many. */
-  sweep(): Promise<number>;
-  /** Resolves when this process ends the export (done or failed), or after `timeoutMs`. */
-  waitFor(exportId: number, timeoutMs: number): Promise<void>;
 }
 
 /** A code for the log: the database's, or the error's name. */
@@ -89,8 +84,6 @@ export function segmentExportRunner(
   settings: SegmentExportRunnerSettings = segmentExportRunnerDefaults(db.kind),
   mail: SegmentExportMail | null = null,
 ): SegmentExportRunner {
-  const ended = new EventEmitter();
-  ended.setMaxListeners(0);
   let stopping = false;
   let loop: Promise<void> | null = null;
   let wakeUp: (() => void) | null = null;
@@ -114,11 +107,9 @@ export function segmentExportRunner(
           log.error({ exportId: job.id, code: codeOf(error) }, 'segment export mail not sent'),
         );
       }
-      if (outcome === 'done' || outcome === 'failed') ended.emit(String(job.id));
     } catch (error) {
       // Failed with 'export_failed' already; only the code is logged (errors may quote row values).
       log.error({ exportId: job.id, code: codeOf(error) }, 'segment export failed');
-      ended.emit(String(job.id));
     }
   }
 
@@ -164,23 +155,6 @@ export function segmentExportRunner(
     },
     wake() {
       wakeUp?.();
-    },
-    sweep() {
-      return db.platform((sql) => sweepExpiredSegmentExports(sql));
-    },
-    waitFor(exportId, timeoutMs) {
-      return new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          ended.off(String(exportId), done);
-          resolve();
-        }, timeoutMs);
-        timer.unref();
-        ended.once(String(exportId), done);
-      });
     },
   };
 }

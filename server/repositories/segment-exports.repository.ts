@@ -83,6 +83,16 @@ export async function createSegmentExport(
   return created;
 }
 
+/** How many of the company's exports are queued or running. */
+export async function countUnfinishedSegmentExports(sql: Sql, companyId: CompanyId): Promise<number> {
+  const { rows } = await sql.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM segment_exports
+     WHERE company_id = $1 AND status IN ('queued', 'running') AND expires_at > now()`,
+    [companyId],
+  );
+  return rows[0]!.count;
+}
+
 /** A page of the company's unexpired exports, newest first, with their count. */
 export async function listSegmentExports(
   sql: Sql,

@@ -187,7 +187,7 @@ export function segmentsRoutes(
             'queues one and mails that user a link when it is done.',
           params: IdParamSchema,
           querystring: SegmentExportQuerySchema,
-          response: { 202: SegmentExportSchema, ...errors },
+          response: { 202: SegmentExportSchema, 409: ApiErrorSchema, ...errors },
         },
       },
       async (request, reply) => {

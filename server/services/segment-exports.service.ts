@@ -1,10 +1,15 @@
 import { Readable } from 'node:stream';
-import { SEGMENT_EXPORT_RETENTION_DAYS, type SegmentExport } from '../../src/schemas/segment-exports.js';
+import {
+  SEGMENT_EXPORT_RETENTION_DAYS,
+  SEGMENT_EXPORTS_UNDER_WAY_MAX,
+  type SegmentExport,
+} from '../../src/schemas/segment-exports.js';
 import type { Database } from '../db/database.js';
 import { ApiError, fieldFailure, invalid, notFound } from '../http/errors.js';
 import type { SegmentExportRunner } from '../jobs/segment-export-runner.js';
 import { getSegmentCache } from '../repositories/segment-cache.repository.js';
 import {
+  countUnfinishedSegmentExports,
   createSegmentExport,
   getSegmentExport,
   listSegmentExports,
@@ -44,7 +49,8 @@ export function segmentExportsService(db: Database, runner: Pick<SegmentExportRu
   return {
     /**
      * Queues an export of the company's segment (404 otherwise), to be mailed to `email` when done: an active
-     * user of the company, or a 400 naming `email`. Stored rules the catalogue refuses are a 400 at once.
+     * user of the company, or a 400 naming `email`. Stored rules the catalogue refuses are a 400 at once; a
+     * company with SEGMENT_EXPORTS_UNDER_WAY_MAX exports queued or running is refused (409 `too_many_exports`).
      */
     async trigger(scope: WriteScope, segmentId: number, email: string | undefined): Promise<SegmentExport> {
       const created = await db.tenant(scope.companyId, async (sql) => {
@@ -60,6 +66,14 @@ export function segmentExportsService(db: Database, runner: Pick<SegmentExportRu
             });
           }
           emailUserId = user.id;
+        }
+        // Each export reads the whole segment: a company's clicks cannot queue work without end.
+        if ((await countUnfinishedSegmentExports(sql, scope.companyId)) >= SEGMENT_EXPORTS_UNDER_WAY_MAX) {
+          throw new ApiError(
+            409,
+            'too_many_exports',
+            `${SEGMENT_EXPORTS_UNDER_WAY_MAX} exports are under way; start another once one is done`,
+          );
         }
         const cache = await getSegmentCache(sql, scope.companyId, segmentId);
         return createSegmentExport(sql, scope, {

@@ -16,6 +16,9 @@ export type SegmentExportStatus = (typeof SEGMENT_EXPORT_STATUSES)[number];
 /** Days a finished export's file stays downloadable before the sweep removes it. */
 export const SEGMENT_EXPORT_RETENTION_DAYS = 7;
 
+/** Exports a company may have queued or running at once; one more is refused (409 `too_many_exports`). */
+export const SEGMENT_EXPORTS_UNDER_WAY_MAX = 5;
+
 /** `?trigger=1` starts a background export; `email=` (a user of the company) also does, and is mailed when done. */
 export const SegmentExportQuerySchema = z.object({
   trigger: z.enum(['0', '1', 'true', 'false'], { error: 'trigger must be 1 or 0' }).optional(),

@@ -6,7 +6,7 @@ import {
 } from '../../server/repositories/segment-exports.repository.js';
 import { listCapturedEmails } from '../../server/repositories/captured-emails.repository.js';
 import { writeSegmentExportTurn } from '../../server/services/segment-export-writer.js';
-import type { SegmentExport } from '../../src/schemas/segment-exports.js';
+import { SEGMENT_EXPORTS_UNDER_WAY_MAX, type SegmentExport } from '../../src/schemas/segment-exports.js';
 import { openTestApp, type ApiCaller, type TestApp, type UserCaller } from '../support/app.js';
 import { makeGuest, makeUser, systemScope } from '../support/factories.js';
 
@@ -284,6 +284,44 @@ describe('background segment exports', () => {
     }
   });
 
+  it('refuses a sixth export while five are under way', async () => {
+    const db = t.database.db;
+    const held: number[] = [];
+    // Five exports held by a live-looking lease stand for five under way.
+    for (let n = 0; n < SEGMENT_EXPORTS_UNDER_WAY_MAX; n++) {
+      const row = await db.tenant(alice.companyId, (sql) =>
+        createSegmentExport(sql, systemScope(alice.companyId), {
+          segmentId: everyone,
+          segmentName: 'Everyone',
+          total: GUESTS,
+          emailUserId: null,
+          retentionDays: 7,
+        }),
+      );
+      held.push(row.id);
+    }
+    await db.owner((sql) =>
+      sql.query(
+        `UPDATE segment_exports SET status = 'running', lease_until = now() + interval '1 hour' WHERE id = ANY($1)`,
+        [held],
+      ),
+    );
+    const refused = await get(alice, `/api/campaigns/segments/${everyone}/export/?trigger=1`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ error: { code: 'too_many_exports' } });
+    // Another company is not held back by these.
+    const bobs = (await post(bob, '/api/campaigns/segments/', { name: 'All', segment_groups: [] })).json<{
+      id: number;
+    }>().id;
+    expect((await get(bob, `/api/campaigns/segments/${bobs}/export/?trigger=1`)).statusCode).toBe(202);
+    // Once they may go on, they finish and a new one is taken again.
+    await db.owner((sql) =>
+      sql.query(`UPDATE segment_exports SET lease_until = NULL WHERE id = ANY($1)`, [held]),
+    );
+    for (const id of held) expect((await finished(alice, id)).status).toBe('done');
+    expect((await get(alice, `/api/campaigns/segments/${everyone}/export/?trigger=1`)).statusCode).toBe(202);
+  });
+
   it("keeps each company's exports to itself, and downloads for signed-in users only", async () => {
     const mine = (
       await get(alice, `/api/campaigns/segments/${everyone}/export/?trigger=1`)
@@ -292,8 +330,8 @@ describe('background segment exports', () => {
     expect((await get(bob, `/api/campaigns/segment-exports/${mine.id}/`)).statusCode).toBe(404);
     expect((await get(bob, `/api/campaigns/segment-exports/${mine.id}/download/`)).statusCode).toBe(404);
     expect((await get(bob, `/api/campaigns/segments/${everyone}/export/?trigger=1`)).statusCode).toBe(404);
-    const bobsList = (await get(bob, '/api/campaigns/segment-exports/')).json<{ count: number }>();
-    expect(bobsList.count).toBe(0);
+    const bobsList = (await get(bob, '/api/campaigns/segment-exports/')).json<{ results: SegmentExport[] }>();
+    expect(bobsList.results.map((row) => row.segment_name)).toEqual(['All']);
 
     const byToken = await get(aliceToken, `/api/campaigns/segment-exports/${mine.id}/download/`);
     expect(byToken.statusCode).toBe(403);

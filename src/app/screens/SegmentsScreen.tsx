@@ -12,6 +12,7 @@ import { RuleBuilder } from '../../views/segments/RuleBuilder.js';
 import { SegmentCloneDialog } from '../../views/segments/SegmentCloneDialog.js';
 import { SegmentDialog } from '../../views/segments/SegmentDialog.js';
 import { SegmentsView, type SegmentsActor } from '../../views/segments/SegmentsView.js';
+import { problemMessage } from '../../views/shared/problem-message.js';
 import { BackgroundExportButton } from '../../views/segment-exports/BackgroundExportButton.js';
 import { SegmentExportsDrawer } from '../../views/segment-exports/SegmentExportsDrawer.js';
 import { BREAKPOINTS_PX } from '../../views/shell/layout-constants.js';
@@ -68,6 +69,7 @@ export default function SegmentsScreen() {
   const [params] = useSearchParams();
   const [exportsOpen, setExportsOpen] = useState(() => params.get('exports') === '1');
   const phone = useMediaQuery(`(max-width: ${BREAKPOINTS_PX.sm - 0.02}px)`) ?? false;
+  const backgroundProblem = useSelector(exports, (state) => state.context.noticeProblem);
   const backgroundNotice = useSelector(exports, (state) =>
     state.context.notice === 'started' || state.context.notice === 'startFailed'
       ? state.context.notice
@@ -98,7 +100,12 @@ export default function SegmentsScreen() {
 
   const notice = backgroundNotice
     ? {
-        text: t(`segmentExports.${backgroundNotice}`),
+        text: [
+          t(`segmentExports.${backgroundNotice}`),
+          problemMessage(t, 'segmentExports', backgroundProblem),
+        ]
+          .filter(Boolean)
+          .join(' '),
         failed: backgroundNotice === 'startFailed',
         onClose: () => exports.send({ type: 'notice.dismiss' }),
       }
