@@ -81,7 +81,12 @@ export function ExportControls({
         </Stack>
       )}
       {saved && (
-        <Alert color="teal" withCloseButton onClose={() => actor.send({ type: 'export.dismiss' })}>
+        <Alert
+          color="teal"
+          withCloseButton
+          closeButtonLabel={t('segmentDashboard.export.dismiss')}
+          onClose={() => actor.send({ type: 'export.dismiss' })}
+        >
           {t('segmentDashboard.export.saved', { rows: rowsText })}
         </Alert>
       )}

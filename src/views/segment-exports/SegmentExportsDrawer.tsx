@@ -1,4 +1,16 @@
-import { Alert, Badge, Button, Drawer, Group, Paper, Progress, Skeleton, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Drawer,
+  Group,
+  Paper,
+  Progress,
+  Skeleton,
+  Stack,
+  Text,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
@@ -91,8 +103,7 @@ export function SegmentExportsDrawer({
             {t('segmentExports.empty')}
           </Text>
         )}
-        {/* Status changes are announced as the list is looked at again. */}
-        <Stack gap="sm" aria-live="polite" aria-busy={polling}>
+        <Stack gap="sm">
           {exports.map((item) => (
             <ExportCard key={item.id} actor={actor} item={item} />
           ))}
@@ -123,7 +134,14 @@ function ExportCard({ actor, item }: { actor: SegmentExportsActor; item: Segment
           <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
             {name}
           </Text>
-          <Badge color={STATUS_COLOURS[item.status]} variant="light" style={{ flexShrink: 0 }}>
+          {/* A status change is announced; the row counts, which change at every look, are not. */}
+          <Badge
+            color={STATUS_COLOURS[item.status]}
+            variant="dot"
+            style={{ flexShrink: 0 }}
+            aria-live="polite"
+          >
+            <VisuallyHidden>{name}: </VisuallyHidden>
             {t(`segmentExports.status.${item.status}`)}
           </Badge>
         </Group>
