@@ -25,6 +25,7 @@ import { benchPosChecksCsv } from './pos-checks-csv.js';
 import { benchReplay } from './replay.js';
 import { benchRollups } from './rollups.js';
 import { benchSegmentDashboard } from './segment-dashboard.js';
+import { benchSegmentExport } from './segment-export.js';
 import { benchSegmentPreview } from './segment-preview.js';
 import { benchSegments } from './segments.js';
 import { benchRfm } from './rfm.js';
@@ -157,7 +158,7 @@ const loop: LoopOptions = {
 const only = new Set(
   (
     process.env.BENCH_ONLY ??
-    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm,segment-preview'
+    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm,segment-preview,segment-export'
   ).split(','),
 );
 if (only.has('size')) await benchFirstLoad();
@@ -189,4 +190,5 @@ for (const driver of benchDrivers()) {
   if (only.has('rollups')) await benchRollups(driver);
   if (only.has('segments')) await benchSegments(driver);
   if (only.has('segment-preview')) await benchSegmentPreview(driver);
+  if (only.has('segment-export')) await benchSegmentExport(driver);
 }

@@ -41,6 +41,7 @@ import { emailSendersRoutes } from './routes/email-senders.routes.js';
 import { hijackRoutes } from './routes/hijack.routes.js';
 import { importsRoutes } from './routes/imports.routes.js';
 import type { ImportRunnerSettings } from './jobs/import-runner.js';
+import type { SegmentExportRunnerSettings } from './jobs/segment-export-runner.js';
 import { jobWorkers, startWorkers, stopWorkers } from './jobs/workers.js';
 import { locationsRoutes } from './routes/locations.routes.js';
 import { bigdataRoutes } from './routes/bigdata.routes.js';
@@ -50,6 +51,7 @@ import { posCheckVoidsRoutes } from './routes/pos-check-voids.routes.js';
 import { posAnalyticsRoutes } from './routes/pos-analytics.routes.js';
 import { posChecksRoutes } from './routes/pos-checks.routes.js';
 import { segmentsRoutes } from './routes/segments.routes.js';
+import { segmentExportsRoutes } from './routes/segment-exports.routes.js';
 import { segmentDashboardRoutes } from './routes/segment-dashboard.routes.js';
 import { rfmRoutes } from './routes/rfm.routes.js';
 import { subscriberListsRoutes } from './routes/subscriber-lists.routes.js';
@@ -73,6 +75,7 @@ import { posAnalyticsService } from './services/pos-analytics.service.js';
 import { posChecksService } from './services/pos-checks.service.js';
 import { healthService } from './services/health.service.js';
 import { segmentsService } from './services/segments.service.js';
+import { segmentExportsService } from './services/segment-exports.service.js';
 import { segmentDashboardService } from './services/segment-dashboard.service.js';
 import { rfmService } from './services/rfm.service.js';
 import { subscriberListsService } from './services/subscriber-lists.service.js';
@@ -110,6 +113,8 @@ export interface AppOptions {
   rateLimits?: RateLimitOverrides;
   /** When guest and subscriber list totals stop being exact (LIST_EXACT_COUNT_UP_TO) and how long large ones are kept. */
   listCounts?: Partial<ListCountSettings>;
+  /** How the background segment export worker runs (server/jobs/segment-export-runner.ts); defaults when omitted. */
+  segmentExports?: Partial<SegmentExportRunnerSettings>;
 }
 
 /** The app, and the services built with it that scripts and tests also use. */
@@ -215,17 +220,30 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     ...DEFAULT_UPLOAD_SETTINGS,
     ...options.imports,
   };
-  const workers = jobWorkers(options.db, app.log, importSettings);
-  const runner = workers.imports;
-  app.addHook('onClose', () => stopWorkers(workers));
   const mailer = createMailer(options.db, options.mail ?? {}, app.log);
-  app.addHook('onClose', () => mailer.close());
+  const mailFrom = options.mail?.from ?? `"${brandName}" <no-reply@${new URL(auth.publicUrl).hostname}>`;
+  const workers = jobWorkers(
+    options.db,
+    app.log,
+    importSettings,
+    {},
+    {
+      settings: options.segmentExports ?? {},
+      mail: { mailer, publicUrl: auth.publicUrl, brandName, from: mailFrom },
+    },
+  );
+  const runner = workers.imports;
+  // Workers stop before the mailer closes: a finished export may still be mailing.
+  app.addHook('onClose', async () => {
+    await stopWorkers(workers);
+    await mailer.close();
+  });
   const senderVerification = senderVerificationService({
     db: options.db,
     mailer,
     publicUrl: auth.publicUrl,
     brandName,
-    from: options.mail?.from ?? `"${brandName}" <no-reply@${new URL(auth.publicUrl).hostname}>`,
+    from: mailFrom,
   });
 
   registerAuthentication(app, options.db, auth, tokens);
@@ -248,7 +266,9 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       const counts = listCounts({ ...DEFAULT_LIST_COUNT_SETTINGS, ...options.listCounts });
       await api.register(subscribersRoutes(subscribersService(options.db, profiles, counts)));
       await api.register(subscriberListsRoutes(subscriberListsService(options.db)));
-      await api.register(segmentsRoutes(segmentsService(options.db)));
+      const segmentExports = segmentExportsService(options.db, workers.segmentExports);
+      await api.register(segmentsRoutes(segmentsService(options.db), segmentExports));
+      await api.register(segmentExportsRoutes(segmentExports));
       await api.register(segmentDashboardRoutes(segmentDashboardService(options.db)));
       await api.register(rfmRoutes(rfmService(options.db)));
       await api.register(guestsRoutes(guestsService(options.db, profiles, counts)));

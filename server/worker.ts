@@ -1,4 +1,6 @@
+import { authSettingsFrom } from './auth/settings.js';
 import { loadConfig } from './config.js';
+import { createMailer } from './mail/create-mailer.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { jobWorkers, startWorkers, stopWorkers, type JobWorkerLog } from './jobs/workers.js';
@@ -35,7 +37,19 @@ async function main(): Promise<void> {
   });
   // Replicas starting together apply migrations once (an advisory lock serialises them).
   await migrate(db);
-  const workers = jobWorkers(db, log);
+  // Finished segment exports are mailed from here as from the API process: same mailer, links and From.
+  const publicUrl = authSettingsFrom(config).publicUrl;
+  const mailer = createMailer(db, { smtpUrl: config.SMTP_URL });
+  const from = config.MAIL_FROM ?? `"${config.BRAND_NAME}" <no-reply@${new URL(publicUrl).hostname}>`;
+  const workers = jobWorkers(
+    db,
+    log,
+    {},
+    {},
+    {
+      mail: { mailer, publicUrl, brandName: config.BRAND_NAME, from },
+    },
+  );
   startWorkers(workers);
   logLine('info', { workers: workers.all.map((worker) => worker.name), pid: process.pid }, 'workers ready');
 
@@ -45,6 +59,7 @@ async function main(): Promise<void> {
     stopping = true;
     logLine('info', { signal }, 'workers stopping after their current batch');
     await stopWorkers(workers);
+    await mailer.close();
     await db.close();
     process.exit(0);
   };

@@ -12,6 +12,13 @@ import {
   type ImportRunnerLog,
   type ImportRunnerSettings,
 } from './import-runner.js';
+import {
+  segmentExportRunner,
+  segmentExportRunnerDefaults,
+  type SegmentExportRunner,
+  type SegmentExportRunnerSettings,
+} from './segment-export-runner.js';
+import type { SegmentExportMail } from '../services/segment-export-writer.js';
 
 /**
  * The background job workers, as one registry: the API process starts them with `buildApp` (unless
@@ -39,6 +46,14 @@ export interface JobWorkers {
   imports: ImportRunner;
   /** The CLV refresh worker (server/jobs/clv-runner.ts). */
   clv: ClvRunner;
+  /** The background segment export worker (server/jobs/segment-export-runner.ts), which a trigger wakes. */
+  segmentExports: SegmentExportRunner;
+}
+
+/** How the segment export worker runs, and how it mails a finished export (none: not mailed). */
+export interface SegmentExportWorkerOptions {
+  settings?: Partial<SegmentExportRunnerSettings>;
+  mail?: SegmentExportMail | null;
 }
 
 /** Every job worker over one database; none runs until started. */
@@ -47,16 +62,25 @@ export function jobWorkers(
   log: JobWorkerLog,
   settings: Partial<ImportRunnerSettings> = {},
   clvSettings: Partial<ClvRunnerSettings> = {},
+  exportOptions: SegmentExportWorkerOptions = {},
 ): JobWorkers {
   const imports = importRunner(db, log, { ...importRunnerDefaults(db.kind), ...settings });
   const clv = clvRunner(db, log, { ...DEFAULT_CLV_RUNNER_SETTINGS, ...clvSettings });
+  const segmentExports = segmentExportRunner(
+    db,
+    log,
+    { ...segmentExportRunnerDefaults(db.kind), ...exportOptions.settings },
+    exportOptions.mail ?? null,
+  );
   return {
     all: [
       { name: 'imports', start: () => imports.start(), stop: () => imports.stop() },
       { name: 'clv', start: () => clv.start(), stop: () => clv.stop() },
+      { name: 'segment-exports', start: () => segmentExports.start(), stop: () => segmentExports.stop() },
     ],
     imports,
     clv,
+    segmentExports,
   };
 }
 

@@ -443,3 +443,33 @@ export async function searchImpersonationCandidates(
   );
   return rows;
 }
+
+/** An active user of the company by address (any case), with the language their mail is written in. */
+export async function findActiveUserByEmail(
+  sql: Sql,
+  companyId: CompanyId,
+  email: string,
+): Promise<{ id: number; email: string; language: string } | null> {
+  const { rows } = await sql.query<{ id: number; email: string; language: string }>(
+    `SELECT u.id::int AS id, u.email, coalesce(s.language, 'en') AS language
+     FROM users u LEFT JOIN account_settings s ON s.user_id = u.id AND s.company_id = u.company_id
+     WHERE u.company_id = $1 AND lower(u.email) = lower($2) AND u.is_active`,
+    [companyId, email.trim()],
+  );
+  return rows[0] ?? null;
+}
+
+/** An active user of the company by id with their mail language, or null (deleted or deactivated since). */
+export async function findActiveUserForMail(
+  sql: Sql,
+  companyId: CompanyId,
+  id: number,
+): Promise<{ id: number; email: string; language: string } | null> {
+  const { rows } = await sql.query<{ id: number; email: string; language: string }>(
+    `SELECT u.id::int AS id, u.email, coalesce(s.language, 'en') AS language
+     FROM users u LEFT JOIN account_settings s ON s.user_id = u.id AND s.company_id = u.company_id
+     WHERE u.company_id = $1 AND u.id = $2 AND u.is_active`,
+    [companyId, id],
+  );
+  return rows[0] ?? null;
+}

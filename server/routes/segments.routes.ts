@@ -15,11 +15,13 @@ import {
   SegmentTypesQuerySchema,
   SegmentWriteSchema,
 } from '../../src/schemas/segment-records.js';
+import { SegmentExportQuerySchema, SegmentExportSchema } from '../../src/schemas/segment-exports.js';
 import { pageLanguage } from '../auth/oidc/language.js';
 import { access } from '../http/access.js';
 import { fieldFailure, invalid } from '../http/errors.js';
 import { pageWindow, toPage } from '../http/paging.js';
 import { companyOf, writeScopeOf } from '../http/scope.js';
+import type { SegmentExportsService } from '../services/segment-exports.service.js';
 import type { SegmentsService } from '../services/segments.service.js';
 import { sendCsv } from './csv-download.js';
 
@@ -31,7 +33,10 @@ const WRITE = access('Segments List', 'marketer');
 const WRITE_OR_PREVIEW = { ...WRITE, limit: 'preview' } as const;
 
 /** The segment calls of spec section 7: rule types, segments, the live preview and clones. */
-export function segmentsRoutes(service: SegmentsService): FastifyPluginAsyncZod {
+export function segmentsRoutes(
+  service: SegmentsService,
+  exports: SegmentExportsService,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/campaigns/segment-types/',
@@ -175,17 +180,29 @@ export function segmentsRoutes(service: SegmentsService): FastifyPluginAsyncZod 
         config: READ,
         schema: {
           tags,
-          summary: "A segment's guests as CSV (the guest export's columns), streamed",
+          summary: "A segment's guests as CSV (the guest export's columns), streamed; or a background export",
+          description:
+            '`trigger=1` queues a background export instead (202), downloaded from ' +
+            '`/campaigns/segment-exports/{id}/download/` once done; `email=` (a user of the company) also ' +
+            'queues one and mails that user a link when it is done.',
           params: IdParamSchema,
-          response: errors,
+          querystring: SegmentExportQuerySchema,
+          response: { 202: SegmentExportSchema, 409: ApiErrorSchema, ...errors },
         },
       },
-      async (request, reply) =>
-        sendCsv(
+      async (request, reply) => {
+        const { trigger, email } = request.query;
+        if (trigger === '1' || trigger === 'true' || email !== undefined) {
+          return reply
+            .status(202)
+            .send(await exports.trigger(writeScopeOf(request), request.params.id, email));
+        }
+        return sendCsv(
           reply,
           `segment-${request.params.id}.csv`,
           await service.exportCsv(companyOf(request), request.params.id),
-        ),
+        );
+      },
     );
 
     app.put(

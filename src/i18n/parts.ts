@@ -27,7 +27,7 @@ export const SERVER_AREAS = ['signin', 'segmentStarters'] as const satisfies rea
  * the texts of the marketing screens do not grow every screen's first load: a part per area of the product.
  */
 export const ROUTE_PARTS = {
-  segments: ['segments', 'segmentRules', 'segmentDashboard', 'rfm'],
+  segments: ['segments', 'segmentRules', 'segmentDashboard', 'rfm', 'segmentExports'],
   // The guest and subscriber profile (the largest screen's texts after the account's).
   profile: ['profile'],
 } as const satisfies Record<string, readonly MessageArea[]>;

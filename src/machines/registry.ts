@@ -24,6 +24,7 @@ import { rfmDashboardMachine } from './rfm-dashboard.machine.js';
 import { segmentBuilderMachine } from './segment-builder.machine.js';
 import { segmentCloneMachine } from './segment-clone.machine.js';
 import { segmentExportMachine } from './segment-export.machine.js';
+import { segmentExportsMachine } from './segment-exports.machine.js';
 import { segmentsMachine } from './segments.machine.js';
 import { senderVerificationMachine } from './sender-verification.machine.js';
 import { subscriberListsMachine } from './subscriber-lists.machine.js';
@@ -63,6 +64,7 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   segmentBuilderMachine,
   segmentCloneMachine,
   segmentExportMachine,
+  segmentExportsMachine,
   segmentsMachine,
   senderVerificationMachine,
   subscriberListsMachine,

@@ -111,6 +111,11 @@ const B_ROWS: Record<string, (b: CompanyB) => Promise<ProbeRow>> = {
     },
   }),
   '/api/benchmark/segment-dashboardv2/{id}': (b) => B_ROWS['/api/campaigns/segments/{id}']!(b),
+  '/api/campaigns/segment-exports/{id}': async (b) => {
+    const segment = await B_ROWS['/api/campaigns/segments/{id}']!(b);
+    const started = await b.call('GET', `/api/campaigns/segments/${segment.params.id}/export/?trigger=1`);
+    return { params: { id: idOf(started) } };
+  },
   '/api/subscriptions/subscribers/list/{id}': async (b) => ({
     params: { id: idOf(await b.call('POST', '/api/subscriptions/subscribers/list/', { name: b.marker })) },
   }),

@@ -139,6 +139,30 @@ describe('segments in a browser', () => {
     expect(csv.trim().split(/\r?\n/)).toHaveLength(1 + preview.all_customers);
     await page.getByText('The CSV file is downloaded.').waitFor();
     await screenshots(page, 'segments', 'list');
+
+    // In the background: queued from the row, followed in the Exports drawer, downloaded once ready (keyboard).
+    await page
+      .getByRole('button', { name: 'Export in the background: Journey regulars', exact: true })
+      .click();
+    await page.getByText('The export is queued. Follow it under Exports.').waitFor();
+    await page.getByRole('button', { name: 'Exports', exact: true }).click();
+    const drawer = page.getByRole('dialog', { name: 'Exports' });
+    const ready = drawer.getByRole('button', {
+      name: 'Download the export of Journey regulars',
+      exact: true,
+    });
+    await ready.waitFor();
+    // Checked once the drawer has finished sliding in (halfway, its colours are blended with the overlay).
+    await page.waitForFunction(() => document.getAnimations().every((run) => run.playState !== 'running'));
+    expect(describeViolations(await seriousA11yViolations(page))).toBe('');
+    const background = page.waitForEvent('download');
+    await ready.focus();
+    await page.keyboard.press('Enter');
+    const backgroundCsv = await readFile(await (await background).path(), 'utf8');
+    expect(backgroundCsv).toBe(csv);
+    expect(backgroundCsv.trim().split(/\r?\n/)).toHaveLength(1 + preview.all_customers);
+    await screenshots(page, 'segments', 'exports');
+    await page.keyboard.press('Escape');
     expect(errors).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { createCompanyToken } from '../../server/repositories/company-tokens.rep
 import type { UserRole } from '../../server/repositories/users.repository.js';
 import { ALL_FEATURES } from '../../src/schemas/features.js';
 import { openTestDatabase, type TestDatabase } from './database.js';
+import type { SegmentExportRunnerSettings } from '../../server/jobs/segment-export-runner.js';
 import type { ListCountSettings } from '../../server/services/list-counts.js';
 import { makeCompany, makeUser, systemScope } from './factories.js';
 
@@ -61,6 +62,7 @@ export async function openTestApp(
     brandName?: string;
     rateLimits?: RateLimitSettings;
     listCounts?: Partial<ListCountSettings>;
+    segmentExports?: Partial<SegmentExportRunnerSettings>;
   } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
@@ -73,6 +75,7 @@ export async function openTestApp(
     rateLimits: options.rateLimits ?? TEST_RATE_LIMITS,
     ...(options.brandName === undefined ? {} : { brandName: options.brandName }),
     ...(options.listCounts === undefined ? {} : { listCounts: options.listCounts }),
+    ...(options.segmentExports === undefined ? {} : { segmentExports: options.segmentExports }),
   });
   const { app, tokens } = built;
   await app.ready();

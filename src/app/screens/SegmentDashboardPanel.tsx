@@ -1,11 +1,19 @@
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { SegmentDashboardView } from '../../views/segment-dashboard/SegmentDashboardView.js';
 import { useAppActor } from '../actors.js';
 import { useLocationFilter } from '../location-filter.js';
 import { segmentDashboardLogic } from '../wiring/segment-dashboard.js';
 
 /** The panel of one segment: its own actor, started with the picker's choice at the time. */
-function SegmentDashboard({ segmentId, onClose }: { segmentId: number; onClose: () => void }) {
+function SegmentDashboard({
+  segmentId,
+  onClose,
+  background,
+}: {
+  segmentId: number;
+  onClose: () => void;
+  background?: ReactNode;
+}) {
   const { filter, key } = useLocationFilter();
   // The first filter is the actor's input; later choices are sent as events.
   const [initial] = useState(() => ({ filter, key }));
@@ -16,7 +24,7 @@ function SegmentDashboard({ segmentId, onClose }: { segmentId: number; onClose: 
     lastKey.current = key;
     actor.send({ type: 'filter.change', filter });
   }, [key, filter, actor]);
-  return <SegmentDashboardView actor={actor} onClose={onClose} />;
+  return <SegmentDashboardView actor={actor} onClose={onClose} background={background} />;
 }
 
 /**
@@ -27,9 +35,12 @@ function SegmentDashboard({ segmentId, onClose }: { segmentId: number; onClose: 
 export default function SegmentDashboardPanel({
   segmentId,
   onClose,
+  background,
 }: {
   segmentId: number;
   onClose: () => void;
+  /** "Export in the background" for this segment, from the screen's background exports. */
+  background?: ReactNode;
 }) {
-  return <SegmentDashboard key={segmentId} segmentId={segmentId} onClose={onClose} />;
+  return <SegmentDashboard key={segmentId} segmentId={segmentId} onClose={onClose} background={background} />;
 }

@@ -1,3 +1,4 @@
+import { Button } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
@@ -11,6 +12,9 @@ import { RuleBuilder } from '../../views/segments/RuleBuilder.js';
 import { SegmentCloneDialog } from '../../views/segments/SegmentCloneDialog.js';
 import { SegmentDialog } from '../../views/segments/SegmentDialog.js';
 import { SegmentsView, type SegmentsActor } from '../../views/segments/SegmentsView.js';
+import { problemMessage } from '../../views/shared/problem-message.js';
+import { BackgroundExportButton } from '../../views/segment-exports/BackgroundExportButton.js';
+import { SegmentExportsDrawer } from '../../views/segment-exports/SegmentExportsDrawer.js';
 import { BREAKPOINTS_PX } from '../../views/shell/layout-constants.js';
 import { useAppActor } from '../actors.js';
 import { useAuthActor } from '../session-context.js';
@@ -20,6 +24,7 @@ import {
   segmentExportLogic,
   segmentsLogic,
 } from '../wiring/segments.js';
+import { segmentExportsLogic } from '../wiring/segment-exports.js';
 import { useLocationFilter } from '../location-filter.js';
 
 // The dashboard (charts) downloads only when a segment is selected.
@@ -59,6 +64,17 @@ export default function SegmentsScreen() {
   const exporter = useAppActor(segmentExportLogic);
   const [selected, select] = useSelectedSegment();
   const [cloned, setCloned] = useState(false);
+  const exports = useAppActor(segmentExportsLogic);
+  // The ready mail links to /segments?exports=1: the drawer opens on arrival.
+  const [params] = useSearchParams();
+  const [exportsOpen, setExportsOpen] = useState(() => params.get('exports') === '1');
+  const phone = useMediaQuery(`(max-width: ${BREAKPOINTS_PX.sm - 0.02}px)`) ?? false;
+  const backgroundProblem = useSelector(exports, (state) => state.context.noticeProblem);
+  const backgroundNotice = useSelector(exports, (state) =>
+    state.context.notice === 'started' || state.context.notice === 'startFailed'
+      ? state.context.notice
+      : null,
+  );
   const exportNotice = useSelector(exporter, (state) => state.context.notice);
   const exporting = useSelector(exporter, (state) =>
     state.matches('exporting') ? (state.context.segment?.id ?? null) : null,
@@ -82,21 +98,39 @@ export default function SegmentsScreen() {
     // select changes with the URL; the subscription only needs the latest.
   }, [list, clone]);
 
-  const notice = cloned
-    ? { text: t('segments.notices.cloned'), failed: false, onClose: () => setCloned(false) }
-    : exportNotice
-      ? {
-          text: t(`segments.notices.${exportNotice}`),
-          failed: exportNotice === 'exportFailed',
-          onClose: () => exporter.send({ type: 'notice.dismiss' }),
-        }
-      : null;
+  const notice = backgroundNotice
+    ? {
+        text: [
+          t(`segmentExports.${backgroundNotice}`),
+          problemMessage(t, 'segmentExports', backgroundProblem),
+        ]
+          .filter(Boolean)
+          .join(' '),
+        failed: backgroundNotice === 'startFailed',
+        onClose: () => exports.send({ type: 'notice.dismiss' }),
+      }
+    : cloned
+      ? { text: t('segments.notices.cloned'), failed: false, onClose: () => setCloned(false) }
+      : exportNotice
+        ? {
+            text: t(`segments.notices.${exportNotice}`),
+            failed: exportNotice === 'exportFailed',
+            onClose: () => exporter.send({ type: 'notice.dismiss' }),
+          }
+        : null;
   // Deletes need an admin, writes a marketer (the server refuses the others, so the buttons are hidden).
   return (
     <>
       {selected !== null && (
         <Suspense fallback={null}>
-          <SegmentDashboardPanel key={selected} segmentId={selected} onClose={() => select(null)} />
+          <SegmentDashboardPanel
+            key={selected}
+            segmentId={selected}
+            onClose={() => select(null)}
+            background={
+              <BackgroundExportButton actor={exports} segmentId={selected} name={null} variant="light" />
+            }
+          />
         </Suspense>
       )}
       <SegmentsView
@@ -118,12 +152,39 @@ export default function SegmentsScreen() {
             exporter.send({ type: 'export.start', segment });
           },
           exporting,
+          background: (segment: Segment) => (
+            <BackgroundExportButton
+              actor={exports}
+              segmentId={segment.id}
+              name={segment.name}
+              size="xs"
+              variant="subtle"
+            />
+          ),
         }}
         notice={notice}
+        headerActions={
+          <Button
+            variant="default"
+            onClick={() => {
+              exports.send({ type: 'exports.refresh' });
+              setExportsOpen(true);
+            }}
+            title={t('segmentExports.openHint')}
+          >
+            {t('segmentExports.open')}
+          </Button>
+        }
         dialogs={
           <>
             {dialog && <OpenSegmentDialog key={dialog} list={list} />}
             <SegmentCloneDialog actor={clone} />
+            <SegmentExportsDrawer
+              actor={exports}
+              opened={exportsOpen}
+              onClose={() => setExportsOpen(false)}
+              fullScreen={phone}
+            />
           </>
         }
       />

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import { useSelector } from '@xstate/react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import {
@@ -17,7 +18,14 @@ export type SegmentDashboardActor = ActorRefFrom<typeof segmentDashboardMachine>
  * The panel's actions: the CSV export with its progress (rows received against the segment's size) and a
  * cancel, what came of it, and "send a campaign" shown disabled with the reason until campaigns exist.
  */
-export function ExportControls({ actor }: { actor: SegmentDashboardActor }) {
+export function ExportControls({
+  actor,
+  background,
+}: {
+  actor: SegmentDashboardActor;
+  /** "Export in the background", beside the direct export (the background exports' own actor). */
+  background?: ReactNode;
+}) {
   const { t, i18n } = useTranslation();
   const language = languageOf(i18n.language);
   const exporting = useSelector(actor, (state) => state.matches({ export: 'exporting' }));
@@ -41,6 +49,7 @@ export function ExportControls({ actor }: { actor: SegmentDashboardActor }) {
             {t('segmentDashboard.export.start')}
           </Button>
         )}
+        {background}
         <Tooltip label={t('segmentDashboard.campaign.unavailable')} withArrow multiline w={240}>
           {/* A disabled button hears no pointer: the wrapper carries the reason, read by screen readers too. */}
           <span tabIndex={0} aria-describedby="segment-campaign-reason">
@@ -72,7 +81,12 @@ export function ExportControls({ actor }: { actor: SegmentDashboardActor }) {
         </Stack>
       )}
       {saved && (
-        <Alert color="teal" withCloseButton onClose={() => actor.send({ type: 'export.dismiss' })}>
+        <Alert
+          color="teal"
+          withCloseButton
+          closeButtonLabel={t('segmentDashboard.export.dismiss')}
+          onClose={() => actor.send({ type: 'export.dismiss' })}
+        >
           {t('segmentDashboard.export.saved', { rows: rowsText })}
         </Alert>
       )}

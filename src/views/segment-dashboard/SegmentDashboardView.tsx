@@ -11,6 +11,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useSelector } from '@xstate/react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 import { problemMessage } from '../shared/problem-message.js';
@@ -27,9 +28,12 @@ import { FigureCards } from './FigureCards.js';
 export function SegmentDashboardView({
   actor,
   onClose,
+  background,
 }: {
   actor: SegmentDashboardActor;
   onClose: () => void;
+  /** "Export in the background" for this segment. */
+  background?: ReactNode;
 }) {
   const { t } = useTranslation();
   const loading = useSelector(actor, (state) => state.matches({ figures: 'loading' }));
@@ -58,7 +62,7 @@ export function SegmentDashboardView({
             onRetry={() => actor.send({ type: 'dashboard.retry' })}
           />
         )}
-        <ExportControls actor={actor} />
+        <ExportControls actor={actor} background={background} />
         {loading && !dashboard && <LoadingFigures label={t('segmentDashboard.loading')} />}
         {dashboard && (
           <>

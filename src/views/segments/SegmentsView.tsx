@@ -20,6 +20,8 @@ export interface SegmentRowCommands {
   export: (segment: Segment) => void;
   /** The segment being exported, whose button shows it. */
   exporting: number | null;
+  /** The row's "Export in the background" button (the background exports' own actor). */
+  background: (segment: Segment) => ReactNode;
 }
 
 const NOTICES = ['created', 'updated', 'deleted'] as const;
@@ -37,6 +39,7 @@ export function SegmentsView({
   canDelete,
   dialogs,
   notice,
+  headerActions,
 }: {
   actor: SegmentsActor;
   rows: SegmentRowCommands;
@@ -46,6 +49,8 @@ export function SegmentsView({
   canDelete: boolean;
   dialogs: ReactNode;
   notice: { text: string; failed: boolean; onClose: () => void } | null;
+  /** Beside the title: the button that opens the background exports. */
+  headerActions?: ReactNode;
 }) {
   const { t, i18n } = useTranslation();
   const language = languageOf(i18n.language);
@@ -66,7 +71,10 @@ export function SegmentsView({
     );
   return (
     <Stack gap="lg">
-      <Title order={2}>{t('segments.page.title')}</Title>
+      <Group justify="space-between" gap="sm">
+        <Title order={2}>{t('segments.page.title')}</Title>
+        {headerActions}
+      </Group>
       {notice && (
         <Alert
           color={notice.failed ? 'red' : 'green'}
@@ -239,6 +247,7 @@ function SegmentRowActions({
       >
         {t('segments.actions.export')}
       </Button>
+      {rows.background(segment)}
       {canDelete && (
         <Button
           size="xs"
