@@ -153,8 +153,7 @@ const loop: LoopOptions = {
   warmup: envInt('BENCH_WARMUP', 200),
   iterations: envInt('BENCH_ITERATIONS', 1000),
 };
-// BENCH_ONLY=guests,imports runs a subset (size, start, replay, clv, cohorts, locations, upload, imports, checks, guests,
-// load, rollups); all by default.
+// BENCH_ONLY=guests,imports runs a subset (the names below; the README lists them); all by default.
 const only = new Set(
   (
     process.env.BENCH_ONLY ??
