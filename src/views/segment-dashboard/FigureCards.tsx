@@ -46,14 +46,15 @@ export function FigureCards({ cache, computing }: { cache: SegmentCache; computi
                 </Badge>
               ) : (
                 <>
-                  <Group gap="xs" align="baseline">
+                  {/* The share under the count, so the three cards line up whatever its length. */}
+                  <Stack gap={0}>
                     <Text fz={28} fw={700} lh={1.1}>
                       {formatCount(figures.count, language)}
                     </Text>
                     <Text size="sm" c="dimmed">
                       {t(`segmentDashboard.figures.${shareKey}`, { share: formatPercent(figures.share) })}
                     </Text>
-                  </Group>
+                  </Stack>
                   <Figure label={t('segmentDashboard.figures.clv')} value={formatCurrency(figures.clv)} />
                   <Figure
                     label={t('segmentDashboard.figures.annualClv')}
