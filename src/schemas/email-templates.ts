@@ -140,3 +140,8 @@ export type EmailImage = z.infer<typeof EmailImageSchema>;
 export const GalleryQuerySchema = z.object({
   language: z.enum(['en', 'ch', 'es', 'jp', 'de', 'fr']).optional(),
 });
+
+/** The rename dialog of the templates screen: the name alone (the design changes in the editor). */
+export const EmailTemplateRenameSchema = z.object({ name: requiredName('Name') });
+/** The rename dialog's checked input. */
+export type EmailTemplateRename = z.infer<typeof EmailTemplateRenameSchema>;
