@@ -32,6 +32,8 @@ export const SERVER_AREAS = [
  */
 export const ROUTE_PARTS = {
   segments: ['segments', 'segmentRules', 'segmentDashboard', 'rfm'],
+  // The email templates screen (and, later, the editor).
+  templates: ['emailTemplates'],
   // The guest and subscriber profile (the largest screen's texts after the account's).
   profile: ['profile'],
 } as const satisfies Record<string, readonly MessageArea[]>;
