@@ -50,6 +50,8 @@ import { guestsRoutes } from './routes/guests.routes.js';
 import { posCheckVoidsRoutes } from './routes/pos-check-voids.routes.js';
 import { posAnalyticsRoutes } from './routes/pos-analytics.routes.js';
 import { posChecksRoutes } from './routes/pos-checks.routes.js';
+import { emailImageFilesRoutes, emailImagesRoutes } from './routes/email-images.routes.js';
+import { emailTemplatesRoutes } from './routes/email-templates.routes.js';
 import { segmentsRoutes } from './routes/segments.routes.js';
 import { segmentExportsRoutes } from './routes/segment-exports.routes.js';
 import { segmentDashboardRoutes } from './routes/segment-dashboard.routes.js';
@@ -74,6 +76,8 @@ import { posCheckVoidsService } from './services/pos-check-voids.service.js';
 import { posAnalyticsService } from './services/pos-analytics.service.js';
 import { posChecksService } from './services/pos-checks.service.js';
 import { healthService } from './services/health.service.js';
+import { emailImagesService } from './services/email-images.service.js';
+import { emailTemplatesService } from './services/email-templates.service.js';
 import { segmentsService } from './services/segments.service.js';
 import { segmentExportsService } from './services/segment-exports.service.js';
 import { segmentDashboardService } from './services/segment-dashboard.service.js';
@@ -249,6 +253,8 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   registerAuthentication(app, options.db, auth, tokens);
   registerAccessControl(app);
   registerTextRule(app);
+  const emailImages = emailImagesService(options.db, auth.publicUrl);
+  await app.register(emailImageFilesRoutes(emailImages));
   await app.register(
     async (api) => {
       await api.register(healthRoutes(healthService(options.db)));
@@ -269,6 +275,8 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       const segmentExports = segmentExportsService(options.db, workers.segmentExports);
       await api.register(segmentsRoutes(segmentsService(options.db), segmentExports));
       await api.register(segmentExportsRoutes(segmentExports));
+      await api.register(emailTemplatesRoutes(emailTemplatesService(options.db, auth.publicUrl)));
+      await api.register(emailImagesRoutes(emailImages));
       await api.register(segmentDashboardRoutes(segmentDashboardService(options.db)));
       await api.register(rfmRoutes(rfmService(options.db)));
       await api.register(guestsRoutes(guestsService(options.db, profiles, counts)));

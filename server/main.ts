@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     app.log.info({ scale: config.SEED_SCALE }, 'empty database: loading the demo accounts');
     const accounts = await loadDemoAccounts(db, {
       scale: config.SEED_SCALE,
+      installationUrl: auth.publicUrl,
       log: (message) => app.log.info(message),
     });
     demoSignIns = [

@@ -1,15 +1,15 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { likePattern } from './like-pattern.js';
-import { jsonParam, type Page, type PageWindow } from './marketing-common.js';
+import type { Page, PageWindow } from './marketing-common.js';
 import type { WriteScope } from './scope.js';
 
-/** An email template: the editor's design (`export_html`, JSON) and the HTML and text it produced. */
+/** An email template: the editor's design (`export_html`, MJML source) and the HTML and text rendered from it. */
 export interface EmailTemplateRow {
   id: number;
   company_id: number;
   name: string;
-  export_html: unknown;
+  export_html: string;
   html_content: string;
   text_content: string;
   created_by: number | null;
@@ -20,7 +20,7 @@ export interface EmailTemplateRow {
 /** The writable fields of a template. */
 export interface EmailTemplateFields {
   name: string;
-  export_html: unknown;
+  export_html: string;
   html_content: string;
   text_content: string;
 }
@@ -87,11 +87,11 @@ export async function createEmailTemplate(
 ): Promise<EmailTemplateRow> {
   const { rows } = await sql.query<{ id: number }>(
     `INSERT INTO email_templates (company_id, name, export_html, html_content, text_content, created_by)
-     VALUES ($1, $2, $3::jsonb, $4, $5, $6) RETURNING id`,
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
     [
       scope.companyId,
       input.name,
-      jsonParam(input.export_html ?? {}),
+      input.export_html ?? '',
       input.html_content ?? '',
       input.text_content ?? '',
       scope.userId,
@@ -117,7 +117,7 @@ export async function updateEmailTemplate(
   const before = await selectTemplate(sql, scope.companyId, id, true);
   if (!before) return null;
   await sql.query(
-    `UPDATE email_templates SET name = coalesce($3, name), export_html = coalesce($4::jsonb, export_html),
+    `UPDATE email_templates SET name = coalesce($3, name), export_html = coalesce($4, export_html),
             html_content = coalesce($5, html_content), text_content = coalesce($6, text_content),
             updated_at = now()
      WHERE company_id = $1 AND id = $2`,
@@ -125,8 +125,7 @@ export async function updateEmailTemplate(
       scope.companyId,
       id,
       changes.name ?? null,
-      // undefined keeps the design; any JSON value given (even null) replaces it.
-      changes.export_html === undefined ? null : jsonParam(changes.export_html),
+      changes.export_html ?? null,
       changes.html_content ?? null,
       changes.text_content ?? null,
     ],
@@ -140,4 +139,40 @@ export async function updateEmailTemplate(
     after,
   });
   return after;
+}
+
+/** Deletes a template and records it; false when it does not exist in this company. */
+export async function deleteEmailTemplate(sql: Sql, scope: WriteScope, id: number): Promise<boolean> {
+  const before = await selectTemplate(sql, scope.companyId, id, true);
+  if (!before) return false;
+  await sql.query('DELETE FROM email_templates WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
+  await recordAudit(sql, scope, { action: 'delete', entity: 'email_template', entityId: id, before });
+  return true;
+}
+
+/** The company's template names (lower-cased) that start with `prefix`, whatever its case: for naming a copy. */
+export async function templateNamesStartingWith(
+  sql: Sql,
+  companyId: CompanyId,
+  prefix: string,
+): Promise<Set<string>> {
+  const { rows } = await sql.query<{ name: string }>(
+    'SELECT lower(name) AS name FROM email_templates WHERE company_id = $1 AND starts_with(lower(name), lower($2))',
+    [companyId, prefix],
+  );
+  return new Set(rows.map((row) => row.name));
+}
+
+/** True when another template of the company (not `exceptId`) has this name, whatever its case. */
+export async function templateNameTaken(
+  sql: Sql,
+  companyId: CompanyId,
+  name: string,
+  exceptId: number | null,
+): Promise<boolean> {
+  const { rows } = await sql.query(
+    `SELECT 1 FROM email_templates WHERE company_id = $1 AND lower(name) = lower($2) AND id IS DISTINCT FROM $3`,
+    [companyId, name, exceptId],
+  );
+  return rows.length > 0;
 }

@@ -27,6 +27,7 @@ import { companySubscribers, subscribedGuestIndexes } from './subscribers.js';
 import { insertSupportCompany, SUPPORT_COMPANY, SUPPORT_STAFF, type SupportSummary } from './support.js';
 import { refreshSegmentCaches } from '../services/segment-figures.js';
 import { createStarterSegments } from '../services/starter-segments.service.js';
+import { createStarterTemplates } from '../services/starter-templates.service.js';
 
 /** What to load. */
 export interface LoadDemoOptions {
@@ -37,6 +38,8 @@ export interface LoadDemoOptions {
   until?: Date;
   /** Progress messages. */
   log?: (message: string) => void;
+  /** The installation's public address, for the starter templates' images; http://localhost:3000 when omitted. */
+  installationUrl?: string;
 }
 
 /** One loaded demo company and how to sign in to it. */
@@ -729,6 +732,12 @@ export async function loadDemoAccounts(db: Database, options: LoadDemoOptions): 
         const id = await insertCompanyAccounts(sql, db.kind, company, demo, passwordHash, log);
         // Like a sign-up, the starter segments; their figures are worked out again once the history is in.
         await createStarterSegments(sql, { companyId: id, userId: null, actorUserId: null });
+        // And the six starter templates (docs/templates.md), so the templates screen has something true to show.
+        await createStarterTemplates(
+          sql,
+          { companyId: id, userId: null, actorUserId: null },
+          options.installationUrl ?? 'http://localhost:3000',
+        );
         loaded.push({
           id,
           name: company.blueprint.name,

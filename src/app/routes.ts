@@ -239,7 +239,13 @@ export const ROUTES: readonly AppRoute[] = [
     groupCrumb: 'marketing',
     parent: 'pages.titles.flows',
   }),
-  page('/templates', comingSoon, 'pages.titles.templates', 'Templates', 'marketing'),
+  page(
+    '/templates',
+    lazyScreen(() => import('./screens/TemplatesScreen.js'), { messages: 'templates' }),
+    'pages.titles.templates',
+    'Templates',
+    'marketing',
+  ),
   page('/editor-template', comingSoon, 'pages.titles.templateCreate', 'Templates', null, {
     groupCrumb: 'marketing',
     parent: 'pages.titles.templates',

@@ -21,36 +21,42 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     screens: () => import('virtual:messages/en/screens'),
     segments: () => import('virtual:messages/en/segments'),
     profile: () => import('virtual:messages/en/profile'),
+    templates: () => import('virtual:messages/en/templates'),
   },
   ch: {
     shell: () => import('virtual:messages/ch/shell'),
     screens: () => import('virtual:messages/ch/screens'),
     segments: () => import('virtual:messages/ch/segments'),
     profile: () => import('virtual:messages/ch/profile'),
+    templates: () => import('virtual:messages/ch/templates'),
   },
   es: {
     shell: () => import('virtual:messages/es/shell'),
     screens: () => import('virtual:messages/es/screens'),
     segments: () => import('virtual:messages/es/segments'),
     profile: () => import('virtual:messages/es/profile'),
+    templates: () => import('virtual:messages/es/templates'),
   },
   jp: {
     shell: () => import('virtual:messages/jp/shell'),
     screens: () => import('virtual:messages/jp/screens'),
     segments: () => import('virtual:messages/jp/segments'),
     profile: () => import('virtual:messages/jp/profile'),
+    templates: () => import('virtual:messages/jp/templates'),
   },
   de: {
     shell: () => import('virtual:messages/de/shell'),
     screens: () => import('virtual:messages/de/screens'),
     segments: () => import('virtual:messages/de/segments'),
     profile: () => import('virtual:messages/de/profile'),
+    templates: () => import('virtual:messages/de/templates'),
   },
   fr: {
     shell: () => import('virtual:messages/fr/shell'),
     screens: () => import('virtual:messages/fr/screens'),
     segments: () => import('virtual:messages/fr/segments'),
     profile: () => import('virtual:messages/fr/profile'),
+    templates: () => import('virtual:messages/fr/templates'),
   },
 };
 

@@ -19,8 +19,12 @@ export const SHELL_AREAS = [
   'hijack',
 ] as const satisfies readonly MessageArea[];
 
-/** Areas only the server reads (the sign-in pages, the starter segments' names): left out of the browser's chunks. */
-export const SERVER_AREAS = ['signin', 'segmentStarters'] as const satisfies readonly MessageArea[];
+/** Areas only the server reads (the sign-in pages, the starter segments' and templates' texts): left out of the browser's chunks. */
+export const SERVER_AREAS = [
+  'signin',
+  'segmentStarters',
+  'emailTemplateStarters',
+] as const satisfies readonly MessageArea[];
 
 /**
  * Areas loaded only with the routes that ask for them (`lazyScreen(…, { messages })` in src/app/routes.ts), so
@@ -28,6 +32,8 @@ export const SERVER_AREAS = ['signin', 'segmentStarters'] as const satisfies rea
  */
 export const ROUTE_PARTS = {
   segments: ['segments', 'segmentRules', 'segmentDashboard', 'rfm', 'segmentExports'],
+  // The email templates screen (and, later, the editor).
+  templates: ['emailTemplates'],
   // The guest and subscriber profile (the largest screen's texts after the account's).
   profile: ['profile'],
 } as const satisfies Record<string, readonly MessageArea[]>;

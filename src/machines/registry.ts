@@ -7,6 +7,7 @@ import { csvUploadMachine } from './csv-upload.machine.js';
 import { customerProfileMachine } from './customer-profile.machine.js';
 import { demoStatusMachine } from './demo-status.machine.js';
 import { emailSendersMachine } from './email-senders.machine.js';
+import { emailTemplatesMachine } from './email-templates.machine.js';
 import { filePagingMachine } from './file-paging.machine.js';
 import { guestListMachine } from './guest-list.machine.js';
 import { guestsToInviteMachine } from './guests-to-invite.machine.js';
@@ -29,6 +30,8 @@ import { segmentsMachine } from './segments.machine.js';
 import { senderVerificationMachine } from './sender-verification.machine.js';
 import { subscriberListsMachine } from './subscriber-lists.machine.js';
 import { subscribersListMachine } from './subscribers-list.machine.js';
+import { templateActionsMachine } from './template-actions.machine.js';
+import { templateGalleryMachine } from './template-gallery.machine.js';
 import { supportLogMachine } from './support-log.machine.js';
 import { supportMachinesMachine } from './support-machines.machine.js';
 import { supportReplayMachine } from './support-replay.machine.js';
@@ -47,6 +50,7 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   customerProfileMachine,
   demoStatusMachine,
   emailSendersMachine,
+  emailTemplatesMachine,
   filePagingMachine,
   guestListMachine,
   guestsToInviteMachine,
@@ -72,6 +76,8 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   supportLogMachine,
   supportMachinesMachine,
   supportReplayMachine,
+  templateActionsMachine,
+  templateGalleryMachine,
   tokenExpiryMachine,
   verifySenderMachine,
 ];

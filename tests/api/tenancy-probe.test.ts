@@ -110,6 +110,29 @@ const B_ROWS: Record<string, (b: CompanyB) => Promise<ProbeRow>> = {
       ),
     },
   }),
+  '/api/campaigns/email-templates/{id}': async (b) => ({
+    params: {
+      id: idOf(
+        await b.call('POST', '/api/campaigns/email-templates/', {
+          name: b.marker,
+          export_html: `<mjml><mj-body><mj-section><mj-column><mj-text>${b.marker}</mj-text></mj-column></mj-section></mj-body></mjml>`,
+        }),
+      ),
+    },
+  }),
+  '/api/campaigns/email-images/{imageId}': async (b) => {
+    const boundary = 'probeboundary';
+    const form =
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.gif"\r\n` +
+      `Content-Type: image/gif\r\n\r\nGIF89a${b.marker}\r\n--${boundary}--\r\n`;
+    const image = await b.call(
+      'POST',
+      '/api/campaigns/email-images/',
+      form,
+      `multipart/form-data; boundary=${boundary}`,
+    );
+    return { params: { imageId: String(image.id) } };
+  },
   '/api/benchmark/segment-dashboardv2/{id}': (b) => B_ROWS['/api/campaigns/segments/{id}']!(b),
   '/api/campaigns/segment-exports/{id}': async (b) => {
     const segment = await B_ROWS['/api/campaigns/segments/{id}']!(b);

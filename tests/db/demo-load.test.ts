@@ -73,6 +73,32 @@ describe('demo data in two steps', () => {
     }
   });
 
+  it('gives each demo company the six starter templates, rendered, with images from the installation', async () => {
+    const rows = await whole.db.platform(async (sql) => {
+      const { rows } = await sql.query<{
+        slug: string;
+        name: string;
+        export_html: string;
+        html_content: string;
+      }>(
+        `SELECT c.slug, t.name, t.export_html, t.html_content FROM companies c
+         JOIN email_templates t ON t.company_id = c.id ORDER BY c.slug, t.id`,
+      );
+      return rows;
+    });
+    expect(rows.map((row) => `${row.slug}: ${row.name}`)).toEqual(
+      ['copper-kettle', 'harbor-vine'].flatMap((slug) =>
+        ['Welcome', 'We miss you', 'Happy birthday', 'New menu', 'Event invitation', 'Newsletter'].map(
+          (name) => `${slug}: ${name}`,
+        ),
+      ),
+    );
+    for (const row of rows) {
+      expect(row.html_content).toContain('{{unsubscribe_url}}');
+      expect(row.export_html).toContain('src="http://localhost:3000/email-images/placeholders/hero.png"');
+    }
+  });
+
   it('reports nothing loading on an installation without a demo', async () => {
     expect(await demoStatusService(resumed.db).status()).toEqual({ loading: false, percent: 100 });
   });

@@ -118,7 +118,7 @@ describe('email campaigns repository', () => {
         createCampaign(sql, b, { name: 'Theirs' }),
       );
       const theirTemplate = await guarded.tenant(b.companyId, (sql) =>
-        createEmailTemplate(sql, b, { name: 'Their template' }),
+        createEmailTemplate(sql, b, { name: `Their template (${label})` }),
       );
       const theirSender = await guarded.tenant(b.companyId, (sql) =>
         createEmailSender(sql, b, {

@@ -3,24 +3,19 @@ import type { Database } from '../../server/db/database.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import {
   createEmailTemplate,
+  deleteEmailTemplate,
   getEmailTemplate,
   listEmailTemplates,
+  templateNameTaken,
   updateEmailTemplate,
 } from '../../server/repositories/email-templates.repository.js';
 import { withoutRowLevelSecurity } from '../support/database.js';
 import { systemScope } from '../support/factories.js';
 import { useTwoCompanies } from '../support/two-companies.js';
 
-const design = {
-  body: {
-    rows: [
-      { columns: [{ contents: [{ type: 'text', values: { text: 'Hello {{first_name}} — “bienvenue”' } }] }] },
-    ],
-  },
-  counters: { u_row: 1, u_column: 1 },
-  schemaVersion: 16,
-  flags: [true, false, null],
-};
+const design = `<mjml><mj-body><mj-section><mj-column>
+  <mj-text>Hello {{first_name}} — “bienvenue” &amp; 'welcome'</mj-text>
+</mj-column></mj-section></mj-body></mjml>`;
 
 describe('email templates repository', () => {
   let db: Database;
@@ -28,7 +23,7 @@ describe('email templates repository', () => {
   let companyB: number;
   useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
-  it('creates a template whose design round-trips as JSON, and updates it in part', async () => {
+  it('creates a template whose MJML design round-trips as text, and updates it in part', async () => {
     const scope = systemScope(companyA);
     const template = await db.tenant(scope.companyId, (sql) =>
       createEmailTemplate(sql, scope, {
@@ -51,9 +46,9 @@ describe('email templates repository', () => {
     const empty = await db.tenant(scope.companyId, (sql) =>
       createEmailTemplate(sql, scope, { name: 'Blank' }),
     );
-    expect(empty).toMatchObject({ export_html: {}, html_content: '', text_content: '' });
+    expect(empty).toMatchObject({ export_html: '', html_content: '', text_content: '' });
 
-    const changedDesign = { ...design, schemaVersion: 17 };
+    const changedDesign = design.replace('Hello', 'Hi');
     const updated = await db.tenant(scope.companyId, (sql) =>
       updateEmailTemplate(sql, scope, template.id, {
         export_html: changedDesign,
@@ -123,10 +118,10 @@ describe('email templates repository', () => {
   });
 
   it("never returns or changes another company's templates, even without row-level security", async () => {
-    for (const guarded of [db, withoutRowLevelSecurity(db)]) {
+    for (const [round, guarded] of [db, withoutRowLevelSecurity(db)].entries()) {
       const theirs = await guarded.tenant(companyB, (sql) =>
         createEmailTemplate(sql, systemScope(companyB), {
-          name: 'Theirs',
+          name: `Theirs ${round}`,
           export_html: design,
         }),
       );
@@ -151,5 +146,32 @@ describe('email templates repository', () => {
         theirs,
       );
     }
+  });
+
+  it('keeps names unique per company whatever their case, and deletes with an audit entry', async () => {
+    const scope = systemScope(companyA);
+    const made = await db.tenant(companyA, (sql) => createEmailTemplate(sql, scope, { name: 'Unique One' }));
+    await expect(
+      db.tenant(companyA, (sql) => createEmailTemplate(sql, scope, { name: 'UNIQUE one' })),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await db.tenant(companyA, (sql) => templateNameTaken(sql, companyA, 'unique ONE', null))).toBe(
+      true,
+    );
+    expect(await db.tenant(companyA, (sql) => templateNameTaken(sql, companyA, 'unique one', made.id))).toBe(
+      false,
+    );
+    // Another company may use the same name.
+    await db.tenant(companyB, (sql) =>
+      createEmailTemplate(sql, systemScope(companyB), { name: 'Unique One' }),
+    );
+    expect(await db.tenant(companyA, (sql) => deleteEmailTemplate(sql, systemScope(companyB), made.id))).toBe(
+      false,
+    );
+    expect(await db.tenant(companyA, (sql) => deleteEmailTemplate(sql, scope, made.id))).toBe(true);
+    expect(await db.tenant(companyA, (sql) => getEmailTemplate(sql, companyA, made.id))).toBeNull();
+    const audit = await db.tenant(companyA, (sql) =>
+      listAudit(sql, companyA, { entity: 'email_template', entityId: made.id }),
+    );
+    expect(audit.map((entry) => entry.action)).toEqual(['delete', 'create']);
   });
 });
