@@ -4,6 +4,8 @@
  * database that already has companies unless --reset is given, which first deletes every company.
  */
 import { parseArgs } from 'node:util';
+import { authSettingsFrom } from '../server/auth/settings.js';
+import { loadConfig } from '../server/config.js';
 import { migrate } from '../server/db/migrate.js';
 import { openDatabase } from '../server/db/open.js';
 import { countCompanies } from '../server/repositories/companies.repository.js';
@@ -74,6 +76,8 @@ async function main(): Promise<void> {
       scale: args.scale,
       seed: args.seed,
       until: args.until,
+      // The starter templates' images point at the installation's public address, as the first start's load does.
+      installationUrl: authSettingsFrom(loadConfig()).publicUrl,
       log: (message) => console.log(message),
     });
 

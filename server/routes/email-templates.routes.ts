@@ -28,7 +28,8 @@ const BASE = '/campaigns/email-templates/';
  */
 export const PREVIEW_CSP =
   "default-src 'none'; img-src 'self' https: http: data:; style-src 'unsafe-inline'; " +
-  "script-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors 'self'";
+  // sandbox: the preview runs as an opaque origin, so a template's raw HTML can neither read the app's nor move its page.
+  "script-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors 'self'; sandbox";
 
 /** Sends preview HTML (untyped reply: a route's response schema describes JSON answers only). */
 function sendPreview(reply: FastifyReply, html: string): FastifyReply {

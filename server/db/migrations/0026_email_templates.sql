@@ -8,7 +8,9 @@ ALTER TABLE email_templates ALTER COLUMN export_html TYPE text
 ALTER TABLE email_templates ALTER COLUMN export_html SET DEFAULT '';
 
 -- 2. A name is unique in its company, whatever its case: "Welcome" and "welcome" side by side in the campaign
---    editor's picker could not be told apart. Older duplicates get their id appended first.
+--    editor's picker could not be told apart. Older duplicates get their id appended first, across companies
+--    (row-level security is forced, even for the owner these migrations run as).
+SELECT set_config('app.platform', 'on', true);
 UPDATE email_templates t SET name = t.name || ' (' || t.id || ')'
 WHERE EXISTS (SELECT 1 FROM email_templates o
               WHERE o.company_id = t.company_id AND lower(o.name) = lower(t.name) AND o.id < t.id);
