@@ -1,7 +1,9 @@
-import { loadConfig } from './config.js';
+import { authSettingsFrom } from './auth/settings.js';
+import { loadConfig, sendingConfigOf } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { jobWorkers, startWorkers, stopWorkers, type JobWorkerLog } from './jobs/workers.js';
+import { sendingSettingsFrom } from './sending/sending-settings.js';
 
 /**
  * `npm run worker`: the background job workers (server/jobs/workers.ts) as a process of their own, beside API
@@ -35,7 +37,12 @@ async function main(): Promise<void> {
   });
   // Replicas starting together apply migrations once (an advisory lock serialises them).
   await migrate(db);
-  const workers = jobWorkers(db, log);
+  const sending = sendingSettingsFrom({
+    publicUrl: authSettingsFrom(config).publicUrl,
+    smtpUrl: config.SMTP_URL,
+    ...sendingConfigOf(config),
+  });
+  const workers = jobWorkers(db, log, {}, {}, sending);
   startWorkers(workers);
   logLine('info', { workers: workers.all.map((worker) => worker.name), pid: process.pid }, 'workers ready');
 

@@ -12,6 +12,9 @@ import {
   type ImportRunnerLog,
   type ImportRunnerSettings,
 } from './import-runner.js';
+import { sendRunner, type SendRunner } from './send-runner.js';
+import { runTransport } from '../sending/run-transport.js';
+import { sendingSettingsFrom, type SendingSettings } from '../sending/sending-settings.js';
 
 /**
  * The background job workers, as one registry: the API process starts them with `buildApp` (unless
@@ -39,6 +42,8 @@ export interface JobWorkers {
   imports: ImportRunner;
   /** The CLV refresh worker (server/jobs/clv-runner.ts). */
   clv: ClvRunner;
+  /** The mail-run sender (server/jobs/send-runner.ts). */
+  sends: SendRunner;
 }
 
 /** Every job worker over one database; none runs until started. */
@@ -47,16 +52,25 @@ export function jobWorkers(
   log: JobWorkerLog,
   settings: Partial<ImportRunnerSettings> = {},
   clvSettings: Partial<ClvRunnerSettings> = {},
+  sending: SendingSettings = sendingSettingsFrom({ publicUrl: 'http://localhost:3000' }),
 ): JobWorkers {
   const imports = importRunner(db, log, { ...importRunnerDefaults(db.kind), ...settings });
   const clv = clvRunner(db, log, { ...DEFAULT_CLV_RUNNER_SETTINGS, ...clvSettings });
+  const transport = runTransport(db, sending.transport);
+  const sends = sendRunner(db, transport, log, sending.runner);
   return {
     all: [
       { name: 'imports', start: () => imports.start(), stop: () => imports.stop() },
       { name: 'clv', start: () => clv.start(), stop: () => clv.stop() },
+      {
+        name: 'sends',
+        start: () => sends.start(),
+        stop: () => sends.stop().then(() => transport.close()),
+      },
     ],
     imports,
     clv,
+    sends,
   };
 }
 

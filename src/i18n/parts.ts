@@ -20,7 +20,11 @@ export const SHELL_AREAS = [
 ] as const satisfies readonly MessageArea[];
 
 /** Areas only the server reads (the sign-in pages, the starter segments' names): left out of the browser's chunks. */
-export const SERVER_AREAS = ['signin', 'segmentStarters'] as const satisfies readonly MessageArea[];
+export const SERVER_AREAS = [
+  'signin',
+  'segmentStarters',
+  'mailCompliance',
+] as const satisfies readonly MessageArea[];
 
 /**
  * Areas loaded only with the routes that ask for them (`lazyScreen(…, { messages })` in src/app/routes.ts), so
