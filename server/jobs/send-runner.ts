@@ -25,8 +25,13 @@ import { companyRateLimiter } from '../sending/rate-limiter.js';
 
 /** How the runner works; every value has a production default. */
 export interface SendRunnerSettings {
-  /** Rows claimed at once: also the most a crash can send twice. */
+  /** Rows claimed at once. */
   batchSize: number;
+  /**
+   * Batches in flight at once: one lane writes its outcomes and claims again while another sends, so the SMTP
+   * connections stay busy. A crash sends at most `lanes × batchSize` messages twice.
+   */
+  lanes: number;
   /** How often an idle runner looks for work. */
   pollMs: number;
   /** How old a claim must be before another worker takes it over. */
@@ -49,7 +54,8 @@ export const DEFAULT_SEND_RUNNER_SETTINGS: Omit<
   SendRunnerSettings,
   'unsubscribeBaseUrl' | 'unsubscribeMailbox'
 > = {
-  batchSize: 100,
+  batchSize: 250,
+  lanes: 2,
   pollMs: 1000,
   leaseMs: 2 * 60_000,
   ratePerSecond: 50,
@@ -95,7 +101,6 @@ export function sendRunner(
   let tokens: Promise<UnsubscribeTokens> | null = null;
   let stopping = false;
   let loop: Promise<void> | null = null;
-  let wakeUp: (() => void) | null = null;
 
   const tokensOnce = () => (tokens ??= db.platform(findMailTokenSecret).then(unsubscribeTokens));
 
@@ -159,17 +164,24 @@ export function sendRunner(
     return batch.length;
   }
 
+  // Lanes idle at once each sleep here; a wake-up (or the poll) sets all of them going.
+  const sleepers = new Set<() => void>();
   const pause = () =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, settings.pollMs);
-      timer.unref();
-      wakeUp = () => {
+      const done = () => {
         clearTimeout(timer);
+        sleepers.delete(done);
         resolve();
       };
+      const timer = setTimeout(done, settings.pollMs);
+      timer.unref();
+      sleepers.add(done);
     });
+  const wakeAll = () => {
+    for (const sleeper of [...sleepers]) sleeper();
+  };
 
-  async function run(): Promise<void> {
+  async function lane(): Promise<void> {
     while (!stopping) {
       try {
         if ((await runBatch()) > 0) continue;
@@ -179,6 +191,10 @@ export function sendRunner(
       }
       if (!stopping) await pause();
     }
+  }
+
+  async function run(): Promise<void> {
+    await Promise.all(Array.from({ length: settings.lanes }, () => lane()));
   }
 
   return {
@@ -191,11 +207,11 @@ export function sendRunner(
     },
     async stop() {
       stopping = true;
-      wakeUp?.();
+      wakeAll();
       await loop;
     },
     wake() {
-      wakeUp?.();
+      wakeAll();
     },
     runBatch,
   };

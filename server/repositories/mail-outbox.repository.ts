@@ -30,14 +30,16 @@ export async function claimOutboxBatch(
   leaseMs: number,
 ): Promise<ClaimedMessage[]> {
   const { rows } = await sql.query<ClaimedMessage>(
-    `UPDATE mail_outbox o SET status = 'sending', claimed_at = now(), claimed_by = $1
-     WHERE o.id IN (
+    `WITH due AS (
        SELECT d.id FROM mail_outbox d JOIN mail_runs r ON r.id = d.run_id AND r.status = 'sending'
        WHERE d.status IN ('queued', 'sending') AND d.next_attempt_at <= now()
          AND (d.status = 'queued' OR d.claimed_at < now() - make_interval(secs => $3::double precision / 1000))
        ORDER BY d.next_attempt_at, d.id
        LIMIT $2
        FOR UPDATE OF d SKIP LOCKED)
+     -- The ids as an array, so the claimed rows are updated through the primary key, not a scan of the outbox.
+     UPDATE mail_outbox o SET status = 'sending', claimed_at = now(), claimed_by = $1
+     WHERE o.id = ANY (ARRAY(SELECT id FROM due))
      RETURNING o.id::int, o.company_id::int, o.run_id::int, o.subscriber_id::int, o.email, o.merge, o.message_id,
                o.attempts,
                EXISTS (SELECT 1 FROM mail_suppressions x
@@ -77,7 +79,8 @@ export async function finishOutboxBatch(
          claimed_at = NULL, claimed_by = NULL
      FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::double precision[])
           AS u(id, status, provider, error_class, delay)
-     WHERE o.id = u.id AND o.status = 'sending' AND o.claimed_by = $1
+     -- The id list again, so the rows are found through the primary key whatever the statistics say.
+     WHERE o.id = ANY($2::bigint[]) AND o.id = u.id AND o.status = 'sending' AND o.claimed_by = $1
      RETURNING o.run_id::int`,
     [worker, outcomes.map((o) => o.id), status, provider, errorClass, delay],
   );

@@ -1,4 +1,6 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { messagesFor } from '../../src/i18n/resources.js';
 import { fill, languageFromAcceptLanguage } from '../auth/oidc/language.js';
 import { escapeHtml, pageHtml, pageSecurityPolicy } from '../auth/oidc/pages.js';
@@ -15,11 +17,7 @@ import type { UnsubscribeService, UnsubscribeState } from '../services/unsubscri
 /** The form fields the POST reads (application/x-www-form-urlencoded). */
 type UnsubscribeForm = Record<string, string>;
 
-const TOKEN_PARAMS = {
-  type: 'object',
-  properties: { token: { type: 'string', maxLength: 200 } },
-  required: ['token'],
-} as const;
+const TOKEN_PARAMS = z.object({ token: z.string().max(200) });
 
 /** Reads a urlencoded body with the URL standard's parser (no plugin needed for flat forms). */
 function parseForm(body: string): UnsubscribeForm {
@@ -67,7 +65,7 @@ function page(
 }
 
 /** The unsubscribe routes, at the installation's root (the links in emails are short and stable). */
-export function unsubscribeRoutes(service: UnsubscribeService): FastifyPluginAsync {
+export function unsubscribeRoutes(service: UnsubscribeService): FastifyPluginAsyncZod {
   return async (app) => {
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -79,7 +77,7 @@ export function unsubscribeRoutes(service: UnsubscribeService): FastifyPluginAsy
       throw error;
     };
 
-    app.get<{ Params: { token: string } }>(
+    app.get(
       '/u/:token',
       { config: { public: true, limit: 'unsubscribe' }, schema: { hide: true, params: TOKEN_PARAMS } },
       async (request, reply) => {
@@ -91,11 +89,12 @@ export function unsubscribeRoutes(service: UnsubscribeService): FastifyPluginAsy
       },
     );
 
-    app.post<{ Params: { token: string }; Body: UnsubscribeForm | undefined }>(
+    app.post(
       '/u/:token',
       { config: { public: true, limit: 'unsubscribe' }, schema: { hide: true, params: TOKEN_PARAMS } },
       async (request, reply) => {
-        const form = request.body && typeof request.body === 'object' ? request.body : {};
+        const body: unknown = request.body;
+        const form = (body && typeof body === 'object' ? body : {}) as UnsubscribeForm;
         const resubscribe = form.action === 'resubscribe';
         if (!resubscribe && form['List-Unsubscribe'] !== 'One-Click') {
           throw new ApiError(400, 'unsubscribe_form', 'Send List-Unsubscribe=One-Click to unsubscribe', {
