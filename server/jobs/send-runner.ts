@@ -64,6 +64,9 @@ export const DEFAULT_SEND_RUNNER_SETTINGS: Omit<
   retryCapMs: 6 * 60 * 60_000,
 };
 
+/** Compiled runs a process keeps before starting afresh. */
+const MAX_COMPILED_RUNS = 1000;
+
 /** Where the runner reports failures: codes and ids only, never an address. */
 export interface SendRunnerLog {
   error(details: object, message: string): void;
@@ -108,6 +111,8 @@ export function sendRunner(
   const compiled = (message: ClaimedMessage) => {
     let run = runs.get(message.run_id);
     if (!run) {
+      // Finished runs are never asked for again: a long-lived process forgets them all now and then.
+      if (runs.size >= MAX_COMPILED_RUNS) runs.clear();
       run = db.tenant(message.company_id, async (sql) => {
         const row = await findRun(sql, message.company_id, message.run_id);
         const company = await findCompanyMailIdentity(sql, message.company_id);
