@@ -7,7 +7,7 @@
  * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts), BENCH_GUEST_DATABASE_URL a pre-seeded database for
  * it; BENCH_LOAD_SECONDS, BENCH_LOAD_PAGE_SECONDS and BENCH_LOAD_ROWS the list load's (bench/load.ts); BENCH_ONLY a
  * comma-separated subset (size, start, replay, locations, upload, imports, guests, load, rollups, segments, rfm,
- * segment-preview); BENCH_ROLLUP_* the rollups' (bench/rollups.ts), BENCH_PREVIEW_* the starter segments' previews
+ * segment-preview, sending); BENCH_SEND_RECIPIENTS and BENCH_SEND_BATCH the send's (bench/sending.ts); BENCH_ROLLUP_* the rollups' (bench/rollups.ts), BENCH_PREVIEW_* the starter segments' previews
  * (bench/segment-preview.ts, PostgreSQL only).
  */
 import { buildApp } from '../server/app.js';
@@ -29,6 +29,7 @@ import { benchSegmentExport } from './segment-export.js';
 import { benchSegmentPreview } from './segment-preview.js';
 import { benchSegments } from './segments.js';
 import { benchRfm } from './rfm.js';
+import { benchSending } from './sending.js';
 import { benchStart } from './start.js';
 import { benchUpload } from './upload.js';
 import {
@@ -157,7 +158,7 @@ const loop: LoopOptions = {
 const only = new Set(
   (
     process.env.BENCH_ONLY ??
-    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm,segment-preview,segment-export'
+    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm,segment-preview,segment-export,sending'
   ).split(','),
 );
 if (only.has('size')) await benchFirstLoad();
@@ -190,4 +191,5 @@ for (const driver of benchDrivers()) {
   if (only.has('segments')) await benchSegments(driver);
   if (only.has('segment-preview')) await benchSegmentPreview(driver);
   if (only.has('segment-export')) await benchSegmentExport(driver);
+  if (only.has('sending')) await benchSending(driver);
 }

@@ -43,6 +43,10 @@ import { importsRoutes } from './routes/imports.routes.js';
 import type { ImportRunnerSettings } from './jobs/import-runner.js';
 import type { SegmentExportRunnerSettings } from './jobs/segment-export-runner.js';
 import { jobWorkers, startWorkers, stopWorkers } from './jobs/workers.js';
+import type { SendRunnerSettings } from './jobs/send-runner.js';
+import { sendingSettingsFrom, type SendingConfig } from './sending/sending-settings.js';
+import { unsubscribeRoutes } from './routes/unsubscribe.routes.js';
+import { unsubscribeService } from './services/unsubscribe.service.js';
 import { locationsRoutes } from './routes/locations.routes.js';
 import { bigdataRoutes } from './routes/bigdata.routes.js';
 import { cohortsRoutes } from './routes/cohorts.routes.js';
@@ -111,6 +115,8 @@ export interface AppOptions {
   imports?: Partial<UploadSettings & ImportRunnerSettings & { runJobs: boolean }>;
   /** SMTP_URL and MAIL_FROM; with no SMTP URL, mail is captured in the database and shown in the app. */
   mail?: MailSettings & { from?: string | undefined };
+  /** Mail runs: unsubscribe links, rate, DKIM (MAIL_UNSUBSCRIBE_*, MAIL_RATE_PER_SECOND, DKIM_*) and runner settings. */
+  sending?: Omit<SendingConfig, 'publicUrl' | 'smtpUrl'> & { runner?: Partial<SendRunnerSettings> };
   /** Origins allowed to call the API from a browser (CORS_ORIGINS); none when omitted. */
   corsOrigins?: readonly string[];
   /** The named rate limits (RATE_LIMIT_*); production values for those omitted (server/http/rate-limits.ts). */
@@ -235,6 +241,10 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       settings: options.segmentExports ?? {},
       mail: { mailer, publicUrl: auth.publicUrl, brandName, from: mailFrom },
     },
+    sendingSettingsFrom(
+      { publicUrl: auth.publicUrl, smtpUrl: options.mail?.smtpUrl, ...options.sending },
+      options.sending?.runner,
+    ),
   );
   const runner = workers.imports;
   // Workers stop before the mailer closes: a finished export may still be mailing.
@@ -292,6 +302,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     },
     { prefix: '/api' },
   );
+  await app.register(unsubscribeRoutes(unsubscribeService(options.db)));
   if (auth.embedded) await app.register(embeddedOidcPlugin({ db: options.db, settings: auth, brandName }));
 
   // index.html is answered below with a fresh style nonce, never as a stored file.

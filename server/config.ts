@@ -79,7 +79,32 @@ const EnvironmentSchema = z.object({
     .string()
     .min(3, 'MAIL_FROM must be an address such as "Regulars" <no-reply@example.com>')
     .optional(),
+  // Mail runs (docs/sending.md): where unsubscribe links point, the per-company pace, DKIM signing.
+  MAIL_UNSUBSCRIBE_URL: z
+    .string()
+    .url('MAIL_UNSUBSCRIBE_URL must be a URL such as https://mail.example.com')
+    .optional(),
+  MAIL_UNSUBSCRIBE_MAILBOX: z
+    .string()
+    .regex(/^[^\s@<>]+@[^\s@<>]+$/, 'MAIL_UNSUBSCRIBE_MAILBOX must be an address')
+    .optional(),
+  MAIL_RATE_PER_SECOND: z.coerce.number().positive().max(100_000).default(50),
+  DKIM_DOMAIN: z.string().min(1).optional(),
+  DKIM_SELECTOR: z.string().min(1).optional(),
+  DKIM_PRIVATE_KEY: z.string().min(1).optional(),
 });
+
+/** The sending settings of the configuration, as buildApp and the worker process take them. */
+export function sendingConfigOf(config: Config) {
+  return {
+    unsubscribeUrl: config.MAIL_UNSUBSCRIBE_URL,
+    unsubscribeMailbox: config.MAIL_UNSUBSCRIBE_MAILBOX,
+    ratePerSecond: config.MAIL_RATE_PER_SECOND,
+    dkimDomain: config.DKIM_DOMAIN,
+    dkimSelector: config.DKIM_SELECTOR,
+    dkimPrivateKey: config.DKIM_PRIVATE_KEY,
+  };
+}
 
 /** The configured rate limits by name; those not set keep their defaults. */
 export function rateLimitsOf(config: Config) {

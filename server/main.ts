@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import { authSettingsFrom } from './auth/settings.js';
-import { loadConfig, rateLimitsOf } from './config.js';
+import { loadConfig, rateLimitsOf, sendingConfigOf } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { countCompanies } from './repositories/companies.repository.js';
@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     // PGlite is one process's database: its jobs can only run in the API process.
     imports: { maxBytes: config.UPLOAD_MAX_BYTES, runJobs: config.RUN_JOBS || db.kind === 'pglite' },
     mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
+    sending: sendingConfigOf(config),
     corsOrigins: config.CORS_ORIGINS,
     rateLimits: rateLimitsOf(config),
     listCounts: { exactUpTo: config.LIST_EXACT_COUNT_UP_TO, cacheMs: config.LIST_COUNT_CACHE_SECONDS * 1000 },

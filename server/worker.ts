@@ -1,9 +1,10 @@
 import { authSettingsFrom } from './auth/settings.js';
-import { loadConfig } from './config.js';
+import { loadConfig, sendingConfigOf } from './config.js';
 import { createMailer } from './mail/create-mailer.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { jobWorkers, startWorkers, stopWorkers, type JobWorkerLog } from './jobs/workers.js';
+import { sendingSettingsFrom } from './sending/sending-settings.js';
 
 /**
  * `npm run worker`: the background job workers (server/jobs/workers.ts) as a process of their own, beside API
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
   const publicUrl = authSettingsFrom(config).publicUrl;
   const mailer = createMailer(db, { smtpUrl: config.SMTP_URL });
   const from = config.MAIL_FROM ?? `"${config.BRAND_NAME}" <no-reply@${new URL(publicUrl).hostname}>`;
+  const sending = sendingSettingsFrom({ publicUrl, smtpUrl: config.SMTP_URL, ...sendingConfigOf(config) });
   const workers = jobWorkers(
     db,
     log,
@@ -49,6 +51,7 @@ async function main(): Promise<void> {
     {
       mail: { mailer, publicUrl, brandName: config.BRAND_NAME, from },
     },
+    sending,
   );
   startWorkers(workers);
   logLine('info', { workers: workers.all.map((worker) => worker.name), pid: process.pid }, 'workers ready');

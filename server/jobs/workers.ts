@@ -19,6 +19,9 @@ import {
   type SegmentExportRunnerSettings,
 } from './segment-export-runner.js';
 import type { SegmentExportMail } from '../services/segment-export-writer.js';
+import { sendRunner, type SendRunner } from './send-runner.js';
+import { runTransport } from '../sending/run-transport.js';
+import { sendingSettingsFrom, type SendingSettings } from '../sending/sending-settings.js';
 
 /**
  * The background job workers, as one registry: the API process starts them with `buildApp` (unless
@@ -48,6 +51,8 @@ export interface JobWorkers {
   clv: ClvRunner;
   /** The background segment export worker (server/jobs/segment-export-runner.ts), which a trigger wakes. */
   segmentExports: SegmentExportRunner;
+  /** The mail-run sender (server/jobs/send-runner.ts). */
+  sends: SendRunner;
 }
 
 /** How the segment export worker runs, and how it mails a finished export (none: not mailed). */
@@ -63,6 +68,7 @@ export function jobWorkers(
   settings: Partial<ImportRunnerSettings> = {},
   clvSettings: Partial<ClvRunnerSettings> = {},
   exportOptions: SegmentExportWorkerOptions = {},
+  sending: SendingSettings = sendingSettingsFrom({ publicUrl: 'http://localhost:3000' }),
 ): JobWorkers {
   const imports = importRunner(db, log, { ...importRunnerDefaults(db.kind), ...settings });
   const clv = clvRunner(db, log, { ...DEFAULT_CLV_RUNNER_SETTINGS, ...clvSettings });
@@ -72,15 +78,23 @@ export function jobWorkers(
     { ...segmentExportRunnerDefaults(db.kind), ...exportOptions.settings },
     exportOptions.mail ?? null,
   );
+  const transport = runTransport(db, sending.transport);
+  const sends = sendRunner(db, transport, log, sending.runner);
   return {
     all: [
       { name: 'imports', start: () => imports.start(), stop: () => imports.stop() },
       { name: 'clv', start: () => clv.start(), stop: () => clv.stop() },
       { name: 'segment-exports', start: () => segmentExports.start(), stop: () => segmentExports.stop() },
+      {
+        name: 'sends',
+        start: () => sends.start(),
+        stop: () => sends.stop().then(() => transport.close()),
+      },
     ],
     imports,
     clv,
     segmentExports,
+    sends,
   };
 }
 

@@ -19,11 +19,15 @@ export const SHELL_AREAS = [
   'hijack',
 ] as const satisfies readonly MessageArea[];
 
-/** Areas only the server reads (the sign-in pages, the starter segments' and templates' texts): left out of the browser's chunks. */
+/**
+ * Areas only the server reads (the sign-in pages, the starter segments' and templates' texts, the unsubscribe
+ * page and mail footer): left out of the browser's chunks.
+ */
 export const SERVER_AREAS = [
   'signin',
   'segmentStarters',
   'emailTemplateStarters',
+  'mailCompliance',
 ] as const satisfies readonly MessageArea[];
 
 /**

@@ -1,0 +1,132 @@
+import type { CompanyId, Sql } from '../db/database.js';
+
+/**
+ * The outbox as workers see it (docs/sending.md): claims across companies (run in `db.platform`), results
+ * written a batch at a time. A claim is a lease: a row claimed longer ago than the lease belongs to a worker
+ * that died and is claimed again, so a crash re-sends at most the batch it had in flight.
+ */
+
+/** One claimed message: where it goes and what fills its merge tags; `suppressed` when it must not go. */
+export interface ClaimedMessage {
+  id: number;
+  company_id: number;
+  run_id: number;
+  subscriber_id: number;
+  email: string;
+  merge: Record<string, string>;
+  message_id: string;
+  attempts: number;
+  suppressed: boolean;
+}
+
+/**
+ * Claims up to `limit` due rows of sending runs: queued rows whose time has come and rows whose claim is older
+ * than `leaseMs`. Each row's suppression is read in the same statement, just before its message goes.
+ */
+export async function claimOutboxBatch(
+  sql: Sql,
+  worker: string,
+  limit: number,
+  leaseMs: number,
+): Promise<ClaimedMessage[]> {
+  const { rows } = await sql.query<ClaimedMessage>(
+    `WITH due AS (
+       SELECT d.id FROM mail_outbox d JOIN mail_runs r ON r.id = d.run_id AND r.status = 'sending'
+       WHERE d.status IN ('queued', 'sending') AND d.next_attempt_at <= now()
+         AND (d.status = 'queued' OR d.claimed_at < now() - make_interval(secs => $3::double precision / 1000))
+       ORDER BY d.next_attempt_at, d.id
+       LIMIT $2
+       FOR UPDATE OF d SKIP LOCKED)
+     -- The ids as an array, so the claimed rows are updated through the primary key, not a scan of the outbox.
+     UPDATE mail_outbox o SET status = 'sending', claimed_at = now(), claimed_by = $1
+     WHERE o.id = ANY (ARRAY(SELECT id FROM due))
+     RETURNING o.id::int, o.company_id::int, o.run_id::int, o.subscriber_id::int, o.email, o.merge, o.message_id,
+               o.attempts,
+               EXISTS (SELECT 1 FROM mail_suppressions x
+                       WHERE x.company_id = o.company_id AND lower(x.email) = lower(o.email)) AS suppressed`,
+    [worker, limit, leaseMs],
+  );
+  return rows.sort((a, b) => a.id - b.id);
+}
+
+/** What became of one claimed message. */
+export type MessageOutcome =
+  | { id: number; kind: 'sent'; providerMessageId: string | null }
+  | { id: number; kind: 'suppressed' }
+  | { id: number; kind: 'retry'; errorClass: string; delayMs: number }
+  | { id: number; kind: 'failed'; errorClass: string; suppress: boolean };
+
+/**
+ * Writes a batch's outcomes in one statement (only rows this worker still holds), suppresses the addresses a
+ * server refused for good, and marks runs with nothing left to send as sent.
+ */
+export async function finishOutboxBatch(
+  sql: Sql,
+  worker: string,
+  outcomes: readonly MessageOutcome[],
+): Promise<void> {
+  if (outcomes.length === 0) return;
+  const status = outcomes.map((o) => (o.kind === 'retry' ? 'queued' : o.kind));
+  const provider = outcomes.map((o) => (o.kind === 'sent' ? o.providerMessageId : null));
+  const errorClass = outcomes.map((o) => (o.kind === 'retry' || o.kind === 'failed' ? o.errorClass : null));
+  const delay = outcomes.map((o) => (o.kind === 'retry' ? o.delayMs : 0));
+  const { rows } = await sql.query<{ run_id: number }>(
+    `UPDATE mail_outbox o
+     SET status = u.status, provider_message_id = u.provider, error_class = u.error_class,
+         attempts = o.attempts + CASE WHEN u.status IN ('queued', 'failed') THEN 1 ELSE 0 END,
+         next_attempt_at = now() + make_interval(secs => u.delay / 1000),
+         sent_at = CASE WHEN u.status = 'sent' THEN now() ELSE o.sent_at END,
+         claimed_at = NULL, claimed_by = NULL
+     FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::double precision[])
+          AS u(id, status, provider, error_class, delay)
+     -- The id list again, so the rows are found through the primary key whatever the statistics say.
+     WHERE o.id = ANY($2::bigint[]) AND o.id = u.id AND o.status = 'sending' AND o.claimed_by = $1
+     RETURNING o.run_id::int`,
+    [worker, outcomes.map((o) => o.id), status, provider, errorClass, delay],
+  );
+  const refused = outcomes.filter((o) => o.kind === 'failed' && o.suppress).map((o) => o.id);
+  if (refused.length > 0) {
+    await sql.query(
+      `INSERT INTO mail_suppressions (company_id, email, reason, run_id)
+       SELECT company_id, email, 'bounced', run_id FROM mail_outbox WHERE id = ANY($1::bigint[])
+       ON CONFLICT (company_id, lower(email)) DO NOTHING`,
+      [refused],
+    );
+  }
+  const runs = [...new Set(rows.map((row) => row.run_id))];
+  await sql.query(
+    `UPDATE mail_runs r SET status = 'sent', finished_at = now()
+     WHERE r.id = ANY($1::bigint[]) AND r.status = 'sending'
+       AND NOT EXISTS (SELECT 1 FROM mail_outbox o WHERE o.run_id = r.id AND o.status IN ('queued', 'sending'))`,
+    [runs],
+  );
+}
+
+/** One outbox row as an unsubscribe link sees it. */
+export interface OutboxRecipient {
+  id: number;
+  run_id: number;
+  subscriber_id: number;
+  email: string;
+}
+
+/** The outbox row an unsubscribe token names, in its company; null when there is none. */
+export async function findOutboxRecipient(
+  sql: Sql,
+  companyId: CompanyId,
+  outboxId: number,
+): Promise<OutboxRecipient | null> {
+  const { rows } = await sql.query<OutboxRecipient>(
+    `SELECT id::int, run_id::int, subscriber_id::int, email FROM mail_outbox WHERE company_id = $1 AND id = $2`,
+    [companyId, outboxId],
+  );
+  return rows[0] ?? null;
+}
+
+/** The installation's unsubscribe-token secret (platform read). */
+export async function findMailTokenSecret(sql: Sql): Promise<string> {
+  const { rows } = await sql.query<{ secret: string }>(
+    'SELECT secret FROM mail_token_keys ORDER BY id DESC LIMIT 1',
+  );
+  return rows[0]!.secret;
+}

@@ -1,0 +1,225 @@
+import type { CompanyId, Sql } from '../db/database.js';
+import { recordAudit } from './audit.repository.js';
+import type { WriteScope } from './scope.js';
+
+/** Who a run is for: chosen subscribers, or the members of subscriber lists (only those still subscribed). */
+export type RunAudience = { subscriberIds: readonly number[] } | { listIds: readonly number[] };
+
+/** What is sent, frozen with the run: templates with merge tags, and the footer's postal address. */
+export interface RunContent {
+  from: string;
+  subject: string;
+  html: string;
+  text: string;
+  tracking: boolean;
+}
+
+/** A run's status: sending until every row is done; paused and cancelled by the company. */
+export type RunStatus = 'sending' | 'paused' | 'cancelled' | 'sent';
+
+/** A mail run as stored. */
+export interface MailRunRow {
+  id: number;
+  company_id: number;
+  kind: 'campaign' | 'flow' | 'test';
+  source_id: number | null;
+  run_key: string;
+  from_address: string;
+  subject: string;
+  html_template: string;
+  text_template: string;
+  postal_address: string;
+  language: string;
+  tracking: boolean;
+  status: RunStatus;
+  recipients: number;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+/** A new run's identity and frozen content. */
+export interface NewRun {
+  kind: MailRunRow['kind'];
+  sourceId: number | null;
+  runKey: string;
+  content: RunContent;
+  postalAddress: string;
+  language: string;
+}
+
+const RUN_COLUMNS = `id::int, company_id::int, kind, source_id::int, run_key, from_address, subject, html_template,
+  text_template, postal_address, language, tracking, status, recipients, created_at, finished_at`;
+
+/** The company's name and postal address (empty until set), or null when there is no such company. */
+export async function findCompanyMailIdentity(
+  sql: Sql,
+  companyId: CompanyId,
+): Promise<{ name: string; postal_address: string } | null> {
+  const { rows } = await sql.query<{ name: string; postal_address: string }>(
+    'SELECT name, postal_address FROM companies WHERE id = $1',
+    [companyId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Sets the postal address every marketing footer of the company shows; companies are written in a platform transaction. */
+export async function updateCompanyPostalAddress(
+  sql: Sql,
+  scope: WriteScope,
+  address: string,
+): Promise<void> {
+  const before = await findCompanyMailIdentity(sql, scope.companyId);
+  await sql.query('UPDATE companies SET postal_address = $2 WHERE id = $1', [scope.companyId, address]);
+  await recordAudit(sql, scope, {
+    action: 'update',
+    entity: 'company_postal_address',
+    entityId: scope.companyId,
+    before: before?.postal_address ?? null,
+    after: address,
+  });
+}
+
+/**
+ * Inserts the run unless the same (kind, source, run key) exists; `created` says which. A second process
+ * inserting the same key waits on the unique index for the first to commit, then finds its run.
+ */
+export async function insertRunOnce(
+  sql: Sql,
+  scope: WriteScope,
+  run: NewRun,
+): Promise<{ run: MailRunRow; created: boolean }> {
+  const inserted = await sql.query<MailRunRow>(
+    `INSERT INTO mail_runs (company_id, kind, source_id, run_key, from_address, subject, html_template, text_template,
+                            postal_address, language, tracking)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+     ON CONFLICT (company_id, kind, source_id, run_key) DO NOTHING
+     RETURNING ${RUN_COLUMNS}`,
+    [
+      scope.companyId,
+      run.kind,
+      run.sourceId,
+      run.runKey,
+      run.content.from,
+      run.content.subject,
+      run.content.html,
+      run.content.text,
+      run.postalAddress,
+      run.language,
+      run.content.tracking,
+    ],
+  );
+  if (inserted.rows[0]) {
+    await recordAudit(sql, scope, {
+      action: 'create',
+      entity: 'mail_run',
+      entityId: inserted.rows[0].id,
+      after: { kind: run.kind, source_id: run.sourceId, run_key: run.runKey },
+    });
+    return { run: inserted.rows[0], created: true };
+  }
+  const { rows } = await sql.query<MailRunRow>(
+    `SELECT ${RUN_COLUMNS} FROM mail_runs
+     WHERE company_id = $1 AND kind = $2 AND source_id IS NOT DISTINCT FROM $3 AND run_key = $4`,
+    [scope.companyId, run.kind, run.sourceId, run.runKey],
+  );
+  return { run: rows[0]!, created: false };
+}
+
+/**
+ * Freezes the audience into the outbox in one statement: address and merge values as they are now, the stable
+ * Message-ID `<r{run}.s{subscriber}@{domain}>`, and 'suppressed' for an address on the suppression list. Only
+ * subscribed subscribers of the company are taken; a row already there is kept. Returns the rows inserted.
+ */
+export async function freezeOutbox(
+  sql: Sql,
+  companyId: CompanyId,
+  runId: number,
+  domain: string,
+  audience: RunAudience,
+): Promise<number> {
+  const chosen =
+    'subscriberIds' in audience
+      ? 's.id = ANY($4::bigint[])'
+      : `s.id IN (SELECT m.subscriber_id FROM subscriber_list_members m
+                   WHERE m.company_id = $1 AND m.list_id = ANY($4::bigint[]))`;
+  const ids = 'subscriberIds' in audience ? audience.subscriberIds : audience.listIds;
+  const { rowCount } = await sql.query(
+    `INSERT INTO mail_outbox (company_id, run_id, subscriber_id, email, merge, message_id, status)
+     SELECT $1::bigint, $2::bigint, s.id, s.email,
+            jsonb_build_object('first_name', s.first_name, 'last_name', s.last_name, 'email', s.email,
+                               'location_name', coalesce(l.name, '')),
+            '<r' || $2::bigint || '.s' || s.id || '@' || $3::text || '>',
+            CASE WHEN EXISTS (SELECT 1 FROM mail_suppressions x
+                              WHERE x.company_id = $1 AND lower(x.email) = lower(s.email))
+                 THEN 'suppressed' ELSE 'queued' END
+     FROM subscribers s
+     LEFT JOIN locations l ON l.company_id = $1 AND l.id = s.source_location_id
+     WHERE s.company_id = $1::bigint AND s.subscribed AND ${chosen}
+     ON CONFLICT (run_id, subscriber_id) DO NOTHING`,
+    [companyId, runId, domain, ids],
+  );
+  await sql.query(
+    `UPDATE mail_runs SET recipients = (SELECT count(*) FROM mail_outbox WHERE run_id = $2 AND company_id = $1)
+     WHERE company_id = $1 AND id = $2`,
+    [companyId, runId],
+  );
+  return rowCount;
+}
+
+/** A run of the company, or null. */
+export async function findRun(sql: Sql, companyId: CompanyId, runId: number): Promise<MailRunRow | null> {
+  const { rows } = await sql.query<MailRunRow>(
+    `SELECT ${RUN_COLUMNS} FROM mail_runs WHERE company_id = $1 AND id = $2`,
+    [companyId, runId],
+  );
+  return rows[0] ?? null;
+}
+
+/** A run's outbox rows counted by status. */
+export type RunProgress = Record<
+  'queued' | 'sending' | 'sent' | 'failed' | 'suppressed' | 'cancelled',
+  number
+>;
+
+/** How far a run has gone: its outbox rows counted by status. */
+export async function runProgress(sql: Sql, companyId: CompanyId, runId: number): Promise<RunProgress> {
+  const { rows } = await sql.query<{ status: keyof RunProgress; n: number }>(
+    `SELECT status, count(*)::int AS n FROM mail_outbox WHERE company_id = $1 AND run_id = $2 GROUP BY status`,
+    [companyId, runId],
+  );
+  const progress: RunProgress = { queued: 0, sending: 0, sent: 0, failed: 0, suppressed: 0, cancelled: 0 };
+  for (const row of rows) progress[row.status] = row.n;
+  return progress;
+}
+
+/**
+ * Moves a run from one of `from` to `to`; false when it is in none of them. Cancelling also cancels the rows
+ * not yet claimed (a claimed batch finishes). Resuming makes the paused rows due now.
+ */
+export async function changeRunStatus(
+  sql: Sql,
+  scope: WriteScope,
+  runId: number,
+  from: readonly RunStatus[],
+  to: RunStatus,
+): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `UPDATE mail_runs SET status = $3, finished_at = CASE WHEN $3 = 'cancelled' THEN now() ELSE finished_at END
+     WHERE company_id = $1 AND id = $2 AND status = ANY($4::text[])`,
+    [scope.companyId, runId, to, from],
+  );
+  if (rowCount === 0) return false;
+  if (to === 'cancelled') {
+    await sql.query(
+      `UPDATE mail_outbox SET status = 'cancelled' WHERE company_id = $1 AND run_id = $2 AND status = 'queued'`,
+      [scope.companyId, runId],
+    );
+  }
+  await recordAudit(sql, scope, {
+    action: 'update',
+    entity: 'mail_run',
+    entityId: runId,
+    after: { status: to },
+  });
+  return true;
+}

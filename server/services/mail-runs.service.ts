@@ -1,0 +1,123 @@
+import type { CompanyId, Database } from '../db/database.js';
+import { ApiError, fieldFailure, notFound } from '../http/errors.js';
+import { ownerLanguage } from '../repositories/account-settings.repository.js';
+import {
+  changeRunStatus,
+  findCompanyMailIdentity,
+  findRun,
+  freezeOutbox,
+  insertRunOnce,
+  runProgress,
+  updateCompanyPostalAddress,
+  type MailRunRow,
+  type RunAudience,
+  type RunContent,
+  type RunProgress,
+  type RunStatus,
+} from '../repositories/mail-runs.repository.js';
+import type { WriteScope } from '../repositories/scope.js';
+
+/**
+ * Mail runs (docs/sending.md): what campaigns and flows call to send. `freezeRun` stores the content and the
+ * audience in one transaction; the send runner (server/jobs/send-runner.ts) does the rest. Pause, resume and
+ * cancel act between batches.
+ */
+
+/** What a run is created from. */
+export interface FreezeRunInput {
+  kind: MailRunRow['kind'];
+  /** The campaign or flow step; null for a test send. */
+  sourceId: number | null;
+  /** Which run of the source: the same key again finds the first run instead of sending twice. */
+  runKey: string;
+  content: RunContent;
+  audience: RunAudience;
+}
+
+/** A frozen run: whether this call created it, and how many outbox rows it holds. */
+export interface FrozenRun {
+  run: MailRunRow;
+  created: boolean;
+  recipients: number;
+}
+
+/** The error that names the setting a send needs first. */
+export function postalAddressRequired(): ApiError {
+  return new ApiError(
+    400,
+    'postal_address_required',
+    "Set the company's postal address (account settings) before sending: every marketing email shows it",
+    { postal_address: fieldFailure('required', 'The company postal address is required before sending') },
+  );
+}
+
+/** The service over one database; `domain` is the installation's host, for Message-IDs. */
+export function mailRunsService(db: Database, domain: string) {
+  return {
+    /**
+     * Creates the run and its outbox in one transaction, or finds the run made earlier with the same key (even
+     * by another process). Refused with `postal_address_required` while the company has no postal address.
+     */
+    async freezeRun(scope: WriteScope, input: FreezeRunInput): Promise<FrozenRun> {
+      return db.tenant(scope.companyId, async (sql) => {
+        const company = await findCompanyMailIdentity(sql, scope.companyId);
+        if (!company) throw notFound('company');
+        if (company.postal_address.trim() === '') throw postalAddressRequired();
+        const language = await ownerLanguage(sql, scope.companyId);
+        const { run, created } = await insertRunOnce(sql, scope, {
+          kind: input.kind,
+          sourceId: input.sourceId,
+          runKey: input.runKey,
+          content: input.content,
+          postalAddress: company.postal_address.trim(),
+          language,
+        });
+        if (!created) return { run, created, recipients: run.recipients };
+        const recipients = await freezeOutbox(sql, scope.companyId, run.id, domain, input.audience);
+        return { run: { ...run, recipients }, created, recipients };
+      });
+    },
+
+    /** Stops claiming the run's messages; the batch in flight finishes. */
+    pauseRun: (scope: WriteScope, runId: number) => changeStatus(db, scope, runId, ['sending'], 'paused'),
+    /** Lets a paused run send again. */
+    resumeRun: (scope: WriteScope, runId: number) => changeStatus(db, scope, runId, ['paused'], 'sending'),
+    /** Ends the run: its unclaimed messages are cancelled. */
+    cancelRun: (scope: WriteScope, runId: number) =>
+      changeStatus(db, scope, runId, ['sending', 'paused'], 'cancelled'),
+
+    /** The run and its outbox counted by status; 404 for another company's run. */
+    async progress(companyId: CompanyId, runId: number): Promise<{ run: MailRunRow; counts: RunProgress }> {
+      return db.tenant(companyId, async (sql) => {
+        const run = await findRun(sql, companyId, runId);
+        if (!run) throw notFound('mail run');
+        return { run, counts: await runProgress(sql, companyId, runId) };
+      });
+    },
+
+    /** Sets the postal address the footers show (required before the first send). */
+    async setPostalAddress(scope: WriteScope, address: string): Promise<void> {
+      // The companies row is written through the platform door only (its policy), for this company alone.
+      await db.platform((sql) => updateCompanyPostalAddress(sql, scope, address.trim()));
+    },
+  };
+}
+
+/** The mail-runs service's calls. */
+export type MailRunsService = ReturnType<typeof mailRunsService>;
+
+/** Moves a run between statuses; 404 for another company's run, 409 when it is in none of `from`. */
+async function changeStatus(
+  db: Database,
+  scope: WriteScope,
+  runId: number,
+  from: readonly RunStatus[],
+  to: RunStatus,
+): Promise<void> {
+  await db.tenant(scope.companyId, async (sql) => {
+    if (!(await findRun(sql, scope.companyId, runId))) throw notFound('mail run');
+    if (!(await changeRunStatus(sql, scope, runId, from, to))) {
+      throw new ApiError(409, 'mail_run_status', `The run cannot become ${to} from its current status`);
+    }
+  });
+}
