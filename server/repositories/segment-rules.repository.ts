@@ -4,7 +4,13 @@ import { queryBuilder } from '../db/query-builder.js';
 import type { FieldFailure } from '../../src/schemas/field-problems.js';
 import type { SegmentRuleSet } from '../../src/schemas/segments.js';
 import { SegmentClock } from './segment-rules/clock.js';
-import { inGuests, marketable, ruleSetCondition, TRACKABLE } from './segment-rules/conditions.js';
+import {
+  excludesMarketable,
+  inGuests,
+  marketable,
+  ruleSetCondition,
+  TRACKABLE,
+} from './segment-rules/conditions.js';
 import { distributionsStatement, type DistributionRow } from './segment-rules/distributions.js';
 import { notLiveRules, unknownReferences } from './segment-rules/references.js';
 
@@ -75,7 +81,7 @@ async function segmentStatement(
   return {
     member,
     from: rawSql`FROM guests g WHERE g.company_id = ${companyId} AND ${member}`,
-    marketable: marketable(base),
+    marketable: excludesMarketable(ruleSet.segment_groups) ? rawSql<SqlBool>`false` : marketable(base),
   };
 }
 

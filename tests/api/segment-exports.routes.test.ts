@@ -4,7 +4,10 @@ import {
   createSegmentExport,
   sweepExpiredSegmentExports,
 } from '../../server/repositories/segment-exports.repository.js';
-import { listCapturedEmails } from '../../server/repositories/captured-emails.repository.js';
+import {
+  listCapturedEmails,
+  type CapturedEmailRow,
+} from '../../server/repositories/captured-emails.repository.js';
 import { writeSegmentExportTurn } from '../../server/services/segment-export-writer.js';
 import { SEGMENT_EXPORTS_UNDER_WAY_MAX, type SegmentExport } from '../../src/schemas/segment-exports.js';
 import { openTestApp, type ApiCaller, type TestApp, type UserCaller } from '../support/app.js';
@@ -237,10 +240,15 @@ describe('background segment exports', () => {
     const url = `/api/campaigns/segments/${everyone}/export/?email=${encodeURIComponent(analyst.email.toUpperCase())}`;
     const queued = (await get(alice, url)).json<SegmentExport>();
     expect((await finished(alice, queued.id)).status).toBe('done');
-    const mails = await t.database.db.tenant(alice.companyId, (sql) =>
-      listCapturedEmails(sql, alice.companyId, 10),
-    );
-    const mail = mails.find((row) => row.to_address === analyst.email);
+    // The mail follows the finished turn (its status is written first), so it is waited for.
+    let mail: CapturedEmailRow | undefined;
+    for (let attempt = 0; attempt < 400 && !mail; attempt++) {
+      const mails = await t.database.db.tenant(alice.companyId, (sql) =>
+        listCapturedEmails(sql, alice.companyId, 10),
+      );
+      mail = mails.find((row) => row.to_address === analyst.email);
+      if (!mail) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
     expect(mail?.subject).toBe('Ihr Export von „Everyone“ ist fertig');
     expect(mail?.text_body).toContain('http://localhost:3000/segments?exports=1');
     expect(mail?.text_body).toContain(`${GUESTS} Gäste`);

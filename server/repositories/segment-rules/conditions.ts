@@ -198,6 +198,22 @@ export function marketable(ctx: Pick<RuleContext, 'companyId'>): Condition {
   return inGuests(subscribed);
 }
 
+/**
+ * Whether no member of the rule set can be marketable: every group holds `subscribed` false (no linked subscriber
+ * at all) or `marketable` false. The count then skips testing each member against the marketable set, half a
+ * million probes for "not yet subscribed" at a million guests.
+ */
+export function excludesMarketable(groups: readonly SegmentGroup[]): boolean {
+  return (
+    groups.length > 0 &&
+    groups.every((group) =>
+      group.segment_rules.some(
+        (rule) => (rule.type === 'subscribed' || rule.type === 'marketable') && rule.value === false,
+      ),
+    )
+  );
+}
+
 /** Days from today to the next birthday (0 today; 29 February falls on 1 March in other years). */
 function daysToBirthday(ctx: RuleContext): RawBuilder<number> {
   const today = ctx.clock.today();
