@@ -1,6 +1,7 @@
 import { messagesFor } from '../../src/i18n/resources.js';
 import { formatCount, languageOf } from '../../src/format/index.js';
 import { fill } from '../auth/oidc/language.js';
+import { escapeHtml } from '../auth/oidc/pages.js';
 
 /** What the "your export is ready" email says, and where its link goes. */
 export interface SegmentExportEmail {
@@ -8,18 +9,6 @@ export interface SegmentExportEmail {
   text: string;
   html: string;
   link: string;
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
 }
 
 /**
@@ -48,9 +37,9 @@ export function segmentExportEmail(input: {
   const lines = [fill(texts.ready, values), fill(texts.open, values), fill(texts.privacy, values)];
   const text = [lines[0], '', lines[1], link, '', lines[2]].join('\n');
   const html = [
-    `<p>${escapeHtml(lines[0]!)}</p>`,
-    `<p>${escapeHtml(lines[1]!)} <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
-    `<p>${escapeHtml(lines[2]!)}</p>`,
+    `<p>${escapeHtml(lines[0])}</p>`,
+    `<p>${escapeHtml(lines[1])} <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
+    `<p>${escapeHtml(lines[2])}</p>`,
   ].join('\n');
   return { subject, text, html, link };
 }
