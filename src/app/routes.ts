@@ -219,7 +219,22 @@ export const ROUTES: readonly AppRoute[] = [
   page('/demographics', comingSoon, 'pages.titles.demographics', 'Demographics', 'guests'),
   page('/heatmap', comingSoon, 'pages.titles.heatmap', 'Customer Journey', 'guests'),
   // Marketing
-  page('/campaigns', comingSoon, 'pages.titles.campaigns', 'Campaigns', 'marketing'),
+  page(
+    '/campaigns',
+    lazyScreen(() => import('./screens/CampaignsScreen.js'), { messages: 'campaigns' }),
+    'pages.titles.campaigns',
+    'Campaigns',
+    'marketing',
+  ),
+  // The campaign editor: `/campaigns/new`, which becomes `/campaigns/{id}` once its first save made it.
+  page(
+    '/campaigns/:id',
+    lazyScreen(() => import('./screens/CampaignEditorScreen.js'), { messages: 'campaigns' }),
+    'pages.titles.campaignEditor',
+    'Campaigns',
+    null,
+    { groupCrumb: 'marketing', parent: 'pages.titles.campaigns' },
+  ),
   page(
     '/campaign/analytics',
     comingSoon,

@@ -38,6 +38,8 @@ export const ROUTE_PARTS = {
   segments: ['segments', 'segmentRules', 'segmentDashboard', 'rfm', 'segmentExports'],
   // The email templates screen (and, later, the editor).
   templates: ['emailTemplates'],
+  // The campaign list and the campaign editor.
+  campaigns: ['campaigns'],
   // The guest and subscriber profile (the largest screen's texts after the account's).
   profile: ['profile'],
 } as const satisfies Record<string, readonly MessageArea[]>;

@@ -1,6 +1,9 @@
 import type { AnyStateMachine } from 'xstate';
 import { accountSettingsMachine } from './account-settings.machine.js';
 import { authMachine } from './auth.machine.js';
+import { campaignDuplicateMachine } from './campaign-duplicate.machine.js';
+import { campaignUpdateModeMachine } from './campaign-update-mode.machine.js';
+import { campaignsMachine } from './campaigns.machine.js';
 import { companyTokensMachine } from './company-tokens.machine.js';
 import { companyUsersMachine } from './company-users.machine.js';
 import { csvUploadMachine } from './csv-upload.machine.js';
@@ -44,6 +47,9 @@ import { verifySenderMachine } from './verify-sender.machine.js';
 export const MACHINE_LIST: readonly AnyStateMachine[] = [
   accountSettingsMachine,
   authMachine,
+  campaignDuplicateMachine,
+  campaignUpdateModeMachine,
+  campaignsMachine,
   companyTokensMachine,
   companyUsersMachine,
   csvUploadMachine,

@@ -8,6 +8,8 @@
 /** Keys whose values identify a person: replaced by a fingerprint, so equal values stay comparable. */
 export const IDENTIFYING_KEYS: ReadonlySet<string> = new Set([
   'email',
+  // A campaign's test-send addresses, as typed.
+  'emails',
   'username',
   'first_name',
   'last_name',

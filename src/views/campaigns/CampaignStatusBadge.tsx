@@ -1,0 +1,23 @@
+import { Badge } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { CampaignStatus } from '../../schemas/campaigns.js';
+
+// One colour per status, the same on the list and in the editor.
+const COLOURS: Record<CampaignStatus, string> = {
+  draft: 'gray',
+  scheduled: 'blue',
+  sending: 'orange',
+  sent: 'green',
+  paused: 'yellow',
+  cancelled: 'red',
+};
+
+/** A campaign's status as a coloured badge with its translated name. */
+export function CampaignStatusBadge({ status }: { status: CampaignStatus }) {
+  const { t } = useTranslation();
+  return (
+    <Badge color={COLOURS[status]} variant="light" c={status === 'paused' ? 'yellow.9' : undefined}>
+      {t(`campaigns.status.${status}`)}
+    </Badge>
+  );
+}
