@@ -5,6 +5,7 @@ import {
   type ErrorActorEvent,
   raise,
   setup,
+  stateIn,
   type TransitionConfig,
 } from 'xstate';
 import {
@@ -479,13 +480,14 @@ export const campaignUpdateModeMachine = updateSetup.createMachine({
     failed: { on: { 'load.retry': { target: 'loading', actions: 'dismissProblem' } } },
     editing: {
       initial: 'audience',
-      on: { 'name.change': { actions: { type: 'changeName', params: ({ event }) => event.value } } },
       states: {
         audience: {
           ...stepState('audience'),
           initial: 'waiting',
           on: {
             ...stepState('audience').on,
+            // The name is edited with the audience (a change while saving would be lost).
+            'name.change': { actions: { type: 'changeName', params: ({ event }) => event.value } },
             'audience.change': {
               target: '.waiting',
               reenter: true,
@@ -515,6 +517,8 @@ export const campaignUpdateModeMachine = updateSetup.createMachine({
           on: {
             ...stepState('content').on,
             'content.change': {
+              // The test dialog sends the content as it was when it opened.
+              guard: stateIn('#campaignUpdate.editing.content.test.closed'),
               actions: [
                 { type: 'changeContent', params: ({ event }) => event.content },
                 raise({ type: 'preview.check' }),
