@@ -83,7 +83,7 @@ const failed = (src: string, error: unknown) =>
 
 /** The events the walk offers in a state: the view's commands and the answers of the call under way. */
 function eventsOf(snapshot: Snapshot): Event[] {
-  const at = (value: object) => snapshot.matches(value as never);
+  const at = (value: object) => snapshot.matches(value);
   const { draft } = snapshot.context;
   const events: Event[] = [{ type: 'problem.dismiss' }];
   if (snapshot.matches('failed')) events.push({ type: 'load.retry' });
@@ -331,7 +331,7 @@ const model = createTestModel(campaignUpdateModeMachine, {
   events: eventsOf,
   serializeState,
   input: { campaignId: null },
-} as never);
+});
 const { transitions: paths } = everyTransition(campaignUpdateModeMachine, model as never);
 
 /** Runs events on a real actor with the stand-in calls, answering each call as it starts. */
