@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useBlocker, useNavigate, useParams } from 'react-router';
 import { audienceNamesSomeone } from '../../machines/support/campaign-draft.js';
 import { roleAtLeast } from '../../schemas/roles.js';
@@ -16,37 +16,16 @@ function campaignIdOf(param: string | undefined): number | null {
 }
 
 /**
- * /campaigns/new and /campaigns/{id}: the campaign editor. A new campaign's path becomes its id's once the
- * first save made it (the same editor stays open); another campaign's path opens a fresh editor.
+ * /campaigns/new and /campaigns/{id}: the campaign editor. A new campaign's address becomes its id's once the
+ * first save made it, so a reload or a bookmark opens it again.
  */
 export default function CampaignEditorScreen() {
   const { id } = useParams();
-  const opened = useRef<{ path: string | undefined; key: number }>({ path: id, key: 0 });
-  const savedId = useRef<number | null>(null);
-  // A new path is another campaign, unless it is the one this editor just saved.
-  if (opened.current.path !== id) {
-    const same = savedId.current !== null && String(savedId.current) === id;
-    opened.current = { path: id, key: same ? opened.current.key : opened.current.key + 1 };
-  }
-  return (
-    <CampaignEditor
-      key={opened.current.key}
-      campaignId={campaignIdOf(id)}
-      onSaved={(saved) => {
-        savedId.current = saved;
-      }}
-    />
-  );
+  return <CampaignEditor campaignId={campaignIdOf(id)} />;
 }
 
 /** One campaign's editor actor and its view, with the warning before leaving unsaved changes. */
-function CampaignEditor({
-  campaignId,
-  onSaved,
-}: {
-  campaignId: number | null;
-  onSaved: (id: number) => void;
-}) {
+function CampaignEditor({ campaignId }: { campaignId: number | null }) {
   const auth = useAuthActor();
   const navigate = useNavigate();
   const role = useSelector(auth, (state) => state.context.user?.role);
@@ -62,13 +41,12 @@ function CampaignEditor({
       (dirty && (id !== null || draft.name.trim() !== '' || audienceNamesSomeone(draft.audience)))
     );
   });
-  // The first save of a new campaign gives it its own address.
+  // The first save of a new campaign gives it its own address. Replaced in the browser's history only: the
+  // layout remounts a screen on every routed path change, which would drop the editor mid-way.
   useEffect(() => {
-    if (campaignId === null && savedId !== null) {
-      onSaved(savedId);
-      void navigate(`/campaigns/${savedId}`, { replace: true });
-    }
-  }, [campaignId, savedId, navigate, onSaved]);
+    if (campaignId === null && savedId !== null)
+      window.history.replaceState(window.history.state, '', `/campaigns/${savedId}`);
+  }, [campaignId, savedId]);
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) => unsaved && currentLocation.pathname !== nextLocation.pathname,
   );
