@@ -16,7 +16,13 @@ const COLOURS: Record<CampaignStatus, string> = {
 export function CampaignStatusBadge({ status }: { status: CampaignStatus }) {
   const { t } = useTranslation();
   return (
-    <Badge color={COLOURS[status]} variant="light" c={status === 'paused' ? 'yellow.9' : undefined}>
+    <Badge
+      color={COLOURS[status]}
+      variant="light"
+      c={status === 'paused' ? 'yellow.9' : undefined}
+      // The whole word, never cut to "SCHED…" in a narrow table cell.
+      styles={{ root: { maxWidth: 'none', flexShrink: 0 }, label: { overflow: 'visible' } }}
+    >
       {t(`campaigns.status.${status}`)}
     </Badge>
   );

@@ -216,6 +216,8 @@ function TestSendDialog({ actor }: { actor: CampaignEditorActor }) {
       <form
         onSubmit={(event) => {
           event.preventDefault();
+          // React carries a portal's events to the step's form around it: this submit is the dialog's alone.
+          event.stopPropagation();
           actor.send({ type: sent ? 'test.close' : 'test.submit' });
         }}
       >
