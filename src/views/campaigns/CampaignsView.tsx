@@ -90,7 +90,7 @@ export function CampaignsView({
               onChange={(value) =>
                 actor.send({
                   type: 'filters.change',
-                  filters: { status: value === 'all' || value === null ? null : (value) },
+                  filters: { status: value === 'all' || value === null ? null : value },
                 })
               }
               w={180}
