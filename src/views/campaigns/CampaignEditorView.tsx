@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Loader, Modal, Stack, Stepper, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { formatCount, languageOf } from '../../format/index.js';
@@ -118,6 +119,8 @@ function EditingSteps({
   const busy = useSelector(actor, (state) => state.hasTag('busy'));
   const problem = useSelector(actor, (state) => state.context.problem);
   const index = CAMPAIGN_STEPS.indexOf(step);
+  // A phone shows the steps' names alone.
+  const narrow = useMediaQuery('(max-width: 36em)');
   // Problems named on a field are shown there; the rest (and a refused send's) above the step.
   const shownAbove = problem && (!hasFieldMessages(problem) || step === 'review') ? problem : null;
   return (
@@ -133,7 +136,7 @@ function EditingSteps({
           <Stepper.Step
             key={name}
             label={t(`campaigns.steps.${name}`)}
-            description={t(`campaigns.stepHints.${name}`)}
+            description={narrow ? undefined : t(`campaigns.stepHints.${name}`)}
             aria-current={name === step ? 'step' : undefined}
             disabled={busy}
           />

@@ -11,6 +11,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, languageOf } from '../../format/index.js';
@@ -74,6 +75,8 @@ export function ScheduleStep({ actor, timeZone }: { actor: CampaignEditorActor; 
   const fieldErrors = useSelector(actor, (state) => state.context.fieldErrors);
   const busy = useSelector(actor, (state) => state.hasTag('busy'));
   const words = useScheduleWords();
+  // Three choices side by side do not fit a phone in every language: stacked there.
+  const narrow = useMediaQuery('(max-width: 36em)');
   const change = (next: Partial<typeof schedule>) => actor.send({ type: 'schedule.change', schedule: next });
   const saved = campaignBodyOf(draft);
   const savedSchedule: CampaignScheduleFields = {
@@ -111,6 +114,7 @@ export function ScheduleStep({ actor, timeZone }: { actor: CampaignEditorActor; 
             });
           }}
           disabled={busy}
+          orientation={narrow ? 'vertical' : 'horizontal'}
           fullWidth
         />
         {schedule.when === 'repeating' && (
