@@ -26,6 +26,8 @@ function english(key: string): string {
 
 /** A path of the route with sample parameter values. */
 function samplePath(pattern: string): string {
+  // The campaign editor's sample is a new campaign: no campaign 7 is promised by the demo data.
+  if (pattern === '/campaigns/:id') return '/campaigns/new';
   return pattern.replace(/:(\w+)/g, (_, name: string) => (name === 'hashid' ? 'a1b2c3' : '7'));
 }
 
