@@ -211,12 +211,24 @@ export function campaignSendingService(db: Database, options: CampaignSendingOpt
     },
 
     /**
-     * One scheduler turn at `at`: creates the run of every due instant (each in its own transaction, under the
-     * campaign's row lock, with the instant as run key, so two processes never create two runs for it) and
-     * settles campaigns whose runs finished. Answers how many runs it created.
+     * One scheduler turn at `at`: settles campaigns whose runs finished (sent, or scheduled again), then creates
+     * the run of every due instant (each in its own transaction, under the campaign's row lock, with the instant
+     * as run key, so two processes never create two runs for it). Answers how many runs it created.
      */
     async tick(at: Date = now(), limit = 50): Promise<number> {
       let created = 0;
+      // Settled first: a repeating campaign whose run just finished is due again in the same turn.
+      for (const done of await db.platform((sql) => findSettledCampaigns(sql, limit))) {
+        await db.tenant(done.company_id, async (sql) => {
+          const row = await getCampaign(sql, done.company_id, done.id, true);
+          if (!row || row.status !== 'sending') return;
+          if ((await campaignRunIds(sql, done.company_id, row.id, ['sending', 'paused'])).length > 0) return;
+          await setCampaignState(sql, systemScope(done.company_id), row.id, {
+            status: row.next_run_at ? 'scheduled' : 'sent',
+            nextRunAt: row.next_run_at,
+          });
+        });
+      }
       for (const due of await db.platform((sql) => findDueCampaigns(sql, at, limit))) {
         created += await db.tenant(due.company_id, async (sql) => {
           const scope = systemScope(due.company_id);
@@ -237,17 +249,6 @@ export function campaignSendingService(db: Database, options: CampaignSendingOpt
             await setCampaignState(sql, scope, row.id, { status: 'paused', nextRunAt: following });
             return 0;
           }
-        });
-      }
-      for (const done of await db.platform((sql) => findSettledCampaigns(sql, limit))) {
-        await db.tenant(done.company_id, async (sql) => {
-          const row = await getCampaign(sql, done.company_id, done.id, true);
-          if (!row || row.status !== 'sending') return;
-          if ((await campaignRunIds(sql, done.company_id, row.id, ['sending', 'paused'])).length > 0) return;
-          await setCampaignState(sql, systemScope(done.company_id), row.id, {
-            status: row.next_run_at ? 'scheduled' : 'sent',
-            nextRunAt: row.next_run_at,
-          });
         });
       }
       if (created > 0) wake();
