@@ -45,7 +45,7 @@ function formatterFor(zone: string): Intl.DateTimeFormat {
 }
 
 /** The wall-clock time in `zone` at instant `ms`, as milliseconds of the same wall clock read as UTC. */
-function wallClock(zone: string, ms: number): number {
+export function wallClock(zone: string, ms: number): number {
   const parts: Record<string, number> = {};
   for (const part of formatterFor(zone).formatToParts(new Date(ms))) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);

@@ -158,20 +158,22 @@ export async function assertAudienceOwned(
   await assertOwnedRows(sql, companyId, 'location_groups', 'location_group_ids', fields.location_group_ids);
 }
 
+/** A new campaign's fields besides its name: no audience, no schedule, sent once. */
+export const CAMPAIGN_DEFAULTS: Omit<CampaignFields, 'name'> = {
+  segment_ids: [],
+  list_ids: [],
+  location_ids: [],
+  location_group_ids: [],
+  start: null,
+  end: null,
+  repeat_on: 'once',
+  categories: [],
+  selected_days: [],
+  schedules: [],
+};
+
 function fieldValues(input: CampaignInput): unknown[] {
-  const fields: CampaignFields = {
-    segment_ids: [],
-    list_ids: [],
-    location_ids: [],
-    location_group_ids: [],
-    start: null,
-    end: null,
-    repeat_on: 'once',
-    categories: [],
-    selected_days: [],
-    schedules: [],
-    ...input,
-  };
+  const fields: CampaignFields = { ...CAMPAIGN_DEFAULTS, ...input };
   return [
     fields.name,
     distinctIds([...fields.segment_ids]),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { listAudit } from '../../server/repositories/audit.repository.js';
 import {
+  CAMPAIGN_DEFAULTS,
   createCampaign,
   deleteCampaign,
   getCampaign,
@@ -17,19 +18,7 @@ import { systemScope } from '../support/factories.js';
 import { countRows } from '../support/marketing.js';
 import { useTwoCompanies } from '../support/two-companies.js';
 
-const blank: CampaignFields = {
-  name: 'Blank',
-  segment_ids: [],
-  list_ids: [],
-  location_ids: [],
-  location_group_ids: [],
-  start: null,
-  end: null,
-  repeat_on: 'once',
-  categories: [],
-  selected_days: [],
-  schedules: [],
-};
+const blank: CampaignFields = { name: 'Blank', ...CAMPAIGN_DEFAULTS };
 
 describe('campaigns repository', () => {
   let db: Database;
