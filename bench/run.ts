@@ -30,6 +30,7 @@ import { benchSegmentPreview } from './segment-preview.js';
 import { benchSegments } from './segments.js';
 import { benchRfm } from './rfm.js';
 import { benchSending } from './sending.js';
+import { benchCampaignFreeze } from './campaign-freeze.js';
 import { benchStart } from './start.js';
 import { benchUpload } from './upload.js';
 import {
@@ -158,7 +159,7 @@ const loop: LoopOptions = {
 const only = new Set(
   (
     process.env.BENCH_ONLY ??
-    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm,segment-preview,segment-export,sending'
+    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm,segment-preview,segment-export,sending,campaign-freeze'
   ).split(','),
 );
 if (only.has('size')) await benchFirstLoad();
@@ -192,4 +193,5 @@ for (const driver of benchDrivers()) {
   if (only.has('segment-preview')) await benchSegmentPreview(driver);
   if (only.has('segment-export')) await benchSegmentExport(driver);
   if (only.has('sending')) await benchSending(driver);
+  if (only.has('campaign-freeze')) await benchCampaignFreeze(driver);
 }

@@ -56,6 +56,10 @@ import { posAnalyticsRoutes } from './routes/pos-analytics.routes.js';
 import { posChecksRoutes } from './routes/pos-checks.routes.js';
 import { emailImageFilesRoutes, emailImagesRoutes } from './routes/email-images.routes.js';
 import { emailTemplatesRoutes } from './routes/email-templates.routes.js';
+import { campaignsRoutes } from './routes/campaigns.routes.js';
+import { campaignsService } from './services/campaigns.service.js';
+import { campaignTestSendService } from './services/campaign-test-send.service.js';
+import { runTransport } from './sending/run-transport.js';
 import { segmentsRoutes } from './routes/segments.routes.js';
 import { segmentExportsRoutes } from './routes/segment-exports.routes.js';
 import { segmentDashboardRoutes } from './routes/segment-dashboard.routes.js';
@@ -232,6 +236,12 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   };
   const mailer = createMailer(options.db, options.mail ?? {}, app.log);
   const mailFrom = options.mail?.from ?? `"${brandName}" <no-reply@${new URL(auth.publicUrl).hostname}>`;
+  const sending = sendingSettingsFrom(
+    { publicUrl: auth.publicUrl, smtpUrl: options.mail?.smtpUrl, ...options.sending },
+    options.sending?.runner,
+  );
+  // Test sends leave through the transport the runner uses (its own pool, closed with the app).
+  const testTransport = runTransport(options.db, sending.transport);
   const workers = jobWorkers(
     options.db,
     app.log,
@@ -241,16 +251,14 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       settings: options.segmentExports ?? {},
       mail: { mailer, publicUrl: auth.publicUrl, brandName, from: mailFrom },
     },
-    sendingSettingsFrom(
-      { publicUrl: auth.publicUrl, smtpUrl: options.mail?.smtpUrl, ...options.sending },
-      options.sending?.runner,
-    ),
+    sending,
   );
   const runner = workers.imports;
   // Workers stop before the mailer closes: a finished export may still be mailing.
   app.addHook('onClose', async () => {
     await stopWorkers(workers);
     await mailer.close();
+    await testTransport.close();
   });
   const senderVerification = senderVerificationService({
     db: options.db,
@@ -287,6 +295,16 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       await api.register(segmentExportsRoutes(segmentExports));
       await api.register(emailTemplatesRoutes(emailTemplatesService(options.db, auth.publicUrl)));
       await api.register(emailImagesRoutes(emailImages));
+      await api.register(
+        campaignsRoutes({
+          campaigns: campaignsService(options.db),
+          sending: workers.campaignSending,
+          testSends: campaignTestSendService(options.db, testTransport, {
+            domain: sending.domain,
+            unsubscribeBaseUrl: sending.runner.unsubscribeBaseUrl,
+          }),
+        }),
+      );
       await api.register(segmentDashboardRoutes(segmentDashboardService(options.db)));
       await api.register(rfmRoutes(rfmService(options.db)));
       await api.register(guestsRoutes(guestsService(options.db, profiles, counts)));

@@ -22,6 +22,12 @@ import type { SegmentExportMail } from '../services/segment-export-writer.js';
 import { sendRunner, type SendRunner } from './send-runner.js';
 import { runTransport } from '../sending/run-transport.js';
 import { sendingSettingsFrom, type SendingSettings } from '../sending/sending-settings.js';
+import { campaignSendingService, type CampaignSendingService } from '../services/campaign-sending.service.js';
+import {
+  campaignScheduler,
+  DEFAULT_CAMPAIGN_SCHEDULER_SETTINGS,
+  type CampaignScheduler,
+} from './campaign-scheduler.js';
 
 /**
  * The background job workers, as one registry: the API process starts them with `buildApp` (unless
@@ -53,6 +59,10 @@ export interface JobWorkers {
   segmentExports: SegmentExportRunner;
   /** The mail-run sender (server/jobs/send-runner.ts). */
   sends: SendRunner;
+  /** Campaign sending (the send action and the scheduler's turns share it), waking the sender. */
+  campaignSending: CampaignSendingService;
+  /** The campaign scheduler (server/jobs/campaign-scheduler.ts). */
+  campaigns: CampaignScheduler;
 }
 
 /** How the segment export worker runs, and how it mails a finished export (none: not mailed). */
@@ -80,6 +90,8 @@ export function jobWorkers(
   );
   const transport = runTransport(db, sending.transport);
   const sends = sendRunner(db, transport, log, sending.runner);
+  const campaignSending = campaignSendingService(db, { domain: sending.domain, wake: () => sends.wake() });
+  const campaigns = campaignScheduler(campaignSending, log, DEFAULT_CAMPAIGN_SCHEDULER_SETTINGS);
   return {
     all: [
       { name: 'imports', start: () => imports.start(), stop: () => imports.stop() },
@@ -90,11 +102,14 @@ export function jobWorkers(
         start: () => sends.start(),
         stop: () => sends.stop().then(() => transport.close()),
       },
+      { name: 'campaigns', start: () => campaigns.start(), stop: () => campaigns.stop() },
     ],
     imports,
     clv,
     segmentExports,
     sends,
+    campaignSending,
+    campaigns,
   };
 }
 

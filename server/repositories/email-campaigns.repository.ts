@@ -14,6 +14,7 @@ export interface EmailCampaignRow {
   preheader: string;
   html_content: string;
   text_content: string;
+  tracking: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -26,6 +27,7 @@ export interface EmailCampaignFields {
   preheader: string;
   html_content: string;
   text_content: string;
+  tracking: boolean;
 }
 
 /** What creating an email campaign needs: the campaign it belongs to. */
@@ -39,8 +41,8 @@ export class EmailCampaignExistsError extends Error {
   }
 }
 
-const COLUMNS = `id, company_id, campaign_id, template_id, sender_id, subject, preheader, html_content, text_content,
-  created_at, updated_at`;
+const COLUMNS = `id::int, company_id::int, campaign_id::int, template_id::int, sender_id::int, subject, preheader,
+  html_content, text_content, tracking, created_at, updated_at`;
 
 async function selectByCampaign(
   sql: Sql,
@@ -64,19 +66,21 @@ async function checkReferences(
   await assertOwnedRows(sql, companyId, 'email_senders', 'sender_id', [fields.sender_id]);
 }
 
-/** One page of a company's email campaigns, newest campaign first, with the total count. */
+/** One page of a company's email campaigns (of one campaign when named), newest campaign first, with the total. */
 export async function listEmailCampaigns(
   sql: Sql,
   companyId: CompanyId,
-  window: PageWindow,
+  window: PageWindow & { campaignId?: number | undefined },
 ): Promise<Page<EmailCampaignRow>> {
+  const where = 'company_id = $1 AND ($2::bigint IS NULL OR campaign_id = $2)';
+  const params = [companyId, window.campaignId ?? null];
   const total = await sql.query<{ count: number }>(
-    'SELECT count(*)::int AS count FROM email_campaigns WHERE company_id = $1',
-    [companyId],
+    `SELECT count(*)::int AS count FROM email_campaigns WHERE ${where}`,
+    params,
   );
   const page = await sql.query<EmailCampaignRow>(
-    `SELECT ${COLUMNS} FROM email_campaigns WHERE company_id = $1 ORDER BY campaign_id DESC LIMIT $2 OFFSET $3`,
-    [companyId, window.limit, window.offset],
+    `SELECT ${COLUMNS} FROM email_campaigns WHERE ${where} ORDER BY campaign_id DESC LIMIT $3 OFFSET $4`,
+    [...params, window.limit, window.offset],
   );
   return { count: total.rows[0]?.count ?? 0, rows: page.rows };
 }
@@ -106,8 +110,8 @@ export async function createEmailCampaign(
   }
   const { rows } = await sql.query<EmailCampaignRow>(
     `INSERT INTO email_campaigns (company_id, campaign_id, template_id, sender_id, subject, preheader, html_content,
-                                  text_content)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+                                  text_content, tracking)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
     [
       scope.companyId,
       input.campaign_id,
@@ -117,6 +121,7 @@ export async function createEmailCampaign(
       input.preheader ?? '',
       input.html_content ?? '',
       input.text_content ?? '',
+      input.tracking ?? true,
     ],
   );
   const created = rows[0]!;
@@ -143,7 +148,7 @@ export async function updateEmailCampaign(
   if (!before) return null;
   await checkReferences(sql, scope.companyId, changes);
   const keys = (
-    ['template_id', 'sender_id', 'subject', 'preheader', 'html_content', 'text_content'] as const
+    ['template_id', 'sender_id', 'subject', 'preheader', 'html_content', 'text_content', 'tracking'] as const
   ).filter((key) => changes[key] !== undefined);
   let after = before;
   if (keys.length > 0) {
@@ -163,4 +168,17 @@ export async function updateEmailCampaign(
     after,
   });
   return after;
+}
+
+/**
+ * Copies the chosen template's HTML and text into the campaign's content, so the campaign keeps what it sends when
+ * the template is later changed or deleted. Nothing changes without a template.
+ */
+export async function copyTemplateContent(sql: Sql, companyId: CompanyId, campaignId: number): Promise<void> {
+  await sql.query(
+    `UPDATE email_campaigns e SET html_content = t.html_content, text_content = t.text_content
+     FROM email_templates t
+     WHERE e.company_id = $1 AND e.campaign_id = $2 AND t.company_id = $1 AND t.id = e.template_id`,
+    [companyId, campaignId],
+  );
 }

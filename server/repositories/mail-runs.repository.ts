@@ -1,9 +1,17 @@
+import { sql as rawSql, type RawBuilder } from 'kysely';
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
+import { runWithSegmentPlanner } from './segment-rules/planner.js';
 import type { WriteScope } from './scope.js';
 
-/** Who a run is for: chosen subscribers, or the members of subscriber lists (only those still subscribed). */
-export type RunAudience = { subscriberIds: readonly number[] } | { listIds: readonly number[] };
+/**
+ * Who a run is for (only those still subscribed): chosen subscribers, the members of subscriber lists, or the
+ * subscriber ids a statement fragment selects (a campaign's audience, `audienceSubscribers`).
+ */
+export type RunAudience =
+  | { subscriberIds: readonly number[] }
+  | { listIds: readonly number[] }
+  | { subscribers: RawBuilder<{ id: number }> };
 
 /** What is sent, frozen with the run: templates with merge tags, and the footer's postal address. */
 export interface RunContent {
@@ -139,25 +147,32 @@ export async function freezeOutbox(
 ): Promise<number> {
   const chosen =
     'subscriberIds' in audience
-      ? 's.id = ANY($4::bigint[])'
-      : `s.id IN (SELECT m.subscriber_id FROM subscriber_list_members m
-                   WHERE m.company_id = $1 AND m.list_id = ANY($4::bigint[]))`;
-  const ids = 'subscriberIds' in audience ? audience.subscriberIds : audience.listIds;
-  const { rowCount } = await sql.query(
-    `INSERT INTO mail_outbox (company_id, run_id, subscriber_id, email, merge, message_id, status)
-     SELECT $1::bigint, $2::bigint, s.id, s.email,
-            jsonb_build_object('first_name', s.first_name, 'last_name', s.last_name, 'email', s.email,
-                               'location_name', coalesce(l.name, '')),
-            '<r' || $2::bigint || '.s' || s.id || '@' || $3::text || '>',
-            CASE WHEN EXISTS (SELECT 1 FROM mail_suppressions x
-                              WHERE x.company_id = $1 AND lower(x.email) = lower(s.email))
-                 THEN 'suppressed' ELSE 'queued' END
-     FROM subscribers s
-     LEFT JOIN locations l ON l.company_id = $1 AND l.id = s.source_location_id
-     WHERE s.company_id = $1::bigint AND s.subscribed AND ${chosen}
-     ON CONFLICT (run_id, subscriber_id) DO NOTHING`,
-    [companyId, runId, domain, ids],
+      ? rawSql`s.id = ANY(${[...audience.subscriberIds]}::bigint[])`
+      : 'listIds' in audience
+        ? rawSql`s.id IN (SELECT m.subscriber_id FROM subscriber_list_members m
+                          WHERE m.company_id = ${companyId} AND m.list_id = ANY(${[...audience.listIds]}::bigint[]))`
+        : rawSql`s.id IN (${audience.subscribers})`;
+  // One statement, whatever the audience: a campaign's segments are evaluated inside it (hashed guest sets).
+  const [inserted] = await runWithSegmentPlanner(
+    sql,
+    rawSql<{ n: number }>`
+    WITH added AS (
+      INSERT INTO mail_outbox (company_id, run_id, subscriber_id, email, merge, message_id, status)
+      SELECT ${companyId}::bigint, ${runId}::bigint, s.id, s.email,
+             jsonb_build_object('first_name', s.first_name, 'last_name', s.last_name, 'email', s.email,
+                                'location_name', coalesce(l.name, '')),
+             '<r' || ${runId}::bigint || '.s' || s.id || '@' || ${domain}::text || '>',
+             CASE WHEN EXISTS (SELECT 1 FROM mail_suppressions x
+                               WHERE x.company_id = ${companyId} AND lower(x.email) = lower(s.email))
+                  THEN 'suppressed' ELSE 'queued' END
+      FROM subscribers s
+      LEFT JOIN locations l ON l.company_id = ${companyId} AND l.id = s.source_location_id
+      WHERE s.company_id = ${companyId}::bigint AND s.subscribed AND ${chosen}
+      ON CONFLICT (run_id, subscriber_id) DO NOTHING
+      RETURNING 1)
+    SELECT count(*)::int AS n FROM added`,
   );
+  const rowCount = inserted?.n ?? 0;
   await sql.query(
     `UPDATE mail_runs SET recipients = (SELECT count(*) FROM mail_outbox WHERE run_id = $2 AND company_id = $1)
      WHERE company_id = $1 AND id = $2`,

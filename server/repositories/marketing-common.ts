@@ -5,6 +5,7 @@ import { UnknownReferenceError, type OwnedTable } from './references.js';
 export type MarketingTable =
   | 'segments'
   | 'campaigns'
+  | 'subscriber_lists'
   | 'email_templates'
   | 'email_senders'
   | 'location_groups'

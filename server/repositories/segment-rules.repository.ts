@@ -1,6 +1,5 @@
 import { sql as rawSql, type RawBuilder, type SqlBool } from 'kysely';
 import type { CompanyId, Sql } from '../db/database.js';
-import { queryBuilder } from '../db/query-builder.js';
 import type { FieldFailure } from '../../src/schemas/field-problems.js';
 import type { SegmentRuleSet } from '../../src/schemas/segments.js';
 import { SegmentClock } from './segment-rules/clock.js';
@@ -13,6 +12,7 @@ import {
 } from './segment-rules/conditions.js';
 import { distributionsStatement, type DistributionRow } from './segment-rules/distributions.js';
 import { notLiveRules, unknownReferences } from './segment-rules/references.js';
+import { DISTRIBUTION_PLANNER, runWithSegmentPlanner as run } from './segment-rules/planner.js';
 
 /** A row of the dashboard's distributions. */
 export type { DistributionRow };
@@ -86,39 +86,6 @@ async function segmentStatement(
 }
 
 /**
- * Planner settings of a segment statement (docs/segments.md "Speed"). Its sets of guests are hashed subplans
- * (`inGuests`), which PostgreSQL only hashes when the estimated set fits work_mem × hash_mem_multiplier: 64 MB × 8
- * holds sets of about sixteen million guests, where a set planned too big would run again for each guest (the
- * memory is taken as a statement needs it, not reserved). A window's per-guest figures group a million checks
- * into most of a million guests: sorting them took 430 ms where hashing took 790 ms, so aggregates sort.
- */
-const SEGMENT_PLANNER = {
-  // A count over a million guests is costed above the JIT thresholds, and compiling its expressions took about
-  // a second of the measured preview; each row's work here is too small to win it back.
-  jit: 'off',
-  work_mem: '64MB',
-  hash_mem_multiplier: '8',
-  enable_hashagg: 'off',
-};
-/**
- * The distributions group their members into a few buckets and locations, where hashing wins: the same settings
- * with hash aggregation on (a window rule's sets sort their own groups only in the counts).
- */
-const DISTRIBUTION_PLANNER = { ...SEGMENT_PLANNER, enable_hashagg: 'on' };
-
-/** Runs a segment statement with `planner`'s settings for it alone. */
-async function run<Row>(sql: Sql, statement: RawBuilder<Row>, planner = SEGMENT_PLANNER): Promise<Row[]> {
-  const settings = Object.entries(planner);
-  await sql.exec(settings.map(([name, value]) => `SET LOCAL ${name} = '${value}'`).join('; '));
-  const compiled = statement.compile(queryBuilder);
-  const { rows } = await sql.query<Row>(compiled.sql, compiled.parameters);
-  // Back to the server's values, so the transaction's later statements (other repositories) plan as usual; not
-  // after a failure: the transaction is aborted then, and its rollback ends the settings anyway.
-  await sql.exec(settings.map(([name]) => `RESET ${name}`).join('; '));
-  return rows;
-}
-
-/**
  * The segment's counts (all, marketable and trackable guests) and the company's guests, the base of its share, in
  * one scan of the company's guests. Each guest's membership is worked out once, below an `OFFSET 0` that keeps
  * the planner from copying it (and the hash tables of its sets) into each count; marketable is tested for members
@@ -147,6 +114,21 @@ export async function countSegment(
     trackable: row?.trackable ?? 0,
     company_guests: row?.company_guests ?? 0,
   };
+}
+
+/**
+ * The segment's member guests as a statement fragment, `SELECT g.id FROM guests g WHERE …`, for a statement that
+ * reads them in one go (a campaign's audience, docs/campaigns.md); run it with `runWithSegmentPlanner`. Refused
+ * as `countSegment` is.
+ */
+export async function segmentMembersFragment(
+  sql: Sql,
+  companyId: CompanyId,
+  ruleSet: SegmentRuleSet,
+  scope: SegmentScope = {},
+): Promise<RawBuilder<{ id: number }>> {
+  const statement = await segmentStatement(sql, companyId, ruleSet, scope);
+  return rawSql<{ id: number }>`SELECT g.id ${statement.from}`;
 }
 
 /** A page of a segment's member ids, in id order, after `afterId` (keyset). */

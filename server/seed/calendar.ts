@@ -1,5 +1,6 @@
 import type { OperatingProfile } from './blueprints.js';
 import type { Random } from './random.js';
+import { wallClock } from '../campaigns/schedule.js';
 
 /** Milliseconds in a calendar day. */
 export const DAY_MS = 86_400_000;
@@ -82,31 +83,10 @@ export class ZoneClock {
     readonly timeZone: string,
     private readonly calendar: Calendar,
   ) {
-    const format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
     this.offsets = new Float64Array(calendar.days);
     for (let day = 0; day < calendar.days; day++) {
       const instant = (calendar.firstEpochDay + day) * DAY_MS + DAY_MS / 2;
-      const parts = format.formatToParts(instant);
-      const field = (type: Intl.DateTimeFormatPartTypes) =>
-        Number(parts.find((part) => part.type === type)?.value);
-      const wall = Date.UTC(
-        field('year'),
-        field('month') - 1,
-        field('day'),
-        field('hour'),
-        field('minute'),
-        field('second'),
-      );
-      this.offsets[day] = wall - instant;
+      this.offsets[day] = wallClock(timeZone, instant) - instant;
     }
   }
 

@@ -28,6 +28,7 @@ import { insertSupportCompany, SUPPORT_COMPANY, SUPPORT_STAFF, type SupportSumma
 import { refreshSegmentCaches } from '../services/segment-figures.js';
 import { createStarterSegments } from '../services/starter-segments.service.js';
 import { createStarterTemplates } from '../services/starter-templates.service.js';
+import { createDemoCampaigns } from './campaigns.js';
 
 /** What to load. */
 export interface LoadDemoOptions {
@@ -737,6 +738,19 @@ export async function loadDemoAccounts(db: Database, options: LoadDemoOptions): 
           sql,
           { companyId: id, userId: null, actorUserId: null },
           options.installationUrl ?? 'http://localhost:3000',
+        );
+        // A postal address, a verified sender and a few campaigns with true figures (docs/campaigns.md).
+        await createDemoCampaigns(
+          sql,
+          { companyId: id, userId: null, actorUserId: null },
+          {
+            name: company.blueprint.name,
+            slug: company.blueprint.slug,
+            city: company.blueprint.locations[0]?.city ?? '',
+            timeZone: company.blueprint.timeZone,
+            until,
+            seed,
+          },
         );
         loaded.push({
           id,

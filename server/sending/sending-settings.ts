@@ -3,6 +3,8 @@ import type { RunTransportSettings } from './run-transport.js';
 
 /** How run messages are sent: the transport and the runner's settings. */
 export interface SendingSettings {
+  /** The installation's host: Message-IDs end with it. */
+  domain: string;
   transport: RunTransportSettings;
   runner: SendRunnerSettings;
 }
@@ -44,6 +46,7 @@ export function sendingSettingsFrom(
         }
       : undefined;
   return {
+    domain: installationDomain(config.publicUrl),
     transport: { smtpUrl: config.smtpUrl, dkim },
     runner: {
       ...DEFAULT_SEND_RUNNER_SETTINGS,

@@ -1,4 +1,4 @@
-import type { CompanyId, Database } from '../db/database.js';
+import type { CompanyId, Database, Sql } from '../db/database.js';
 import { ApiError, fieldFailure, notFound } from '../http/errors.js';
 import { ownerLanguage } from '../repositories/account-settings.repository.js';
 import {
@@ -51,6 +51,33 @@ export function postalAddressRequired(): ApiError {
   );
 }
 
+/**
+ * `freezeRun` inside the caller's transaction, so a caller's own writes (a campaign's status and next instant)
+ * commit with the run or not at all. `domain` is the installation's host, for Message-IDs.
+ */
+export async function freezeRunIn(
+  sql: Sql,
+  scope: WriteScope,
+  domain: string,
+  input: FreezeRunInput,
+): Promise<FrozenRun> {
+  const company = await findCompanyMailIdentity(sql, scope.companyId);
+  if (!company) throw notFound('company');
+  if (company.postal_address.trim() === '') throw postalAddressRequired();
+  const language = await ownerLanguage(sql, scope.companyId);
+  const { run, created } = await insertRunOnce(sql, scope, {
+    kind: input.kind,
+    sourceId: input.sourceId,
+    runKey: input.runKey,
+    content: input.content,
+    postalAddress: company.postal_address.trim(),
+    language,
+  });
+  if (!created) return { run, created, recipients: run.recipients };
+  const recipients = await freezeOutbox(sql, scope.companyId, run.id, domain, input.audience);
+  return { run: { ...run, recipients }, created, recipients };
+}
+
 /** The service over one database; `domain` is the installation's host, for Message-IDs. */
 export function mailRunsService(db: Database, domain: string) {
   return {
@@ -59,23 +86,7 @@ export function mailRunsService(db: Database, domain: string) {
      * by another process). Refused with `postal_address_required` while the company has no postal address.
      */
     async freezeRun(scope: WriteScope, input: FreezeRunInput): Promise<FrozenRun> {
-      return db.tenant(scope.companyId, async (sql) => {
-        const company = await findCompanyMailIdentity(sql, scope.companyId);
-        if (!company) throw notFound('company');
-        if (company.postal_address.trim() === '') throw postalAddressRequired();
-        const language = await ownerLanguage(sql, scope.companyId);
-        const { run, created } = await insertRunOnce(sql, scope, {
-          kind: input.kind,
-          sourceId: input.sourceId,
-          runKey: input.runKey,
-          content: input.content,
-          postalAddress: company.postal_address.trim(),
-          language,
-        });
-        if (!created) return { run, created, recipients: run.recipients };
-        const recipients = await freezeOutbox(sql, scope.companyId, run.id, domain, input.audience);
-        return { run: { ...run, recipients }, created, recipients };
-      });
+      return db.tenant(scope.companyId, (sql) => freezeRunIn(sql, scope, domain, input));
     },
 
     /** Stops claiming the run's messages; the batch in flight finishes. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailField } from './accounts.js';
 import { IsoDateSchema, pageOf, PagingQuerySchema, requiredName } from './common.js';
+import { urlWholeNumber } from './numbers.js';
 
 /**
  * Campaigns (spec §2 /campaigns and "campaign update mode", §3 "Campaign / email campaign", §7 Campaigns calls;
@@ -146,7 +147,7 @@ export type EmailCampaignInput = z.infer<typeof EmailCampaignCreateSchema>;
 
 /** `GET /campaigns/email-campaigns/?campaign_id=`. */
 export const EmailCampaignListQuerySchema = PagingQuerySchema.extend({
-  campaign_id: z.coerce.number().int().positive('campaign_id must be a campaign id').optional(),
+  campaign_id: urlWholeNumber('campaign_id must be a campaign id').optional(),
 });
 /** A page of email campaigns. */
 export const EmailCampaignPageSchema = pageOf(EmailCampaignSchema);

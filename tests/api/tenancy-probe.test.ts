@@ -110,6 +110,9 @@ const B_ROWS: Record<string, (b: CompanyB) => Promise<ProbeRow>> = {
       ),
     },
   }),
+  '/api/campaigns/campaigns/{id}': async (b) => ({
+    params: { id: idOf(await b.call('POST', '/api/campaigns/campaigns/', { name: b.marker })) },
+  }),
   '/api/campaigns/email-templates/{id}': async (b) => ({
     params: {
       id: idOf(

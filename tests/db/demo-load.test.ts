@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { loadDemoAccounts, loadDemoData, loadDemoHistory } from '../../server/seed/load.js';
+import { campaignsService } from '../../server/services/campaigns.service.js';
 import { demoStatusService } from '../../server/services/demo-status.service.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -97,6 +98,83 @@ describe('demo data in two steps', () => {
       expect(row.html_content).toContain('{{unsubscribe_url}}');
       expect(row.export_html).toContain('src="http://localhost:3000/email-images/placeholders/hero.png"');
     }
+  });
+
+  it('gives each demo company a postal address, a verified sender and campaigns whose figures are their outbox rows', async () => {
+    const companies = await whole.db.platform(async (sql) => {
+      const { rows } = await sql.query<{
+        id: number;
+        slug: string;
+        postal_address: string;
+        verified: number;
+      }>(
+        `SELECT c.id::int, c.slug, c.postal_address,
+                (SELECT count(*)::int FROM email_senders s WHERE s.company_id = c.id AND s.verified_at IS NOT NULL)
+                  AS verified
+         FROM companies c WHERE c.slug IN ('harbor-vine', 'copper-kettle') ORDER BY c.slug`,
+      );
+      return rows;
+    });
+    expect(companies).toHaveLength(2);
+    const totals = { opened: 0, machine: 0, clicked: 0 };
+    for (const company of companies) {
+      expect(company.postal_address).not.toBe('');
+      expect(company.verified).toBe(1);
+      const summary = await campaignsService(whole.db).summary(company.id, { limit: 20, offset: 0 });
+      const byName = new Map(summary.results.map((row) => [row.name, row]));
+      expect([...byName.keys()].sort()).toEqual([
+        'Happy hour is back',
+        'Monthly newsletter',
+        'Spring menu launch',
+        'Summer patio opening',
+        'Weekend specials',
+      ]);
+      expect(byName.get('Summer patio opening')!.status).toBe('draft');
+      const weekly = byName.get('Weekend specials')!;
+      expect(weekly.status).toBe('scheduled');
+      expect(weekly.next_run_at).not.toBeNull();
+      // Independent figures: the outbox rows of each past campaign's runs, counted here.
+      const outbox = await whole.db.platform(async (sql) => {
+        const { rows } = await sql.query<{
+          name: string;
+          sent: number;
+          failed: number;
+          opened: number;
+          machine: number;
+          clicked: number;
+        }>(
+          `SELECT c.name, count(*) FILTER (WHERE o.status = 'sent')::int AS sent,
+                  count(*) FILTER (WHERE o.status = 'failed')::int AS failed,
+                  count(*) FILTER (WHERE o.opened_at IS NOT NULL)::int AS opened,
+                  count(*) FILTER (WHERE o.machine_opened_at IS NOT NULL AND o.opened_at IS NULL)::int AS machine,
+                  count(*) FILTER (WHERE o.clicked_at IS NOT NULL)::int AS clicked
+           FROM campaigns c JOIN mail_runs r ON r.source_id = c.id AND r.kind = 'campaign'
+           JOIN mail_outbox o ON o.run_id = r.id WHERE c.company_id = $1 GROUP BY c.name`,
+          [company.id],
+        );
+        return rows;
+      });
+      expect(outbox).toHaveLength(3);
+      for (const figures of outbox) {
+        const row = byName.get(figures.name)!;
+        expect(row).toMatchObject({
+          status: 'sent',
+          sent: figures.sent,
+          failed: 2,
+          opened: figures.opened,
+          clicked: figures.clicked,
+          unsubscribed: 1,
+        });
+        expect(figures.sent).toBeGreaterThan(0);
+        totals.opened += figures.opened;
+        totals.machine += figures.machine;
+        totals.clicked += figures.clicked;
+      }
+    }
+    // The tiny demo has few subscribers: every kind of engagement shows somewhere, machine opens left out.
+    expect(totals.opened).toBeGreaterThan(0);
+    expect(totals.machine).toBeGreaterThan(0);
+    expect(totals.clicked).toBeGreaterThan(0);
   });
 
   it('reports nothing loading on an installation without a demo', async () => {
