@@ -19,7 +19,8 @@ export function CampaignStatusBadge({ status }: { status: CampaignStatus }) {
     <Badge
       color={COLOURS[status]}
       variant="light"
-      c={status === 'paused' ? 'yellow.9' : undefined}
+      // The light badge's own text colour is too pale on its tint (axe: contrast): the page's text colour.
+      c="var(--mantine-color-text)"
       // The whole word, never cut to "SCHED…" in a narrow table cell.
       styles={{ root: { maxWidth: 'none', flexShrink: 0 }, label: { overflow: 'visible' } }}
     >
