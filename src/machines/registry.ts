@@ -31,6 +31,7 @@ import { senderVerificationMachine } from './sender-verification.machine.js';
 import { subscriberListsMachine } from './subscriber-lists.machine.js';
 import { subscribersListMachine } from './subscribers-list.machine.js';
 import { templateActionsMachine } from './template-actions.machine.js';
+import { templateEditorMachine } from './template-editor.machine.js';
 import { templateGalleryMachine } from './template-gallery.machine.js';
 import { supportLogMachine } from './support-log.machine.js';
 import { supportMachinesMachine } from './support-machines.machine.js';
@@ -77,6 +78,7 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   supportMachinesMachine,
   supportReplayMachine,
   templateActionsMachine,
+  templateEditorMachine,
   templateGalleryMachine,
   tokenExpiryMachine,
   verifySenderMachine,
