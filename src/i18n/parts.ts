@@ -37,7 +37,7 @@ export const SERVER_AREAS = [
 export const ROUTE_PARTS = {
   segments: ['segments', 'segmentRules', 'segmentDashboard', 'rfm', 'segmentExports'],
   // The email templates screen (and, later, the editor).
-  templates: ['emailTemplates'],
+  templates: ['emailTemplates', 'templateEditor'],
   // The guest and subscriber profile (the largest screen's texts after the account's).
   profile: ['profile'],
 } as const satisfies Record<string, readonly MessageArea[]>;

@@ -243,7 +243,7 @@ for (const [label, id, source] of [
               !path.steps[index - 1]!.state.hasTag('unsaved') &&
               path.steps[index - 1]!.state.matches('ready')) ||
               (step.event.type === 'leave.confirm' &&
-                path.steps[index - 1]!.state.matches('ready.document.confirmingLeave'))),
+                path.steps[index - 1]!.state.matches({ ready: { document: 'confirmingLeave' } }))),
         ).length;
         expect(allowed).toBe(asked);
       }
