@@ -1,3 +1,4 @@
+import { Loader } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { useBlocker, useParams } from 'react-router';
@@ -60,8 +61,22 @@ function EditorPanel({ id }: { id: number | null }) {
   );
 }
 
-/** /editor-template (a new template) and /editor-template/{id}: the GrapesJS email template editor. */
+/** True when this document was served with the editor's policy (inline styles allowed; server/http/app-page.ts). */
+function hasEditorPolicy(): boolean {
+  return document.documentElement.dataset.inlineStyles === 'allowed';
+}
+
+/**
+ * /editor-template (a new template) and /editor-template/{id}: the GrapesJS email template editor. Entered from
+ * another page of the app, the document still has the app's strict style policy, which GrapesJS cannot work
+ * under: the page is loaded again from the server, which serves the editor's addresses with their own policy.
+ */
 export default function TemplateEditorScreen() {
   const id = templateIdOf(useParams().id);
+  const ready = hasEditorPolicy();
+  useEffect(() => {
+    if (!ready) window.location.reload();
+  }, [ready]);
+  if (!ready) return <Loader size="sm" aria-label="…" />;
   return <EditorPanel key={id ?? 'new'} id={id} />;
 }

@@ -1,11 +1,11 @@
 import 'grapesjs/dist/css/grapes.min.css';
 import { Paper, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import GjsEditor, { BlocksProvider, Canvas, TraitsProvider } from '@grapesjs/react';
-import grapesjs, { type Editor, type EditorConfig } from 'grapesjs';
-import grapesjsMjml from 'grapesjs-mjml';
+import grapesjs, { type Editor } from 'grapesjs';
+import grapesjsMjmlModule from 'grapesjs-mjml';
 import { useEffect, useRef, type RefObject } from 'react';
 import type { TemplateEditorCommand } from '../../machines/template-editor.machine.js';
-import { EMAIL_FRAME_PATH, type EmailImage } from '../../schemas/email-templates.js';
+import type { EmailImage } from '../../schemas/email-templates.js';
 import type { EmailBlock } from './email-blocks.js';
 
 /** What the editor's toolbar asks of the canvas. */
@@ -72,30 +72,9 @@ const DEVICES = [
   { id: 'phone', name: 'Phone', width: '390px', widthMedia: '480px' },
 ];
 
-/**
- * GrapesJS's canvas frame is an `about:blank` iframe, which inherits the app's Content-Security-Policy and so
- * refuses the inline styles every email is made of. Frames created while `create` runs load the app's email
- * frame page instead, whose own policy allows inline styles and no script (docs/templates.md).
- */
-function withEmailFrames<T>(create: () => T): T {
-  const createElement = document.createElement;
-  document.createElement = function (this: Document, tagName: string, options?: ElementCreationOptions) {
-    const element = createElement.call(this, tagName, options);
-    if (tagName.toLowerCase() === 'iframe') element.setAttribute('src', EMAIL_FRAME_PATH);
-    return element;
-  } as typeof document.createElement;
-  try {
-    return create();
-  } finally {
-    document.createElement = createElement;
-  }
-}
-
-// GrapesJS, with the canvas frames made by `init` loading the email frame page.
-const framedGrapes = {
-  ...grapesjs,
-  init: (config: EditorConfig) => withEmailFrames(() => grapesjs.init(config)),
-};
+// grapesjs-mjml is a UMD bundle: its plugin is the module's `default` once bundled.
+const grapesjsMjml =
+  (grapesjsMjmlModule as unknown as { default?: typeof grapesjsMjmlModule }).default ?? grapesjsMjmlModule;
 
 /** The built-in rich text editor's insertion, which GrapesJS's types leave out. */
 interface RichTextInsert {
@@ -200,7 +179,7 @@ export default function GrapesCanvas({
 
   return (
     <GjsEditor
-      grapesjs={framedGrapes as typeof grapesjs}
+      grapesjs={grapesjs}
       style={LAYOUT.editor}
       options={{
         height: '100%',
@@ -210,8 +189,6 @@ export default function GrapesCanvas({
         storageManager: false,
         undoManager: { trackSelection: false },
         deviceManager: { devices: DEVICES },
-        // The frame page is already a blank standards-mode document; rewriting it is not needed.
-        canvas: { frameContent: '' },
         assetManager: {
           uploadFile: (event: DragEvent | Event): undefined => {
             const files =
