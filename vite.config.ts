@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { globalThisForFunctionGlobal } from './scripts/vite-global-this-plugin.js';
 import { messagesByPart } from './scripts/vite-messages-plugin.js';
 
 export default defineConfig({
-  plugins: [react(), messagesByPart()],
+  plugins: [react(), messagesByPart(), globalThisForFunctionGlobal()],
   // The server puts each response's style nonce here (server/http/app-page.ts); Mantine's <style> elements use it.
   html: { cspNonce: 'CSP_NONCE_PLACEHOLDER' },
   build: {

@@ -51,11 +51,13 @@ describe('the email template editor in a browser', () => {
     const canvas = canvasOf(page);
     await canvas.locator('body').waitFor();
 
-    // A one-column section into the empty body, then a button and a text block into its column.
+    // A one-column section into the empty body, a text block into its column, then a button and an offer.
     await dragBlock(page, 'section-1', page.locator('iframe.gjs-frame'), 0.1);
     const firstText = canvas.getByText('Write your message here.').first();
     await firstText.waitFor();
-    await dragBlock(page, 'button', firstText, 0.9);
+    await dragBlock(page, 'text', firstText, 0.3);
+    await expect.poll(() => canvas.getByText('Write your message here.').count()).toBe(2);
+    await dragBlock(page, 'button', page.locator('iframe.gjs-frame'), 0.9);
     await canvas.getByText('Book a table').waitFor();
     await dragBlock(page, 'offer', page.locator('iframe.gjs-frame'), 0.9);
     await canvas.getByText('20% off your next visit').waitFor();
@@ -107,7 +109,7 @@ describe('the email template editor in a browser', () => {
 
     // A change, then undo with the keyboard: the dragged divider goes again.
     const before = await canvasOf(page).locator('body').innerHTML();
-    await dragBlock(page, 'divider', canvasOf(page).getByText('Book a table'), 0.9);
+    await dragBlock(page, 'divider', canvasOf(page).getByText('Write your message here.').first(), 0.3);
     await expect.poll(() => canvasOf(page).locator('body').innerHTML()).not.toBe(before);
     await page.getByRole('button', { name: 'Undo (Ctrl+Z)' }).click();
     await expect.poll(() => canvasOf(page).locator('body').innerHTML()).toBe(before);

@@ -80,7 +80,13 @@ export function emailBlocks(texts: BlockTexts, catalogue: EditorCatalogue, origi
     {
       id: 'button',
       label: labels.button,
-      content: `<mj-button background-color="#8a5a2b" color="#ffffff" href="{{view_in_browser_url}}">${escapeMjml(sample.button)}</mj-button>`,
+      // In a section of its own: GrapesJS 0.22's sorter would not take a dragged mj-button into a column
+      // (docs/templates.md); the button's link is set in the settings panel.
+      content: section(
+        column(
+          `<mj-button background-color="#8a5a2b" color="#ffffff" href="{{view_in_browser_url}}">${escapeMjml(sample.button)}</mj-button>`,
+        ),
+      ),
     },
     {
       id: 'divider',

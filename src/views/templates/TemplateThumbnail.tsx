@@ -46,9 +46,10 @@ export function TemplateThumbnail({
     const write = () => {
       const doc = target.contentDocument;
       if (!doc) return;
-      // Parsed inert here, then adopted by the frame's document, whose policy governs its styles and images.
-      const parsed = new DOMParser().parseFromString(html, 'text/html');
-      doc.documentElement.replaceWith(doc.importNode(parsed.documentElement, true));
+      // Parsed by the frame's own document, whose policy (inline styles, no script) governs what it holds.
+      doc.open();
+      doc.write(html);
+      doc.close();
     };
     if (
       target.contentDocument?.readyState === 'complete' &&
