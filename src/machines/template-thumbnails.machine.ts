@@ -13,8 +13,8 @@ export type TemplateThumbnailsEvent =
 
 /** What the thumbnails know. */
 export interface TemplateThumbnailsContext {
-  /** Each template's preview HTML, or `failed`, by id. */
-  shown: Record<number, string | 'failed'>;
+  /** Each template's preview HTML (`failed` when it could not be loaded), by id. */
+  shown: Record<number, string>;
   /** Templates waiting for their preview, in the order they came into view. */
   queue: number[];
 }
@@ -34,7 +34,7 @@ const thumbnailsSetup = setup({
   },
   actions: {
     enqueue: assign(({ context }, id: number) => ({ queue: [...context.queue, id] })),
-    keep: assign(({ context }, html: string | 'failed') => ({
+    keep: assign(({ context }, html: string) => ({
       shown: { ...context.shown, [context.queue[0]!]: html },
       queue: context.queue.slice(1),
     })),

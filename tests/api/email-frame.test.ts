@@ -102,7 +102,7 @@ describe('the email frame page, the social icons and the editor blocks', () => {
       payload: { name: 'Every block', export_html: `<mjml><mj-body>${body}</mj-body></mjml>` },
     });
     expect(response.statusCode, response.body).toBe(201);
-    const { html_content: html } = response.json() as { html_content: string };
+    const { html_content: html } = response.json<{ html_content: string }>();
     for (const text of [
       'Write here',
       'Book a table',

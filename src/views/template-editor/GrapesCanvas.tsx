@@ -261,7 +261,7 @@ export default function GrapesCanvas({
                     <TextInput
                       key={trait.getId()}
                       size="xs"
-                      label={trait.getLabel()}
+                      label={String(trait.getLabel())}
                       defaultValue={String(trait.getValue() ?? '')}
                       onChange={(event) => trait.setValue(event.currentTarget.value)}
                     />

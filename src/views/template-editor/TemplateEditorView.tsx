@@ -212,7 +212,7 @@ export function TemplateEditorView({
         <SegmentedControl
           aria-label={t('templateEditor.device.label')}
           value={device}
-          onChange={(value) => setDevice(value as PreviewDevice)}
+          onChange={(value) => setDevice(value === 'phone' ? 'phone' : 'desktop')}
           data={[
             { value: 'desktop', label: t('templateEditor.device.desktop') },
             { value: 'phone', label: t('templateEditor.device.phone') },
