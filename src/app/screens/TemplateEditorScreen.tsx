@@ -1,6 +1,7 @@
 import { Loader } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useBlocker, useParams } from 'react-router';
 import { TemplateEditorView } from '../../views/template-editor/TemplateEditorView.js';
 import { useAppActor } from '../actors.js';
@@ -73,10 +74,11 @@ function hasEditorPolicy(): boolean {
  */
 export default function TemplateEditorScreen() {
   const id = templateIdOf(useParams().id);
+  const { t } = useTranslation();
   const ready = hasEditorPolicy();
   useEffect(() => {
     if (!ready) window.location.reload();
   }, [ready]);
-  if (!ready) return <Loader size="sm" aria-label="…" />;
+  if (!ready) return <Loader size="sm" aria-label={t('templateEditor.loading')} />;
   return <EditorPanel key={id ?? 'new'} id={id} />;
 }

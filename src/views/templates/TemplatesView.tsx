@@ -137,7 +137,7 @@ export function TemplatesView({
             ]}
             actions={(template) =>
               canWrite ? (
-                <Group gap="xs" wrap="nowrap">
+                <Group gap="xs" wrap="wrap">
                   <Button
                     size="xs"
                     disabled={!browsing}
