@@ -89,7 +89,7 @@ describe('the email template editor in a browser', () => {
     await page.goto('/templates');
     await page.getByRole('heading', { name: 'Email templates' }).waitFor();
     await page.getByLabel('Search templates').fill(name);
-    const open = page.getByRole('button', { name: `Open ${name} in the editor` });
+    const open = page.getByRole('button', { name: `Open in editor: ${name}` });
     await open.waitFor();
     const thumbnail = page.frameLocator(`iframe[title="How ${name} looks"]`);
     await thumbnail.getByText('Book a table').waitFor();

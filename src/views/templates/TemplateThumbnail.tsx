@@ -8,8 +8,8 @@ const SCALE = 0.2;
 const HEIGHT = 140;
 
 /**
- * A template's thumbnail: its preview HTML drawn at a fifth of its size in a sandboxed frame of the app's email
- * frame page (whose own policy allows the inline styles of email and no script; `srcdoc` would inherit the app's
+ * A template's thumbnail: its preview HTML drawn at a fifth of its size in a frame of the app's email frame page
+ * (whose own policy allows the inline styles of email and no script at all; `srcdoc` would inherit the app's
  * stricter one). Asks for its HTML (`onVisible`) once it scrolls into view.
  */
 export function TemplateThumbnail({
@@ -46,10 +46,9 @@ export function TemplateThumbnail({
     const write = () => {
       const doc = target.contentDocument;
       if (!doc) return;
-      // Parsed by the frame's own document, whose policy (inline styles, no script) governs what it holds.
-      doc.open();
-      doc.write(html);
-      doc.close();
+      // Parsed by the frame's own document, whose policy (inline styles, no script) governs what it holds;
+      // not document.open(), which would give the frame the app's address.
+      doc.documentElement.innerHTML = /<html[^>]*>([\s\S]*)<\/html>/i.exec(html)?.[1] ?? html;
     };
     if (
       target.contentDocument?.readyState === 'complete' &&
@@ -81,8 +80,8 @@ export function TemplateThumbnail({
           ref={frame}
           src={EMAIL_FRAME_PATH}
           title={label}
-          // Same origin so the app can write the preview in; no scripts, forms, pop-ups or navigation.
-          sandbox="allow-same-origin"
+          // Kept in check by the frame page's own policy (no script, form or base; docs/templates.md) and
+          // out of reach of the pointer and the keyboard.
           tabIndex={-1}
           aria-hidden="true"
           style={{
