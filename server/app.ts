@@ -54,6 +54,7 @@ import { guestsRoutes } from './routes/guests.routes.js';
 import { posCheckVoidsRoutes } from './routes/pos-check-voids.routes.js';
 import { posAnalyticsRoutes } from './routes/pos-analytics.routes.js';
 import { posChecksRoutes } from './routes/pos-checks.routes.js';
+import { emailFrameRoutes } from './routes/email-frame.routes.js';
 import { emailImageFilesRoutes, emailImagesRoutes } from './routes/email-images.routes.js';
 import { emailTemplatesRoutes } from './routes/email-templates.routes.js';
 import { campaignsRoutes } from './routes/campaigns.routes.js';
@@ -273,6 +274,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   registerTextRule(app);
   const emailImages = emailImagesService(options.db, auth.publicUrl);
   await app.register(emailImageFilesRoutes(emailImages));
+  await app.register(emailFrameRoutes(auth.publicUrl));
   await app.register(
     async (api) => {
       await api.register(healthRoutes(healthService(options.db)));

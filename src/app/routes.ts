@@ -130,6 +130,9 @@ function bare(pattern: string, screen: LazyExoticComponent<ComponentType>, title
 
 const dashboard = lazyScreen(() => import('./screens/DashboardScreen.js'));
 /** One profile screen for guests and subscribers (spec section 2). */
+const templateEditor = lazyScreen(() => import('./screens/TemplateEditorScreen.js'), {
+  messages: 'templates',
+});
 const customerProfile = lazyScreen(() => import('./screens/CustomerProfileScreen.js'), {
   messages: 'profile',
 });
@@ -261,11 +264,11 @@ export const ROUTES: readonly AppRoute[] = [
     'Templates',
     'marketing',
   ),
-  page('/editor-template', comingSoon, 'pages.titles.templateCreate', 'Templates', null, {
+  page('/editor-template', templateEditor, 'pages.titles.templateCreate', 'Templates', null, {
     groupCrumb: 'marketing',
     parent: 'pages.titles.templates',
   }),
-  page('/editor-template/:id', comingSoon, 'pages.titles.templateEdit', 'Templates', null, {
+  page('/editor-template/:id', templateEditor, 'pages.titles.templateEdit', 'Templates', null, {
     groupCrumb: 'marketing',
     parent: 'pages.titles.templates',
   }),

@@ -36,8 +36,8 @@ export const SERVER_AREAS = [
  */
 export const ROUTE_PARTS = {
   segments: ['segments', 'segmentRules', 'segmentDashboard', 'rfm', 'segmentExports'],
-  // The email templates screen (and, later, the editor).
-  templates: ['emailTemplates'],
+  // The email templates screen and the template editor.
+  templates: ['emailTemplates', 'templateEditor'],
   // The campaign list and the campaign editor.
   campaigns: ['campaigns'],
   // The guest and subscriber profile (the largest screen's texts after the account's).

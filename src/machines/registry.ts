@@ -34,6 +34,8 @@ import { senderVerificationMachine } from './sender-verification.machine.js';
 import { subscriberListsMachine } from './subscriber-lists.machine.js';
 import { subscribersListMachine } from './subscribers-list.machine.js';
 import { templateActionsMachine } from './template-actions.machine.js';
+import { templateEditorMachine } from './template-editor.machine.js';
+import { templateThumbnailsMachine } from './template-thumbnails.machine.js';
 import { templateGalleryMachine } from './template-gallery.machine.js';
 import { supportLogMachine } from './support-log.machine.js';
 import { supportMachinesMachine } from './support-machines.machine.js';
@@ -83,7 +85,9 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   supportMachinesMachine,
   supportReplayMachine,
   templateActionsMachine,
+  templateEditorMachine,
   templateGalleryMachine,
+  templateThumbnailsMachine,
   tokenExpiryMachine,
   verifySenderMachine,
 ];

@@ -7,6 +7,15 @@ import { PagingQuerySchema, pageOf, requiredName } from './common.js';
  * (`text_content`), and the merge tags a design may use.
  */
 
+/**
+ * The blank page (served by the app, with a policy that allows inline styles) that the template editor's canvas
+ * and the templates' thumbnails are framed in.
+ */
+export const EMAIL_FRAME_PATH = '/email-frame';
+
+/** The social networks whose icons the installation serves at `/email-images/placeholders/<network>.png`. */
+export const SOCIAL_NETWORKS = ['facebook', 'instagram', 'x', 'tiktok'] as const;
+
 /** Limits of templates and their images. */
 export const TEMPLATE_LIMITS = {
   /** The MJML source of one design, in characters (a long newsletter is ~30 000). */

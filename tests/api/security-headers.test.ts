@@ -88,6 +88,22 @@ describe('security headers on every kind of answer', () => {
     expect(seen.size).toBe(3);
   });
 
+  it("serves the template editor's pages with inline styles allowed (GrapesJS), scripts as strict as anywhere", async () => {
+    for (const url of ['/editor-template', '/editor-template/12', '/editor-template/12/?x=1']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      expect(directives(response).get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
+      expect(directives(response).get('script-src')).toEqual(["'self'", INLINE_SCRIPT_HASH]);
+      expect(response.body).toContain('<html data-inline-styles="allowed"');
+    }
+    // Any other page keeps the nonce alone, and no mark.
+    for (const url of ['/templates', '/editor-template/x', '/editor-templates']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(directives(response).get('style-src')?.join(' ')).toMatch(/^'self' 'nonce-[^']+'$/);
+      expect(response.body).not.toContain('data-inline-styles');
+    }
+  });
+
   it('lets only the app frame its silent-renewal page', async () => {
     const response = await app.inject({ method: 'GET', url: '/authenticate?code=x&state=y' });
     expect(response.statusCode).toBe(200);

@@ -3,11 +3,12 @@ import { useEffect, useState } from 'react';
 import { roleAtLeast } from '../../schemas/roles.js';
 import { TemplatesView } from '../../views/templates/TemplatesView.js';
 import { useAppActor } from '../actors.js';
-import { useAuthActor } from '../session-context.js';
+import { useAuthActor, useNavigationActor } from '../session-context.js';
 import {
   emailTemplatesLogic,
   templateActionsLogic,
   templateGalleryLogic,
+  templateThumbnailsLogic,
 } from '../wiring/email-templates.js';
 
 /**
@@ -21,6 +22,8 @@ export default function TemplatesScreen() {
   const templates = useAppActor(emailTemplatesLogic);
   const gallery = useAppActor(templateGalleryLogic);
   const actions = useAppActor(templateActionsLogic);
+  const thumbnails = useAppActor(templateThumbnailsLogic);
+  const navigation = useNavigationActor();
   const [duplicatedName, setDuplicatedName] = useState<string | null>(null);
   useEffect(() => {
     const subscription = actions.on('template.duplicated', ({ template }) => {
@@ -42,6 +45,13 @@ export default function TemplatesScreen() {
       canWrite={roleAtLeast(role, 'marketer')}
       duplicatedName={duplicatedName}
       timeZone={timeZone}
+      thumbnails={thumbnails}
+      onOpen={(id) =>
+        navigation.send({
+          type: 'route.navigate',
+          path: id === null ? '/editor-template' : `/editor-template/${id}`,
+        })
+      }
     />
   );
 }

@@ -3,6 +3,7 @@ import { emailTemplatesMachine } from '../../machines/email-templates.machine.js
 import type { ListQuery, NoFilters, UpdateRequest } from '../../machines/kit/list-machine.js';
 import { templateActionsMachine } from '../../machines/template-actions.machine.js';
 import { templateGalleryMachine } from '../../machines/template-gallery.machine.js';
+import { templateThumbnailsMachine } from '../../machines/template-thumbnails.machine.js';
 import {
   EmailTemplatePageSchema,
   EmailTemplateSchema,
@@ -64,6 +65,15 @@ export const templateActionsLogic = templateActionsMachine.provide({
         path: `${TEMPLATES}${template.id}/duplicate/`,
         schema: EmailTemplateSchema,
       }),
+    ),
+  },
+});
+
+/** The list's thumbnails: each template's preview HTML (`…/{id}/preview/`), one at a time. */
+export const templateThumbnailsLogic = templateThumbnailsMachine.provide({
+  actors: {
+    loadThumbnail: apiCall((id: number) =>
+      apiRequestText({ method: 'GET', path: `${TEMPLATES}${id}/preview/` }, 'text/html'),
     ),
   },
 });

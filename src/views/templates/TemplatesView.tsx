@@ -19,7 +19,12 @@ import { useRequiredFields } from '../kit/required-fields.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
 import { fieldMessage } from '../shared/field-message.js';
 import { problemMessage } from '../shared/problem-message.js';
-import type { TemplateActionsActor, TemplateGalleryActor } from './template-actors.js';
+import type {
+  TemplateActionsActor,
+  TemplateGalleryActor,
+  TemplateThumbnailsActor,
+} from './template-actors.js';
+import { TemplateThumbnail } from './TemplateThumbnail.js';
 
 /** The templates list actor, as the view sees it. */
 export type EmailTemplatesActor = ListActor<EmailTemplateSummary, TemplateForm>;
@@ -38,10 +43,15 @@ export function TemplatesView({
   canWrite,
   duplicatedName,
   timeZone,
+  thumbnails,
+  onOpen,
 }: {
   actor: EmailTemplatesActor;
   gallery: TemplateGalleryActor;
   actions: TemplateActionsActor;
+  thumbnails: TemplateThumbnailsActor;
+  /** Opens the editor: a template by id, or a new one (null). */
+  onOpen: (id: number | null) => void;
   /** Marketers and above create, copy, rename and delete templates. */
   canWrite: boolean;
   /** The name of the copy just made, for its notice. */
@@ -55,6 +65,7 @@ export function TemplatesView({
   const copying = useSelector(actions, (state) => state.matches('duplicating'));
   const copyProblem = useSelector(actions, (state) => (state.matches('idle') ? state.context.problem : null));
   const copyFailedOf = useSelector(actions, (state) => state.context.template?.name ?? '');
+  const shown = useSelector(thumbnails, (state) => state.context.shown);
   const noticeText = duplicatedName
     ? t('emailTemplates.notices.duplicated', { name: duplicatedName })
     : noticeKey
@@ -62,7 +73,10 @@ export function TemplatesView({
       : null;
   return (
     <Stack gap="lg">
-      <Title order={2}>{t('emailTemplates.page.title')}</Title>
+      <Group justify="space-between" align="center">
+        <Title order={2}>{t('emailTemplates.page.title')}</Title>
+        {canWrite && <Button onClick={() => onOpen(null)}>{t('templateEditor.list.design')}</Button>}
+      </Group>
       {copyProblem && (
         <Alert
           color="red"
@@ -80,9 +94,7 @@ export function TemplatesView({
           intro: t('emailTemplates.page.intro'),
           add: canWrite ? t('emailTemplates.actions.create') : undefined,
           search: t('emailTemplates.search'),
-          empty: canWrite
-            ? `${t('emailTemplates.empty')} ${t('emailTemplates.emptyHint')}`
-            : t('emailTemplates.empty'),
+          empty: canWrite ? t('templateEditor.list.empty') : t('emailTemplates.empty'),
           loadFailed: t('emailTemplates.loadFailed'),
           problem: problemMessage(t, 'emailTemplates', listProblem),
           notice: noticeText,
@@ -95,6 +107,18 @@ export function TemplatesView({
             rowKey={(template) => template.id}
             label={t('emailTemplates.page.title')}
             columns={[
+              {
+                key: 'thumbnail',
+                header: '',
+                cell: (template) => (
+                  <TemplateThumbnail
+                    html={shown[template.id]}
+                    label={t('templateEditor.list.thumbnail', { name: template.name })}
+                    failedText={t('templateEditor.list.thumbnailFailed')}
+                    onVisible={() => thumbnails.send({ type: 'thumbnail.visible', id: template.id })}
+                  />
+                ),
+              },
               {
                 key: 'name',
                 header: t('emailTemplates.table.name'),
@@ -113,7 +137,15 @@ export function TemplatesView({
             ]}
             actions={(template) =>
               canWrite ? (
-                <Group gap="xs" wrap="nowrap">
+                <Group gap="xs" wrap="wrap">
+                  <Button
+                    size="xs"
+                    disabled={!browsing}
+                    onClick={() => onOpen(template.id)}
+                    aria-label={t('templateEditor.list.openOf', { name: template.name })}
+                  >
+                    {t('templateEditor.list.open')}
+                  </Button>
                   <Button
                     size="xs"
                     variant="light"
