@@ -1,5 +1,6 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
+import { addressHashSql } from './address-hash.js';
 import type { WriteScope } from './scope.js';
 
 /** Who a run is for: chosen subscribers, or the members of subscriber lists (only those still subscribed). */
@@ -150,7 +151,7 @@ export async function freezeOutbox(
                                'location_name', coalesce(l.name, '')),
             '<r' || $2::bigint || '.s' || s.id || '@' || $3::text || '>',
             CASE WHEN EXISTS (SELECT 1 FROM mail_suppressions x
-                              WHERE x.company_id = $1 AND lower(x.email) = lower(s.email))
+                              WHERE x.company_id = $1 AND x.email_hash = ${addressHashSql('s.email')})
                  THEN 'suppressed' ELSE 'queued' END
      FROM subscribers s
      LEFT JOIN locations l ON l.company_id = $1 AND l.id = s.source_location_id
