@@ -11,7 +11,12 @@ export function captureMailer(db: Database): Mailer {
         insertCapturedEmail(sql, message.companyId, {
           ...message,
           // What the SMTP mailer would write; the viewer shows them.
-          headers: { From: message.from, To: message.to, Subject: message.subject, Date: new Date().toUTCString() },
+          headers: {
+            From: message.from,
+            To: message.to,
+            Subject: message.subject,
+            Date: new Date().toUTCString(),
+          },
         }),
       );
       return { kind: 'captured', email };

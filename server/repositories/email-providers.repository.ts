@@ -173,7 +173,10 @@ export interface SendingProviderRow {
 }
 
 /** The company's usable provider (non-empty key), the most recently saved when there are several; or null. */
-export async function findSendingProvider(sql: Sql, companyId: CompanyId): Promise<SendingProviderRow | null> {
+export async function findSendingProvider(
+  sql: Sql,
+  companyId: CompanyId,
+): Promise<SendingProviderRow | null> {
   const { rows } = await sql.query<SendingProviderRow>(
     `SELECT id::int, provider, api_key, settings, updated_at FROM email_providers
      WHERE company_id = $1 AND btrim(api_key) <> '' ORDER BY updated_at DESC, id DESC LIMIT 1`,

@@ -57,7 +57,8 @@ export function mailSettingsRoutes(runs: MailRunsService, sentMail: SentMailServ
         config: access('Campaigns', 'marketer'),
         schema: {
           tags: ['Sending'],
-          summary: 'Mail kept in the app because no mail server is set, newest first, searched by subject (q)',
+          summary:
+            'Mail kept in the app because no mail server is set, newest first, searched by subject (q)',
           querystring: SentMailListQuerySchema,
           response: { 200: SentMailPageSchema, ...errors },
         },
@@ -87,4 +88,3 @@ export function mailSettingsRoutes(runs: MailRunsService, sentMail: SentMailServ
     );
   };
 }
-

@@ -10,12 +10,14 @@ import type { TrackingService } from '../services/tracking.service.js';
  */
 
 /** A transparent 1×1 GIF (43 bytes). */
-export const TRANSPARENT_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+export const TRANSPARENT_GIF = Buffer.from(
+  'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7',
+  'base64',
+);
 
 const OPEN_PARAMS = z.object({ file: z.string().max(200) });
 // A click token carries its URL (up to 2,000 characters), about 4/3 longer in base64.
 const CLICK_PARAMS = z.object({ token: z.string().max(3000) });
-
 
 /** The tracking routes, at the installation's root beside `/u/`. */
 export function trackingRoutes(service: TrackingService): FastifyPluginAsyncZod {

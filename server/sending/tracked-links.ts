@@ -16,7 +16,13 @@ export interface TrackedTemplate {
 const ANCHOR_HREF = /(<a\b[^>]*?\shref\s*=\s*)(["'])([^"']*)\2/gi;
 const UNTRACKED_TAGS = /\{\{\s*(unsubscribe_url|view_in_browser_url)\s*\}\}/i;
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&#39;': "'", '&lt;': '<', '&gt;': '>' };
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&lt;': '<',
+  '&gt;': '>',
+};
 
 /** An attribute value as the URL it stands for (the few entities an editor writes in hrefs). */
 function attributeText(value: string): string {

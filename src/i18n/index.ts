@@ -22,6 +22,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     segments: () => import('virtual:messages/en/segments'),
     profile: () => import('virtual:messages/en/profile'),
     templates: () => import('virtual:messages/en/templates'),
+    sentMail: () => import('virtual:messages/en/sentMail'),
   },
   ch: {
     shell: () => import('virtual:messages/ch/shell'),
@@ -29,6 +30,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     segments: () => import('virtual:messages/ch/segments'),
     profile: () => import('virtual:messages/ch/profile'),
     templates: () => import('virtual:messages/ch/templates'),
+    sentMail: () => import('virtual:messages/ch/sentMail'),
   },
   es: {
     shell: () => import('virtual:messages/es/shell'),
@@ -36,6 +38,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     segments: () => import('virtual:messages/es/segments'),
     profile: () => import('virtual:messages/es/profile'),
     templates: () => import('virtual:messages/es/templates'),
+    sentMail: () => import('virtual:messages/es/sentMail'),
   },
   jp: {
     shell: () => import('virtual:messages/jp/shell'),
@@ -43,6 +46,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     segments: () => import('virtual:messages/jp/segments'),
     profile: () => import('virtual:messages/jp/profile'),
     templates: () => import('virtual:messages/jp/templates'),
+    sentMail: () => import('virtual:messages/jp/sentMail'),
   },
   de: {
     shell: () => import('virtual:messages/de/shell'),
@@ -50,6 +54,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     segments: () => import('virtual:messages/de/segments'),
     profile: () => import('virtual:messages/de/profile'),
     templates: () => import('virtual:messages/de/templates'),
+    sentMail: () => import('virtual:messages/de/sentMail'),
   },
   fr: {
     shell: () => import('virtual:messages/fr/shell'),
@@ -57,6 +62,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     segments: () => import('virtual:messages/fr/segments'),
     profile: () => import('virtual:messages/fr/profile'),
     templates: () => import('virtual:messages/fr/templates'),
+    sentMail: () => import('virtual:messages/fr/sentMail'),
   },
 };
 

@@ -85,7 +85,10 @@ export const postalAddressMachine = postalAddressSetup.createMachine({
       ...request('loadAddress', {
         input: () => undefined,
         done: { target: 'editing', actions: { type: 'keepLoaded', params: ({ event }) => event.output } },
-        error: { target: 'failed', actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) } },
+        error: {
+          target: 'failed',
+          actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
+        },
       }),
     },
     failed: { on: { 'load.retry': 'loading' } },
@@ -104,7 +107,10 @@ export const postalAddressMachine = postalAddressSetup.createMachine({
       ...request('saveAddress', {
         input: ({ context }) => PostalAddressSchema.parse({ postal_address: context.draft }),
         done: { target: 'editing', actions: { type: 'keepSaved', params: ({ event }) => event.output } },
-        error: { target: 'editing', actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) } },
+        error: {
+          target: 'editing',
+          actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
+        },
       }),
     },
   },

@@ -6,15 +6,11 @@ import { placeholder } from './support/placeholder.js';
 
 /** What the sent-mail screen sends about the message shown. */
 export type SentMailMessageCommand =
-  | { type: 'message.open'; id: number }
-  | { type: 'message.close' }
-  | { type: 'message.retry' };
+  { type: 'message.open'; id: number } | { type: 'message.close' } | { type: 'message.retry' };
 
 /** Everything the message machine handles. */
 export type SentMailMessageEvent =
-  | SentMailMessageCommand
-  | DoneActorEvent<SentMail, 'loadMessage'>
-  | ErrorActorEvent<unknown, 'loadMessage'>;
+  SentMailMessageCommand | DoneActorEvent<SentMail, 'loadMessage'> | ErrorActorEvent<unknown, 'loadMessage'>;
 
 /** What the message machine knows. */
 export interface SentMailMessageContext {
@@ -59,7 +55,10 @@ export const sentMailMessageMachine = sentMailMessageSetup.createMachine({
         input: ({ context }) => context.id!,
         on: { 'message.close': { target: 'closed', actions: 'clear' } },
         done: { target: 'showing', actions: { type: 'keep', params: ({ event }) => event.output } },
-        error: { target: 'failed', actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) } },
+        error: {
+          target: 'failed',
+          actions: { type: 'keepProblem', params: ({ event }) => ({ error: event.error }) },
+        },
       }),
     },
     showing: { on: { 'message.close': { target: 'closed', actions: 'clear' } } },

@@ -91,7 +91,11 @@ describe('sending extras API', () => {
     it('redirects a click to the exact signed URL and records it', async () => {
       const url = 'https://harbor.example/menu?x=1&y=%20';
       const token = signer.signClick({ companyId: company.companyId, outboxId }, url);
-      const answer = await t.app.inject({ method: 'GET', url: `/c/${token}`, headers: { 'user-agent': PERSON } });
+      const answer = await t.app.inject({
+        method: 'GET',
+        url: `/c/${token}`,
+        headers: { 'user-agent': PERSON },
+      });
       expect(answer.statusCode).toBe(302);
       expect(answer.headers.location).toBe(url);
       expect((await counts()).click_count).toBe(1);
@@ -130,7 +134,9 @@ describe('sending extras API', () => {
       const saved = await call(admin, 'PUT', url, { postal_address: '  1 Pier Road\nPortland, ME 04101  ' });
       expect(saved.statusCode).toBe(200);
       expect(saved.json()).toEqual({ postal_address: '1 Pier Road\nPortland, ME 04101' });
-      expect((await call(marketer, 'GET', url)).json()).toEqual({ postal_address: '1 Pier Road\nPortland, ME 04101' });
+      expect((await call(marketer, 'GET', url)).json()).toEqual({
+        postal_address: '1 Pier Road\nPortland, ME 04101',
+      });
       // The other company's address is untouched.
       expect((await call(other, 'GET', url)).json()).toEqual({ postal_address: '' });
     });
@@ -149,10 +155,16 @@ describe('sending extras API', () => {
     const url = '/api/customers/email-provider/';
     it('sets a provider with its key masked, replaces it, and removes it; admin only', async () => {
       expect((await call(null, 'PUT', url, { provider: 'sendgrid', api_key: 'k' })).statusCode).toBe(401);
-      expect((await call(marketer, 'PUT', url, { provider: 'sendgrid', api_key: 'SG.x' })).statusCode).toBe(403);
+      expect((await call(marketer, 'PUT', url, { provider: 'sendgrid', api_key: 'SG.x' })).statusCode).toBe(
+        403,
+      );
       const set = await call(admin, 'PUT', url, { provider: 'sendgrid', api_key: 'SG.very-secret-key-1234' });
       expect(set.statusCode).toBe(200);
-      expect(set.json()).toMatchObject({ provider: 'sendgrid', has_api_key: true, api_key_masked: '••••1234' });
+      expect(set.json()).toMatchObject({
+        provider: 'sendgrid',
+        has_api_key: true,
+        api_key_masked: '••••1234',
+      });
       expect(set.body).not.toContain('very-secret');
       const replaced = await call(admin, 'PUT', url, {
         provider: 'mailgun',
@@ -224,7 +236,10 @@ describe('sending extras API', () => {
     it('lists the company’s kept mail newest first, searched by subject, paged', async () => {
       expect((await call(null, 'GET', '/api/campaigns/sent-mail/')).statusCode).toBe(401);
       const all = (await call(marketer, 'GET', '/api/campaigns/sent-mail/')).json();
-      expect(all.results.map((m: { subject: string }) => m.subject)).toEqual(['Winter offers', 'Autumn menu']);
+      expect(all.results.map((m: { subject: string }) => m.subject)).toEqual([
+        'Winter offers',
+        'Autumn menu',
+      ]);
       const searched = (await call(marketer, 'GET', '/api/campaigns/sent-mail/?q=autumn')).json();
       expect(searched).toMatchObject({ count: 1, results: [{ id: mine, subject: 'Autumn menu' }] });
       const paged = (await call(marketer, 'GET', '/api/campaigns/sent-mail/?page=2&page_size=1')).json();

@@ -22,7 +22,8 @@ import { startRunSink, type RunSink } from '../support/run-sink.js';
  */
 
 const silentLog = { error: () => undefined };
-const PERSON = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0';
+const PERSON =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0';
 const HTML =
   '<html><body><p>Hi {{first_name}}</p>' +
   '<a href="https://harbor.example/menu?from=mail&amp;id={{first_name}}">Menu</a>' +
@@ -78,7 +79,13 @@ describe('sending extras', () => {
       kind: 'campaign',
       sourceId: 1,
       runKey,
-      content: { from: 'news@harbor.example', subject: 'Hi {{first_name}}', html: HTML, text: 'Hi', tracking },
+      content: {
+        from: 'news@harbor.example',
+        subject: 'Hi {{first_name}}',
+        html: HTML,
+        text: 'Hi',
+        tracking,
+      },
       audience: { subscriberIds },
     });
 
@@ -164,7 +171,9 @@ describe('sending extras', () => {
     );
     expect(await engagement(bobRow)).toMatchObject({ open_count: 1, click_count: 1 });
     // A forged token is a 404 and records nothing.
-    await expect(tracking.open('A'.repeat(43), { userAgent: PERSON, ip: '203.0.113.9' })).rejects.toMatchObject({
+    await expect(
+      tracking.open('A'.repeat(43), { userAgent: PERSON, ip: '203.0.113.9' }),
+    ).rejects.toMatchObject({
       status: 404,
     });
   });
@@ -200,7 +209,9 @@ describe('sending extras', () => {
 
     // An entry with an empty key does not count: the company's mail goes to SMTP_URL again.
     await test.db.tenant(companyId, (sql) =>
-      sql.query(`UPDATE email_providers SET api_key = '', updated_at = now() WHERE company_id = $1`, [companyId]),
+      sql.query(`UPDATE email_providers SET api_key = '', updated_at = now() WHERE company_id = $1`, [
+        companyId,
+      ]),
     );
     const c = await makeSubscriber(test.db, companyId, { email: 'after@example.com' });
     await freeze(companyId, 'provider-removed', [c.id], false);
@@ -218,7 +229,9 @@ describe('sending extras', () => {
     expect(mail.to_address).toBe('dee@example.com');
     expect(mail.outbox_id).toBe(await outboxIdOf(otherCompanyId, run.run.id, dee.id));
     expect(mail.message_id).toBe(`<r${run.run.id}.s${dee.id}@localhost>`);
-    expect(mail.headers['List-Unsubscribe']).toMatch(/^<https:\/\/mail\.harbor\.example\/u\/[\w-]{43}>, <mailto:/);
+    expect(mail.headers['List-Unsubscribe']).toMatch(
+      /^<https:\/\/mail\.harbor\.example\/u\/[\w-]{43}>, <mailto:/,
+    );
     expect(mail.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
     expect(mail.headers.To).toBe('dee@example.com');
   });
@@ -227,7 +240,9 @@ describe('sending extras', () => {
     const erased = await makeSubscriber(test.db, companyId, { email: 'Erased@Example.com', first_name: 'E' });
     const earlier = await freeze(companyId, 'before-erasure', [erased.id], false);
     // An earlier unsubscribe of the same address keeps it in clear until the erasure.
-    await test.db.tenant(companyId, (sql) => suppressAddress(sql, companyId, 'erased@example.com', 'bounced', null));
+    await test.db.tenant(companyId, (sql) =>
+      suppressAddress(sql, companyId, 'erased@example.com', 'bounced', null),
+    );
     await test.db.tenant(companyId, (sql) => eraseSubscriber(sql, systemScope(companyId), erased.id));
 
     const stored = await test.db.tenant(companyId, (sql) =>
@@ -250,7 +265,9 @@ describe('sending extras', () => {
         [earlier.run.id],
       ),
     );
-    expect(outbox.rows).toEqual([{ status: 'cancelled', email: expect.stringMatching(/^sha256:/), merge: {} }]);
+    expect(outbox.rows).toEqual([
+      { status: 'cancelled', email: expect.stringMatching(/^sha256:/), merge: {} },
+    ]);
 
     const back = await makeSubscriber(test.db, companyId, { email: 'ERASED@example.com' });
     const fresh = await makeSubscriber(test.db, companyId, { email: 'fresh@example.com' });

@@ -28,7 +28,11 @@ const SAMPLES: PostalAddressEvent[] = [
   { type: 'notice.dismiss' },
   { type: 'xstate.done.actor.loadAddress', actorId: 'loadAddress', output: SAVED },
   { type: 'xstate.error.actor.loadAddress', actorId: 'loadAddress', error: SERVER_DOWN },
-  { type: 'xstate.done.actor.saveAddress', actorId: 'saveAddress', output: { postal_address: '1 Pier Road' } },
+  {
+    type: 'xstate.done.actor.saveAddress',
+    actorId: 'saveAddress',
+    output: { postal_address: '1 Pier Road' },
+  },
   { type: 'xstate.error.actor.saveAddress', actorId: 'saveAddress', error: TOO_LONG },
 ];
 
@@ -90,7 +94,8 @@ describe('postal address machine (model)', () => {
       path.steps.some(
         (step) =>
           step.event.type === 'xstate.error.actor.saveAddress' &&
-          step.state.context.fieldErrors.postal_address?.message === 'postal_address must be at most 500 characters',
+          step.state.context.fieldErrors.postal_address?.message ===
+            'postal_address must be at most 500 characters',
       ),
     );
     expect(refused).toBe(true);

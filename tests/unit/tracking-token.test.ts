@@ -112,7 +112,8 @@ describe('tracked links', () => {
 });
 
 describe('machine opens', () => {
-  const person = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0';
+  const person =
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0';
   it('flags no agent, scanners and Apple privacy-proxy addresses; a person in a browser or Gmail proxy is not', () => {
     expect(looksAutomated({ userAgent: undefined, ip: '203.0.113.5' })).toBe(true);
     expect(looksAutomated({ userAgent: 'Barracuda Sentinel (EE)', ip: '203.0.113.5' })).toBe(true);
