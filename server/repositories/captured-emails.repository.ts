@@ -11,13 +11,19 @@ export interface CapturedEmailRow {
   subject: string;
   text_body: string;
   html_body: string | null;
-  /** The message's headers by name (From, To, Subject, Date, Message-ID, List-Unsubscribe …). */
-  headers: Record<string, string>;
+  /** The message's headers in order (From, To, Subject, Date, Message-ID, List-Unsubscribe …). */
+  headers: CapturedHeader[];
   message_id: string | null;
   /** The mail run and outbox row it was rendered for; null for the product's own mail. */
   run_id: number | null;
   outbox_id: number | null;
   created_at: Date;
+}
+
+/** One header of a captured message (kept as a list: jsonb objects do not keep their keys' order). */
+export interface CapturedHeader {
+  name: string;
+  value: string;
 }
 
 /** What is kept of a message. */
@@ -27,6 +33,7 @@ export interface CapturedEmailInput {
   subject: string;
   text: string;
   html?: string | undefined;
+  /** Header name → value, in the order the message carries them. */
   headers?: Record<string, string> | undefined;
   messageId?: string | undefined;
   runId?: number | undefined;
@@ -53,7 +60,7 @@ export async function insertCapturedEmail(
       message.subject,
       message.text,
       message.html ?? null,
-      jsonParam(message.headers ?? {}),
+      jsonParam(Object.entries(message.headers ?? {}).map(([name, value]) => ({ name, value }))),
       message.messageId ?? null,
       message.runId ?? null,
       message.outboxId ?? null,

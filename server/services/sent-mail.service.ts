@@ -23,19 +23,15 @@ function summaryOf(row: CapturedEmailRow): SentMailSummary {
   };
 }
 
-/** Header name/value pairs; mail the product kept before headers were stored shows its envelope fields. */
+/** The headers in order; mail kept before headers were stored shows its envelope fields. */
 function headersOf(row: CapturedEmailRow): SentMail['headers'] {
-  const stored = Object.entries(row.headers ?? {});
-  const pairs: [string, unknown][] =
-    stored.length > 0
-      ? stored
-      : [
-          ['From', row.from_address],
-          ['To', row.to_address],
-          ['Subject', row.subject],
-          ['Date', row.created_at.toUTCString()],
-        ];
-  return pairs.map(([name, value]) => ({ name, value: String(value) }));
+  if (Array.isArray(row.headers) && row.headers.length > 0) return row.headers;
+  return [
+    { name: 'From', value: row.from_address },
+    { name: 'To', value: row.to_address },
+    { name: 'Subject', value: row.subject },
+    { name: 'Date', value: row.created_at.toUTCString() },
+  ];
 }
 
 /** The sent-mail calls over one database. */

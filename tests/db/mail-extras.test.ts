@@ -229,11 +229,19 @@ describe('sending extras', () => {
     expect(mail.to_address).toBe('dee@example.com');
     expect(mail.outbox_id).toBe(await outboxIdOf(otherCompanyId, run.run.id, dee.id));
     expect(mail.message_id).toBe(`<r${run.run.id}.s${dee.id}@localhost>`);
-    expect(mail.headers['List-Unsubscribe']).toMatch(
-      /^<https:\/\/mail\.harbor\.example\/u\/[\w-]{43}>, <mailto:/,
-    );
-    expect(mail.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
-    expect(mail.headers.To).toBe('dee@example.com');
+    const header = (name: string) => mail.headers.find((field) => field.name === name)?.value;
+    expect(mail.headers.map((field) => field.name)).toEqual([
+      'From',
+      'To',
+      'Subject',
+      'Date',
+      'Message-ID',
+      'List-Unsubscribe',
+      'List-Unsubscribe-Post',
+    ]);
+    expect(header('List-Unsubscribe')).toMatch(/^<https:\/\/mail\.harbor\.example\/u\/[\w-]{43}>, <mailto:/);
+    expect(header('List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    expect(header('To')).toBe('dee@example.com');
   });
 
   it('suppresses an erased subscriber by hash alone: back as a new subscriber, the address goes in suppressed', async () => {

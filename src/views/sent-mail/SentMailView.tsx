@@ -160,7 +160,7 @@ function MessageParts({ mail }: { mail: SentMail }) {
       )}
       <Tabs.Panel value="text">
         <ScrollArea.Autosize mah="60vh">
-          <Code block style={{ whiteSpace: 'pre-wrap' }}>
+          <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
             {mail.text}
           </Code>
         </ScrollArea.Autosize>
