@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { redactUrl } from '../../server/logging.js';
 import { looksAutomated } from '../../server/sending/machine-open.js';
 import { trackedLinks } from '../../server/sending/tracked-links.js';
 import { trackingTokens } from '../../server/sending/tracking-token.js';
@@ -75,6 +76,12 @@ describe('tracking tokens', () => {
     const other = Buffer.from(tokens.signClick({ ...row, outboxId: 1 }, url), 'base64url');
     const swapped = Buffer.concat([bytes.subarray(0, 16), other.subarray(16)]);
     expect(tokens.readClick(swapped.toString('base64url'))).toBeNull();
+  });
+
+  it('are logged without the URL a click token carries (it may hold merge values)', () => {
+    const click = tokens.signClick(row, 'https://harbor.example/?name=Ann%20Lee');
+    expect(redactUrl(`/c/${click}`)).toBe(`/c/${click.slice(0, 43)}[url]`);
+    expect(redactUrl(`/o/${tokens.signOpen(row)}.gif`)).toBe(`/o/${tokens.signOpen(row)}.gif`);
   });
 
   it('never sign their way to a non-http target: a signed javascript: URL still does not read', () => {
