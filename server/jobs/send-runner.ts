@@ -145,7 +145,7 @@ export function sendRunner(
         url: `${base}/u/${token}`,
         mailto: `mailto:${settings.unsubscribeMailbox}?subject=unsubscribe%20${token}`,
         tracking: {
-          pixelUrl: `${base}/o/${signer.tracking.signOpen(row)}.gif`,
+          pixelUrl: () => `${base}/o/${signer.tracking.signOpen(row)}.gif`,
           // A link too long to sign stays as written rather than becoming a redirect that cannot verify.
           clickUrl: (url) => (isTrackableUrl(url) ? `${base}/c/${signer.tracking.signClick(row, url)}` : url),
         },

@@ -32,7 +32,8 @@ export interface UnsubscribeLinks {
 
 /** Where a tracked message's pixel and redirects point. */
 export interface TrackingLinks {
-  pixelUrl: string;
+  /** Made only for a tracked run (signing costs a little on every message). */
+  pixelUrl(): string;
   /** The signed redirect to `url` for this message. */
   clickUrl(url: string): string;
 }
@@ -86,7 +87,7 @@ export function compileRun(run: MailRunRow, companyName: string): CompiledRun {
       }
       // The pixel goes last, after the footer, so it is fetched only when the whole message is shown.
       const pixel = tracking
-        ? `<img src="${escapeHtml(tracking.pixelUrl)}" width="1" height="1" alt="" ` +
+        ? `<img src="${escapeHtml(tracking.pixelUrl())}" width="1" height="1" alt="" ` +
           `style="display:block;width:1px;height:1px;border:0;margin:0;padding:0">`
         : '';
       const htmlFooter =
