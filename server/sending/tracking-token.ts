@@ -21,12 +21,12 @@ export interface TrackingTokens {
   readClick(token: string): ClickTarget | null;
 }
 
-/** The longest target URL a click token carries (longer links are left as they are). */
+/** The longest target URL a click token carries, in UTF-8 bytes (longer links are left as they are). */
 export const MAX_TRACKED_URL_LENGTH = 2000;
 
 /** True for the absolute http(s) URLs a click redirect may lead to. */
 export function isTrackableUrl(url: string): boolean {
-  if (url.length > MAX_TRACKED_URL_LENGTH || !/^https?:\/\//i.test(url)) return false;
+  if (Buffer.byteLength(url, 'utf8') > MAX_TRACKED_URL_LENGTH || !/^https?:\/\//i.test(url)) return false;
   return URL.canParse(url);
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { redactUrl } from '../../server/logging.js';
 import { looksAutomated } from '../../server/sending/machine-open.js';
 import { trackedLinks } from '../../server/sending/tracked-links.js';
-import { trackingTokens } from '../../server/sending/tracking-token.js';
+import { isTrackableUrl, trackingTokens } from '../../server/sending/tracking-token.js';
 import { unsubscribeTokens } from '../../server/sending/unsubscribe-token.js';
 
 /**
@@ -82,6 +82,15 @@ describe('tracking tokens', () => {
     const click = tokens.signClick(row, 'https://harbor.example/?name=Ann%20Lee');
     expect(redactUrl(`/c/${click}`)).toBe(`/c/${click.slice(0, 43)}[url]`);
     expect(redactUrl(`/o/${tokens.signOpen(row)}.gif`)).toBe(`/o/${tokens.signOpen(row)}.gif`);
+  });
+
+  it('carry URLs up to 2,000 UTF-8 bytes in a token the route accepts (3,000 characters at most)', () => {
+    // 23 bytes of scheme and host, 988 two-byte letters, one more byte: 2,000 bytes in all.
+    const longest = `https://harbor.example/${'é'.repeat(988)}x`;
+    expect(Buffer.byteLength(longest)).toBe(2000);
+    expect(isTrackableUrl(longest)).toBe(true);
+    expect(tokens.signClick(row, longest).length).toBeLessThanOrEqual(3000);
+    expect(isTrackableUrl(`${longest}${'é'.repeat(20)}`)).toBe(false);
   });
 
   it('never sign their way to a non-http target: a signed javascript: URL still does not read', () => {
