@@ -44,9 +44,14 @@ import type { ImportRunnerSettings } from './jobs/import-runner.js';
 import type { SegmentExportRunnerSettings } from './jobs/segment-export-runner.js';
 import { jobWorkers, startWorkers, stopWorkers } from './jobs/workers.js';
 import type { SendRunnerSettings } from './jobs/send-runner.js';
-import { sendingSettingsFrom, type SendingConfig } from './sending/sending-settings.js';
+import { installationDomain, sendingSettingsFrom, type SendingConfig } from './sending/sending-settings.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.routes.js';
 import { unsubscribeService } from './services/unsubscribe.service.js';
+import { trackingRoutes } from './routes/tracking.routes.js';
+import { mailSettingsRoutes } from './routes/mail-settings.routes.js';
+import { mailRunsService } from './services/mail-runs.service.js';
+import { sentMailService } from './services/sent-mail.service.js';
+import { trackingService } from './services/tracking.service.js';
 import { locationsRoutes } from './routes/locations.routes.js';
 import { bigdataRoutes } from './routes/bigdata.routes.js';
 import { cohortsRoutes } from './routes/cohorts.routes.js';
@@ -296,6 +301,12 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       await api.register(segmentsRoutes(segmentsService(options.db), segmentExports));
       await api.register(segmentExportsRoutes(segmentExports));
       await api.register(emailTemplatesRoutes(emailTemplatesService(options.db, auth.publicUrl)));
+      await api.register(
+        mailSettingsRoutes(
+          mailRunsService(options.db, installationDomain(auth.publicUrl)),
+          sentMailService(options.db),
+        ),
+      );
       await api.register(emailImagesRoutes(emailImages));
       await api.register(
         campaignsRoutes({
@@ -323,6 +334,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     { prefix: '/api' },
   );
   await app.register(unsubscribeRoutes(unsubscribeService(options.db)));
+  await app.register(trackingRoutes(trackingService(options.db)));
   if (auth.embedded) await app.register(embeddedOidcPlugin({ db: options.db, settings: auth, brandName }));
 
   // index.html is answered below with a fresh style nonce, never as a stored file.

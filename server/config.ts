@@ -75,6 +75,7 @@ const EnvironmentSchema = z.object({
   RATE_LIMIT_UPLOAD: rateLimitVariable,
   RATE_LIMIT_PREVIEW: rateLimitVariable,
   RATE_LIMIT_UNSUBSCRIBE: rateLimitVariable,
+  RATE_LIMIT_TRACKING: rateLimitVariable,
   MAIL_FROM: z
     .string()
     .min(3, 'MAIL_FROM must be an address such as "Regulars" <no-reply@example.com>')
@@ -114,6 +115,7 @@ export function rateLimitsOf(config: Config) {
     upload: config.RATE_LIMIT_UPLOAD,
     preview: config.RATE_LIMIT_PREVIEW,
     unsubscribe: config.RATE_LIMIT_UNSUBSCRIBE,
+    tracking: config.RATE_LIMIT_TRACKING,
   };
 }
 

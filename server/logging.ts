@@ -14,8 +14,15 @@ const LOGGABLE_QUERY_KEYS = new Set([
   'trigger',
 ]);
 
-/** The URL as logged: personal data in query strings (q, email, names) is replaced with a marker. */
-export function redactUrl(url: string): string {
+// A click token carries its target URL after 43 opaque characters; a template may fill that URL with merge values.
+const CLICK_TOKEN_URL = /^(\/c\/[A-Za-z0-9_-]{43})[A-Za-z0-9_-]+/;
+
+/**
+ * The URL as logged: personal data in query strings (q, email, names) is replaced with a marker, and a click
+ * redirect keeps only its token's opaque part.
+ */
+export function redactUrl(rawUrl: string): string {
+  const url = rawUrl.replace(CLICK_TOKEN_URL, '$1[url]');
   const queryStart = url.indexOf('?');
   if (queryStart < 0) return url;
   const params = new URLSearchParams(url.slice(queryStart + 1));

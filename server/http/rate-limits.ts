@@ -20,6 +20,8 @@ export interface RateLimitSettings {
   preview: RateLimit;
   /** The public unsubscribe endpoints reached from email links. */
   unsubscribe: RateLimit;
+  /** The open pixel and click redirects of tracked messages (image proxies share addresses: higher). */
+  tracking: RateLimit;
 }
 
 /** A limit's name, as routes write it. */
@@ -35,6 +37,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   upload: { max: 30, windowSeconds: 60 * 60 },
   preview: { max: 60, windowSeconds: 60 },
   unsubscribe: { max: 30, windowSeconds: 60 },
+  tracking: { max: 600, windowSeconds: 60 },
 };
 
 /** The defaults with the configured limits in place of theirs. */

@@ -12,6 +12,7 @@ import { findCompanyMailIdentity, findRun } from '../repositories/mail-runs.repo
 import { compileRun, type CompiledRun } from '../sending/run-message.js';
 import { classifyFailure, type RunTransport } from '../sending/run-transport.js';
 import { unsubscribeTokens, type UnsubscribeTokens } from '../sending/unsubscribe-token.js';
+import { isTrackableUrl, trackingTokens, type TrackingTokens } from '../sending/tracking-token.js';
 import { companyRateLimiter } from '../sending/rate-limiter.js';
 
 /**
@@ -64,6 +65,12 @@ export const DEFAULT_SEND_RUNNER_SETTINGS: Omit<
   retryCapMs: 6 * 60 * 60_000,
 };
 
+/** The link signers of one installation secret. */
+interface Signers {
+  unsubscribe: UnsubscribeTokens;
+  tracking: TrackingTokens;
+}
+
 /** Compiled runs a process keeps before starting afresh. */
 const MAX_COMPILED_RUNS = 1000;
 
@@ -101,11 +108,14 @@ export function sendRunner(
   const worker = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const limiter = companyRateLimiter(settings.ratePerSecond);
   const runs = new Map<number, Promise<CompiledRun>>();
-  let tokens: Promise<UnsubscribeTokens> | null = null;
+  let tokens: Promise<Signers> | null = null;
   let stopping = false;
   let loop: Promise<void> | null = null;
 
-  const tokensOnce = () => (tokens ??= db.platform(findMailTokenSecret).then(unsubscribeTokens));
+  const tokensOnce = () =>
+    (tokens ??= db
+      .platform(findMailTokenSecret)
+      .then((secret) => ({ unsubscribe: unsubscribeTokens(secret), tracking: trackingTokens(secret) })));
 
   // Run content never changes once frozen, so each run is compiled once per process.
   const compiled = (message: ClaimedMessage) => {
@@ -124,14 +134,21 @@ export function sendRunner(
     return run;
   };
 
-  async function sendOne(message: ClaimedMessage, signer: UnsubscribeTokens): Promise<MessageOutcome> {
+  async function sendOne(message: ClaimedMessage, signer: Signers): Promise<MessageOutcome> {
     if (message.suppressed) return { id: message.id, kind: 'suppressed' };
     try {
       const run = await compiled(message);
-      const token = signer.sign({ companyId: message.company_id, outboxId: message.id });
+      const row = { companyId: message.company_id, outboxId: message.id };
+      const token = signer.unsubscribe.sign(row);
+      const base = settings.unsubscribeBaseUrl;
       const rendered = run.render(message, {
-        url: `${settings.unsubscribeBaseUrl}/u/${token}`,
+        url: `${base}/u/${token}`,
         mailto: `mailto:${settings.unsubscribeMailbox}?subject=unsubscribe%20${token}`,
+        tracking: {
+          pixelUrl: () => `${base}/o/${signer.tracking.signOpen(row)}.gif`,
+          // A link too long to sign stays as written rather than becoming a redirect that cannot verify.
+          clickUrl: (url) => (isTrackableUrl(url) ? `${base}/c/${signer.tracking.signClick(row, url)}` : url),
+        },
       });
       await limiter.take(message.company_id);
       const { providerMessageId } = await transport.send(message.company_id, rendered);

@@ -8,7 +8,16 @@ export function captureMailer(db: Database): Mailer {
     mode: 'capture',
     async send(message) {
       const email = await db.tenant(message.companyId, (sql) =>
-        insertCapturedEmail(sql, message.companyId, message),
+        insertCapturedEmail(sql, message.companyId, {
+          ...message,
+          // What the SMTP mailer would write; the viewer shows them.
+          headers: {
+            From: message.from,
+            To: message.to,
+            Subject: message.subject,
+            Date: new Date().toUTCString(),
+          },
+        }),
       );
       return { kind: 'captured', email };
     },

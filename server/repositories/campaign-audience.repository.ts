@@ -1,5 +1,6 @@
 import { sql as rawSql, type RawBuilder } from 'kysely';
 import type { CompanyId, Sql } from '../db/database.js';
+import { addressHashSql } from './address-hash.js';
 import { runWithSegmentPlanner } from './segment-rules/planner.js';
 
 /**
@@ -76,7 +77,7 @@ export async function countAudience(
       SELECT count(*) FILTER (WHERE s.subscribed AND x.id IS NULL)::int AS recipients,
              count(*) FILTER (WHERE NOT s.subscribed OR x.id IS NOT NULL)::int AS suppressed
       FROM subscribers s
-      LEFT JOIN mail_suppressions x ON x.company_id = ${companyId} AND lower(x.email) = lower(s.email)
+      LEFT JOIN mail_suppressions x ON x.company_id = ${companyId} AND x.email_hash = ${rawSql.raw(addressHashSql('s.email'))}
       WHERE s.company_id = ${companyId} AND s.id IN (${members})`,
   );
   return { recipients: row?.recipients ?? 0, suppressed: row?.suppressed ?? 0 };

@@ -162,3 +162,34 @@ export async function getEmailProviderCredentials(
   );
   return rows[0] ?? null;
 }
+
+/** The provider a company sends through, with its clear key: for the run transport only, never a response or log. */
+export interface SendingProviderRow {
+  id: number;
+  provider: string;
+  api_key: string;
+  settings: Record<string, unknown>;
+  updated_at: Date;
+}
+
+/** The company's usable provider (non-empty key), the most recently saved when there are several; or null. */
+export async function findSendingProvider(
+  sql: Sql,
+  companyId: CompanyId,
+): Promise<SendingProviderRow | null> {
+  const { rows } = await sql.query<SendingProviderRow>(
+    `SELECT id::int, provider, api_key, settings, updated_at FROM email_providers
+     WHERE company_id = $1 AND btrim(api_key) <> '' ORDER BY updated_at DESC, id DESC LIMIT 1`,
+    [companyId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Deletes every provider entry of the company but the one named (one provider sends for a company). */
+export async function deleteOtherEmailProviders(sql: Sql, scope: WriteScope, keep: string): Promise<void> {
+  const others = await sql.query<{ id: number }>(
+    'SELECT id::int FROM email_providers WHERE company_id = $1 AND provider <> $2',
+    [scope.companyId, keep.trim()],
+  );
+  for (const { id } of others.rows) await deleteEmailProvider(sql, scope, id);
+}

@@ -1,4 +1,6 @@
 import type { CompanyId, Sql } from '../db/database.js';
+import { fingerprint } from '../privacy.js';
+import { addressHashSql } from './address-hash.js';
 
 /**
  * The outbox as workers see it (docs/sending.md): claims across companies (run in `db.platform`), results
@@ -43,7 +45,7 @@ export async function claimOutboxBatch(
      RETURNING o.id::int, o.company_id::int, o.run_id::int, o.subscriber_id::int, o.email, o.merge, o.message_id,
                o.attempts,
                EXISTS (SELECT 1 FROM mail_suppressions x
-                       WHERE x.company_id = o.company_id AND lower(x.email) = lower(o.email)) AS suppressed`,
+                       WHERE x.company_id = o.company_id AND x.email_hash = ${addressHashSql('o.email')}) AS suppressed`,
     [worker, limit, leaseMs],
   );
   return rows.sort((a, b) => a.id - b.id);
@@ -87,9 +89,10 @@ export async function finishOutboxBatch(
   const refused = outcomes.filter((o) => o.kind === 'failed' && o.suppress).map((o) => o.id);
   if (refused.length > 0) {
     await sql.query(
-      `INSERT INTO mail_suppressions (company_id, email, reason, run_id)
-       SELECT company_id, email, 'bounced', run_id FROM mail_outbox WHERE id = ANY($1::bigint[])
-       ON CONFLICT (company_id, lower(email)) DO NOTHING`,
+      `INSERT INTO mail_suppressions (company_id, email, email_hash, reason, run_id)
+       SELECT company_id, email, ${addressHashSql('email')}, 'bounced', run_id FROM mail_outbox
+       WHERE id = ANY($1::bigint[])
+       ON CONFLICT (company_id, email_hash) DO NOTHING`,
       [refused],
     );
   }
@@ -129,4 +132,85 @@ export async function findMailTokenSecret(sql: Sql): Promise<string> {
     'SELECT secret FROM mail_token_keys ORDER BY id DESC LIMIT 1',
   );
   return rows[0]!.secret;
+}
+
+/** How an open or click was judged: by its request (agent, address), and how soon after sending counts as a prefetch. */
+export interface EngagementSignal {
+  /** The request looked automated (a proxy or scanner agent, an Apple Mail Privacy Protection address). */
+  automated: boolean;
+  /** An open or click this soon after the message was sent is a prefetch or scan at delivery. */
+  prefetchSeconds: number;
+}
+
+/** Whether the recorded event counted as a person's or a machine's; null when the row is gone. */
+export type EngagementOutcome = 'human' | 'machine' | null;
+
+// A machine when the request looked automated, or it came within the prefetch window after sending.
+const MACHINE = `($3::boolean OR coalesce(sent_at > now() - make_interval(secs => $4::double precision), false))`;
+
+/**
+ * Records an open of a message in one statement: a person's open sets `opened_at` once and counts in
+ * `open_count`; a machine's sets `machine_opened_at` once and counts nothing. Repeats only add to the count.
+ */
+export async function recordOpen(
+  sql: Sql,
+  companyId: CompanyId,
+  outboxId: number,
+  signal: EngagementSignal,
+): Promise<EngagementOutcome> {
+  const { rows } = await sql.query<{ machine: boolean }>(
+    `UPDATE mail_outbox
+     SET opened_at = CASE WHEN ${MACHINE} THEN opened_at ELSE coalesce(opened_at, now()) END,
+         open_count = open_count + CASE WHEN ${MACHINE} THEN 0 ELSE 1 END,
+         machine_opened_at = CASE WHEN ${MACHINE} THEN coalesce(machine_opened_at, now()) ELSE machine_opened_at END
+     WHERE company_id = $1 AND id = $2
+     RETURNING ${MACHINE} AS machine`,
+    [companyId, outboxId, signal.automated, signal.prefetchSeconds],
+  );
+  return rows[0] ? (rows[0].machine ? 'machine' : 'human') : null;
+}
+
+/**
+ * Records a click in one statement. A person's click sets `clicked_at` once, counts in `click_count`, and is a
+ * human open too when none was recorded (images are often blocked); a scanner's click (automated or within the
+ * prefetch window) counts no click and only marks a machine open.
+ */
+export async function recordClick(
+  sql: Sql,
+  companyId: CompanyId,
+  outboxId: number,
+  signal: EngagementSignal,
+): Promise<EngagementOutcome> {
+  const { rows } = await sql.query<{ machine: boolean }>(
+    `UPDATE mail_outbox
+     SET clicked_at = CASE WHEN ${MACHINE} THEN clicked_at ELSE coalesce(clicked_at, now()) END,
+         click_count = click_count + CASE WHEN ${MACHINE} THEN 0 ELSE 1 END,
+         open_count = open_count + CASE WHEN NOT ${MACHINE} AND opened_at IS NULL THEN 1 ELSE 0 END,
+         opened_at = CASE WHEN ${MACHINE} THEN opened_at ELSE coalesce(opened_at, now()) END,
+         machine_opened_at = CASE WHEN ${MACHINE} THEN coalesce(machine_opened_at, now()) ELSE machine_opened_at END
+     WHERE company_id = $1 AND id = $2
+     RETURNING ${MACHINE} AS machine`,
+    [companyId, outboxId, signal.automated, signal.prefetchSeconds],
+  );
+  return rows[0] ? (rows[0].machine ? 'machine' : 'human') : null;
+}
+
+/**
+ * Forgets an erased subscriber in every run: their unsent messages are cancelled (a claimed one too: its
+ * worker's result is then not written), and every message of theirs keeps only a fingerprint of the address
+ * and no merge values. The suppression by hash (mail-suppressions) keeps the address out of later runs.
+ */
+export async function forgetSubscriberInOutbox(
+  sql: Sql,
+  companyId: CompanyId,
+  subscriberId: number,
+  email: string,
+): Promise<void> {
+  await sql.query(
+    `UPDATE mail_outbox
+     SET status = CASE WHEN status IN ('queued', 'sending') THEN 'cancelled' ELSE status END,
+         email = $3, merge = '{}', claimed_at = NULL, claimed_by = NULL
+     WHERE company_id = $1 AND subscriber_id = $2`,
+    [companyId, subscriberId, fingerprint(email.toLowerCase())],
+  );
 }

@@ -2,6 +2,7 @@ import { sql as rawSql, type RawBuilder } from 'kysely';
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { runWithSegmentPlanner } from './segment-rules/planner.js';
+import { addressHashSql } from './address-hash.js';
 import type { WriteScope } from './scope.js';
 
 /**
@@ -163,7 +164,7 @@ export async function freezeOutbox(
                                 'location_name', coalesce(l.name, '')),
              '<r' || ${runId}::bigint || '.s' || s.id || '@' || ${domain}::text || '>',
              CASE WHEN EXISTS (SELECT 1 FROM mail_suppressions x
-                               WHERE x.company_id = ${companyId} AND lower(x.email) = lower(s.email))
+                               WHERE x.company_id = ${companyId} AND x.email_hash = ${rawSql.raw(addressHashSql('s.email'))})
                   THEN 'suppressed' ELSE 'queued' END
       FROM subscribers s
       LEFT JOIN locations l ON l.company_id = ${companyId} AND l.id = s.source_location_id

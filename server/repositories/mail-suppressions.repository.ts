@@ -1,4 +1,11 @@
 import type { CompanyId, Sql } from '../db/database.js';
+import { addressHashSql } from './address-hash.js';
+
+/**
+ * The suppression list (docs/sending.md, "Suppressions"). Every entry is matched by `email_hash`, the SHA-256 of
+ * the lower-cased address, so a `deleted` entry (an erased customer) keeps no address in clear and still stops
+ * every later send to it.
+ */
 
 /** Why an address must not be mailed again. */
 export type SuppressionReason = 'unsubscribed' | 'bounced' | 'complained' | 'deleted';
@@ -12,16 +19,31 @@ export async function suppressAddress(
   runId: number | null,
 ): Promise<void> {
   await sql.query(
-    `INSERT INTO mail_suppressions (company_id, email, reason, run_id) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (company_id, lower(email)) DO NOTHING`,
+    `INSERT INTO mail_suppressions (company_id, email, email_hash, reason, run_id)
+     VALUES ($1, $2, ${addressHashSql('$2')}, $3, $4)
+     ON CONFLICT (company_id, email_hash) DO NOTHING`,
     [companyId, email, reason, runId],
   );
 }
 
-/** Lifts an unsubscribe (the person asked again); bounces and complaints stay. */
+/**
+ * Suppresses an erased customer's address for good, keeping only its hash: a new `deleted` entry, or an
+ * existing entry (unsubscribed, bounced) that forgets the address in clear and becomes `deleted`.
+ */
+export async function suppressErasedAddress(sql: Sql, companyId: CompanyId, email: string): Promise<void> {
+  await sql.query(
+    `INSERT INTO mail_suppressions (company_id, email, email_hash, reason)
+     VALUES ($1, NULL, ${addressHashSql('$2')}, 'deleted')
+     ON CONFLICT (company_id, email_hash) DO UPDATE SET email = NULL, reason = 'deleted'`,
+    [companyId, email],
+  );
+}
+
+/** Lifts an unsubscribe (the person asked again); bounces, complaints and erasures stay. */
 export async function liftUnsubscribe(sql: Sql, companyId: CompanyId, email: string): Promise<void> {
   await sql.query(
-    `DELETE FROM mail_suppressions WHERE company_id = $1 AND lower(email) = lower($2) AND reason = 'unsubscribed'`,
+    `DELETE FROM mail_suppressions
+     WHERE company_id = $1 AND email_hash = ${addressHashSql('$2')} AND reason = 'unsubscribed'`,
     [companyId, email],
   );
 }
@@ -33,7 +55,7 @@ export async function suppressionOf(
   email: string,
 ): Promise<SuppressionReason | null> {
   const { rows } = await sql.query<{ reason: SuppressionReason }>(
-    'SELECT reason FROM mail_suppressions WHERE company_id = $1 AND lower(email) = lower($2)',
+    `SELECT reason FROM mail_suppressions WHERE company_id = $1 AND email_hash = ${addressHashSql('$2')}`,
     [companyId, email],
   );
   return rows[0]?.reason ?? null;

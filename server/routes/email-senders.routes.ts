@@ -7,6 +7,7 @@ import {
 } from '../../src/schemas/accounts.js';
 import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
 import { SenderVerifyInputSchema, VerificationSentSchema } from '../../src/schemas/sender-verification.js';
+import { EmailProviderInputSchema } from '../../src/schemas/sending.js';
 import { access } from '../http/access.js';
 import { companyOf, writeScopeOf } from '../http/scope.js';
 import type { EmailSendersService } from '../services/email-senders.service.js';
@@ -131,6 +132,42 @@ export function emailSendersRoutes(
         },
       },
       async (request) => service.providers(companyOf(request)),
+    );
+
+    app.put(
+      '/customers/email-provider/',
+      {
+        config: access('Campaigns', 'admin'),
+        schema: {
+          tags,
+          summary: 'Set the email provider the company sends through (replaces any other)',
+          description:
+            'provider is sendgrid, mailgun (settings.smtp_login, optional region us|eu), ses (settings.region, ' +
+            'settings.smtp_username), postmark, or smtp (settings.host, port, optional user, secure). api_key is ' +
+            'the SMTP password (the API key, or the server token for Postmark); omitted, the saved one is kept. ' +
+            'The answer masks it. An entry sends only with a non-empty key.',
+          body: EmailProviderInputSchema,
+          response: { 200: EmailProviderSchema, ...errors },
+        },
+      },
+      async (request) => service.saveProvider(writeScopeOf(request), request.body),
+    );
+
+    app.delete(
+      '/customers/email-provider/:id/',
+      {
+        config: access('Campaigns', 'admin'),
+        schema: {
+          tags,
+          summary: 'Remove the email provider (mail then goes through the installation)',
+          params: IdParamSchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await service.removeProvider(writeScopeOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
     );
   };
 }

@@ -1,5 +1,6 @@
 import { nextSendAt } from '../campaigns/schedule.js';
 import type { Sql } from '../db/database.js';
+import { addressHashSql } from '../repositories/address-hash.js';
 import { createCampaign, setCampaignState } from '../repositories/campaigns.repository.js';
 import { copyTemplateContent, createEmailCampaign } from '../repositories/email-campaigns.repository.js';
 import { createEmailSender, markEmailSenderVerified } from '../repositories/email-senders.repository.js';
@@ -183,8 +184,9 @@ async function insertPastRun(
     ...unsubscribed.map((row) => [row, 'unsubscribed'] as const),
   ]) {
     await sql.query(
-      `INSERT INTO mail_suppressions (company_id, email, reason, run_id, created_at) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (company_id, lower(email)) DO NOTHING`,
+      `INSERT INTO mail_suppressions (company_id, email, email_hash, reason, run_id, created_at)
+       VALUES ($1, $2, ${addressHashSql('$2')}, $3, $4, $5)
+       ON CONFLICT (company_id, email_hash) DO NOTHING`,
       [scope.companyId, row.email, reason, reason === 'unsubscribed' ? runId : null, sentAt],
     );
   }

@@ -3,6 +3,7 @@ import type { Language } from '../../src/schemas/constants.js';
 import type { ClaimedMessage } from '../repositories/mail-outbox.repository.js';
 import type { MailRunRow } from '../repositories/mail-runs.repository.js';
 import { compileMergeTemplate, escapeHtml, type MergeTemplate } from './merge-template.js';
+import { trackedLinks } from './tracked-links.js';
 
 /** A message ready for nodemailer: content filled, footer added, compliance headers prepared. */
 export interface RenderedMessage {
@@ -12,6 +13,9 @@ export interface RenderedMessage {
   html: string;
   text: string;
   messageId: string;
+  /** The run and outbox row the message was rendered for (kept with captured mail). */
+  runId: number;
+  outboxId: number;
   /** Prepared (not folded) so a DKIM signature over them survives (nodemailer#1654). */
   headers: Record<string, { prepared: true; value: string }>;
 }
@@ -22,6 +26,16 @@ export interface UnsubscribeLinks {
   url: string;
   /** `mailto:…`, the second List-Unsubscribe entry. */
   mailto: string;
+  /** The open pixel's URL and each link's click redirect; used only when the run is tracked. */
+  tracking?: TrackingLinks | undefined;
+}
+
+/** Where a tracked message's pixel and redirects point. */
+export interface TrackingLinks {
+  /** Made only for a tracked run (signing costs a little on every message). */
+  pixelUrl(): string;
+  /** The signed redirect to `url` for this message. */
+  clickUrl(url: string): string;
 }
 
 /** A run compiled once for the messages of one worker. */
@@ -51,18 +65,31 @@ function withFooter(html: string, footer: string): string {
  */
 export function compileRun(run: MailRunRow, companyName: string): CompiledRun {
   const subject: MergeTemplate = compileMergeTemplate(run.subject);
-  const html = compileMergeTemplate(run.html_template);
+  // A tracked run's links become merge tags filled per message with their signed redirect.
+  const links = run.tracking ? trackedLinks(run.html_template) : { html: run.html_template, targets: [] };
+  const html = compileMergeTemplate(links.html);
+  const targets = links.targets.map((target) => ({ tag: target.tag, url: compileMergeTemplate(target.url) }));
   const text = compileMergeTemplate(run.text_template);
   const footer = footerTexts(run, companyName);
   const address = run.postal_address;
   return {
     render(message, links) {
-      const values = {
+      const values: Record<string, string> = {
         ...message.merge,
         company_name: companyName,
         postal_address: address,
         unsubscribe_url: links.url,
       };
+      const tracking = run.tracking ? links.tracking : undefined;
+      for (const target of targets) {
+        const url = target.url(values, false);
+        values[target.tag] = tracking ? tracking.clickUrl(url) : url;
+      }
+      // The pixel goes last, after the footer, so it is fetched only when the whole message is shown.
+      const pixel = tracking
+        ? `<img src="${escapeHtml(tracking.pixelUrl())}" width="1" height="1" alt="" ` +
+          `style="display:block;width:1px;height:1px;border:0;margin:0;padding:0">`
+        : '';
       const htmlFooter =
         `<div style="margin-top:24px;font-size:12px;line-height:1.5;color:#666666;text-align:center">` +
         `${escapeHtml(footer.reason)}<br>${escapeHtml(address).replace(/\n/g, '<br>')}<br>` +
@@ -72,9 +99,11 @@ export function compileRun(run: MailRunRow, companyName: string): CompiledRun {
         from: run.from_address,
         to: message.email,
         subject: subject(values, false),
-        html: withFooter(html(values, true), htmlFooter),
+        html: withFooter(html(values, true), htmlFooter + pixel),
         text: text(values, false) + textFooter,
         messageId: message.message_id,
+        runId: message.run_id,
+        outboxId: message.id,
         headers: {
           'List-Unsubscribe': { prepared: true, value: `<${links.url}>, <${links.mailto}>` },
           'List-Unsubscribe-Post': { prepared: true, value: 'List-Unsubscribe=One-Click' },

@@ -1,6 +1,9 @@
 import { createTransport } from 'nodemailer';
 import type { Database } from '../db/database.js';
+import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import { insertCapturedEmail } from '../repositories/captured-emails.repository.js';
+import { findSendingProvider } from '../repositories/email-providers.repository.js';
+import { providerSmtpOptions } from './provider-smtp.js';
 import type { RenderedMessage } from './run-message.js';
 
 /** DKIM signing settings (DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY). */
@@ -20,6 +23,7 @@ export const DKIM_SIGNED_HEADERS =
 
 /** How run messages leave: a pooled SMTP transport, or the database when no SMTP server is set. */
 export interface RunTransport {
+  /** The installation's way out (a company with its own provider sends through that instead). */
   readonly mode: 'smtp' | 'capture';
   /** Hands one message over; resolves with the provider's id or rejects with the SMTP failure. */
   send(companyId: number, message: RenderedMessage): Promise<{ providerMessageId: string | null }>;
@@ -29,33 +33,30 @@ export interface RunTransport {
 /** What the run transport is built from. */
 export interface RunTransportSettings {
   smtpUrl?: string | undefined;
-  /** Connections kept open to the SMTP server. */
+  /** Connections kept open to the SMTP server (and to each company's provider). */
   maxConnections?: number;
   dkim?: DkimSettings | undefined;
+  /** How long a company's provider look-up is trusted before it is read again (5 s). */
+  providerCheckMs?: number;
 }
 
-/** The run transport: nodemailer's pool over SMTP_URL (DKIM-signed when configured), or capture. */
-export function runTransport(db: Database, settings: RunTransportSettings): RunTransport {
-  if (!settings.smtpUrl) {
-    return {
-      mode: 'capture',
-      async send(companyId, message) {
-        await db.tenant(companyId, (sql) => insertCapturedEmail(sql, companyId, message));
-        return { providerMessageId: null };
-      },
-      async close() {},
-    };
-  }
+/** One pooled SMTP transport: sends a message, closes its connections. */
+interface Pool {
+  send(message: RenderedMessage): Promise<{ providerMessageId: string | null }>;
+  close(): void;
+}
+
+function smtpPool(options: SMTPPool.Options | string, settings: RunTransportSettings, dkim: boolean): Pool {
+  const base = typeof options === 'string' ? { url: options } : options;
   const transport = createTransport({
-    url: settings.smtpUrl,
+    ...base,
     pool: true,
     maxConnections: settings.maxConnections ?? 5,
     maxMessages: Infinity,
-    ...(settings.dkim ? { dkim: { ...settings.dkim, headerFieldNames: DKIM_SIGNED_HEADERS } } : {}),
-  });
+    ...(dkim && settings.dkim ? { dkim: { ...settings.dkim, headerFieldNames: DKIM_SIGNED_HEADERS } } : {}),
+  } as SMTPPool.Options);
   return {
-    mode: 'smtp',
-    async send(_companyId, message) {
+    async send(message) {
       const info = await transport.sendMail({
         from: message.from,
         to: message.to,
@@ -67,8 +68,79 @@ export function runTransport(db: Database, settings: RunTransportSettings): RunT
       });
       return { providerMessageId: typeof info.response === 'string' ? providerIdOf(info.response) : null };
     },
+    close: () => transport.close(),
+  };
+}
+
+/** The headers a captured message shows, as the SMTP transport would write them (folding aside). */
+export function capturedHeaders(message: RenderedMessage, date: Date): Record<string, string> {
+  return {
+    From: message.from,
+    To: message.to,
+    Subject: message.subject,
+    Date: date.toUTCString(),
+    'Message-ID': message.messageId,
+    ...Object.fromEntries(Object.entries(message.headers).map(([name, header]) => [name, header.value])),
+  };
+}
+
+/** A company's provider pool as last read: which saved entry it was built from. */
+interface CompanyPool {
+  /** The entry's id and save time, or '' for none (the installation's way out). */
+  version: string;
+  pool: Pool | null;
+}
+
+/**
+ * The run transport: a company with a usable provider of its own (docs/sending.md) sends through a pool to that
+ * provider, rebuilt (the old one closed) when its saved settings change; every other company through the pool
+ * over SMTP_URL (DKIM-signed when configured) or, without SMTP_URL, into `captured_emails` with its headers.
+ */
+export function runTransport(db: Database, settings: RunTransportSettings): RunTransport {
+  const installation = settings.smtpUrl ? smtpPool(settings.smtpUrl, settings, true) : null;
+  const checkMs = settings.providerCheckMs ?? 5000;
+  // Decided synchronously, so the messages of one batch share one look-up and never build two pools.
+  const companies = new Map<number, { readAt: number; pool: Promise<CompanyPool> }>();
+
+  async function readPool(companyId: number, previous: CompanyPool | null): Promise<CompanyPool> {
+    const entry = await db.tenant(companyId, (sql) => findSendingProvider(sql, companyId));
+    const options = entry ? providerSmtpOptions(entry) : null;
+    const version = entry && options ? `${entry.id}:${entry.updated_at.toISOString()}` : '';
+    if (previous && previous.version === version) return previous;
+    previous?.pool?.close();
+    return { version, pool: options ? smtpPool(options, settings, false) : null };
+  }
+
+  function poolOf(companyId: number): Promise<Pool | null> {
+    const known = companies.get(companyId);
+    if (known && Date.now() - known.readAt < checkMs) return known.pool.then((read) => read.pool);
+    const previous = known ? known.pool.catch(() => null) : Promise.resolve(null);
+    const pool = previous.then((last) => readPool(companyId, last));
+    companies.set(companyId, { readAt: Date.now(), pool });
+    pool.catch(() => {
+      if (companies.get(companyId)?.pool === pool) companies.delete(companyId);
+    });
+    return pool.then((read) => read.pool);
+  }
+
+  return {
+    mode: installation ? 'smtp' : 'capture',
+    async send(companyId, message) {
+      const pool = (await poolOf(companyId)) ?? installation;
+      if (pool) return pool.send(message);
+      await db.tenant(companyId, (sql) =>
+        insertCapturedEmail(sql, companyId, {
+          ...message,
+          headers: capturedHeaders(message, new Date()),
+        }),
+      );
+      return { providerMessageId: null };
+    },
     async close() {
-      transport.close();
+      installation?.close();
+      const pools = await Promise.allSettled([...companies.values()].map((known) => known.pool));
+      companies.clear();
+      for (const known of pools) if (known.status === 'fulfilled') known.value.pool?.close();
     },
   };
 }

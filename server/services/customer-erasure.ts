@@ -2,7 +2,10 @@ import type { Sql } from '../db/database.js';
 import { removeGuestFromCohorts } from '../repositories/cohort-rollups.repository.js';
 import { lockCompanyIngestion } from '../repositories/pos-ingestion.repository.js';
 import { recordDeletedCustomer } from '../repositories/deleted-customers.repository.js';
+import { deleteCapturedEmailsTo } from '../repositories/captured-emails.repository.js';
 import { forgetSubscriberInMessages } from '../repositories/email-messages.repository.js';
+import { forgetSubscriberInOutbox } from '../repositories/mail-outbox.repository.js';
+import { suppressErasedAddress } from '../repositories/mail-suppressions.repository.js';
 import { deleteGuest, findGuestsByIds } from '../repositories/guests.repository.js';
 import { forgetStagedPerson } from '../repositories/imports.repository.js';
 import { deleteNotesAbout } from '../repositories/notes.repository.js';
@@ -24,9 +27,10 @@ import {
  */
 
 /**
- * Deletes a subscriber and everything personal about them: list memberships, notes, cards and the rows finished
- * imports kept of them go; queued messages are cancelled and every message keeps only a fingerprint of the
- * address; a deleted-customer record without personal data is written. False when the subscriber is not in
+ * Deletes a subscriber and everything personal about them: list memberships, notes, cards, captured mail and the
+ * rows finished imports kept of them go; queued messages are cancelled and every message keeps only a
+ * fingerprint of the address; the address is suppressed as `deleted` by its hash alone; a deleted-customer
+ * record without personal data is written. False when the subscriber is not in
  * this company.
  */
 export async function eraseSubscriber(sql: Sql, scope: WriteScope, id: number): Promise<boolean> {
@@ -34,6 +38,10 @@ export async function eraseSubscriber(sql: Sql, scope: WriteScope, id: number): 
   if (!before) return false;
   const owner: CustomerRef = { type: 'subscriber', id };
   await forgetSubscriberInMessages(sql, scope, id);
+  // Never mailed again, with only the address's hash kept (docs/sending.md, "Suppressions").
+  await suppressErasedAddress(sql, scope.companyId, before.email);
+  await forgetSubscriberInOutbox(sql, scope.companyId, id, before.email);
+  await deleteCapturedEmailsTo(sql, scope.companyId, before.email);
   await removeFromAllLists(sql, scope.companyId, id);
   await deleteNotesAbout(sql, scope.companyId, owner);
   await deleteProfileCardsOf(sql, scope.companyId, owner);

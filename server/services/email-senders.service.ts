@@ -1,9 +1,13 @@
 import type { EmailProvider, EmailSender, EmailSenderInput } from '../../src/schemas/accounts.js';
 import type { Database } from '../db/database.js';
 import { ApiError, fieldFailure, notFound } from '../http/errors.js';
+import type { EmailProviderInput } from '../../src/schemas/sending.js';
 import {
+  deleteEmailProvider,
+  deleteOtherEmailProviders,
   listEmailProviders,
   maskSecrets,
+  upsertEmailProvider,
   type EmailProviderRow,
 } from '../repositories/email-providers.repository.js';
 import {
@@ -84,6 +88,22 @@ export function emailSendersService(db: Database) {
     async remove(scope: WriteScope, id: number): Promise<void> {
       if (!(await db.tenant(scope.companyId, (sql) => deleteEmailSender(sql, scope, id))))
         throw notFound('Email sender');
+    },
+    /**
+     * Saves the provider the company sends through and removes any other (one provider sends for a company), in
+     * one transaction; the send runner picks the change up within seconds and closes the old pool.
+     */
+    async saveProvider(scope: WriteScope, input: EmailProviderInput): Promise<EmailProvider> {
+      const row = await db.tenant(scope.companyId, async (sql) => {
+        await deleteOtherEmailProviders(sql, scope, input.provider);
+        return upsertEmailProvider(sql, scope, input);
+      });
+      return presentEmailProvider(row);
+    },
+    /** Removes a provider entry: the company then sends through the installation's way out. */
+    async removeProvider(scope: WriteScope, id: number): Promise<void> {
+      if (!(await db.tenant(scope.companyId, (sql) => deleteEmailProvider(sql, scope, id))))
+        throw notFound('Email provider');
     },
     async providers(companyId: number): Promise<EmailProvider[]> {
       return (await db.tenant(companyId, (sql) => listEmailProviders(sql, companyId))).map(

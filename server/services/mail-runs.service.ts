@@ -106,6 +106,13 @@ export function mailRunsService(db: Database, domain: string) {
       });
     },
 
+    /** The company's postal address ('' until set); 404 for no such company. */
+    async postalAddress(companyId: CompanyId): Promise<string> {
+      const company = await db.tenant(companyId, (sql) => findCompanyMailIdentity(sql, companyId));
+      if (!company) throw notFound('company');
+      return company.postal_address;
+    },
+
     /** Sets the postal address the footers show (required before the first send). */
     async setPostalAddress(scope: WriteScope, address: string): Promise<void> {
       // The companies row is written through the platform door only (its policy), for this company alone.

@@ -264,6 +264,14 @@ export const ROUTES: readonly AppRoute[] = [
     'Templates',
     'marketing',
   ),
+  page(
+    '/sent-mail',
+    lazyScreen(() => import('./screens/SentMailScreen.js'), { messages: 'sentMail' }),
+    'pages.titles.sentMail',
+    'Campaigns',
+    'marketing',
+    { leastRole: 'marketer' },
+  ),
   page('/editor-template', templateEditor, 'pages.titles.templateCreate', 'Templates', null, {
     groupCrumb: 'marketing',
     parent: 'pages.titles.templates',

@@ -23,6 +23,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     profile: () => import('virtual:messages/en/profile'),
     templates: () => import('virtual:messages/en/templates'),
     campaigns: () => import('virtual:messages/en/campaigns'),
+    sentMail: () => import('virtual:messages/en/sentMail'),
   },
   ch: {
     shell: () => import('virtual:messages/ch/shell'),
@@ -31,6 +32,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     profile: () => import('virtual:messages/ch/profile'),
     templates: () => import('virtual:messages/ch/templates'),
     campaigns: () => import('virtual:messages/ch/campaigns'),
+    sentMail: () => import('virtual:messages/ch/sentMail'),
   },
   es: {
     shell: () => import('virtual:messages/es/shell'),
@@ -39,6 +41,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     profile: () => import('virtual:messages/es/profile'),
     templates: () => import('virtual:messages/es/templates'),
     campaigns: () => import('virtual:messages/es/campaigns'),
+    sentMail: () => import('virtual:messages/es/sentMail'),
   },
   jp: {
     shell: () => import('virtual:messages/jp/shell'),
@@ -47,6 +50,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     profile: () => import('virtual:messages/jp/profile'),
     templates: () => import('virtual:messages/jp/templates'),
     campaigns: () => import('virtual:messages/jp/campaigns'),
+    sentMail: () => import('virtual:messages/jp/sentMail'),
   },
   de: {
     shell: () => import('virtual:messages/de/shell'),
@@ -55,6 +59,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     profile: () => import('virtual:messages/de/profile'),
     templates: () => import('virtual:messages/de/templates'),
     campaigns: () => import('virtual:messages/de/campaigns'),
+    sentMail: () => import('virtual:messages/de/sentMail'),
   },
   fr: {
     shell: () => import('virtual:messages/fr/shell'),
@@ -63,6 +68,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     profile: () => import('virtual:messages/fr/profile'),
     templates: () => import('virtual:messages/fr/templates'),
     campaigns: () => import('virtual:messages/fr/campaigns'),
+    sentMail: () => import('virtual:messages/fr/sentMail'),
   },
 };
 

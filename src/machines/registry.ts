@@ -23,6 +23,7 @@ import { locationsAdminMachine } from './locations-admin.machine.js';
 import { memberCandidatesMachine } from './member-candidates.machine.js';
 import { navigationMachine } from './navigation.machine.js';
 import { passwordChangeMachine } from './password-change.machine.js';
+import { postalAddressMachine } from './postal-address.machine.js';
 import { segmentDashboardMachine } from './segment-dashboard.machine.js';
 import { rfmDashboardMachine } from './rfm-dashboard.machine.js';
 import { segmentBuilderMachine } from './segment-builder.machine.js';
@@ -31,6 +32,8 @@ import { segmentExportMachine } from './segment-export.machine.js';
 import { segmentExportsMachine } from './segment-exports.machine.js';
 import { segmentsMachine } from './segments.machine.js';
 import { senderVerificationMachine } from './sender-verification.machine.js';
+import { sentMailMachine } from './sent-mail.machine.js';
+import { sentMailMessageMachine } from './sent-mail-message.machine.js';
 import { subscriberListsMachine } from './subscriber-lists.machine.js';
 import { subscribersListMachine } from './subscribers-list.machine.js';
 import { templateActionsMachine } from './template-actions.machine.js';
@@ -71,6 +74,7 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   memberCandidatesMachine,
   navigationMachine,
   passwordChangeMachine,
+  postalAddressMachine,
   segmentDashboardMachine,
   rfmDashboardMachine,
   segmentBuilderMachine,
@@ -79,6 +83,8 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   segmentExportsMachine,
   segmentsMachine,
   senderVerificationMachine,
+  sentMailMachine,
+  sentMailMessageMachine,
   subscriberListsMachine,
   subscribersListMachine,
   supportLogMachine,

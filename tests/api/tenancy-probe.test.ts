@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltApp } from '../../server/app.js';
 import type { Database } from '../../server/db/database.js';
+import { insertCapturedEmail } from '../../server/repositories/captured-emails.repository.js';
 import type { TestDatabase } from '../support/database.js';
 import { makeGuest } from '../support/factories.js';
 import { sampleOf, type Operation } from '../support/openapi.js';
@@ -68,6 +69,33 @@ const B_ROWS: Record<string, (b: CompanyB) => Promise<ProbeRow>> = {
           name: b.marker,
           email: `${fresh(b)}-sender@example.com`,
         }),
+      ),
+    },
+  }),
+  '/api/customers/email-provider/{id}': async (b) => ({
+    params: {
+      id: idOf(
+        await b.call('PUT', '/api/customers/email-provider/', {
+          provider: 'smtp',
+          api_key: `${b.marker}-key`,
+          settings: { host: 'mail.example', port: 587, user: b.marker },
+        }),
+      ),
+    },
+  }),
+  '/api/campaigns/sent-mail/{id}': async (b) => ({
+    params: {
+      id: String(
+        (
+          await b.db.tenant(b.companyId, (sql) =>
+            insertCapturedEmail(sql, b.companyId, {
+              from: 'news@example.com',
+              to: `${fresh(b)}@example.com`,
+              subject: b.marker,
+              text: b.marker,
+            }),
+          )
+        ).id,
       ),
     },
   }),

@@ -144,8 +144,9 @@ describe('campaign sending and the scheduler', () => {
     ]);
     for (const row of unsubscribed) {
       await owner(
-        `INSERT INTO mail_suppressions (company_id, email, reason, run_id) VALUES ($1, $2, 'unsubscribed', $3)
-         ON CONFLICT (company_id, lower(email)) DO UPDATE SET reason = 'unsubscribed', run_id = $3`,
+        `INSERT INTO mail_suppressions (company_id, email, email_hash, reason, run_id)
+         VALUES ($1, $2, sha256(convert_to(lower($2), 'UTF8')), 'unsubscribed', $3)
+         ON CONFLICT (company_id, email_hash) DO UPDATE SET reason = 'unsubscribed', run_id = $3`,
         [companyA, row.email, row.run_id],
       );
     }

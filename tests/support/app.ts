@@ -53,6 +53,7 @@ export const TEST_RATE_LIMITS: RateLimitSettings = {
   upload: { max: 100_000, windowSeconds: 60 },
   preview: { max: 100_000, windowSeconds: 60 },
   unsubscribe: { max: 100_000, windowSeconds: 60 },
+  tracking: { max: 100_000, windowSeconds: 60 },
 };
 
 /** Builds the real app (no client bundle) on a fresh migrated database. */

@@ -105,7 +105,8 @@ export async function makeCampaignFixture(
       const suppressed = random() < 0.1;
       if (suppressed) {
         await sql.query(
-          "INSERT INTO mail_suppressions (company_id, email, reason) VALUES ($1, upper($2), 'bounced')",
+          'INSERT INTO mail_suppressions (company_id, email, email_hash, reason) ' +
+            "VALUES ($1, upper($2), sha256(convert_to(lower($2), 'UTF8')), 'bounced')",
           [companyId, email],
         );
       }

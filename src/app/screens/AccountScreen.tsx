@@ -1,3 +1,4 @@
+import { Stack } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, type ReactNode } from 'react';
 import type { TokenResponse } from '../../schemas/accounts.js';
@@ -5,6 +6,7 @@ import { now } from '../../services/clock.js';
 import { AccountView, accountTabsFor, type AccountTab } from '../../views/account/AccountView.js';
 import { PasswordView } from '../../views/account/PasswordView.js';
 import { ProfileView } from '../../views/account/ProfileView.js';
+import { PostalAddressView } from '../../views/account/PostalAddressView.js';
 import { SendersView } from '../../views/account/SendersView.js';
 import { TokensView } from '../../views/account/TokensView.js';
 import { UsersView } from '../../views/account/UsersView.js';
@@ -18,6 +20,7 @@ import {
   emailSendersLogic,
   senderVerificationLogic,
   passwordChangeLogic,
+  postalAddressLogic,
 } from '../wiring/account.js';
 
 /** Every time zone the runtime knows, for the profile's time zone select. */
@@ -78,7 +81,13 @@ function TokensPanel({ user }: { user: AccountUser }) {
 function SendersPanel({ user }: { user: AccountUser }) {
   const actor = useAppActor(emailSendersLogic);
   const verification = useAppActor(senderVerificationLogic);
-  return <SendersView actor={actor} verification={verification} canManage={user.canManage} />;
+  const postal = useAppActor(postalAddressLogic);
+  return (
+    <Stack gap="xl">
+      <PostalAddressView actor={postal} canManage={user.canManage} />
+      <SendersView actor={actor} verification={verification} canManage={user.canManage} />
+    </Stack>
+  );
 }
 
 /** /account: the tabs the signed-in user's role and company features allow, each with its own actor. */

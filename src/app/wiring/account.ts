@@ -6,6 +6,7 @@ import { companyUsersMachine } from '../../machines/company-users.machine.js';
 import { emailSendersMachine } from '../../machines/email-senders.machine.js';
 import type { ListQuery, NoFilters, UpdateRequest } from '../../machines/kit/list-machine.js';
 import { passwordChangeMachine } from '../../machines/password-change.machine.js';
+import { postalAddressMachine } from '../../machines/postal-address.machine.js';
 import { senderVerificationMachine } from '../../machines/sender-verification.machine.js';
 import {
   AccountSettingsSchema,
@@ -27,6 +28,7 @@ import {
 } from '../../schemas/accounts.js';
 import type { Language } from '../../schemas/constants.js';
 import { VerificationSentSchema } from '../../schemas/sender-verification.js';
+import { PostalAddressAnswerSchema, type PostalAddress } from '../../schemas/sending.js';
 import { apiRequest } from '../../services/api-client.js';
 import { applyLanguage } from '../../services/language.js';
 import { answerOf, apiCall } from './answer.js';
@@ -151,6 +153,23 @@ export const senderVerificationLogic = senderVerificationMachine.provide({
         method: 'POST',
         path: `/campaigns/email-sender/${senderId}/verification/`,
         schema: VerificationSentSchema,
+      }),
+    ),
+  },
+});
+
+/** The Email senders tab's postal address form with `/api/accounts/postal-address/`. */
+export const postalAddressLogic = postalAddressMachine.provide({
+  actors: {
+    loadAddress: apiCall(() =>
+      apiRequest({ method: 'GET', path: '/accounts/postal-address/', schema: PostalAddressAnswerSchema }),
+    ),
+    saveAddress: apiCall((address: PostalAddress) =>
+      apiRequest({
+        method: 'PUT',
+        path: '/accounts/postal-address/',
+        body: address,
+        schema: PostalAddressAnswerSchema,
       }),
     ),
   },
