@@ -36,8 +36,8 @@ export interface CapturedEmailInput {
   /** Header name → value, in the order the message carries them. */
   headers?: Record<string, string> | undefined;
   messageId?: string | undefined;
-  runId?: number | undefined;
-  outboxId?: number | undefined;
+  runId?: number | null | undefined;
+  outboxId?: number | null | undefined;
 }
 
 const COLUMNS = `id::int, company_id::int, from_address, to_address, subject, text_body, html_body, headers, message_id,

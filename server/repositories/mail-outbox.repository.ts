@@ -22,8 +22,9 @@ export interface ClaimedMessage {
 }
 
 /**
- * Claims up to `limit` due rows of sending runs: queued rows whose time has come and rows whose claim is older
- * than `leaseMs`. Each row's suppression is read in the same statement, just before its message goes.
+ * Claims up to `limit` due rows of sending runs: queued rows whose time has come and rows another worker claimed
+ * longer than `leaseMs` ago (a worker's id is new in every process, so its own old claims are still in flight).
+ * Each row's suppression is read in the same statement, just before its message goes.
  */
 export async function claimOutboxBatch(
   sql: Sql,
@@ -35,7 +36,9 @@ export async function claimOutboxBatch(
     `WITH due AS (
        SELECT d.id FROM mail_outbox d JOIN mail_runs r ON r.id = d.run_id AND r.status = 'sending'
        WHERE d.status IN ('queued', 'sending') AND d.next_attempt_at <= now()
-         AND (d.status = 'queued' OR d.claimed_at < now() - make_interval(secs => $3::double precision / 1000))
+         -- A stale claim is taken over only from another worker: this worker's own lane may still be sending it.
+         AND (d.status = 'queued' OR (d.claimed_at < now() - make_interval(secs => $3::double precision / 1000)
+                                      AND d.claimed_by IS DISTINCT FROM $1))
        ORDER BY d.next_attempt_at, d.id
        LIMIT $2
        FOR UPDATE OF d SKIP LOCKED)

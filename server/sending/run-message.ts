@@ -13,9 +13,9 @@ export interface RenderedMessage {
   html: string;
   text: string;
   messageId: string;
-  /** The run and outbox row the message was rendered for (kept with captured mail). */
-  runId: number;
-  outboxId: number;
+  /** The run and outbox row the message was rendered for (kept with captured mail); null for a test send. */
+  runId: number | null;
+  outboxId: number | null;
   /** Prepared (not folded) so a DKIM signature over them survives (nodemailer#1654). */
   headers: Record<string, { prepared: true; value: string }>;
 }

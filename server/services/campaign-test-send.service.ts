@@ -148,7 +148,8 @@ export function campaignTestSendService(
           { url, mailto: `mailto:unsubscribe@${settings.domain}?subject=test` },
         );
         try {
-          await transport.send(scope.companyId, message);
+          // A test belongs to no run or outbox row: its captured copy names none.
+          await transport.send(scope.companyId, { ...message, runId: null, outboxId: null });
         } catch {
           throw new ApiError(502, 'test_send_failed', 'The mail server refused the test message', {
             emails: fieldFailure('not_valid', `The mail server refused the message to address ${sent + 1}`),

@@ -305,7 +305,7 @@ export const ROUTES: readonly AppRoute[] = [
   // Settings
   page(
     '/account',
-    lazyScreen(() => import('./screens/AccountScreen.js')),
+    lazyScreen(() => import('./screens/AccountScreen.js'), { messages: 'account' }),
     'shell.titles.account',
     null,
     'settings',
@@ -313,7 +313,7 @@ export const ROUTES: readonly AppRoute[] = [
   // The link of a sender verification email (the Email senders tab of the account).
   page(
     '/verify-sender',
-    lazyScreen(() => import('./screens/VerifySenderScreen.js')),
+    lazyScreen(() => import('./screens/VerifySenderScreen.js'), { messages: 'account' }),
     'pages.titles.verifySender',
     'Campaigns',
     null,

@@ -42,6 +42,8 @@ export const ROUTE_PARTS = {
   campaigns: ['campaigns'],
   // The guest and subscriber profile (the largest screen's texts after the account's).
   profile: ['profile'],
+  // The account settings (users, tokens, senders, postal address) and the sender verification page.
+  account: ['account'],
   // The "Sent mail" viewer of captured messages.
   sentMail: ['sentMail'],
 } as const satisfies Record<string, readonly MessageArea[]>;

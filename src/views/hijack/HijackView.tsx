@@ -139,7 +139,7 @@ function ConfirmDialog({ actor }: { actor: HijackActor }) {
             name: target.name,
             email: target.email,
             company: target.company.name,
-            role: t(`account.roles.${target.role}`),
+            role: t(`hijack.roles.${target.role}`),
           })}
         </Text>
         <Text size="sm" c="dimmed">
