@@ -279,8 +279,8 @@ describe('every route of the app in a browser', () => {
       await page.route(/\/assets\/ComingSoonScreen-[^/]*\.js$/, (route) => route.abort());
       await page.goto('/dashboard');
       await settle(page, `Dashboard | ${BRAND}`);
-      await visit(page, '/campaigns');
-      await page.waitForURL(/\/custom-error\/error-1\?from=%2Fcampaigns$/, { timeout: 20_000 });
+      await visit(page, '/campaign/analytics');
+      await page.waitForURL(/\/custom-error\/error-1\?from=%2Fcampaign%2Fanalytics$/, { timeout: 20_000 });
       await settle(page, `This page could not load | ${BRAND}`);
       await expectAccessible(page, '/custom-error/error-1 after a failed chunk');
       await screenshot(page, 'phone-chunk-failed');
@@ -293,8 +293,8 @@ describe('every route of the app in a browser', () => {
       errors.length = 0;
       await page.unroute(/\/assets\/ComingSoonScreen-[^/]*\.js$/);
       await page.getByRole('button', { name: 'Retry' }).click();
-      await page.waitForURL(/\/campaigns$/);
-      await settle(page, `Campaigns | ${BRAND}`);
+      await page.waitForURL(/\/campaign\/analytics$/);
+      await settle(page, titleOf('/campaign/analytics'));
       expect(errors).toEqual([]);
     });
 

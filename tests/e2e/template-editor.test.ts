@@ -108,11 +108,13 @@ describe('the email template editor in a browser', () => {
     await screenshots(page, 'template-editor', 'phone-preview');
 
     // A change, then undo with the keyboard: the dragged divider goes again.
-    const before = await canvasOf(page).locator('body').innerHTML();
+    // The canvas's markup, without the empty class attributes a drag leaves behind on the wrapper.
+    const markup = async () => (await canvasOf(page).locator('body').innerHTML()).replaceAll(' class=""', '');
+    const before = await markup();
     await dragBlock(page, 'divider', canvasOf(page).getByText('Write your message here.').first(), 0.3);
-    await expect.poll(() => canvasOf(page).locator('body').innerHTML()).not.toBe(before);
+    await expect.poll(markup).not.toBe(before);
     await page.getByRole('button', { name: 'Undo (Ctrl+Z)' }).click();
-    await expect.poll(() => canvasOf(page).locator('body').innerHTML()).toBe(before);
+    await expect.poll(markup).toBe(before);
 
     // Leaving with an unsaved change asks first; staying keeps the editor.
     await page.getByLabel('Template name').fill(`${name} v2`);

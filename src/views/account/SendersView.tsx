@@ -72,7 +72,12 @@ export function SendersView({
                 cell: (sender) => (
                   <Group gap="xs">
                     {sender.is_default && <Badge variant="filled">{t('account.senders.isDefault')}</Badge>}
-                    <Badge color={sender.verified_at ? 'green' : 'gray'} variant="light">
+                    <Badge
+                      color={sender.verified_at ? 'green' : 'gray'}
+                      variant="light"
+                      // The light badge's own green is too pale on its tint (axe: contrast): the page's text colour.
+                      c="var(--mantine-color-text)"
+                    >
                       {sender.verified_at ? t('account.senders.verified') : t('account.senders.unverified')}
                     </Badge>
                   </Group>

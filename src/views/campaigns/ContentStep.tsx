@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { testAddressesOf } from '../../machines/campaign-update-mode.machine.js';
 import { CAMPAIGN_LIMITS } from '../../schemas/campaigns.js';
 import { fieldMessage } from '../shared/field-message.js';
+import { EmailFrame } from '../templates/EmailFrame.js';
 import { problemMessage } from '../shared/problem-message.js';
 import type { CampaignEditorActor } from './campaign-editor-actor.js';
 
@@ -175,19 +176,12 @@ function TemplateThumbnail({ actor }: { actor: CampaignEditorActor }) {
               {t('campaigns.content.pickTemplate')}
             </Text>
           ) : (
-            <iframe
+            <EmailFrame
+              html={html}
               title={t('campaigns.content.previewTitle')}
-              sandbox=""
-              srcDoc={html}
-              tabIndex={-1}
-              style={{
-                width: PREVIEW_WIDTH,
-                height: PREVIEW_HEIGHT,
-                border: 0,
-                transform: `scale(${SCALE})`,
-                transformOrigin: '0 0',
-                pointerEvents: 'none',
-              }}
+              width={PREVIEW_WIDTH}
+              height={PREVIEW_HEIGHT}
+              scale={SCALE}
             />
           )}
         </Box>
