@@ -8,6 +8,7 @@ import { CampaignEditorView } from '../../views/campaigns/CampaignEditorView.js'
 import { useAppActor } from '../actors.js';
 import { useAuthActor } from '../session-context.js';
 import { campaignUpdateModeLogic } from '../wiring/campaigns.js';
+import { useWarnBeforeUnload } from '../use-warn-before-unload.js';
 
 /** The campaign a path names: a saved one's id, or null for `/campaigns/new`. */
 function campaignIdOf(param: string | undefined): number | null {
@@ -50,13 +51,7 @@ function CampaignEditor({ campaignId }: { campaignId: number | null }) {
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) => unsaved && currentLocation.pathname !== nextLocation.pathname,
   );
-  // Closing or reloading the tab with unsaved changes asks the browser's own question.
-  useEffect(() => {
-    if (!unsaved) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [unsaved]);
+  useWarnBeforeUnload(unsaved);
   return (
     <CampaignEditorView
       actor={actor}

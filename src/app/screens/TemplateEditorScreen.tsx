@@ -7,6 +7,7 @@ import { TemplateEditorView } from '../../views/template-editor/TemplateEditorVi
 import { useAppActor } from '../actors.js';
 import { useNavigationActor } from '../session-context.js';
 import { templateEditorLogic } from '../wiring/template-editor.js';
+import { useWarnBeforeUnload } from '../use-warn-before-unload.js';
 
 const EDITOR_PATH = '/editor-template';
 
@@ -44,13 +45,7 @@ function EditorPanel({ id }: { id: number | null }) {
       saved.unsubscribe();
     };
   }, [actor, blocker, navigation]);
-  // Closing or reloading the tab with changes unsaved: the browser's own question.
-  useEffect(() => {
-    if (!unsaved) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [unsaved]);
+  useWarnBeforeUnload(unsaved);
   return (
     <TemplateEditorView
       actor={actor}
