@@ -136,7 +136,12 @@ export async function updateFlowFields(
 }
 
 /** Sets a flow's status. */
-export async function setFlowStatus(sql: Sql, scope: WriteScope, id: number, status: FlowStatus): Promise<void> {
+export async function setFlowStatus(
+  sql: Sql,
+  scope: WriteScope,
+  id: number,
+  status: FlowStatus,
+): Promise<void> {
   const { rows } = await sql.query<{ status: FlowStatus }>(
     'SELECT status FROM flows WHERE company_id = $1 AND id = $2',
     [scope.companyId, id],
@@ -238,7 +243,8 @@ export async function insertFlowItem(
   flowId: number,
   item: FlowGraphItem,
 ): Promise<FlowItem> {
-  if ((await flowItemKeys(sql, scope.companyId, flowId)).has(item.key)) throw new FlowItemKeyTakenError(item.key);
+  if ((await flowItemKeys(sql, scope.companyId, flowId)).has(item.key))
+    throw new FlowItemKeyTakenError(item.key);
   const { rows } = await sql.query<FlowItemRow>(
     `INSERT INTO flow_items (company_id, flow_id, key, kind, settings, position_x, position_y, next_key, no_key)
      VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9) RETURNING ${ITEM_COLUMNS}`,
@@ -407,7 +413,11 @@ export async function publishFlowVersion(
 }
 
 /** A flow's published versions, oldest first. */
-export async function listFlowVersions(sql: Sql, companyId: CompanyId, flowId: number): Promise<FlowVersionRow[]> {
+export async function listFlowVersions(
+  sql: Sql,
+  companyId: CompanyId,
+  flowId: number,
+): Promise<FlowVersionRow[]> {
   const { rows } = await sql.query<FlowVersionRow>(
     `SELECT version, graph, published_at, published_by::int FROM flow_versions
       WHERE company_id = $1 AND flow_id = $2 ORDER BY version`,

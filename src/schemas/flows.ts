@@ -238,12 +238,7 @@ const FlowSettingsSchema = z.object({
   location_group_ids: z.array(positiveId('location_group_ids')).max(FLOW_LIMITS.maxScopeEntries),
   reentry: z.enum(FLOW_REENTRY, { error: `reentry must be one of ${FLOW_REENTRY.join(', ')}` }),
   /** With `after_days`: days after leaving before the same person may enter again. */
-  reentry_days: z
-    .number()
-    .int()
-    .min(1, 'reentry_days must be 1 or more')
-    .max(FLOW_LIMITS.maxDays)
-    .nullable(),
+  reentry_days: z.number().int().min(1, 'reentry_days must be 1 or more').max(FLOW_LIMITS.maxDays).nullable(),
 });
 
 /** The writable settings of a flow (besides its graph), with the defaults of a new flow. */
