@@ -332,10 +332,12 @@ export function flowsService(db: Database) {
     change: (sql: Sql, item: FlowItem) => Promise<FlowItem>,
   ): Promise<{ item: FlowItem; revision: number }> {
     return db.tenant(scope.companyId, async (sql) => {
-      const found = await getFlowItem(sql, scope.companyId, itemId);
+      const seen = await getFlowItem(sql, scope.companyId, itemId);
+      if (seen) await getFlow(sql, scope.companyId, seen.flow_id, true);
+      // Read again under the flow's lock: a call that got there first may have changed or deleted it.
+      const found = seen && (await getFlowItem(sql, scope.companyId, itemId));
       // An item of another kind is as unknown as a missing one: its call names triggers, actions or delays.
       if (!found || (kind !== null && found.kind !== kind)) throw notFound('Flow item');
-      await getFlow(sql, scope.companyId, found.flow_id, true);
       const item = await change(sql, found);
       return { item, revision: await bumpFlowRevision(sql, scope.companyId, found.flow_id) };
     });

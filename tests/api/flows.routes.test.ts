@@ -724,6 +724,25 @@ describe('Flows API', () => {
     expect((await versionsOf(flow.id)).length).toBe(2);
   });
 
+  it('keeps staff addresses of a notify action out of the audit log in clear', async () => {
+    const flow = await createFlow(marketer, { name: 'Tell the team' });
+    const made = await call(marketer, 'POST', '/campaigns/flows/actions/', {
+      flow_id: flow.id,
+      settings: { type: 'notify_staff', emails: ['chef.private@example.com'], subject: 'A regular is back' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.json().item.settings.emails).toEqual(['chef.private@example.com']);
+    const audit = await t.database.db.owner((sql) =>
+      sql.query<{ after: string }>(
+        "SELECT after::text FROM audit_log WHERE company_id = $1 AND entity = 'flow_item' AND entity_id = $2",
+        [company.companyId, String(made.json().item.id)],
+      ),
+    );
+    expect(audit.rows).toHaveLength(1);
+    expect(audit.rows[0]!.after).toContain('A regular is back');
+    expect(audit.rows[0]!.after).not.toContain('chef.private');
+  });
+
   it('duplicates a flow as a create with a copy of its graph', async () => {
     const original = await createFlow(marketer, {
       name: 'Original',
