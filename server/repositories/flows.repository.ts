@@ -371,14 +371,6 @@ export async function replaceFlowItems(
 
 // ───────────────────────────── versions ─────────────────────────────
 
-/** A published snapshot of a flow's graph. */
-export interface FlowVersionRow {
-  version: number;
-  graph: FlowGraphItem[];
-  published_at: Date;
-  published_by: number | null;
-}
-
 /**
  * Copies `graph` into the next version of the flow and marks it live from `revision` (the draft's revision it
  * was published from). Answers the new version's number.
@@ -410,18 +402,4 @@ export async function publishFlowVersion(
     after: { version, revision },
   });
   return version;
-}
-
-/** A flow's published versions, oldest first. */
-export async function listFlowVersions(
-  sql: Sql,
-  companyId: CompanyId,
-  flowId: number,
-): Promise<FlowVersionRow[]> {
-  const { rows } = await sql.query<FlowVersionRow>(
-    `SELECT version, graph, published_at, published_by::int FROM flow_versions
-      WHERE company_id = $1 AND flow_id = $2 ORDER BY version`,
-    [companyId, flowId],
-  );
-  return rows;
 }
