@@ -1,3 +1,4 @@
+import { simpleParser } from 'mailparser';
 import type { Page } from 'playwright-core';
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import type { Subscriber } from '../../src/schemas/subscribers.js';
@@ -106,11 +107,11 @@ describe('a campaign sent to a real SMTP sink', () => {
     );
     const memberIds = new Set(members.map((guest) => guest.id));
     const subscribers = await allPages<Subscriber>(api, '/subscriptions/subscribers/?page_size=500');
-    const expected = new Set(
-      subscribers
-        .filter((entry) => entry.subscribed && entry.guest_id !== null && memberIds.has(entry.guest_id))
-        .map((entry) => entry.email.toLowerCase()),
+    const audience = subscribers.filter(
+      (entry) => entry.subscribed && entry.guest_id !== null && memberIds.has(entry.guest_id),
     );
+    const expected = new Set(audience.map((entry) => entry.email.toLowerCase()));
+    const firstNames = new Map(audience.map((entry) => [entry.email.toLowerCase(), entry.first_name]));
     expect(expected.size).toBe(segment.recipients);
 
     // The campaign: audience, then content with the new template and the verified sender.
@@ -168,6 +169,8 @@ describe('a campaign sent to a real SMTP sink', () => {
       const match = /^<(https?:\/\/[^>]+\/u\/[A-Za-z0-9_-]{43})>, <(mailto:[^>]+)>$/.exec(listUnsubscribe);
       expect(match, listUnsubscribe).not.toBeNull();
       expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+      // The subject's merge tag filled for this recipient.
+      expect((await simpleParser(mail.data)).subject).toBe(`Spring evenings, ${firstNames.get(mail.to[0]!)}`);
       oneClick.push(match![1]!);
     }
     expect(new Set(oneClick).size).toBe(expected.size);
