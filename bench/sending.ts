@@ -85,7 +85,7 @@ export async function benchSending(driver: BenchDriver): Promise<void> {
     const run = await db.tenant(company.id, async (sql) =>
       compileRun(
         (await findRun(sql, company.id, frozen.run.id))!,
-        (await findCompanyMailIdentity(sql, company.id))!.name,
+        (await findCompanyMailIdentity(sql, company.id))!,
       ),
     );
     const signer = unsubscribeTokens(await db.platform(findMailTokenSecret));
@@ -93,16 +93,16 @@ export async function benchSending(driver: BenchDriver): Promise<void> {
       const token = signer.sign({ companyId: company.id, outboxId: row.id });
       return run.render(
         {
-          ...row,
-          company_id: company.id,
-          run_id: frozen.run.id,
-          subscriber_id: 0,
-          attempts: 0,
-          suppressed: false,
+          email: row.email,
+          merge: row.merge,
+          messageId: row.message_id,
+          runId: frozen.run.id,
+          outboxId: row.id,
         },
         {
           url: `https://bench.example/u/${token}`,
           mailto: `mailto:unsubscribe@bench.example?subject=${token}`,
+          viewUrl: `https://bench.example/v/${token}`,
         },
       );
     });

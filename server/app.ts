@@ -46,7 +46,9 @@ import { jobWorkers, startWorkers, stopWorkers } from './jobs/workers.js';
 import type { SendRunnerSettings } from './jobs/send-runner.js';
 import { installationDomain, sendingSettingsFrom, type SendingConfig } from './sending/sending-settings.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.routes.js';
+import { viewInBrowserRoutes } from './routes/view-in-browser.routes.js';
 import { unsubscribeService } from './services/unsubscribe.service.js';
+import { viewInBrowserService } from './services/view-in-browser.service.js';
 import { trackingRoutes } from './routes/tracking.routes.js';
 import { mailSettingsRoutes } from './routes/mail-settings.routes.js';
 import { mailRunsService } from './services/mail-runs.service.js';
@@ -340,6 +342,15 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
   );
   await app.register(unsubscribeRoutes(unsubscribeService(options.db)));
   await app.register(trackingRoutes(trackingService(options.db)));
+  await app.register(
+    viewInBrowserRoutes(
+      viewInBrowserService(options.db, {
+        baseUrl: sending.runner.unsubscribeBaseUrl,
+        mailbox: sending.runner.unsubscribeMailbox,
+      }),
+      auth.publicUrl,
+    ),
+  );
   if (auth.embedded) await app.register(embeddedOidcPlugin({ db: options.db, settings: auth, brandName }));
 
   // index.html is answered below with a fresh style nonce, never as a stored file.

@@ -14,6 +14,7 @@ import { classifyFailure, type RunTransport } from '../sending/run-transport.js'
 import { unsubscribeTokens, type UnsubscribeTokens } from '../sending/unsubscribe-token.js';
 import { isTrackableUrl, trackingTokens, type TrackingTokens } from '../sending/tracking-token.js';
 import { companyRateLimiter } from '../sending/rate-limiter.js';
+import { viewTokens } from '../sending/view-token.js';
 
 /**
  * The worker that sends mail runs (docs/sending.md). It claims a batch of due outbox rows across companies
@@ -69,6 +70,7 @@ export const DEFAULT_SEND_RUNNER_SETTINGS: Omit<
 interface Signers {
   unsubscribe: UnsubscribeTokens;
   tracking: TrackingTokens;
+  view: UnsubscribeTokens;
 }
 
 /** Compiled runs a process keeps before starting afresh. */
@@ -113,9 +115,11 @@ export function sendRunner(
   let loop: Promise<void> | null = null;
 
   const tokensOnce = () =>
-    (tokens ??= db
-      .platform(findMailTokenSecret)
-      .then((secret) => ({ unsubscribe: unsubscribeTokens(secret), tracking: trackingTokens(secret) })));
+    (tokens ??= db.platform(findMailTokenSecret).then((secret) => ({
+      unsubscribe: unsubscribeTokens(secret),
+      tracking: trackingTokens(secret),
+      view: viewTokens(secret),
+    })));
 
   // Run content never changes once frozen, so each run is compiled once per process.
   const compiled = (message: ClaimedMessage) => {
@@ -126,7 +130,7 @@ export function sendRunner(
       run = db.tenant(message.company_id, async (sql) => {
         const row = await findRun(sql, message.company_id, message.run_id);
         const company = await findCompanyMailIdentity(sql, message.company_id);
-        return compileRun(row!, company!.name);
+        return compileRun(row!, company!);
       });
       run.catch(() => runs.delete(message.run_id));
       runs.set(message.run_id, run);
@@ -141,9 +145,17 @@ export function sendRunner(
       const row = { companyId: message.company_id, outboxId: message.id };
       const token = signer.unsubscribe.sign(row);
       const base = settings.unsubscribeBaseUrl;
-      const rendered = run.render(message, {
+      const recipient = {
+        email: message.email,
+        merge: message.merge,
+        messageId: message.message_id,
+        runId: message.run_id,
+        outboxId: message.id,
+      };
+      const rendered = run.render(recipient, {
         url: `${base}/u/${token}`,
         mailto: `mailto:${settings.unsubscribeMailbox}?subject=unsubscribe%20${token}`,
+        viewUrl: `${base}/v/${signer.view.sign(row)}`,
         tracking: {
           pixelUrl: () => `${base}/o/${signer.tracking.signOpen(row)}.gif`,
           // A link too long to sign stays as written rather than becoming a redirect that cannot verify.

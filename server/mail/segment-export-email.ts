@@ -1,7 +1,7 @@
 import { messagesFor } from '../../src/i18n/resources.js';
 import { formatCount, languageOf } from '../../src/format/index.js';
 import { fill } from '../auth/oidc/language.js';
-import { escapeHtml } from '../auth/oidc/pages.js';
+import { escapeHtml } from '../sending/merge-template.js';
 
 /** What the "your export is ready" email says, and where its link goes. */
 export interface SegmentExportEmail {

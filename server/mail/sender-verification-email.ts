@@ -1,21 +1,11 @@
+import { escapeHtml } from '../sending/merge-template.js';
+
 /** What the verification email says, and where its link goes. */
 export interface SenderVerificationEmail {
   subject: string;
   text: string;
   html: string;
   link: string;
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
 }
 
 /**

@@ -116,6 +116,33 @@ export interface OutboxRecipient {
   email: string;
 }
 
+/** A delivered message as the view-in-browser page shows it again. */
+export interface ViewableMessage {
+  id: number;
+  run_id: number;
+  email: string;
+  merge: Record<string, string>;
+  message_id: string;
+  sent_at: Date;
+}
+
+/**
+ * The message a view-in-browser token names, only once it was sent and while its recipient is not erased (an
+ * erasure empties the merge values and keeps only a fingerprint of the address); null otherwise.
+ */
+export async function findViewableMessage(
+  sql: Sql,
+  companyId: CompanyId,
+  outboxId: number,
+): Promise<ViewableMessage | null> {
+  const { rows } = await sql.query<ViewableMessage>(
+    `SELECT id::int, run_id::int, email, merge, message_id, sent_at FROM mail_outbox
+     WHERE company_id = $1 AND id = $2 AND status = 'sent' AND sent_at IS NOT NULL AND merge <> '{}'::jsonb`,
+    [companyId, outboxId],
+  );
+  return rows[0] ?? null;
+}
+
 /** The outbox row an unsubscribe token names, in its company; null when there is none. */
 export async function findOutboxRecipient(
   sql: Sql,

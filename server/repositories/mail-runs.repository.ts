@@ -63,9 +63,9 @@ const RUN_COLUMNS = `id::int, company_id::int, kind, source_id::int, run_key, fr
 export async function findCompanyMailIdentity(
   sql: Sql,
   companyId: CompanyId,
-): Promise<{ name: string; postal_address: string } | null> {
-  const { rows } = await sql.query<{ name: string; postal_address: string }>(
-    'SELECT name, postal_address FROM companies WHERE id = $1',
+): Promise<{ name: string; postal_address: string; time_zone: string } | null> {
+  const { rows } = await sql.query<{ name: string; postal_address: string; time_zone: string }>(
+    'SELECT name, postal_address, time_zone FROM companies WHERE id = $1',
     [companyId],
   );
   return rows[0] ?? null;

@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messagesFor } from '../../src/i18n/resources.js';
 import { fill, languageFromAcceptLanguage } from '../auth/oidc/language.js';
-import { escapeHtml, pageHtml, pageSecurityPolicy } from '../auth/oidc/pages.js';
+import { pageHtml, pageSecurityPolicy } from '../auth/oidc/pages.js';
+import { escapeHtml } from '../sending/merge-template.js';
 import { ApiError } from '../http/errors.js';
 import type { UnsubscribeService, UnsubscribeState } from '../services/unsubscribe.service.js';
 
@@ -64,6 +65,11 @@ function page(
     .send(html);
 }
 
+/** The generic 404 page of a mail link (unsubscribe, view in browser) that does not verify: no company, no address. */
+export function linkNotFoundPage(request: FastifyRequest, reply: FastifyReply) {
+  return page(request, reply, 404, null);
+}
+
 /** The unsubscribe routes, at the installation's root (the links in emails are short and stable). */
 export function unsubscribeRoutes(service: UnsubscribeService): FastifyPluginAsyncZod {
   return async (app) => {
@@ -73,7 +79,7 @@ export function unsubscribeRoutes(service: UnsubscribeService): FastifyPluginAsy
       (_request, body, done) => done(null, parseForm(body as string)),
     );
     const notFoundPage = (request: FastifyRequest, reply: FastifyReply, error: unknown) => {
-      if (error instanceof ApiError && error.status === 404) return page(request, reply, 404, null);
+      if (error instanceof ApiError && error.status === 404) return linkNotFoundPage(request, reply);
       throw error;
     };
 

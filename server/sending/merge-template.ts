@@ -14,9 +14,12 @@ const HTML_ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
-/** Text made safe for HTML element content and attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
+/**
+ * Text made safe for HTML element content and attribute values (the installation's one escaper: merge values,
+ * the sign-in and unsubscribe pages, the product's own mail). `null` and `undefined` become ''.
+ */
+export function escapeHtml(value: string | number | null | undefined): string {
+  return String(value ?? '').replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
 }
 
 /** A template compiled once: fills its tags from `values`, escaping each value for HTML when asked. */

@@ -1,6 +1,5 @@
 import { messagesFor } from '../../src/i18n/resources.js';
 import type { Language } from '../../src/schemas/constants.js';
-import type { ClaimedMessage } from '../repositories/mail-outbox.repository.js';
 import type { MailRunRow } from '../repositories/mail-runs.repository.js';
 import { compileMergeTemplate, escapeHtml, type MergeTemplate } from './merge-template.js';
 import { trackedLinks } from './tracked-links.js';
@@ -20,12 +19,14 @@ export interface RenderedMessage {
   headers: Record<string, { prepared: true; value: string }>;
 }
 
-/** Where a message's unsubscribe links point. */
+/** Where a message's unsubscribe and view-in-browser links point. */
 export interface UnsubscribeLinks {
   /** `https://…/u/{token}`: the page (GET) and the one-click POST. */
   url: string;
   /** `mailto:…`, the second List-Unsubscribe entry. */
   mailto: string;
+  /** `https://…/v/{token}`: the message as this recipient got it, in a browser (`{{view_in_browser_url}}`). */
+  viewUrl: string;
   /** The open pixel's URL and each link's click redirect; used only when the run is tracked. */
   tracking?: TrackingLinks | undefined;
 }
@@ -38,13 +39,48 @@ export interface TrackingLinks {
   clickUrl(url: string): string;
 }
 
+/** What a run's messages are made of: its frozen content (a test send's is never stored). */
+export type RunContent = Pick<
+  MailRunRow,
+  'from_address' | 'subject' | 'html_template' | 'text_template' | 'postal_address' | 'language' | 'tracking'
+>;
+
+/** The sending company as its messages name it; `time_zone` dates `{{current_year}}`. */
+export interface SendingCompany {
+  name: string;
+  time_zone: string;
+}
+
+/** One recipient of a run: the address, the merge values frozen for them, and the message's identity. */
+export interface MessageRecipient {
+  email: string;
+  merge: Readonly<Record<string, string>>;
+  /** The stable `<…@host>` Message-ID. */
+  messageId: string;
+  /** The run and outbox row, kept with captured mail; null for a test send. */
+  runId: number | null;
+  outboxId: number | null;
+}
+
 /** A run compiled once for the messages of one worker. */
 export interface CompiledRun {
-  render(message: ClaimedMessage, links: UnsubscribeLinks): RenderedMessage;
+  /** The message for `recipient`; `at` (now by default) dates `{{current_year}}`. */
+  render(recipient: MessageRecipient, links: UnsubscribeLinks, at?: Date): RenderedMessage;
+}
+
+/** The year at `at` in `timeZone` (an unknown zone falls back to UTC rather than failing a send). */
+function yearIn(timeZone: string): (at: Date) => string {
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric' });
+  } catch {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric' });
+  }
+  return (at) => format.format(at);
 }
 
 /** The run's footer in its language: why the reader gets the mail, the postal address, the unsubscribe link. */
-function footerTexts(run: MailRunRow, companyName: string) {
+function footerTexts(run: RunContent, companyName: string) {
   const texts = messagesFor(run.language as Language).mailCompliance;
   return {
     reason: texts.footerReason.replace('{{company}}', companyName),
@@ -59,11 +95,14 @@ function withFooter(html: string, footer: string): string {
 }
 
 /**
- * Compiles a run's templates once; each message then fills its merge values (escaped in HTML), appends the
- * footer with the company's postal address and the unsubscribe link, and carries `List-Unsubscribe` (URL and
- * mailto) and `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058).
+ * Compiles a run's templates once; each message then fills its merge values (escaped in HTML) and the
+ * company's (`company_name`, `company_address`, `current_year`, `unsubscribe_url`, `view_in_browser_url`),
+ * appends the footer with the company's postal address and the unsubscribe link, and carries `List-Unsubscribe`
+ * (URL and mailto) and `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058).
  */
-export function compileRun(run: MailRunRow, companyName: string): CompiledRun {
+export function compileRun(run: RunContent, company: SendingCompany): CompiledRun {
+  const companyName = company.name;
+  const currentYear = yearIn(company.time_zone);
   const subject: MergeTemplate = compileMergeTemplate(run.subject);
   // A tracked run's links become merge tags filled per message with their signed redirect.
   const links = run.tracking ? trackedLinks(run.html_template) : { html: run.html_template, targets: [] };
@@ -73,12 +112,14 @@ export function compileRun(run: MailRunRow, companyName: string): CompiledRun {
   const footer = footerTexts(run, companyName);
   const address = run.postal_address;
   return {
-    render(message, links) {
+    render(recipient, links, at = new Date()) {
       const values: Record<string, string> = {
-        ...message.merge,
+        ...recipient.merge,
         company_name: companyName,
-        postal_address: address,
+        company_address: address,
+        current_year: currentYear(at),
         unsubscribe_url: links.url,
+        view_in_browser_url: links.viewUrl,
       };
       const tracking = run.tracking ? links.tracking : undefined;
       for (const target of targets) {
@@ -97,13 +138,13 @@ export function compileRun(run: MailRunRow, companyName: string): CompiledRun {
       const textFooter = `\n\n--\n${footer.reason}\n${address}\n${footer.unsubscribe}: ${links.url}\n`;
       return {
         from: run.from_address,
-        to: message.email,
+        to: recipient.email,
         subject: subject(values, false),
         html: withFooter(html(values, true), htmlFooter + pixel),
         text: text(values, false) + textFooter,
-        messageId: message.message_id,
-        runId: message.run_id,
-        outboxId: message.id,
+        messageId: recipient.messageId,
+        runId: recipient.runId,
+        outboxId: recipient.outboxId,
         headers: {
           'List-Unsubscribe': { prepared: true, value: `<${links.url}>, <${links.mailto}>` },
           'List-Unsubscribe-Post': { prepared: true, value: 'List-Unsubscribe=One-Click' },

@@ -8,7 +8,7 @@ import { getCampaign } from '../repositories/campaigns.repository.js';
 import { copyTemplateContent, getEmailCampaign } from '../repositories/email-campaigns.repository.js';
 import { getEmailSender } from '../repositories/email-senders.repository.js';
 import { getEmailTemplate } from '../repositories/email-templates.repository.js';
-import { findCompanyMailIdentity, type MailRunRow } from '../repositories/mail-runs.repository.js';
+import { findCompanyMailIdentity } from '../repositories/mail-runs.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
 import { compileRun } from '../sending/run-message.js';
 import type { RunTransport } from '../sending/run-transport.js';
@@ -22,6 +22,13 @@ import { postalAddressRequired } from './mail-runs.service.js';
  * and the real compliance footer, through the transport the send runner uses (SMTP_URL, or captured in the
  * database). Nothing reaches the outbox, so the campaign's figures never count them.
  */
+
+/** The recipient's merge values of a test: the catalogue's sample person. */
+const SAMPLE_PERSON = {
+  first_name: MERGE_TAGS.first_name,
+  last_name: MERGE_TAGS.last_name,
+  location_name: MERGE_TAGS.location_name,
+};
 
 /** Test sends a company may make in a window, whatever their number of addresses. */
 export interface TestSendLimit {
@@ -110,46 +117,41 @@ export function campaignTestSendService(
         return { content, company, language: await ownerLanguage(sql, companyId) };
       });
       take(scope.companyId);
-      const run: MailRunRow = {
-        id: 0,
-        company_id: scope.companyId,
-        kind: 'test',
-        source_id: null,
-        run_key: 'test',
-        from_address: prepared.content.from,
-        subject: prepared.content.subject,
-        html_template: prepared.content.html,
-        text_template: prepared.content.text,
-        postal_address: prepared.company.postal_address.trim(),
-        language: prepared.language,
-        tracking: false,
-        status: 'sending',
-        recipients: body.emails.length,
-        created_at: new Date(),
-        finished_at: null,
+      const compiled = compileRun(
+        {
+          from_address: prepared.content.from,
+          subject: prepared.content.subject,
+          html_template: prepared.content.html,
+          text_template: prepared.content.text,
+          postal_address: prepared.company.postal_address.trim(),
+          language: prepared.language,
+          tracking: false,
+        },
+        prepared.company,
+      );
+      // The test's unsubscribe and view links answer the generic "not found" page: a test has no outbox row.
+      const base = settings.unsubscribeBaseUrl;
+      const links = {
+        url: `${base}/u/test`,
+        mailto: `mailto:unsubscribe@${settings.domain}?subject=test`,
+        viewUrl: `${base}/v/test`,
       };
-      const compiled = compileRun(run, prepared.company.name);
-      // The test's unsubscribe link answers the generic "not found" page: it unsubscribes no one.
-      const url = `${settings.unsubscribeBaseUrl}/u/test`;
       let sent = 0;
       for (const email of body.emails) {
+        // The catalogue's sample person; the company's own values (name, address, year, links) are real.
         const message = compiled.render(
           {
-            id: 0,
-            company_id: scope.companyId,
-            run_id: 0,
-            subscriber_id: 0,
             email,
-            merge: { ...MERGE_TAGS, email },
-            message_id: `<test.${randomBytes(8).toString('hex')}@${settings.domain}>`,
-            attempts: 0,
-            suppressed: false,
+            merge: { ...SAMPLE_PERSON, email },
+            messageId: `<test.${randomBytes(8).toString('hex')}@${settings.domain}>`,
+            runId: null,
+            outboxId: null,
           },
-          { url, mailto: `mailto:unsubscribe@${settings.domain}?subject=test` },
+          links,
         );
         try {
           // A test belongs to no run or outbox row: its captured copy names none.
-          await transport.send(scope.companyId, { ...message, runId: null, outboxId: null });
+          await transport.send(scope.companyId, message);
         } catch {
           throw new ApiError(502, 'test_send_failed', 'The mail server refused the test message', {
             emails: fieldFailure('not_valid', `The mail server refused the message to address ${sent + 1}`),

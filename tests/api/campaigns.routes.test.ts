@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CampaignSchema, CampaignSummaryPageSchema } from '../../src/schemas/campaigns.js';
 import { openTestApp, type ApiCaller, type TestApp, type UserCaller } from '../support/app.js';
 import { expectedAudience, makeCampaignFixture, type CampaignFixture } from '../support/campaign-fixture.js';
+import { createEmailTemplate } from '../../server/repositories/email-templates.repository.js';
+import { systemScope } from '../support/factories.js';
 
 describe('Campaigns API', () => {
   let t: TestApp;
@@ -385,6 +387,35 @@ describe('Campaigns API', () => {
     expect(captured.rows[0]!.html_body).toContain('Hello Alex');
     expect(captured.rows[0]!.html_body).toContain('1 Harbor Street');
     expect((await call(analyst, 'GET', `/campaigns/campaigns/${id}/`)).json().counts.sent).toBe(0);
+    // The company's own tags are real in a test too: its address, this year where it is, an inert view link.
+    const tagged = await t.database.db.tenant(company.companyId, (sql) =>
+      createEmailTemplate(sql, systemScope(company.companyId), {
+        name: 'Tagged',
+        export_html: '<mjml><mj-body></mj-body></mjml>',
+        html_content:
+          '<html><body><p>{{company_address}} © {{current_year}}</p>' +
+          '<a href="{{view_in_browser_url}}">View</a></body></html>',
+        text_content: '{{company_address}}',
+      }),
+    );
+    const taggedAnswer = await call(marketer, 'POST', '/campaigns/send-test/', {
+      template_id: tagged.id,
+      subject: 'Tags',
+      sender_id: mine.senderId,
+      emails: ['three@example.com'],
+    });
+    expect(taggedAnswer.statusCode).toBe(200);
+    const taggedMail = await t.database.db.owner((sql) =>
+      sql.query<{ html_body: string }>(
+        `SELECT html_body FROM captured_emails WHERE company_id = $1 AND to_address = 'three@example.com'`,
+        [company.companyId],
+      ),
+    );
+    const year = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', year: 'numeric' }).format(
+      new Date(),
+    );
+    expect(taggedMail.rows[0]!.html_body).toContain(`1 Harbor Street, Portland © ${year}`);
+    expect(taggedMail.rows[0]!.html_body).toMatch(/href="[^"]*\/v\/test"/);
     const byTemplate = await call(marketer, 'POST', '/campaigns/send-test/', {
       template_id: mine.templateId,
       emails: ['one@example.com'],

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { accessToken } from './support/api.js';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
 import { PHONE, screenshots, sidewaysOverflow } from './support/pages.js';
 import { signedInSession } from './support/session.js';
@@ -12,12 +13,6 @@ async function chooseFirst(page: Page, field: Locator): Promise<string> {
   await item.click();
   await page.keyboard.press('Tab');
   return text;
-}
-
-/** The signed-in page's access token, as the app stored it. */
-async function accessToken(page: Page): Promise<string> {
-  const text = await page.evaluate(() => window.localStorage.getItem('tokenData'));
-  return (JSON.parse(text ?? '{}') as { access_token: string }).access_token;
 }
 
 describe('campaigns in a browser', () => {

@@ -1,40 +1,9 @@
-import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { EmailTemplate } from '../../src/schemas/email-templates.js';
+import { accessToken } from './support/api.js';
+import { canvasOf, dragBlock, dragStarterBlocks } from './support/editor.js';
 import { screenshots } from './support/pages.js';
 import { signedInSession } from './support/session.js';
-
-/** The signed-in page's access token, as the app stored it. */
-async function accessToken(page: Page): Promise<string> {
-  const text = await page.evaluate(() => window.localStorage.getItem('tokenData'));
-  return (JSON.parse(text ?? '{}') as { access_token: string }).access_token;
-}
-
-/**
- * Drags a block of the editor's panel onto `target` (inside the canvas frame) with the mouse, in small steps so
- * the browser's drag and drop and GrapesJS's sorter see every move, then waits for the canvas to settle.
- */
-async function dragBlock(page: Page, blockId: string, target: Locator, offsetY = 0.5): Promise<void> {
-  const from = (await page.locator(`[data-block="${blockId}"]`).boundingBox())!;
-  const to = (await target.boundingBox())!;
-  const start = { x: from.x + from.width / 2, y: from.y + from.height / 2 };
-  const end = { x: to.x + to.width / 2, y: to.y + to.height * offsetY };
-  await page.mouse.move(start.x, start.y);
-  await page.mouse.down();
-  for (let step = 1; step <= 20; step += 1) {
-    await page.mouse.move(
-      start.x + ((end.x - start.x) * step) / 20,
-      start.y + ((end.y - start.y) * step) / 20,
-    );
-    await page.waitForTimeout(25);
-  }
-  await page.waitForTimeout(200);
-  await page.mouse.up();
-  await page.waitForTimeout(500);
-}
-
-/** The canvas frame of the editor. */
-const canvasOf = (page: Page): FrameLocator => page.frameLocator('iframe.gjs-frame');
 
 describe('the email template editor in a browser', () => {
   const session = signedInSession('/editor-template');
@@ -46,19 +15,9 @@ describe('the email template editor in a browser', () => {
     page.on('request', (request) => requests.push(request.url()));
     const bearer = { authorization: `Bearer ${await accessToken(page)}` };
 
-    await page.getByRole('heading', { name: 'New email template' }).waitFor();
-    await page.locator('[data-block="section-1"]').waitFor();
-    const canvas = canvasOf(page);
-    await canvas.locator('body').waitFor();
-
     // A one-column section into the empty body, a text block into its column, then a button and an offer.
-    await dragBlock(page, 'section-1', page.locator('iframe.gjs-frame'), 0.1);
-    const firstText = canvas.getByText('Write your message here.').first();
-    await firstText.waitFor();
-    await dragBlock(page, 'text', firstText, 0.3);
-    await expect.poll(() => canvas.getByText('Write your message here.').count()).toBe(2);
-    await dragBlock(page, 'button', page.locator('iframe.gjs-frame'), 0.9);
-    await canvas.getByText('Book a table').waitFor();
+    await dragStarterBlocks(page);
+    const canvas = canvasOf(page);
     await dragBlock(page, 'offer', page.locator('iframe.gjs-frame'), 0.9);
     await canvas.getByText('20% off your next visit').waitFor();
 

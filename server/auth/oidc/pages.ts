@@ -1,17 +1,8 @@
 import { createHash } from 'node:crypto';
 import { LIMITS } from '../../../src/schemas/constants.js';
 import { HTML_LANG } from '../../../src/schemas/constants.js';
+import { escapeHtml } from '../../sending/merge-template.js';
 import { fill, signinMessages, type PageLocale, type SigninMessages } from './language.js';
-
-/** Replaces the characters that could end an HTML text or attribute value. */
-export function escapeHtml(value: string | number | null | undefined): string {
-  return String(value ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 /**
  * The Content-Security-Policy of every sign-in page: only the pages' own style sheet (by its hash), no

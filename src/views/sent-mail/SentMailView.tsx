@@ -1,5 +1,6 @@
 import {
   Alert,
+  Box,
   Button,
   Code,
   Loader,
@@ -23,6 +24,7 @@ import { ListFrame } from '../kit/ListFrame.js';
 import { ListTable } from '../kit/ListTable.js';
 import { useListView } from '../kit/useListView.js';
 import { problemMessage } from '../shared/problem-message.js';
+import { EmailFrame } from '../templates/EmailFrame.js';
 import { viewerDocument } from './viewer-document.js';
 
 type SentMailActor = ListActor<SentMailSummary, NoSentMailForm>;
@@ -30,7 +32,7 @@ type MessageActor = ActorRefFrom<typeof sentMailMessageMachine>;
 
 /**
  * /sent-mail: the messages kept in the app because no mail server is set, newest first, searched by subject;
- * a message opens with its rendered HTML (a sandboxed frame without scripts), its text part and its headers.
+ * a message opens with its rendered HTML (in the email frame page, inert, without scripts), its text part and its headers.
  */
 export function SentMailView({
   actor,
@@ -144,18 +146,14 @@ function MessageParts({ mail }: { mail: SentMail }) {
       </Tabs.List>
       {mail.html && (
         <Tabs.Panel value="html">
-          <iframe
-            title={t('sentMail.htmlFrame', { subject: mail.subject })}
-            // No token: no script, no form, no pop-up, an opaque origin.
-            sandbox=""
-            srcDoc={viewerDocument(mail.html)}
-            style={{
-              width: '100%',
-              height: '60vh',
-              border: '1px solid var(--mantine-color-gray-4)',
-              background: '#fff',
-            }}
-          />
+          {/* The email frame page's policy applies the message's inline styles, as a mail client would. */}
+          <Box style={{ border: '1px solid var(--mantine-color-gray-4)', background: '#fff' }}>
+            <EmailFrame
+              html={viewerDocument(mail.html)}
+              title={t('sentMail.htmlFrame', { subject: mail.subject })}
+              fit
+            />
+          </Box>
         </Tabs.Panel>
       )}
       <Tabs.Panel value="text">

@@ -1,35 +1,56 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { EMAIL_FRAME_PATH } from '../../schemas/email-templates.js';
 
-/**
- * An email's HTML drawn, scaled, in a frame of the app's email frame page, whose own policy allows the inline
- * styles of email and no script at all (`srcdoc` would inherit the app's stricter one; docs/templates.md). Out of
- * reach of the pointer and the keyboard: a picture of the email, not a page to use.
- */
-export function EmailFrame({
-  html,
-  title,
-  width,
-  height,
-  scale,
-}: {
-  html: string;
-  title: string;
-  /** The email's own width and height in CSS pixels, before scaling. */
+/** A picture of an email: its own width and height in CSS pixels, drawn at `scale`. */
+interface PictureSize {
   width: number;
   height: number;
   scale: number;
-}) {
+}
+
+/** The email as it reads: the frame as wide as its container and as tall as the email. */
+interface FullSize {
+  fit: true;
+}
+
+/**
+ * An email's HTML drawn in a frame of the app's email frame page, whose own policy allows the inline styles of
+ * email and no script at all (`srcdoc` would inherit the app's stricter one; docs/templates.md). Out of reach of
+ * the pointer and the keyboard, so no link in it can be followed: either a scaled picture of the email (the
+ * thumbnails), or with `fit` the email at full size, the frame growing to the email's height as it and its
+ * images load (the "Sent mail" viewer), so the page scrolls rather than the frame.
+ */
+export function EmailFrame(props: { html: string; title: string } & (PictureSize | FullSize)) {
+  const { html, title } = props;
+  const fit = 'fit' in props;
   const frame = useRef<HTMLIFrameElement | null>(null);
+  const [contentHeight, setContentHeight] = useState<number | null>(null);
   useEffect(() => {
     const target = frame.current;
     if (!target) return;
+    let measured: Document | null = null;
+    // The body's own height (with its margins), not the document's, which never falls below the frame's.
+    const measure = () => {
+      const body = measured?.body;
+      if (!body) return;
+      const style = measured?.defaultView?.getComputedStyle(body);
+      const margins = parseFloat(style?.marginTop ?? '0') + parseFloat(style?.marginBottom ?? '0');
+      const height = Math.ceil(Math.max(body.getBoundingClientRect().height + margins, body.scrollHeight));
+      if (height > 0) setContentHeight(height);
+    };
     const write = () => {
       const doc = target.contentDocument;
       if (!doc) return;
       // Parsed by the frame's own document, whose policy (inline styles, no script) governs what it holds;
       // not document.open(), which would give the frame the app's address.
       doc.documentElement.innerHTML = /<html[^>]*>([\s\S]*)<\/html>/i.exec(html)?.[1] ?? html;
+      if (!fit) return;
+      measured = doc;
+      measure();
+      // An image that arrives later makes the email taller (its load event does not bubble, so capture it);
+      // a narrower frame (a phone, a smaller window) wraps it taller too.
+      doc.addEventListener('load', measure, true);
+      doc.defaultView?.addEventListener('resize', measure);
     };
     if (
       target.contentDocument?.readyState === 'complete' &&
@@ -37,23 +58,31 @@ export function EmailFrame({
     )
       write();
     else target.addEventListener('load', write, { once: true });
-    return () => target.removeEventListener('load', write);
-  }, [html]);
+    return () => {
+      target.removeEventListener('load', write);
+      measured?.removeEventListener('load', measure, true);
+      measured?.defaultView?.removeEventListener('resize', measure);
+    };
+  }, [html, fit]);
+  const style: CSSProperties = fit
+    ? { width: '100%', height: contentHeight ?? 400, border: 0, display: 'block', pointerEvents: 'none' }
+    : {
+        width: props.width,
+        height: props.height,
+        border: 0,
+        transform: `scale(${props.scale})`,
+        transformOrigin: '0 0',
+        pointerEvents: 'none',
+      };
   return (
     <iframe
       ref={frame}
       src={EMAIL_FRAME_PATH}
       title={title}
       tabIndex={-1}
-      aria-hidden="true"
-      style={{
-        width,
-        height,
-        border: 0,
-        transform: `scale(${scale})`,
-        transformOrigin: '0 0',
-        pointerEvents: 'none',
-      }}
+      // A picture is decoration beside its label; the full email is inert (no focus, no click) but named.
+      {...(fit ? { inert: true } : { 'aria-hidden': true })}
+      style={style}
     />
   );
 }
