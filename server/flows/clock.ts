@@ -41,7 +41,10 @@ export function testClock(frozenAt?: Date): TestClock {
 }
 
 /** Whether the test clock may run: `TEST_CLOCK=true`, and never in production. */
-export function testClockEnabled(env: Record<string, string | undefined>): boolean {
+export function testClockEnabled(env: {
+  TEST_CLOCK?: string | undefined;
+  NODE_ENV?: string | undefined;
+}): boolean {
   if (env.TEST_CLOCK !== 'true') return false;
   if (env.NODE_ENV === 'production') throw new Error('TEST_CLOCK=true is refused when NODE_ENV=production');
   return true;

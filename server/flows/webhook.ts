@@ -19,7 +19,10 @@ export interface WebhookSettings {
 export const NO_WEBHOOKS: WebhookSettings = { allowedHosts: [], allowPrivate: false, timeoutMs: 5_000 };
 
 /** The settings from the environment. */
-export function webhookSettingsFrom(env: Record<string, string | undefined>): WebhookSettings {
+export function webhookSettingsFrom(env: {
+  FLOW_WEBHOOK_HOSTS?: string | undefined;
+  FLOW_WEBHOOK_ALLOW_PRIVATE?: string | undefined;
+}): WebhookSettings {
   return {
     allowedHosts: (env.FLOW_WEBHOOK_HOSTS ?? '')
       .split(',')

@@ -66,6 +66,8 @@ export interface FlowRunner {
   runEvents(): Promise<number>;
   /** One batch of due enrolments (tests). */
   runDue(): Promise<number>;
+  /** Runs a turn now (after the test clock moves), when started. */
+  wake(): void;
   /** The worker's id (tests). */
   readonly worker: string;
 }
@@ -165,13 +167,17 @@ export function flowRunner(
     return { events, enrolments };
   }
 
+  const run = () => {
+    turn = turn.then(tick).catch((error: unknown) => failed(error, 'turn'));
+  };
+
   return {
     worker,
+    wake() {
+      if (timer) run();
+    },
     start() {
       if (timer) return;
-      const run = () => {
-        turn = turn.then(tick).catch((error: unknown) => failed(error, 'turn'));
-      };
       timer = setInterval(run, settings.everyMs);
       timer.unref();
       run();

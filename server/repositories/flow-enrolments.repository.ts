@@ -268,7 +268,7 @@ export async function moveEnrolment(
 }
 
 /**
- * Marketing emails a person got in `[from, to)`: flow emails (steps sent, by the engine's clock) and campaign
+ * Marketing emails a person got in `(from, to]`: flow emails (steps sent, by the engine's clock) and campaign
  * messages (outbox rows not failed, suppressed or cancelled, by their run's creation).
  */
 export async function marketingEmailsBetween(
@@ -281,10 +281,10 @@ export async function marketingEmailsBetween(
   const { rows } = await sql.query<{ n: number }>(
     `SELECT (SELECT count(*) FROM flow_enrolment_steps st
              WHERE st.company_id = $1 AND st.subscriber_id = $2 AND st.outcome = 'sent'
-               AND st.entered_at >= $3 AND st.entered_at < $4)
+               AND st.entered_at > $3 AND st.entered_at <= $4)
           + (SELECT count(*) FROM mail_outbox o JOIN mail_runs r ON r.id = o.run_id AND r.kind = 'campaign'
              WHERE o.company_id = $1 AND o.subscriber_id = $2 AND o.status IN ('queued', 'sending', 'sent')
-               AND r.created_at >= $3 AND r.created_at < $4) AS n`,
+               AND r.created_at > $3 AND r.created_at <= $4) AS n`,
     [companyId, subscriberId, from, to],
   );
   return Number(rows[0]?.n ?? 0);
