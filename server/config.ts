@@ -95,7 +95,7 @@ const EnvironmentSchema = z.object({
   DKIM_PRIVATE_KEY: z.string().min(1).optional(),
   // The flow engine (docs/flows.md): webhook targets allowed (hosts, comma-separated), private addresses, test clock.
   FLOW_WEBHOOK_HOSTS: z.string().default(''),
-  FLOW_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  FLOW_WEBHOOK_PRIVATE: z.enum(['true', 'false']).default('false'),
   TEST_CLOCK: z.enum(['true', 'false']).default('false'),
 });
 

@@ -4,7 +4,7 @@ import { BlockList, isIP } from 'node:net';
 /**
  * A flow's webhook POST (docs/flows.md, "Webhooks"): only to hosts the installation allows
  * (`FLOW_WEBHOOK_HOSTS`, comma-separated; empty: none), and never to a private, loopback or link-local address
- * unless `FLOW_WEBHOOK_ALLOW_PRIVATE=true`, checked on every address the host resolves to. The body holds ids
+ * unless `FLOW_WEBHOOK_PRIVATE=true`, checked on every address the host resolves to. The body holds ids
  * only; failures are reported as codes, never with the URL's query or the answer's text.
  */
 
@@ -21,14 +21,14 @@ export const NO_WEBHOOKS: WebhookSettings = { allowedHosts: [], allowPrivate: fa
 /** The settings from the environment. */
 export function webhookSettingsFrom(env: {
   FLOW_WEBHOOK_HOSTS?: string | undefined;
-  FLOW_WEBHOOK_ALLOW_PRIVATE?: string | undefined;
+  FLOW_WEBHOOK_PRIVATE?: string | undefined;
 }): WebhookSettings {
   return {
     allowedHosts: (env.FLOW_WEBHOOK_HOSTS ?? '')
       .split(',')
       .map((host) => host.trim().toLowerCase())
       .filter((host) => host !== ''),
-    allowPrivate: env.FLOW_WEBHOOK_ALLOW_PRIVATE === 'true',
+    allowPrivate: env.FLOW_WEBHOOK_PRIVATE === 'true',
     timeoutMs: 5_000,
   };
 }
