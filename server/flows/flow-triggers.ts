@@ -2,6 +2,7 @@ import type { CompanyId, Sql } from '../db/database.js';
 import type { FlowTriggerSettings } from '../../src/schemas/flows.js';
 import type { FlowEventRow } from '../repositories/flow-events.repository.js';
 import {
+  dateTriggerCandidates,
   enrol,
   isSubscribed,
   subscribersOfGuest,
@@ -93,6 +94,48 @@ export async function enrolFromEvent(
         locationId: event.location_id,
         enteredAt,
         trigger: { key: trigger.key, type: trigger.settings.type },
+        firstKey: trigger.next_key,
+        reentry: flow.reentry,
+        reentryDays: flow.reentry_days,
+      });
+      if (id !== null) made += 1;
+    }
+  }
+  return made;
+}
+
+/**
+ * The daily pass for date-based triggers (birthday, first-visit anniversary, no visit for N days): enrols today's
+ * people into the company's live flows with such a trigger, each at their location if the flow takes it. Safe to
+ * run many times a day: the re-entry rule and the one-active-enrolment index refuse a second enrolment.
+ */
+export async function enrolDateTriggers(
+  sql: Sql,
+  companyId: CompanyId,
+  flows: readonly LiveFlow[],
+  now: Date,
+): Promise<number> {
+  let made = 0;
+  for (const flow of flows) {
+    const trigger = flow.graph.find((item) => item.kind === 'trigger');
+    if (trigger?.kind !== 'trigger') continue;
+    const settings = trigger.settings;
+    if (
+      settings.type !== 'birthday' &&
+      settings.type !== 'first_visit_anniversary' &&
+      settings.type !== 'no_visit_for'
+    ) {
+      continue;
+    }
+    for (const person of await dateTriggerCandidates(sql, companyId, settings, now)) {
+      if (!inScope(flow, person.location_id)) continue;
+      const id = await enrol(sql, companyId, {
+        flowId: flow.flow_id,
+        versionId: flow.version_id,
+        subscriberId: person.subscriber_id,
+        locationId: person.location_id,
+        enteredAt: now,
+        trigger: { key: trigger.key, type: settings.type },
         firstKey: trigger.next_key,
         reentry: flow.reentry,
         reentryDays: flow.reentry_days,

@@ -3,11 +3,12 @@ import type { Database } from '../db/database.js';
 import type { Mailer } from '../mail/mailer.js';
 import { systemClock, type Clock } from '../flows/clock.js';
 import { DEFAULT_FREQUENCY_CAP, runEnrolmentSteps, type StepEffect } from '../flows/flow-steps.js';
-import { enrolFromEvent } from '../flows/flow-triggers.js';
+import { enrolDateTriggers, enrolFromEvent } from '../flows/flow-triggers.js';
 import { NO_WEBHOOKS, postWebhook, type WebhookSettings } from '../flows/webhook.js';
 import { claimFlowEvents, finishFlowEvent } from '../repositories/flow-events.repository.js';
 import {
   claimDueEnrolments,
+  companiesWithDateFlows,
   liveFlows,
   lockEnrolment,
   releaseEnrolment,
@@ -66,6 +67,8 @@ export interface FlowRunner {
   runEvents(): Promise<number>;
   /** One batch of due enrolments (tests). */
   runDue(): Promise<number>;
+  /** The date-based triggers' pass now, whatever the hour (tests); the enrolments made. */
+  runDaily(): Promise<number>;
   /** Runs a turn now (after the test clock moves), when started. */
   wake(): void;
   /** The worker's id (tests). */
@@ -83,6 +86,8 @@ export function flowRunner(
   const webhooks = deps.webhooks ?? NO_WEBHOOKS;
   let timer: NodeJS.Timeout | null = null;
   let turn: Promise<unknown> = Promise.resolve();
+  // The clock hour of the last date-based pass: the pass runs once an hour per process (each is idempotent).
+  let dailyHour = -1;
 
   const failed = (error: unknown, what: string) => {
     const code = (error as { code?: unknown }).code;
@@ -139,6 +144,22 @@ export function flowRunner(
     return claimed.length;
   }
 
+  async function runDaily(): Promise<number> {
+    const now = clock.now();
+    dailyHour = Math.floor(now.getTime() / 3_600_000);
+    let made = 0;
+    for (const companyId of await db.platform((sql) => companiesWithDateFlows(sql))) {
+      try {
+        made += await db.tenant(companyId, async (sql) =>
+          enrolDateTriggers(sql, companyId, await liveFlows(sql, companyId), now),
+        );
+      } catch (error) {
+        failed(error, 'daily');
+      }
+    }
+    return made;
+  }
+
   async function perform(companyId: number, effect: StepEffect): Promise<void> {
     if (effect.kind === 'webhook') {
       const outcome = await postWebhook(webhooks, effect.url, effect.body, effect.idempotencyKey);
@@ -156,6 +177,7 @@ export function flowRunner(
   async function tick() {
     let events = 0;
     let enrolments = 0;
+    if (Math.floor(clock.now().getTime() / 3_600_000) !== dailyHour) await runDaily();
     // Bounded: each pass moves every claimed enrolment to a later time or out of the flow.
     for (let pass = 0; pass < 10_000; pass += 1) {
       const handledEvents = await runEvents();
@@ -190,5 +212,6 @@ export function flowRunner(
     tick,
     runEvents,
     runDue,
+    runDaily,
   };
 }

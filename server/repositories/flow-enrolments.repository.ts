@@ -364,3 +364,61 @@ export async function releaseEnrolment(
     [companyId, id, worker, retryAt],
   );
 }
+
+/** The companies with a live flow whose trigger is date-based (the daily pass visits only these). */
+export async function companiesWithDateFlows(sql: Sql): Promise<number[]> {
+  const { rows } = await sql.query<{ company_id: number }>(
+    `SELECT DISTINCT f.company_id::int FROM flows f
+     JOIN flow_versions v ON v.company_id = f.company_id AND v.flow_id = f.id AND v.version = f.published_version
+     WHERE f.status = 'live'
+       AND EXISTS (SELECT 1 FROM jsonb_array_elements(v.graph) item
+                   WHERE item->>'kind' = 'trigger'
+                     AND item->'settings'->>'type' IN ('birthday', 'first_visit_anniversary', 'no_visit_for'))`,
+  );
+  return rows.map((row) => row.company_id);
+}
+
+/** A person a date-based trigger fires for today, at the location whose day it is. */
+export interface DateCandidate {
+  subscriber_id: number;
+  location_id: number | null;
+}
+
+/**
+ * The subscribed subscribers a date-based trigger fires for on the local day of `now` (the zone of their location,
+ * else the company's): a birthday `days_before` days from today (29 February only in leap years); the
+ * anniversary of the linked guest's first visit (a later year); the linked guest's last visit exactly `days` days
+ * ago. Their location: the subscriber's source location, or the guest's first location.
+ */
+export async function dateTriggerCandidates(
+  sql: Sql,
+  companyId: CompanyId,
+  trigger:
+    | { type: 'birthday'; days_before: number }
+    | { type: 'first_visit_anniversary' }
+    | { type: 'no_visit_for'; days: number },
+  now: Date,
+): Promise<DateCandidate[]> {
+  const today = `($2::timestamptz AT TIME ZONE coalesce(l.time_zone, c.time_zone))::date`;
+  const local = (column: string) => `(${column} AT TIME ZONE coalesce(l.time_zone, c.time_zone))::date`;
+  const condition = {
+    birthday: `s.birthday IS NOT NULL AND to_char(s.birthday, 'MM-DD') = to_char(${today} + $3::int, 'MM-DD')`,
+    first_visit_anniversary: `g.first_visit_at IS NOT NULL
+      AND to_char(${local('g.first_visit_at')}, 'MM-DD') = to_char(${today}, 'MM-DD')
+      AND ${local('g.first_visit_at')} < ${today}`,
+    no_visit_for: `g.last_visit_at IS NOT NULL AND ${local('g.last_visit_at')} = ${today} - $3::int`,
+  }[trigger.type];
+  const days =
+    trigger.type === 'birthday' ? trigger.days_before : trigger.type === 'no_visit_for' ? trigger.days : 0;
+  const { rows } = await sql.query<DateCandidate>(
+    `SELECT s.id::int AS subscriber_id, coalesce(s.source_location_id, g.first_location_id)::int AS location_id
+     FROM subscribers s
+     JOIN companies c ON c.id = $1
+     LEFT JOIN guests g ON g.company_id = $1 AND g.id = s.guest_id
+     LEFT JOIN locations l ON l.company_id = $1 AND l.id = coalesce(s.source_location_id, g.first_location_id)
+     WHERE s.company_id = $1 AND s.subscribed AND ${condition}
+     ORDER BY s.id`,
+    [companyId, now, days],
+  );
+  return rows;
+}

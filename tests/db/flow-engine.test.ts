@@ -370,6 +370,35 @@ describe('flow engine', () => {
     expect(v2).not.toBe(versionId);
   });
 
+  it('the daily pass enrols birthdays N days ahead and guests N days since their last visit, once', async () => {
+    startClock(); // Tuesday 3 March 2026, 10:00 New York
+    const birthday = await makeLiveFlow(test.db, company.companyId, [
+      trigger({ type: 'birthday', days_before: 3 }, null),
+    ]);
+    const lapsed = await makeLiveFlow(test.db, company.companyId, [
+      trigger({ type: 'no_visit_for', days: 10 }, null),
+    ]);
+    const due = (await makeSubscriber(test.db, company.companyId, { birthday: '1990-03-06' })).id;
+    await makeSubscriber(test.db, company.companyId, { birthday: '1990-03-07' });
+    const { guestIds, subscriberIds } = await makeLinkedGuests(test.db, company.companyId, 2, 'lapsed-');
+    await test.db.owner((sql) =>
+      sql.query('UPDATE guests SET last_visit_at = $2 WHERE id = ANY($1::bigint[])', [
+        guestIds,
+        '2026-02-21T15:00:00Z',
+      ]),
+    );
+    await test.db.owner((sql) =>
+      sql.query('UPDATE guests SET last_visit_at = $2 WHERE id = $1', [guestIds[1], '2026-02-22T15:00:00Z']),
+    );
+    const engine = runner();
+    await engine.runDaily();
+    await engine.runDaily();
+    expect((await enrolments(birthday.flowId)).map((row) => row.subscriber_id)).toEqual([due]);
+    expect((await enrolments(lapsed.flowId)).map((row) => row.subscriber_id)).toEqual([subscriberIds[0]]);
+    await setFlowStatus(test.db, company.companyId, birthday.flowId, 'paused');
+    await setFlowStatus(test.db, company.companyId, lapsed.flowId, 'paused');
+  });
+
   it('the read side: a subscriber path, and 404 for another company', async () => {
     startClock();
     const { flowId } = await makeLiveFlow(test.db, company.companyId, [
