@@ -36,9 +36,9 @@ export interface FlowRunnerSettings {
   frequencyCap: number;
 }
 
-/** Every 5 seconds, 200 at a time, 2-minute leases, the product's frequency cap. */
+/** Every 2 seconds, 200 at a time, 2-minute leases, the product's frequency cap. */
 export const DEFAULT_FLOW_RUNNER_SETTINGS: FlowRunnerSettings = {
-  everyMs: 5_000,
+  everyMs: 2_000,
   batchSize: 200,
   eventBatchSize: 500,
   leaseSeconds: 120,
