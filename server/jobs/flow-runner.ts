@@ -34,15 +34,18 @@ export interface FlowRunnerSettings {
   leaseSeconds: number;
   /** Marketing emails per person per 7 days (flows and campaigns). */
   frequencyCap: number;
+  /** Enrolments of one company run in one transaction (each under its own savepoint). */
+  perTransaction: number;
 }
 
-/** Every 2 seconds, 200 at a time, 2-minute leases, the product's frequency cap. */
+/** Every 2 seconds, 200 at a time in transactions of 50, 2-minute leases, the product's frequency cap. */
 export const DEFAULT_FLOW_RUNNER_SETTINGS: FlowRunnerSettings = {
   everyMs: 2_000,
   batchSize: 200,
   eventBatchSize: 500,
   leaseSeconds: 120,
   frequencyCap: DEFAULT_FREQUENCY_CAP,
+  perTransaction: 50,
 };
 
 /** What the runner reaches outside its database. */
@@ -119,29 +122,47 @@ export function flowRunner(
     const claimed = await db.platform((sql) =>
       claimDueEnrolments(sql, worker, now, settings.batchSize, settings.leaseSeconds),
     );
+    const byCompany = new Map<number, number[]>();
     for (const { id, company_id: companyId } of claimed) {
-      let effects: StepEffect[] = [];
-      try {
-        effects = await db.tenant(companyId, async (sql) => {
-          const state = await lockEnrolment(sql, companyId, id, worker);
-          if (!state) return [];
-          return runEnrolmentSteps(sql, companyId, state, {
-            now,
-            domain: deps.domain,
-            frequencyCap: settings.frequencyCap,
-          });
-        });
-      } catch (error) {
-        failed(error, 'step');
-        await db
-          .tenant(companyId, (sql) =>
-            releaseEnrolment(sql, companyId, id, worker, new Date(now.getTime() + 60_000)),
-          )
-          .catch((again: unknown) => failed(again, 'release'));
+      byCompany.set(companyId, [...(byCompany.get(companyId) ?? []), id]);
+    }
+    for (const [companyId, ids] of byCompany) {
+      for (let from = 0; from < ids.length; from += settings.perTransaction) {
+        const effects = await runChunk(companyId, ids.slice(from, from + settings.perTransaction), now);
+        for (const effect of effects) await perform(companyId, effect);
       }
-      for (const effect of effects) await perform(companyId, effect);
     }
     return claimed.length;
+  }
+
+  /**
+   * Several enrolments of one company in one transaction (one commit for all: most of a step's cost otherwise),
+   * each under a savepoint, so one that fails is rolled back alone, released and due again a minute later.
+   */
+  async function runChunk(companyId: number, ids: readonly number[], now: Date): Promise<StepEffect[]> {
+    const context = { now, domain: deps.domain, frequencyCap: settings.frequencyCap };
+    try {
+      return await db.tenant(companyId, async (sql) => {
+        const effects: StepEffect[] = [];
+        for (const id of ids) {
+          await sql.query('SAVEPOINT flow_enrolment');
+          try {
+            const state = await lockEnrolment(sql, companyId, id, worker);
+            if (state) effects.push(...(await runEnrolmentSteps(sql, companyId, state, context)));
+            await sql.query('RELEASE SAVEPOINT flow_enrolment');
+          } catch (error) {
+            failed(error, 'step');
+            await sql.query('ROLLBACK TO SAVEPOINT flow_enrolment');
+            await releaseEnrolment(sql, companyId, id, worker, new Date(now.getTime() + 60_000));
+          }
+        }
+        return effects;
+      });
+    } catch (error) {
+      // The claims stay; another worker takes them over after the lease.
+      failed(error, 'steps');
+      return [];
+    }
   }
 
   async function runDaily(): Promise<number> {
