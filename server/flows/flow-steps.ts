@@ -66,7 +66,7 @@ export async function runEnrolmentSteps(
   const scope: WriteScope = { companyId, userId: null, actorUserId: null };
   const byKey = new Map(state.graph.map((item) => [item.key, item]));
   const effects: StepEffect[] = [];
-  let at = state.next_run_at;
+  const at = state.next_run_at;
   let key: string | null = state.current_key;
   let open = state.open_step_id;
   let lastOutbox = state.last_outbox_id;

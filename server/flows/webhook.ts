@@ -49,12 +49,14 @@ for (const [net, bits] of [
   ['::', 127],
   ['fc00::', 7],
   ['fe80::', 10],
-  ['::ffff:0:0', 96],
 ] as const) {
   PRIVATE.addSubnet(net, bits, 'ipv6');
 }
 
-/** Whether an IP address is private, loopback, link-local or unspecified. */
+/**
+ * Whether an IP address is private, loopback, link-local or unspecified. IPv4-mapped IPv6 addresses are checked
+ * as the IPv4 address they carry (a `::ffff:0:0/96` rule would also match every IPv4 address in a BlockList).
+ */
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;

@@ -5,7 +5,7 @@ import { systemClock, type Clock } from '../flows/clock.js';
 import { DEFAULT_FREQUENCY_CAP, runEnrolmentSteps, type StepEffect } from '../flows/flow-steps.js';
 import { enrolDateTriggers, enrolFromEvent } from '../flows/flow-triggers.js';
 import { NO_WEBHOOKS, postWebhook, type WebhookSettings } from '../flows/webhook.js';
-import { claimFlowEvents, finishFlowEvent } from '../repositories/flow-events.repository.js';
+import { claimFlowEvents, finishFlowEvent, sweepFlowEvents } from '../repositories/flow-events.repository.js';
 import {
   claimDueEnrolments,
   companiesWithDateFlows,
@@ -168,6 +168,8 @@ export function flowRunner(
   async function runDaily(): Promise<number> {
     const now = clock.now();
     dailyHour = Math.floor(now.getTime() / 3_600_000);
+    // Processed events are kept a week (for inspection), then forgotten.
+    await db.platform((sql) => sweepFlowEvents(sql)).catch((error: unknown) => failed(error, 'sweep'));
     let made = 0;
     for (const companyId of await db.platform((sql) => companiesWithDateFlows(sql))) {
       try {

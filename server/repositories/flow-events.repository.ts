@@ -118,3 +118,11 @@ export async function finishFlowEvent(
   );
   return rowCount > 0;
 }
+
+/** Forgets events processed more than a week ago (a platform transaction); the rows removed. */
+export async function sweepFlowEvents(sql: Sql): Promise<number> {
+  const { rowCount } = await sql.query(
+    `DELETE FROM flow_events WHERE processed_at IS NOT NULL AND processed_at < now() - interval '7 days'`,
+  );
+  return rowCount;
+}
