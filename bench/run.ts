@@ -30,6 +30,7 @@ import { benchSegmentPreview } from './segment-preview.js';
 import { benchSegments } from './segments.js';
 import { benchRfm } from './rfm.js';
 import { benchSending } from './sending.js';
+import { benchFlows } from './flows.js';
 import { benchCampaignFreeze } from './campaign-freeze.js';
 import { benchStart } from './start.js';
 import { benchUpload } from './upload.js';
@@ -159,7 +160,7 @@ const loop: LoopOptions = {
 const only = new Set(
   (
     process.env.BENCH_ONLY ??
-    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm,segment-preview,segment-export,sending,campaign-freeze'
+    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm,segment-preview,segment-export,sending,campaign-freeze,flows'
   ).split(','),
 );
 if (only.has('size')) await benchFirstLoad();
@@ -178,6 +179,8 @@ if (only.has('segments') && process.env.BENCH_DATABASE_URL) {
 }
 // The RFM dashboard measures a million guests on PostgreSQL only (bench/rfm.ts).
 if (only.has('rfm') && process.env.BENCH_DATABASE_URL) await benchRfm(process.env.BENCH_DATABASE_URL);
+// The flow engine on PostgreSQL only (bench/flows.ts).
+if (only.has('flows')) await benchFlows();
 for (const driver of benchDrivers()) {
   if (only.has('locations')) await benchLocationsList(driver, loop);
   if (only.has('upload')) await benchUpload(driver);

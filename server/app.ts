@@ -37,6 +37,11 @@ import { clvSettingsService } from './services/clv-settings.service.js';
 import { demoStatusService } from './services/demo-status.service.js';
 import { companyUsersRoutes } from './routes/company-users.routes.js';
 import { createMailer, type MailSettings } from './mail/create-mailer.js';
+import type { TestClock } from './flows/clock.js';
+import type { WebhookSettings } from './flows/webhook.js';
+import { flowEngineRoutes } from './routes/flow-engine.routes.js';
+import { testClockRoutes } from './routes/test-clock.routes.js';
+import { flowEngineService } from './services/flow-engine.service.js';
 import { emailSendersRoutes } from './routes/email-senders.routes.js';
 import { hijackRoutes } from './routes/hijack.routes.js';
 import { importsRoutes } from './routes/imports.routes.js';
@@ -139,6 +144,8 @@ export interface AppOptions {
   listCounts?: Partial<ListCountSettings>;
   /** How the background segment export worker runs (server/jobs/segment-export-runner.ts); defaults when omitted. */
   segmentExports?: Partial<SegmentExportRunnerSettings>;
+  /** The flow engine: allowed webhook targets, and a test clock (TEST_CLOCK=true) that also serves POST /api/test/clock/. */
+  flows?: { webhooks?: WebhookSettings; testClock?: TestClock | null };
 }
 
 /** The app, and the services built with it that scripts and tests also use. */
@@ -264,6 +271,11 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       mail: { mailer, publicUrl: auth.publicUrl, brandName, from: mailFrom },
     },
     sending,
+    {
+      clock: options.flows?.testClock ?? undefined,
+      webhooks: options.flows?.webhooks,
+      mail: { mailer, from: mailFrom },
+    },
   );
   const runner = workers.imports;
   // Workers stop before the mailer closes: a finished export may still be mailing.
@@ -325,6 +337,10 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
         }),
       );
       await api.register(flowsRoutes(flowsService(options.db)));
+      await api.register(flowEngineRoutes(flowEngineService(options.db)));
+      // Only a test installation (TEST_CLOCK=true) has this route at all.
+      const testClock = options.flows?.testClock;
+      if (testClock) await api.register(testClockRoutes(testClock, () => workers.flows.wake()));
       await api.register(segmentDashboardRoutes(segmentDashboardService(options.db)));
       await api.register(rfmRoutes(rfmService(options.db)));
       await api.register(guestsRoutes(guestsService(options.db, profiles, counts)));

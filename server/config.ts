@@ -93,6 +93,10 @@ const EnvironmentSchema = z.object({
   DKIM_DOMAIN: z.string().min(1).optional(),
   DKIM_SELECTOR: z.string().min(1).optional(),
   DKIM_PRIVATE_KEY: z.string().min(1).optional(),
+  // The flow engine (docs/flows.md): webhook targets allowed (hosts, comma-separated), private addresses, test clock.
+  FLOW_WEBHOOK_HOSTS: z.string().default(''),
+  FLOW_WEBHOOK_PRIVATE: z.enum(['true', 'false']).default('false'),
+  TEST_CLOCK: z.enum(['true', 'false']).default('false'),
 });
 
 /** The sending settings of the configuration, as buildApp and the worker process take them. */

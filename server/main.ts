@@ -1,4 +1,6 @@
 import { buildApp } from './app.js';
+import { testClock, testClockEnabled } from './flows/clock.js';
+import { webhookSettingsFrom } from './flows/webhook.js';
 import { authSettingsFrom } from './auth/settings.js';
 import { loadConfig, rateLimitsOf, sendingConfigOf } from './config.js';
 import { migrate } from './db/migrate.js';
@@ -33,6 +35,11 @@ async function main(): Promise<void> {
     corsOrigins: config.CORS_ORIGINS,
     rateLimits: rateLimitsOf(config),
     listCounts: { exactUpTo: config.LIST_EXACT_COUNT_UP_TO, cacheMs: config.LIST_COUNT_CACHE_SECONDS * 1000 },
+    flows: {
+      webhooks: webhookSettingsFrom(config),
+      // Refused (an error at start) with NODE_ENV=production.
+      testClock: testClockEnabled({ ...config, NODE_ENV: process.env.NODE_ENV }) ? testClock() : null,
+    },
   });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
 

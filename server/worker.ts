@@ -1,6 +1,7 @@
 import { authSettingsFrom } from './auth/settings.js';
 import { loadConfig, sendingConfigOf } from './config.js';
 import { createMailer } from './mail/create-mailer.js';
+import { webhookSettingsFrom } from './flows/webhook.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { jobWorkers, startWorkers, stopWorkers, type JobWorkerLog } from './jobs/workers.js';
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
       mail: { mailer, publicUrl, brandName: config.BRAND_NAME, from },
     },
     sending,
+    { webhooks: webhookSettingsFrom(config), mail: { mailer, from } },
   );
   startWorkers(workers);
   logLine('info', { workers: workers.all.map((worker) => worker.name), pid: process.pid }, 'workers ready');

@@ -28,6 +28,12 @@ import {
   DEFAULT_CAMPAIGN_SCHEDULER_SETTINGS,
   type CampaignScheduler,
 } from './campaign-scheduler.js';
+import {
+  flowRunner,
+  DEFAULT_FLOW_RUNNER_SETTINGS,
+  type FlowRunner,
+  type FlowRunnerDeps,
+} from './flow-runner.js';
 
 /**
  * The background job workers, as one registry: the API process starts them with `buildApp` (unless
@@ -63,7 +69,12 @@ export interface JobWorkers {
   campaignSending: CampaignSendingService;
   /** The campaign scheduler (server/jobs/campaign-scheduler.ts). */
   campaigns: CampaignScheduler;
+  /** The flow engine's runner (server/jobs/flow-runner.ts). */
+  flows: FlowRunner;
 }
+
+/** The flow runner's clock, webhook rules and staff mail (the domain and log come from the registry). */
+export type FlowWorkerOptions = Omit<FlowRunnerDeps, 'domain' | 'log'>;
 
 /** How the segment export worker runs, and how it mails a finished export (none: not mailed). */
 export interface SegmentExportWorkerOptions {
@@ -79,6 +90,7 @@ export function jobWorkers(
   clvSettings: Partial<ClvRunnerSettings> = {},
   exportOptions: SegmentExportWorkerOptions = {},
   sending: SendingSettings = sendingSettingsFrom({ publicUrl: 'http://localhost:3000' }),
+  flowOptions: FlowWorkerOptions = {},
 ): JobWorkers {
   const imports = importRunner(db, log, { ...importRunnerDefaults(db.kind), ...settings });
   const clv = clvRunner(db, log, { ...DEFAULT_CLV_RUNNER_SETTINGS, ...clvSettings });
@@ -92,6 +104,7 @@ export function jobWorkers(
   const sends = sendRunner(db, transport, log, sending.runner);
   const campaignSending = campaignSendingService(db, { domain: sending.domain, wake: () => sends.wake() });
   const campaigns = campaignScheduler(campaignSending, log, DEFAULT_CAMPAIGN_SCHEDULER_SETTINGS);
+  const flows = flowRunner(db, { ...flowOptions, domain: sending.domain, log }, DEFAULT_FLOW_RUNNER_SETTINGS);
   return {
     all: [
       { name: 'imports', start: () => imports.start(), stop: () => imports.stop() },
@@ -103,6 +116,7 @@ export function jobWorkers(
         stop: () => sends.stop().then(() => transport.close()),
       },
       { name: 'campaigns', start: () => campaigns.start(), stop: () => campaigns.stop() },
+      { name: 'flows', start: () => flows.start(), stop: () => flows.stop() },
     ],
     imports,
     clv,
@@ -110,6 +124,7 @@ export function jobWorkers(
     sends,
     campaignSending,
     campaigns,
+    flows,
   };
 }
 

@@ -5,6 +5,7 @@ import { addChecksToCohorts } from './cohort-rollups.repository.js';
 import { newHashid } from './hashid.js';
 import { addChecksToGuests } from './pos.repository.js';
 import { addChecksToRollups } from './pos-rollups.repository.js';
+import { recordCheckFlowEvents } from './flow-events.repository.js';
 
 /**
  * Checks arriving from a POS connector, written set-wise: menu categories, items, revenue centers and guests
@@ -455,6 +456,8 @@ export async function ingestChecks(
   await addChecksToGuests(sql, companyId, [...checkIdAt.values()]);
   await addChecksToCohorts(sql, companyId, [...checkIdAt.values()]);
   await addChecksToRollups(sql, companyId, [...checkIdAt.values()]);
+  // Flow triggers (first/nth visit, visit at a location, spend passes) read these events (docs/flows.md).
+  await recordCheckFlowEvents(sql, companyId, [...checkIdAt.values()]);
   if (guests.newlyIdentified.length > 0) {
     // Subscribers who gave their POS id before the POS named the guest are linked to the guest now.
     await sql.query(

@@ -3,6 +3,7 @@ import { recordAudit } from './audit.repository.js';
 import { missingIds, UnknownReferenceError } from './references.js';
 import { findSubscribersByIds, type SubscriberRow } from './subscriber-rows.js';
 import type { WriteScope } from './scope.js';
+import { recordListFlowEvents } from './flow-events.repository.js';
 
 /** A subscriber list with how many subscribers are on it. */
 export interface SubscriberListRow {
@@ -173,6 +174,13 @@ export async function addListMembers(
     [scope.companyId, listId, [...new Set(subscriberIds)]],
   );
   await auditMembers(sql, scope, listId, 'added_subscriber_ids', rows);
+  // The "joined a list" flow trigger reads these events (docs/flows.md).
+  await recordListFlowEvents(
+    sql,
+    scope.companyId,
+    listId,
+    rows.map((row) => row.subscriber_id),
+  );
   return rows.length;
 }
 

@@ -15,6 +15,7 @@ import { assertOwned, isUniqueViolation } from './references.js';
 import type { SubscriberOrdering } from '../../src/schemas/customers.js';
 import type { WriteScope } from './scope.js';
 import { findSubscribersByIds, SELECT_SUBSCRIBER, type SubscriberRow } from './subscriber-rows.js';
+import { recordSubscriberFlowEvent } from './flow-events.repository.js';
 
 /** The row reader lives in subscriber-rows.ts (shared with lists); callers know it from here. */
 export { findSubscribersByIds, type SubscriberRow };
@@ -434,6 +435,8 @@ export async function createSubscriber(
   }
   const created = (await findSubscribersByIds(sql, scope.companyId, [id]))[0]!;
   await recordAudit(sql, scope, { action: 'create', entity: 'subscriber', entityId: id, after: created });
+  // The "new subscriber" flow trigger reads this event (docs/flows.md).
+  await recordSubscriberFlowEvent(sql, scope.companyId, id);
   return created;
 }
 

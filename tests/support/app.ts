@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildAppWithServices } from '../../server/app.js';
+import { buildAppWithServices, type AppOptions } from '../../server/app.js';
 import type { AccessTokens } from '../../server/auth/access-tokens.js';
 import { generateCompanyKey } from '../../server/auth/company-token.js';
 import { authSettingsFrom, type AuthSettings } from '../../server/auth/settings.js';
@@ -64,6 +64,7 @@ export async function openTestApp(
     rateLimits?: RateLimitSettings;
     listCounts?: Partial<ListCountSettings>;
     segmentExports?: Partial<SegmentExportRunnerSettings>;
+    flows?: AppOptions['flows'];
   } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
@@ -77,6 +78,7 @@ export async function openTestApp(
     ...(options.brandName === undefined ? {} : { brandName: options.brandName }),
     ...(options.listCounts === undefined ? {} : { listCounts: options.listCounts }),
     ...(options.segmentExports === undefined ? {} : { segmentExports: options.segmentExports }),
+    ...(options.flows === undefined ? {} : { flows: options.flows }),
   });
   const { app, tokens } = built;
   await app.ready();
