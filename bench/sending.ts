@@ -4,7 +4,9 @@
  * process), in messages per second (its lanes overlapping claims and writes with sending), beside a raw nodemailer pool with the same connections sending the same
  * messages, rendered beforehand, to the same sink in the same run: the ratio is the engine's cost (claims,
  * rendering, outcome writes). Also the freeze's time and the process's peak RSS after the engine's send (before
- * the baseline holds its pre-rendered messages). PGlite always; PostgreSQL too with BENCH_DATABASE_URL.
+ * the baseline holds its pre-rendered messages). PGlite always; PostgreSQL too with BENCH_DATABASE_URL. Each side's
+ * processor time per message too (this process's, the sink's included for both): on a shared machine the rates
+ * move with other work, the processor time much less.
  */
 import { createTransport } from 'nodemailer';
 import { DEFAULT_SEND_RUNNER_SETTINGS, sendRunner } from '../server/jobs/send-runner.js';
@@ -28,6 +30,11 @@ const CONTENT = {
   text: 'Hello {{first_name}} {{last_name}}\n\n'.concat('Seasonal dishes and a warm welcome. '.repeat(40)),
   tracking: false,
 };
+
+/** Processor time (user and system) of a `process.cpuUsage` difference, in milliseconds. */
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
+}
 
 /** Sends the run with the engine and the same messages with a raw pool; prints one figure. */
 export async function benchSending(driver: BenchDriver): Promise<void> {
@@ -67,9 +74,11 @@ export async function benchSending(driver: BenchDriver): Promise<void> {
     const transport = runTransport(db, { ...settings.transport, maxConnections: CONNECTIONS });
     const runner = sendRunner(db, transport, { error: () => undefined }, settings.runner);
     started = performance.now();
+    let cpu = process.cpuUsage();
     runner.start();
     while (sink.received.length < frozen.recipients) await new Promise((resolve) => setTimeout(resolve, 5));
     const engineSeconds = (performance.now() - started) / 1000;
+    const engineCpuMs = cpuMs(process.cpuUsage(cpu));
     await runner.stop();
     await transport.close();
     const peakRssMb = process.resourceUsage().maxRSS / 1024;
@@ -113,10 +122,12 @@ export async function benchSending(driver: BenchDriver): Promise<void> {
       maxMessages: Infinity,
     });
     started = performance.now();
+    cpu = process.cpuUsage();
     for (let at = 0; at < messages.length; at += 1000) {
       await Promise.all(messages.slice(at, at + 1000).map((message) => pool.sendMail(message)));
     }
     const rawSeconds = (performance.now() - started) / 1000;
+    const rawCpuMs = cpuMs(process.cpuUsage(cpu));
     pool.close();
 
     const engineRate = engineReceived / engineSeconds;
@@ -131,6 +142,8 @@ export async function benchSending(driver: BenchDriver): Promise<void> {
       engine_messages_per_second: round(engineRate, 0),
       raw_pool_messages_per_second: round(rawRate, 0),
       ratio: round(engineRate / rawRate),
+      engine_cpu_ms_per_message: round(engineCpuMs / engineReceived, 3),
+      raw_cpu_ms_per_message: round(rawCpuMs / (sink.received.length - engineReceived), 3),
       engine_received: engineReceived,
       peak_rss_mb: round(peakRssMb, 0),
     });

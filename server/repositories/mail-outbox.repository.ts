@@ -34,14 +34,21 @@ export async function claimOutboxBatch(
 ): Promise<ClaimedMessage[]> {
   const { rows } = await sql.query<ClaimedMessage>(
     `WITH due AS (
-       SELECT d.id FROM mail_outbox d JOIN mail_runs r ON r.id = d.run_id AND r.status = 'sending'
-       WHERE d.status IN ('queued', 'sending') AND d.next_attempt_at <= now()
-         -- A stale claim is taken over only from another worker: this worker's own lane may still be sending it.
-         AND (d.status = 'queued' OR (d.claimed_at < now() - make_interval(secs => $3::double precision / 1000)
-                                      AND d.claimed_by IS DISTINCT FROM $1))
-       ORDER BY d.next_attempt_at, d.id
-       LIMIT $2
-       FOR UPDATE OF d SKIP LOCKED)
+       -- Each sending run's due rows in claim order from its index (mail_outbox_run_due), at most a batch per
+       -- run, then the earliest of those: a claim reads what it takes rather than sorting every row left to send.
+       SELECT c.id FROM mail_runs r
+       CROSS JOIN LATERAL (
+         SELECT d.id, d.next_attempt_at FROM mail_outbox d
+         WHERE d.run_id = r.id AND d.status IN ('queued', 'sending') AND d.next_attempt_at <= now()
+           -- A stale claim is taken over only from another worker: this worker's own lane may still be sending it.
+           AND (d.status = 'queued' OR (d.claimed_at < now() - make_interval(secs => $3::double precision / 1000)
+                                        AND d.claimed_by IS DISTINCT FROM $1))
+         ORDER BY d.next_attempt_at, d.id
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED) c
+       WHERE r.status = 'sending'
+       ORDER BY c.next_attempt_at, c.id
+       LIMIT $2)
      -- The ids as an array, so the claimed rows are updated through the primary key, not a scan of the outbox.
      UPDATE mail_outbox o SET status = 'sending', claimed_at = now(), claimed_by = $1
      WHERE o.id = ANY (ARRAY(SELECT id FROM due))
@@ -178,6 +185,33 @@ export type EngagementOutcome = 'human' | 'machine' | null;
 // A machine when the request looked automated, or it came within the prefetch window after sending.
 const MACHINE = `($3::boolean OR coalesce(sent_at > now() - make_interval(secs => $4::double precision), false))`;
 
+/** `column = now()` the first time a person's event comes; a machine's leaves it as it was. */
+const humanOnce = (column: string) =>
+  `${column} = CASE WHEN ${MACHINE} THEN ${column} ELSE coalesce(${column}, now()) END`;
+
+/** `column` counts a person's event; a machine's adds nothing. */
+const humanCount = (column: string) => `${column} = ${column} + CASE WHEN ${MACHINE} THEN 0 ELSE 1 END`;
+
+/** `machine_opened_at` set the first time a machine's event comes. */
+const MACHINE_OPEN_ONCE = `machine_opened_at = CASE WHEN ${MACHINE} THEN coalesce(machine_opened_at, now()) ELSE machine_opened_at END`;
+
+/** Applies one engagement's assignments to a message in one statement and says whose it was. */
+async function recordEngagement(
+  sql: Sql,
+  companyId: CompanyId,
+  outboxId: number,
+  signal: EngagementSignal,
+  assignments: readonly string[],
+): Promise<EngagementOutcome> {
+  const { rows } = await sql.query<{ machine: boolean }>(
+    `UPDATE mail_outbox SET ${assignments.join(', ')}
+     WHERE company_id = $1 AND id = $2
+     RETURNING ${MACHINE} AS machine`,
+    [companyId, outboxId, signal.automated, signal.prefetchSeconds],
+  );
+  return rows[0] ? (rows[0].machine ? 'machine' : 'human') : null;
+}
+
 /**
  * Records an open of a message in one statement: a person's open sets `opened_at` once and counts in
  * `open_count`; a machine's sets `machine_opened_at` once and counts nothing. Repeats only add to the count.
@@ -188,16 +222,11 @@ export async function recordOpen(
   outboxId: number,
   signal: EngagementSignal,
 ): Promise<EngagementOutcome> {
-  const { rows } = await sql.query<{ machine: boolean }>(
-    `UPDATE mail_outbox
-     SET opened_at = CASE WHEN ${MACHINE} THEN opened_at ELSE coalesce(opened_at, now()) END,
-         open_count = open_count + CASE WHEN ${MACHINE} THEN 0 ELSE 1 END,
-         machine_opened_at = CASE WHEN ${MACHINE} THEN coalesce(machine_opened_at, now()) ELSE machine_opened_at END
-     WHERE company_id = $1 AND id = $2
-     RETURNING ${MACHINE} AS machine`,
-    [companyId, outboxId, signal.automated, signal.prefetchSeconds],
-  );
-  return rows[0] ? (rows[0].machine ? 'machine' : 'human') : null;
+  return recordEngagement(sql, companyId, outboxId, signal, [
+    humanOnce('opened_at'),
+    humanCount('open_count'),
+    MACHINE_OPEN_ONCE,
+  ]);
 }
 
 /**
@@ -211,18 +240,14 @@ export async function recordClick(
   outboxId: number,
   signal: EngagementSignal,
 ): Promise<EngagementOutcome> {
-  const { rows } = await sql.query<{ machine: boolean }>(
-    `UPDATE mail_outbox
-     SET clicked_at = CASE WHEN ${MACHINE} THEN clicked_at ELSE coalesce(clicked_at, now()) END,
-         click_count = click_count + CASE WHEN ${MACHINE} THEN 0 ELSE 1 END,
-         open_count = open_count + CASE WHEN NOT ${MACHINE} AND opened_at IS NULL THEN 1 ELSE 0 END,
-         opened_at = CASE WHEN ${MACHINE} THEN opened_at ELSE coalesce(opened_at, now()) END,
-         machine_opened_at = CASE WHEN ${MACHINE} THEN coalesce(machine_opened_at, now()) ELSE machine_opened_at END
-     WHERE company_id = $1 AND id = $2
-     RETURNING ${MACHINE} AS machine`,
-    [companyId, outboxId, signal.automated, signal.prefetchSeconds],
-  );
-  return rows[0] ? (rows[0].machine ? 'machine' : 'human') : null;
+  return recordEngagement(sql, companyId, outboxId, signal, [
+    humanOnce('clicked_at'),
+    humanCount('click_count'),
+    // Assignments read the row as it was, so `opened_at IS NULL` is before this click's own open.
+    `open_count = open_count + CASE WHEN NOT ${MACHINE} AND opened_at IS NULL THEN 1 ELSE 0 END`,
+    humanOnce('opened_at'),
+    MACHINE_OPEN_ONCE,
+  ]);
 }
 
 /**

@@ -170,21 +170,25 @@ function eventsOf(snapshot: Snapshot): Event[] {
   return events;
 }
 
+/** Every actor of the machine as a pending one that records its calls. */
+const pendingActors = (recording: Recording) =>
+  Object.fromEntries(
+    [
+      'loadEditor',
+      'countAudience',
+      'loadPreview',
+      'saveCampaign',
+      'saveEmail',
+      'sendTest',
+      'sendCampaign',
+      'loadProgress',
+      'campaignAction',
+    ].map((src) => [src, pendingActor(src, recording)]),
+  );
+
 const start = (recording: Recording) =>
   campaignUpdateModeMachine.provide({
-    actors: Object.fromEntries(
-      [
-        'loadEditor',
-        'countAudience',
-        'loadPreview',
-        'saveCampaign',
-        'saveEmail',
-        'sendTest',
-        'sendCampaign',
-        'loadProgress',
-        'campaignAction',
-      ].map((src) => [src, pendingActor(src, recording)]),
-    ),
+    actors: pendingActors(recording),
     // The paths send the timers' events themselves.
     delays: { countDelay: 2 ** 30, progressPoll: 2 ** 30 },
   });
@@ -383,19 +387,7 @@ describe('campaign update mode machine (model)', () => {
     // Real delays this time: the count waits for the picks to settle, the progress is polled on a timer.
     const actor = createActor(
       campaignUpdateModeMachine.provide({
-        actors: Object.fromEntries(
-          [
-            'loadEditor',
-            'countAudience',
-            'loadPreview',
-            'saveCampaign',
-            'saveEmail',
-            'sendTest',
-            'sendCampaign',
-            'loadProgress',
-            'campaignAction',
-          ].map((src) => [src, pendingActor(src, recording)]),
-        ),
+        actors: pendingActors(recording),
       }),
       { input: { campaignId: null } },
     ).start();
