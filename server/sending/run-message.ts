@@ -88,6 +88,15 @@ function footerTexts(run: RunContent, companyName: string) {
   };
 }
 
+/** A design's own footer: it shows the unsubscribe link and the postal address itself (the starter templates do). */
+const UNSUBSCRIBE_TAG = /\{\{\s*unsubscribe_url\s*\}\}/;
+const ADDRESS_TAG = /\{\{\s*company_address\s*\}\}/;
+
+/** Whether a template already carries what the compliance footer would add, so adding it would say it twice. */
+export function hasOwnFooter(template: string): boolean {
+  return UNSUBSCRIBE_TAG.test(template) && ADDRESS_TAG.test(template);
+}
+
 /** Puts the footer before `</body>` when the HTML has one, at the end otherwise. */
 function withFooter(html: string, footer: string): string {
   const end = html.toLowerCase().lastIndexOf('</body>');
@@ -97,8 +106,8 @@ function withFooter(html: string, footer: string): string {
 /**
  * Compiles a run's templates once; each message then fills its merge values (escaped in HTML) and the
  * company's (`company_name`, `company_address`, `current_year`, `unsubscribe_url`, `view_in_browser_url`),
- * appends the footer with the company's postal address and the unsubscribe link, and carries `List-Unsubscribe`
- * (URL and mailto) and `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058).
+ * appends the compliance footer with the postal address and the unsubscribe link (unless the design shows both
+ * itself: hasOwnFooter), and carries `List-Unsubscribe` (URL and mailto) and `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058).
  */
 export function compileRun(run: RunContent, company: SendingCompany): CompiledRun {
   const companyName = company.name;
@@ -111,6 +120,9 @@ export function compileRun(run: RunContent, company: SendingCompany): CompiledRu
   const text = compileMergeTemplate(run.text_template);
   const footer = footerTexts(run, companyName);
   const address = run.postal_address;
+  // A design with its own unsubscribe link and address gets no second footer (each part judged on its own).
+  const htmlHasFooter = hasOwnFooter(run.html_template);
+  const textHasFooter = hasOwnFooter(run.text_template);
   return {
     render(recipient, links, at = new Date()) {
       const values: Record<string, string> = {
@@ -131,11 +143,14 @@ export function compileRun(run: RunContent, company: SendingCompany): CompiledRu
         ? `<img src="${escapeHtml(tracking.pixelUrl())}" width="1" height="1" alt="" ` +
           `style="display:block;width:1px;height:1px;border:0;margin:0;padding:0">`
         : '';
-      const htmlFooter =
-        `<div style="margin-top:24px;font-size:12px;line-height:1.5;color:#666666;text-align:center">` +
-        `${escapeHtml(footer.reason)}<br>${escapeHtml(address).replace(/\n/g, '<br>')}<br>` +
-        `<a href="${escapeHtml(links.url)}" style="color:#666666">${escapeHtml(footer.unsubscribe)}</a></div>`;
-      const textFooter = `\n\n--\n${footer.reason}\n${address}\n${footer.unsubscribe}: ${links.url}\n`;
+      const htmlFooter = htmlHasFooter
+        ? ''
+        : `<div style="margin-top:24px;font-size:12px;line-height:1.5;color:#666666;text-align:center">` +
+          `${escapeHtml(footer.reason)}<br>${escapeHtml(address).replace(/\n/g, '<br>')}<br>` +
+          `<a href="${escapeHtml(links.url)}" style="color:#666666">${escapeHtml(footer.unsubscribe)}</a></div>`;
+      const textFooter = textHasFooter
+        ? ''
+        : `\n\n--\n${footer.reason}\n${address}\n${footer.unsubscribe}: ${links.url}\n`;
       return {
         from: run.from_address,
         to: recipient.email,

@@ -7,7 +7,6 @@ import type { TestDatabase } from '../support/database.js';
 import { makeGuest } from '../support/factories.js';
 import { sampleOf, type Operation } from '../support/openapi.js';
 import { makeOwnerWithAllFeatures, openRouteProbeApp } from '../support/route-probe-app.js';
-import { makeLiveFlow } from '../support/flow-fixture.js';
 
 /**
  * A tenancy probe generated from the OpenAPI document: company A's owner calls every route that takes a
@@ -205,10 +204,6 @@ const B_ROWS: Record<string, (b: CompanyB) => Promise<ProbeRow>> = {
     const started = await b.call('GET', `/api/campaigns/segments/${segment.params.id}/export/?trigger=1`);
     return { params: { id: idOf(started) } };
   },
-  // A flow made by the engine's own fixture (the flows calls belong to another slice; a merge may replace this).
-  '/api/campaigns/flows/{id}': async (b) => ({
-    params: { id: String((await makeLiveFlow(b.db, b.companyId, [])).flowId) },
-  }),
   '/api/customers/subscribers/{id}': (b) => B_ROWS['/api/subscriptions/subscribers/{id}']!(b),
   '/api/subscriptions/subscribers/list/{id}': async (b) => ({
     params: { id: idOf(await b.call('POST', '/api/subscriptions/subscribers/list/', { name: b.marker })) },
