@@ -63,7 +63,9 @@ import { emailFrameRoutes } from './routes/email-frame.routes.js';
 import { emailImageFilesRoutes, emailImagesRoutes } from './routes/email-images.routes.js';
 import { emailTemplatesRoutes } from './routes/email-templates.routes.js';
 import { campaignsRoutes } from './routes/campaigns.routes.js';
+import { flowsRoutes } from './routes/flows.routes.js';
 import { campaignsService } from './services/campaigns.service.js';
+import { flowsService } from './services/flows.service.js';
 import { campaignTestSendService } from './services/campaign-test-send.service.js';
 import { runTransport } from './sending/run-transport.js';
 import { segmentsRoutes } from './routes/segments.routes.js';
@@ -320,6 +322,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
           }),
         }),
       );
+      await api.register(flowsRoutes(flowsService(options.db)));
       await api.register(segmentDashboardRoutes(segmentDashboardService(options.db)));
       await api.register(rfmRoutes(rfmService(options.db)));
       await api.register(guestsRoutes(guestsService(options.db, profiles, counts)));

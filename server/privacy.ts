@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 /** Keys whose values are personal data and never stored in logs or the audit trail in clear. */
 export const PERSONAL_KEYS = new Set([
   'email',
+  // A flow's notify-staff action: the staff members' addresses.
+  'emails',
   'to_address',
   'first_name',
   'last_name',

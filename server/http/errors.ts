@@ -37,6 +37,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly fields?: FieldErrors,
+    /** More of the error's body beside code and message (a flow conflict's current `revision`, …). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -67,6 +69,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
           code: error.code,
           message: error.message,
           ...(error.fields ? fieldsBody(error.fields) : {}),
+          ...error.details,
         },
       });
     }

@@ -29,6 +29,7 @@ import { refreshSegmentCaches } from '../services/segment-figures.js';
 import { createStarterSegments } from '../services/starter-segments.service.js';
 import { createStarterTemplates } from '../services/starter-templates.service.js';
 import { createDemoCampaigns } from './campaigns.js';
+import { createDemoFlows } from './flows.js';
 
 /** What to load. */
 export interface LoadDemoOptions {
@@ -752,6 +753,8 @@ export async function loadDemoAccounts(db: Database, options: LoadDemoOptions): 
             seed,
           },
         );
+        // A live welcome flow, a live win-back flow and a draft, published through the flows service (docs/flows.md).
+        await createDemoFlows(sql, { companyId: id, userId: null, actorUserId: null });
         loaded.push({
           id,
           name: company.blueprint.name,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emailField } from './accounts.js';
-import { pageOf, PagingQuerySchema, requiredName } from './common.js';
+import { ApiErrorSchema, pageOf, PagingQuerySchema, requiredName } from './common.js';
 import { TimeOfDaySchema, WEEKDAYS } from './campaigns.js';
 
 /**
@@ -230,23 +230,23 @@ export type FlowSequence = z.infer<typeof FlowSequenceSchema>;
 /** How often one person may enter a flow: once ever, or again once `reentry_days` have passed since they left. */
 export const FLOW_REENTRY = ['once', 'after_days'] as const;
 
-/** The writable settings of a flow (besides its graph). */
-export const FlowFieldsSchema = z.object({
+/** The writable settings of a flow (besides its graph), none defaulted: what an update may name. */
+const FlowSettingsSchema = z.object({
   name: requiredName('name'),
   /** Kept to guests of these locations or groups (a guest enrols at the location of the visit that triggered it); both empty: every location. */
-  location_ids: z.array(positiveId('location_ids')).max(FLOW_LIMITS.maxScopeEntries).default([]),
-  location_group_ids: z.array(positiveId('location_group_ids')).max(FLOW_LIMITS.maxScopeEntries).default([]),
-  reentry: z
-    .enum(FLOW_REENTRY, { error: `reentry must be one of ${FLOW_REENTRY.join(', ')}` })
-    .default('once'),
+  location_ids: z.array(positiveId('location_ids')).max(FLOW_LIMITS.maxScopeEntries),
+  location_group_ids: z.array(positiveId('location_group_ids')).max(FLOW_LIMITS.maxScopeEntries),
+  reentry: z.enum(FLOW_REENTRY, { error: `reentry must be one of ${FLOW_REENTRY.join(', ')}` }),
   /** With `after_days`: days after leaving before the same person may enter again. */
-  reentry_days: z
-    .number()
-    .int()
-    .min(1, 'reentry_days must be 1 or more')
-    .max(FLOW_LIMITS.maxDays)
-    .nullable()
-    .default(null),
+  reentry_days: z.number().int().min(1, 'reentry_days must be 1 or more').max(FLOW_LIMITS.maxDays).nullable(),
+});
+
+/** The writable settings of a flow (besides its graph), with the defaults of a new flow. */
+export const FlowFieldsSchema = FlowSettingsSchema.extend({
+  location_ids: FlowSettingsSchema.shape.location_ids.default([]),
+  location_group_ids: FlowSettingsSchema.shape.location_group_ids.default([]),
+  reentry: FlowSettingsSchema.shape.reentry.default('once'),
+  reentry_days: FlowSettingsSchema.shape.reentry_days.default(null),
 });
 
 /** What the flow list shows of each flow. */
@@ -299,9 +299,10 @@ export type FlowCreate = z.input<typeof FlowCreateSchema>;
  * `PUT /campaigns/flows/{id}/`: settings, the whole draft graph (with the `revision` it was edited from: 409
  * `flow_conflict` when someone saved since), and the status. `status: 'live'` publishes: the graph must pass
  * validateFlowGraph (400 `flow_invalid` with the problems) and, when it changed, becomes the next version;
- * `paused` holds everyone; `live` from `paused` resumes.
+ * `paused` holds everyone; `live` from `paused` resumes. A field left out keeps its stored value (no defaults
+ * here: a status-only update must not reset the flow's scope).
  */
-export const FlowUpdateSchema = FlowFieldsSchema.partial()
+export const FlowUpdateSchema = FlowSettingsSchema.partial()
   .extend({
     status: z.enum(FLOW_STATUSES, { error: `status must be one of ${FLOW_STATUSES.join(', ')}` }).optional(),
     items: FlowGraphSchema.optional(),
@@ -374,6 +375,19 @@ export const FlowProblemSchema = z.object({
 });
 /** One reason a graph cannot be published. */
 export type FlowProblem = z.infer<typeof FlowProblemSchema>;
+
+/**
+ * The error body of the flow calls: the common one, plus the stored `revision` with 409 `flow_conflict` (so the
+ * builder can reload or overwrite) and the `problems` with 400 `flow_invalid` (drawn on the nodes).
+ */
+export const FlowApiErrorSchema = z.object({
+  error: ApiErrorSchema.shape.error.extend({
+    revision: z.number().int().optional(),
+    problems: z.array(FlowProblemSchema).optional(),
+  }),
+});
+/** The error body of the flow calls. */
+export type FlowApiError = z.infer<typeof FlowApiErrorSchema>;
 
 // ───────────────────────────── engine figures ─────────────────────────────
 

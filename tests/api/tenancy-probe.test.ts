@@ -141,6 +141,40 @@ const B_ROWS: Record<string, (b: CompanyB) => Promise<ProbeRow>> = {
   '/api/campaigns/campaigns/{id}': async (b) => ({
     params: { id: idOf(await b.call('POST', '/api/campaigns/campaigns/', { name: b.marker })) },
   }),
+  '/api/campaigns/flows/{id}': async (b) => {
+    const flow = await b.call('POST', '/api/campaigns/flows/', {
+      name: b.marker,
+      items: [
+        ...['trigger', 'action', 'delay'].map((kind, index) => ({
+          key: kind,
+          kind,
+          settings: [{ type: 'first_visit' }, { type: 'exit' }, { type: 'wait', amount: 1, unit: 'days' }][
+            index
+          ],
+          position: { x: 0, y: index * 100 },
+          next_key: null,
+          no_key: null,
+        })),
+      ],
+    });
+    const items = flow.items as { id: number; kind: string }[];
+    const idOfKind = (kind: string) => String(items.find((item) => item.kind === kind)!.id);
+    return {
+      params: { id: idOf(flow) },
+      query: { trigger: idOfKind('trigger'), action: idOfKind('action'), delay: idOfKind('delay') },
+    };
+  },
+  // The item calls name an item of their kind by its id; these take it from B's flow above.
+  '/api/campaigns/flows/sequence/{id}': (b) => B_ROWS['/api/campaigns/flows/{id}']!(b),
+  ...Object.fromEntries(
+    (['trigger', 'action', 'delay', 'item'] as const).map((kind) => [
+      `/api/campaigns/flows/${kind}s/{id}`,
+      async (b: CompanyB): Promise<ProbeRow> => {
+        const flow = await B_ROWS['/api/campaigns/flows/{id}']!(b);
+        return { params: { id: flow.query![kind === 'item' ? 'action' : kind]! } };
+      },
+    ]),
+  ),
   '/api/campaigns/email-templates/{id}': async (b) => ({
     params: {
       id: idOf(

@@ -3,6 +3,8 @@ import type { Database } from '../../server/db/database.js';
 import { loadDemoAccounts, loadDemoData, loadDemoHistory } from '../../server/seed/load.js';
 import { campaignsService } from '../../server/services/campaigns.service.js';
 import { demoStatusService } from '../../server/services/demo-status.service.js';
+import { flowsService } from '../../server/services/flows.service.js';
+import { validateFlowGraph } from '../../src/schemas/flow-graph.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const OPTIONS = { scale: 'tiny', seed: 7, until: new Date('2025-06-01T00:00:00Z') } as const;
@@ -175,6 +177,76 @@ describe('demo data in two steps', () => {
     expect(totals.opened).toBeGreaterThan(0);
     expect(totals.machine).toBeGreaterThan(0);
     expect(totals.clicked).toBeGreaterThan(0);
+  });
+
+  it('gives each demo company a live welcome flow and a live win-back flow, published as version 1, and a draft', async () => {
+    const companies = await whole.db.platform(async (sql) => {
+      const { rows } = await sql.query<{ id: number }>(
+        "SELECT id::int FROM companies WHERE slug IN ('harbor-vine', 'copper-kettle') ORDER BY slug",
+      );
+      return rows;
+    });
+    expect(companies).toHaveLength(2);
+    for (const company of companies) {
+      const flows = flowsService(whole.db);
+      const page = await flows.list(company.id, { limit: 20, offset: 0 });
+      const byName = new Map(page.results.map((row) => [row.name, row]));
+      expect([...byName.keys()].sort()).toEqual([
+        'Birthday treat',
+        'Welcome new guests',
+        'Win back lapsed regulars',
+      ]);
+      expect(byName.get('Welcome new guests')).toMatchObject({
+        status: 'live',
+        version: 1,
+        trigger_type: 'first_visit',
+      });
+      expect(byName.get('Win back lapsed regulars')).toMatchObject({
+        status: 'live',
+        version: 1,
+        trigger_type: 'no_visit_for',
+        reentry: 'after_days',
+        reentry_days: 90,
+      });
+      expect(byName.get('Birthday treat')).toMatchObject({
+        status: 'draft',
+        version: null,
+        trigger_type: 'birthday',
+      });
+      const templates = await whole.db.platform(async (sql) => {
+        const { rows } = await sql.query<{ id: number }>(
+          'SELECT id::int FROM email_templates WHERE company_id = $1',
+          [company.id],
+        );
+        return new Set(rows.map((row) => row.id));
+      });
+      for (const row of page.results) {
+        const flow = await flows.get(company.id, row.id);
+        // Every graph would publish, every email names one of the company's templates, and no two nodes overlap.
+        expect(validateFlowGraph(flow.items)).toEqual([]);
+        for (const item of flow.items) {
+          if (item.kind === 'action' && item.settings.type === 'send_email') {
+            expect(templates.has(item.settings.template_id!)).toBe(true);
+          }
+        }
+        const places = flow.items.map((item) => `${item.position.x},${item.position.y}`);
+        expect(new Set(places).size).toBe(places.length);
+        const trigger = flow.items.find((item) => item.kind === 'trigger')!;
+        expect(Math.min(...flow.items.map((item) => item.position.y))).toBe(trigger.position.y);
+      }
+      const versions = await whole.db.platform(async (sql) => {
+        const { rows } = await sql.query<{ name: string; version: number; items: number }>(
+          `SELECT f.name, v.version, jsonb_array_length(v.graph)::int AS items
+             FROM flow_versions v JOIN flows f ON f.id = v.flow_id WHERE v.company_id = $1 ORDER BY f.name`,
+          [company.id],
+        );
+        return rows;
+      });
+      expect(versions).toEqual([
+        { name: 'Welcome new guests', version: 1, items: 7 },
+        { name: 'Win back lapsed regulars', version: 1, items: 6 },
+      ]);
+    }
   });
 
   it('reports nothing loading on an installation without a demo', async () => {

@@ -154,6 +154,8 @@ function sampleString(schema: JsonSchema, name: string): string {
   if (schema.format === 'date-time') return '2024-01-15T12:00:00.000Z';
   if (schema.format === 'uri' || schema.format === 'url') return 'https://example.com/';
   if (schema.pattern?.includes('[1-9][0-9]')) return '1';
+  // Keys (a flow item's): letters, digits, _ and -, no spaces.
+  if (schema.pattern?.includes('A-Za-z0-9_-')) return 'fuzz-key';
   return 'Fuzz text'.padEnd(schema.minLength ?? 0, 'x');
 }
 
