@@ -195,6 +195,8 @@ export function applyEdit(context: FlowBuilderContext, event: FlowEditCommand): 
       }
       draft.items = snapshot.items;
       draft.fields = snapshot.fields;
+      // Undo is an edit too: the graph differs from what the server has until the next save.
+      draft.edits += 1;
       if (draft.selected !== null && !snapshot.items.some((item) => item.key === draft.selected))
         draft.selected = null;
       settle(draft);
@@ -294,7 +296,6 @@ const builderSetup = setup({
     editedSinceSaving: ({ context }) => context.edits !== context.savingEdits,
     unsaved: ({ context }) => context.edits !== context.savedEdits,
     conflict: ({ event }) => 'error' in event && isConflict(event.error),
-    refusedGraph: ({ event }) => 'error' in event && problemOf(event.error).code === 'flow_invalid',
   },
   actions: {
     edit: assign(({ context, event }) => (isEdit(event) ? applyEdit(context, event) : context)),
@@ -326,6 +327,12 @@ const builderSetup = setup({
     savedAll: assign(({ context }) => ({ savedEdits: context.savingEdits })),
     keepProblem: assign((_, error: unknown) => ({ problem: problemOf(error) })),
     refusePublish: assign({ publishRefused: true }),
+    // A graph the server refused to publish shows its problems on the nodes; anything else above them.
+    failed: assign((_, error: unknown) =>
+      problemOf(error).code === 'flow_invalid'
+        ? { publishRefused: true, problem: null }
+        : { problem: problemOf(error) },
+    ),
     ask: assign((_, status: FlowStatus) => ({ requestedStatus: status })),
     select: assign((_, key: string | null) => ({ selected: key })),
     dismiss: assign({ problem: null, publishRefused: false }),
@@ -380,28 +387,20 @@ const saveOutcome = {
   ],
   error: [
     { guard: 'conflict' as const, target: 'conflict' },
-    { guard: 'refusedGraph' as const, target: 'dirty', actions: 'refusePublish' as const },
     {
       guard: 'unsaved' as const,
       target: 'dirty',
-      actions: {
-        type: 'keepProblem' as const,
-        params: ({ event }: { event: { error: unknown } }) => event.error,
-      },
+      actions: { type: 'failed' as const, params: ({ event }: { event: { error: unknown } }) => event.error },
     },
     {
       target: 'clean',
-      actions: {
-        type: 'keepProblem' as const,
-        params: ({ event }: { event: { error: unknown } }) => event.error,
-      },
+      actions: { type: 'failed' as const, params: ({ event }: { event: { error: unknown } }) => event.error },
     },
   ],
 };
 
 /** What an idle state does besides editing: save, publish, pause and resume. */
 const IDLE_COMMANDS = {
-  save: { guard: 'settled' as const, target: 'saving' },
   publish: [
     {
       guard: 'publishable' as const,
@@ -494,7 +493,12 @@ export const flowBuilderMachine = builderSetup.createMachine({
     },
     dirty: {
       tags: ['editable', 'unsaved'],
-      on: { ...EDITS(undefined), ...IDLE_COMMANDS, 'layout.request': { actions: 'layOut' } },
+      on: {
+        ...EDITS(undefined),
+        ...IDLE_COMMANDS,
+        save: { guard: 'settled', target: 'saving' },
+        'layout.request': { actions: 'layOut' },
+      },
     },
     saved: {
       tags: ['editable'],
