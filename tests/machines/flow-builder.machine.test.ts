@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import {
   applyEdit,
   flowBuilderMachine,
-  type FlowBuilderContext,
   type FlowBuilderInput,
   type SaveFlowRequest,
 } from '../../src/machines/flow-builder.machine.js';
@@ -91,7 +90,7 @@ const lastSave = (recording: Recording) =>
   recording.invoked.filter((call) => call.src === 'saveFlow').at(-1)?.input as SaveFlowRequest | undefined;
 
 const every = (snapshot: Snapshot) => {
-  const context = snapshot.context as FlowBuilderContext;
+  const context = snapshot.context;
   // The problems shown are always the validator's for the graph shown.
   expect(context.problems).toEqual(validateFlowGraph(context.items));
   if (context.selected !== null) expect(context.items.map((item) => item.key)).toContain(context.selected);
@@ -159,8 +158,8 @@ const checks: StateChecks = {
 const model = createTestModel(flowBuilderMachine, {
   events: SAMPLES,
   input: INPUT,
-  serializeState: serializeState as never,
-} as never);
+  serializeState: serializeState,
+});
 const { transitions: paths } = everyTransition(flowBuilderMachine, model as never);
 
 describe('flow builder machine (model)', () => {
