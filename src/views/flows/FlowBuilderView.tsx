@@ -161,7 +161,6 @@ export function FlowBuilderView({
           </Button>
           <Button
             size="xs"
-            color="green"
             disabled={
               busy ||
               conflict ||

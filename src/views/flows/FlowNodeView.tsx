@@ -62,7 +62,7 @@ export function FlowNodeView({ data, selected }: NodeProps<FlowFlowNode>) {
       {item.kind !== 'trigger' && <Handle type="target" position={Position.Top} style={handleStyle} />}
       <Stack gap={4}>
         <Group gap={6} justify="space-between" wrap="nowrap">
-          <Text size="xs" fw={700} tt="uppercase" c={`${colour}.9`}>
+          <Text size="xs" fw={700} tt="uppercase">
             {t(`flows.builder.kind.${item.kind}`)}
           </Text>
           {problems.length > 0 && (

@@ -141,7 +141,7 @@ export function FlowsView({
                       {flow.name}
                     </Text>
                     {flow.has_unpublished_changes && flow.status !== 'draft' && (
-                      <Text size="xs" c="orange.9">
+                      <Text size="xs" fw={600}>
                         {t('flows.unpublished')}
                       </Text>
                     )}
