@@ -252,11 +252,25 @@ export const ROUTES: readonly AppRoute[] = [
     'Campaign Analytics',
     'marketing',
   ),
-  page('/flows', comingSoon, 'pages.titles.flows', 'Campaign Flows', 'marketing'),
-  page('/flows/builder/:id', comingSoon, 'pages.titles.flowBuilder', 'Campaign Flows', null, {
-    groupCrumb: 'marketing',
-    parent: 'pages.titles.flows',
-  }),
+  page(
+    '/flows',
+    lazyScreen(() => import('./screens/FlowsScreen.js'), { messages: 'flows' }),
+    'pages.titles.flows',
+    'Campaign Flows',
+    'marketing',
+  ),
+  // The flow builder: `/flows/builder/new` makes a draft and becomes `/flows/builder/{id}`.
+  page(
+    '/flows/builder/:id',
+    lazyScreen(() => import('./screens/FlowBuilderScreen.js'), { messages: 'flows' }),
+    'pages.titles.flowBuilder',
+    'Campaign Flows',
+    null,
+    {
+      groupCrumb: 'marketing',
+      parent: 'pages.titles.flows',
+    },
+  ),
   page(
     '/templates',
     lazyScreen(() => import('./screens/TemplatesScreen.js'), { messages: 'templates' }),

@@ -25,6 +25,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     templates: () => import('virtual:messages/en/templates'),
     campaigns: () => import('virtual:messages/en/campaigns'),
     sentMail: () => import('virtual:messages/en/sentMail'),
+    flows: () => import('virtual:messages/en/flows'),
   },
   ch: {
     shell: () => import('virtual:messages/ch/shell'),
@@ -35,6 +36,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     templates: () => import('virtual:messages/ch/templates'),
     campaigns: () => import('virtual:messages/ch/campaigns'),
     sentMail: () => import('virtual:messages/ch/sentMail'),
+    flows: () => import('virtual:messages/ch/flows'),
   },
   es: {
     shell: () => import('virtual:messages/es/shell'),
@@ -45,6 +47,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     templates: () => import('virtual:messages/es/templates'),
     campaigns: () => import('virtual:messages/es/campaigns'),
     sentMail: () => import('virtual:messages/es/sentMail'),
+    flows: () => import('virtual:messages/es/flows'),
   },
   jp: {
     shell: () => import('virtual:messages/jp/shell'),
@@ -55,6 +58,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     templates: () => import('virtual:messages/jp/templates'),
     campaigns: () => import('virtual:messages/jp/campaigns'),
     sentMail: () => import('virtual:messages/jp/sentMail'),
+    flows: () => import('virtual:messages/jp/flows'),
   },
   de: {
     shell: () => import('virtual:messages/de/shell'),
@@ -65,6 +69,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     templates: () => import('virtual:messages/de/templates'),
     campaigns: () => import('virtual:messages/de/campaigns'),
     sentMail: () => import('virtual:messages/de/sentMail'),
+    flows: () => import('virtual:messages/de/flows'),
   },
   fr: {
     shell: () => import('virtual:messages/fr/shell'),
@@ -75,6 +80,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     templates: () => import('virtual:messages/fr/templates'),
     campaigns: () => import('virtual:messages/fr/campaigns'),
     sentMail: () => import('virtual:messages/fr/sentMail'),
+    flows: () => import('virtual:messages/fr/flows'),
   },
 };
 

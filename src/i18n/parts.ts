@@ -46,6 +46,8 @@ export const ROUTE_PARTS = {
   account: ['account'],
   // The "Sent mail" viewer of captured messages.
   sentMail: ['sentMail'],
+  // The flow list and the flow builder.
+  flows: ['flows'],
 } as const satisfies Record<string, readonly MessageArea[]>;
 
 /** A part a route loads besides the screens' texts. */

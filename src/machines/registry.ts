@@ -4,6 +4,9 @@ import { authMachine } from './auth.machine.js';
 import { campaignDuplicateMachine } from './campaign-duplicate.machine.js';
 import { campaignUpdateModeMachine } from './campaign-update-mode.machine.js';
 import { campaignsMachine } from './campaigns.machine.js';
+import { flowActionsMachine } from './flow-actions.machine.js';
+import { flowBuilderMachine } from './flow-builder.machine.js';
+import { flowsMachine } from './flows.machine.js';
 import { companyTokensMachine } from './company-tokens.machine.js';
 import { companyUsersMachine } from './company-users.machine.js';
 import { csvUploadMachine } from './csv-upload.machine.js';
@@ -55,6 +58,9 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   campaignDuplicateMachine,
   campaignUpdateModeMachine,
   campaignsMachine,
+  flowActionsMachine,
+  flowBuilderMachine,
+  flowsMachine,
   companyTokensMachine,
   companyUsersMachine,
   csvUploadMachine,

@@ -109,8 +109,8 @@ function choices<T>(call: Observable<T>, pick: (answer: T) => EditorChoice[]): O
 
 const named = (rows: readonly { id: number; name: string }[]) => rows.map(({ id, name }) => ({ id, name }));
 
-/** Every picker of the editor in one go: segments, lists, locations, groups, templates and senders. */
-function editorChoices(): Observable<EditorChoices> {
+/** Every picker of the editor in one go: segments, lists, locations, groups, templates and senders (the flow builder offers the same). */
+export function editorChoices(): Observable<EditorChoices> {
   return forkJoin({
     segments: choices(
       apiRequest({ method: 'GET', path: '/campaigns/segments/', query: EVERY, schema: SegmentPageSchema }),

@@ -1,0 +1,146 @@
+import '@xyflow/react/dist/style.css';
+import {
+  applyEdgeChanges,
+  applyNodeChanges,
+  Background,
+  Controls,
+  type Edge,
+  type EdgeChange,
+  MarkerType,
+  type NodeChange,
+  ReactFlow,
+  useReactFlow,
+} from '@xyflow/react';
+import { useSelector } from '@xstate/react';
+import { type DragEvent, type KeyboardEvent, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { neighbour, type FlowNodeType } from '../../machines/support/flow-edits.js';
+import { canvasEdges, canvasNodes, linkOfConnection, linkOfEdge } from './flow-canvas-model.js';
+import type { FlowBuilderActor } from './flow-builder-actor.js';
+import { type FlowFlowNode, FlowNodeEnvironmentContext, FlowNodeView } from './FlowNodeView.js';
+import { PALETTE_DRAG_TYPE } from './FlowPalette.js';
+
+const NODE_TYPES = { flowNode: FlowNodeView };
+
+/**
+ * The canvas (xyflow): the graph's nodes and links, drawn from the machine's state. Dragging a node moves it
+ * (sent once, when dropped); drawing from a handle links; a palette entry dropped here adds a step there.
+ * Keyboard: arrows move between steps, Enter opens the selected step's settings, Delete removes the selected
+ * step (or link).
+ */
+export function FlowCanvas({
+  actor,
+  editable,
+  formatMoney,
+  onOpenSettings,
+}: {
+  actor: FlowBuilderActor;
+  editable: boolean;
+  formatMoney: (cents: number) => string;
+  onOpenSettings: () => void;
+}) {
+  const { t } = useTranslation();
+  const flow = useReactFlow();
+  const items = useSelector(actor, (state) => state.context.items);
+  const problems = useSelector(actor, (state) => state.context.problems);
+  const unsettled = useSelector(actor, (state) => state.context.unsettled);
+  const counts = useSelector(actor, (state) => state.context.counts);
+  const selected = useSelector(actor, (state) => state.context.selected);
+  const choices = useSelector(actor, (state) => state.context.choices);
+  const [nodes, setNodes] = useState<FlowFlowNode[]>([]);
+  const [edges, setEdges] = useState<Edge[]>([]);
+  // The machine's graph is the truth; the local copies only carry a drag under way and xyflow's measurements.
+  useEffect(() => {
+    setNodes(canvasNodes(items, { problems, unsettled, counts, selected }));
+  }, [items, problems, unsettled, counts, selected]);
+  useEffect(() => {
+    setEdges(
+      canvasEdges(items, { yes: t('flows.builder.yes'), no: t('flows.builder.no') }).map((edge) => ({
+        ...edge,
+        markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
+        style: { strokeWidth: 2 },
+        labelStyle: { fontWeight: 700 },
+      })),
+    );
+  }, [items, t]);
+  const environment = useMemo(() => ({ choices, formatMoney }), [choices, formatMoney]);
+
+  const onNodesChange = (changes: NodeChange<FlowFlowNode>[]) => {
+    setNodes((current) => applyNodeChanges(changes, current));
+    for (const change of changes) {
+      if (change.type === 'select' && change.selected) actor.send({ type: 'node.select', key: change.id });
+      if (change.type === 'position' && change.dragging === false && change.position)
+        actor.send({ type: 'node.move', key: change.id, position: change.position });
+    }
+  };
+  const onEdgesChange = (changes: EdgeChange[]) => setEdges((current) => applyEdgeChanges(changes, current));
+  const onDrop = (event: DragEvent<HTMLDivElement>) => {
+    const data = event.dataTransfer.getData(PALETTE_DRAG_TYPE);
+    if (!data || !editable) return;
+    event.preventDefault();
+    const node = JSON.parse(data) as FlowNodeType;
+    const position = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
+    actor.send({ type: 'node.add', node, position });
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const arrows = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right' } as const;
+    const direction = arrows[event.key as keyof typeof arrows];
+    if (direction) {
+      event.preventDefault();
+      const next = neighbour(items, selected, direction);
+      if (next !== null) {
+        actor.send({ type: 'node.select', key: next });
+        const item = items.find((candidate) => candidate.key === next);
+        if (item) void flow.setCenter(item.position.x + 120, item.position.y + 48, { zoom: flow.getZoom() });
+      }
+    } else if (event.key === 'Enter' && selected !== null) {
+      event.preventDefault();
+      onOpenSettings();
+    } else if ((event.key === 'Delete' || event.key === 'Backspace') && editable) {
+      const edge = edges.find((candidate) => candidate.selected);
+      const link = edge ? linkOfEdge(edge.id) : null;
+      if (link) actor.send({ type: 'edge.disconnect', ...link });
+      else if (selected !== null) actor.send({ type: 'node.delete', key: selected });
+      event.preventDefault();
+    }
+  };
+  return (
+    <FlowNodeEnvironmentContext.Provider value={environment}>
+      <div
+        style={{ width: '100%', height: '100%' }}
+        tabIndex={0}
+        role="application"
+        aria-label={t('flows.builder.canvas')}
+        aria-describedby="flow-keyboard-help"
+        onKeyDown={onKeyDown}
+        onDragOver={(event) => {
+          event.preventDefault();
+          event.dataTransfer.dropEffect = 'copy';
+        }}
+        onDrop={onDrop}
+      >
+        <ReactFlow<FlowFlowNode>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={NODE_TYPES}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onConnect={(connection) => {
+            const link = linkOfConnection(connection);
+            if (link && editable) actor.send({ type: 'edge.connect', ...link });
+          }}
+          onPaneClick={() => actor.send({ type: 'node.select', key: null })}
+          nodesDraggable={editable}
+          nodesConnectable={editable}
+          deleteKeyCode={null}
+          fitView
+          fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
+          minZoom={0.2}
+        >
+          <Background gap={24} />
+          <Controls showInteractive={false} />
+        </ReactFlow>
+      </div>
+    </FlowNodeEnvironmentContext.Provider>
+  );
+}
