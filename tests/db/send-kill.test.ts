@@ -141,7 +141,9 @@ describe('sending survives kill -9', () => {
     const duplicates = sink.received.length - counts.size;
     expect(killedAt, `kills at ${points.join(', ')}`).toHaveLength(KILLS);
     expect(duplicates).toBeLessThanOrEqual(KILLS * IN_FLIGHT);
-    expect(Math.max(...counts.values())).toBeLessThanOrEqual(2);
+    // Each extra copy of one message is a worker that died holding it: two kills close together can both catch the
+    // same batch (the second while re-sending the first's), so a copy per kill at most, never more.
+    expect(Math.max(...counts.values())).toBeLessThanOrEqual(1 + KILLS);
 
     const final = await withDatabase((db) =>
       db.owner(async (sql) => ({
