@@ -97,8 +97,8 @@ export async function claimFlowEvents(
        ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
      UPDATE flow_events e SET claimed_at = now(), claimed_by = $1 FROM due WHERE e.id = due.id
      RETURNING e.id::int, e.company_id::int, e.kind, e.subscriber_id::int, e.guest_id::int, e.list_id::int,
-               e.segment_id::int, e.location_id::int, e.visit_number, e.spend_before_cents::int,
-               e.spend_after_cents::int, e.occurred_at`,
+               e.segment_id::int, e.location_id::int, e.visit_number, e.spend_before_cents::float8,
+               e.spend_after_cents::float8, e.occurred_at`,
     [worker, limit, leaseSeconds],
   );
   return rows.sort((a, b) => a.id - b.id);

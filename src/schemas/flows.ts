@@ -144,14 +144,22 @@ export type FlowActionType = FlowActionSettings['type'];
 
 /** Units of a `wait` delay. */
 export const DELAY_UNITS = ['minutes', 'hours', 'days'] as const;
+/** Seconds in one of each DELAY_UNITS. */
+const DELAY_UNIT_SECONDS = { minutes: 60, hours: 3600, days: 86_400 } as const;
 
 /** A wait: N minutes, hours or days; or until a weekday and time in the location's time zone. */
 export const FlowDelaySettingsSchema = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('wait'),
-    amount: z.number().int().min(1, 'amount must be 1 or more'),
-    unit: z.enum(DELAY_UNITS, { error: `unit must be one of ${DELAY_UNITS.join(', ')}` }),
-  }),
+  z
+    .object({
+      type: z.literal('wait'),
+      amount: z.number().int().min(1, 'amount must be 1 or more'),
+      unit: z.enum(DELAY_UNITS, { error: `unit must be one of ${DELAY_UNITS.join(', ')}` }),
+    })
+    // A longer wait would date the next step past what the engine can hold (and no marketer means it).
+    .refine((delay) => delay.amount * DELAY_UNIT_SECONDS[delay.unit] <= FLOW_LIMITS.maxDelayDays * 86_400, {
+      message: `amount may wait at most ${FLOW_LIMITS.maxDelayDays} days`,
+      path: ['amount'],
+    }),
   z.object({
     type: z.literal('wait_until'),
     weekday: z.enum(WEEKDAYS, { error: 'weekday must be a weekday code mon…sun' }),
@@ -163,8 +171,7 @@ export type FlowDelaySettings = z.infer<typeof FlowDelaySettingsSchema>;
 
 /** A `wait` delay's length in seconds (the engine's and the validator's measure). */
 export function waitSeconds(delay: Extract<FlowDelaySettings, { type: 'wait' }>): number {
-  const unit = { minutes: 60, hours: 3600, days: 86_400 }[delay.unit];
-  return delay.amount * unit;
+  return delay.amount * DELAY_UNIT_SECONDS[delay.unit];
 }
 
 // ───────────────────────────── items and the graph ─────────────────────────────

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateFlowGraph } from '../../src/schemas/flow-graph.js';
-import { FlowGraphSchema, type FlowGraphItem } from '../../src/schemas/flows.js';
+import { FlowDelaySettingsSchema, FlowGraphSchema, type FlowGraphItem } from '../../src/schemas/flows.js';
 
 const at = { x: 0, y: 0 };
 const trigger = (key: string, next: string | null): FlowGraphItem => ({
@@ -101,5 +101,17 @@ describe('validateFlowGraph', () => {
     const problems = validateFlowGraph([trigger('t', 'a'), email('a', 't'), email('island', null)]);
     expect(problems).toContainEqual({ key: 'island', code: 'unreachable' });
     expect(problems).toContainEqual({ key: 'a', code: 'trigger_not_first' });
+  });
+});
+
+describe('a wait delay', () => {
+  it('waits at most a year, whatever the unit, and names amount when longer', () => {
+    expect(FlowDelaySettingsSchema.safeParse({ type: 'wait', amount: 365, unit: 'days' }).success).toBe(true);
+    expect(
+      FlowDelaySettingsSchema.safeParse({ type: 'wait', amount: 365 * 24 * 60, unit: 'minutes' }).success,
+    ).toBe(true);
+    const tooLong = FlowDelaySettingsSchema.safeParse({ type: 'wait', amount: 366 * 24, unit: 'hours' });
+    expect(tooLong.success).toBe(false);
+    expect(tooLong.error?.issues[0]?.path).toEqual(['amount']);
   });
 });
