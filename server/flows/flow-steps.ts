@@ -9,6 +9,7 @@ import { getEmailSender, listEmailSenders } from '../repositories/email-senders.
 import { getEmailTemplate } from '../repositories/email-templates.repository.js';
 import {
   closeStep,
+  lockSubscribersOf,
   marketingEmailsBetween,
   moveEnrolment,
   openStep,
@@ -226,7 +227,8 @@ async function conditionHolds(
 }
 
 /**
- * An email step: skipped as `capped` over the company-wide frequency cap, else frozen as a mail run of kind
+ * An email step: skipped as `capped` over the company-wide frequency cap (counted under the person's row lock,
+ * so two workers cannot both pass it), else frozen as a mail run of kind
  * `flow` keyed by enrolment and step (`e{enrolment}.s{step}`), with this one subscriber in its outbox; the send
  * runner does the rest (compliance footer, suppression just before sending, tracking). `suppressed` when the
  * freeze found the address suppressed; `failed` when the template, subject or sender cannot be used.
@@ -242,6 +244,8 @@ async function sendEmail(
   context: StepContext,
 ): Promise<{ outcome: string; runId: number | null; outboxId: number | null }> {
   const companyId = scope.companyId;
+  // Held until the commit: another transaction emailing this person waits, then counts this email too.
+  await lockSubscribersOf(sql, companyId, [state.id]);
   const recent = await marketingEmailsBetween(
     sql,
     companyId,

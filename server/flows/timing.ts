@@ -8,8 +8,13 @@ import { FLOW_SENDING_DEFAULTS, waitSeconds, type FlowDelaySettings } from '../.
  * daylight-saving change skips happens as late as the gap; one that happens twice, at its first occurrence).
  */
 
-/** The instant a delay ends, counted from `from` (when the delay was due). */
+/**
+ * The instant a delay ends, counted from `from` (when the delay was due). Minutes and hours are absolute; N days
+ * are N local calendar days at the same local time in `zone`, so across a daylight-saving change "wait 2 days"
+ * is 47 or 49 hours and still lands at 10:00 (a time the change skips, as late as the gap; a repeated one, first).
+ */
 export function delayEnd(delay: FlowDelaySettings, from: Date, zone: string): Date {
+  if (delay.type === 'wait' && delay.unit === 'days') return localDaysLater(from, delay.amount, zone);
   if (delay.type === 'wait') return new Date(from.getTime() + waitSeconds(delay) * 1000);
   const next = nextSendAt(
     { repeat_on: 'weekly', start: null, end: null, selectedDays: [delay.weekday], schedules: [delay.time] },
@@ -18,6 +23,15 @@ export function delayEnd(delay: FlowDelaySettings, from: Date, zone: string): Da
   );
   // A weekly schedule always has a next instant within a week; the fallback only satisfies the type.
   return next ?? new Date(from.getTime() + 7 * 86_400_000);
+}
+
+/** The same local time of day `days` local calendar days after `from` in `zone`, to the millisecond. */
+function localDaysLater(from: Date, days: number, zone: string): Date {
+  const wall = wallClock(zone, from.getTime());
+  // The wall clock keeps whole seconds; the seconds and milliseconds past the minute are carried over as they are.
+  const pastMinute = (wall % 60_000) + (((from.getTime() % 1000) + 1000) % 1000);
+  const target = new Date(wall - (wall % 60_000) + days * 86_400_000).toISOString();
+  return new Date(localInstant(zone, target.slice(0, 10), target.slice(11, 16)).getTime() + pastMinute);
 }
 
 /** Minutes after local midnight of an HH:MM time. */

@@ -1,17 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../db/database.js';
+import type { Database, Sql } from '../db/database.js';
 import type { Mailer } from '../mail/mailer.js';
 import { systemClock, type Clock } from '../flows/clock.js';
 import { DEFAULT_FREQUENCY_CAP, runEnrolmentSteps, type StepEffect } from '../flows/flow-steps.js';
 import { enrolDateTriggers, enrolFromEvent } from '../flows/flow-triggers.js';
 import { NO_WEBHOOKS, postWebhook, type WebhookSettings } from '../flows/webhook.js';
-import { claimFlowEvents, finishFlowEvent, sweepFlowEvents } from '../repositories/flow-events.repository.js';
+import {
+  claimFlowEvents,
+  failFlowEvent,
+  finishFlowEvent,
+  sweepFlowEvents,
+} from '../repositories/flow-events.repository.js';
 import {
   claimDueEnrolments,
   companiesWithDateFlows,
+  failEnrolments,
   liveFlows,
   lockEnrolment,
-  releaseEnrolment,
+  lockSubscribersOf,
   type LiveFlow,
 } from '../repositories/flow-enrolments.repository.js';
 
@@ -92,14 +98,22 @@ export function flowRunner(
   // The clock hour of the last date-based pass: the pass runs once an hour per process (each is idempotent).
   let dailyHour = -1;
 
-  const failed = (error: unknown, what: string) => {
-    const code = (error as { code?: unknown }).code;
-    deps.log.error({ code: typeof code === 'string' ? code : what }, `flow runner: ${what} failed`);
+  // An error's code only (an SQLSTATE, else what failed): its message may quote a person's data.
+  const codeOf = (error: unknown, what: string) => {
+    const code = (error as { code?: unknown } | null)?.code;
+    return typeof code === 'string' ? code : what;
   };
+  const failed = (error: unknown, what: string) => {
+    deps.log.error({ code: codeOf(error, what) }, `flow runner: ${what} failed`);
+  };
+  // A claim is let go in a transaction of its own after the one holding it failed; should that fail too, the
+  // claim stays until another worker's lease runs out (the database is then out of reach anyway).
+  const release = (companyId: number, work: (sql: Sql) => Promise<void>) =>
+    db.tenant(companyId, work).catch((error: unknown) => failed(error, 'release'));
 
   async function runEvents(): Promise<number> {
     const events = await db.platform((sql) =>
-      claimFlowEvents(sql, worker, settings.eventBatchSize, settings.leaseSeconds),
+      claimFlowEvents(sql, worker, settings.eventBatchSize, settings.leaseSeconds, clock.now()),
     );
     const flowsOf = new Map<number, LiveFlow[]>();
     for (const event of events) {
@@ -112,6 +126,10 @@ export function flowRunner(
         });
       } catch (error) {
         failed(error, 'event');
+        const code = codeOf(error, 'event');
+        await release(event.company_id, (sql) =>
+          failFlowEvent(sql, event.company_id, event.id, worker, clock.now(), code),
+        );
       }
     }
     return events.length;
@@ -137,13 +155,17 @@ export function flowRunner(
 
   /**
    * Several enrolments of one company in one transaction (one commit for all: most of a step's cost otherwise),
-   * each under a savepoint, so one that fails is rolled back alone, released and due again a minute later.
+   * each under a savepoint, so one that fails is rolled back alone, released and due again after a backoff. When
+   * the transaction itself fails (its commit, a lost connection), every claim of the chunk is released the same
+   * way in a new one: nothing stays claimed by this worker, which never takes its own claims over.
    */
   async function runChunk(companyId: number, ids: readonly number[], now: Date): Promise<StepEffect[]> {
     const context = { now, domain: deps.domain, frequencyCap: settings.frequencyCap };
     try {
       return await db.tenant(companyId, async (sql) => {
         const effects: StepEffect[] = [];
+        // The people first, in a fixed order, so the frequency cap counts one email at a time per person.
+        await lockSubscribersOf(sql, companyId, ids);
         for (const id of ids) {
           await sql.query('SAVEPOINT flow_enrolment');
           try {
@@ -153,14 +175,15 @@ export function flowRunner(
           } catch (error) {
             failed(error, 'step');
             await sql.query('ROLLBACK TO SAVEPOINT flow_enrolment');
-            await releaseEnrolment(sql, companyId, id, worker, new Date(now.getTime() + 60_000));
+            await failEnrolments(sql, companyId, [id], worker, now, codeOf(error, 'step'));
           }
         }
         return effects;
       });
     } catch (error) {
-      // The claims stay; another worker takes them over after the lease.
       failed(error, 'steps');
+      const code = codeOf(error, 'steps');
+      await release(companyId, (sql) => failEnrolments(sql, companyId, ids, worker, now, code));
       return [];
     }
   }

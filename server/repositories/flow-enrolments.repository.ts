@@ -162,7 +162,9 @@ export interface EnrolmentState {
 
 /**
  * Locks a claimed enrolment for its steps (the caller's tenant transaction), or null when this worker no longer
- * holds it (taken over, or already moved on).
+ * holds it (taken over, or already moved on) or its flow is no longer live. The flow row is held `FOR SHARE` until
+ * the steps commit, so a pause (an `UPDATE` of that row) waits for steps already running and no step starts after
+ * it: a claim made before the pause is let go here, the enrolment keeps its place and runs after the resume.
  */
 export async function lockEnrolment(
   sql: Sql,
@@ -183,11 +185,38 @@ export async function lockEnrolment(
      JOIN companies c ON c.id = $1
      LEFT JOIN subscribers s ON s.company_id = $1 AND s.id = e.subscriber_id
      LEFT JOIN locations l ON l.company_id = $1 AND l.id = e.location_id
-     WHERE e.company_id = $1 AND e.id = $2 AND e.claimed_by = $3 AND e.status = 'active'
-     FOR UPDATE OF e`,
+     WHERE e.company_id = $1 AND e.id = $2 AND e.claimed_by = $3 AND e.status = 'active' AND f.status = 'live'
+     FOR UPDATE OF e FOR SHARE OF f`,
     [companyId, id, worker],
   );
-  return rows[0] ?? null;
+  if (rows[0]) return rows[0];
+  // Paused (or taken over, or moved on): this worker's claim, if it still has one, goes; the due time stays.
+  await sql.query(
+    `UPDATE flow_enrolments SET claimed_at = NULL, claimed_by = NULL
+     WHERE company_id = $1 AND id = $2 AND claimed_by = $3 AND status = 'active'`,
+    [companyId, id, worker],
+  );
+  return null;
+}
+
+/**
+ * Locks the subscribers of the given enrolments, lowest id first (`FOR NO KEY UPDATE`): two transactions that
+ * might email one person take turns, so the frequency cap's count sees the other's email. The fixed order keeps
+ * two workers' chunks from deadlocking; an outbox row's foreign key check (`FOR KEY SHARE`, a campaign's freeze)
+ * does not wait on it.
+ */
+export async function lockSubscribersOf(
+  sql: Sql,
+  companyId: CompanyId,
+  enrolmentIds: readonly number[],
+): Promise<void> {
+  await sql.query(
+    `SELECT s.id FROM subscribers s
+     WHERE s.company_id = $1
+       AND s.id IN (SELECT e.subscriber_id FROM flow_enrolments e WHERE e.company_id = $1 AND e.id = ANY($2::bigint[]))
+     ORDER BY s.id FOR NO KEY UPDATE OF s`,
+    [companyId, enrolmentIds],
+  );
 }
 
 /** Starts a step's history row; its id. */
@@ -251,7 +280,8 @@ export async function moveEnrolment(
 ): Promise<void> {
   await sql.query(
     `UPDATE flow_enrolments SET current_key = $3, next_run_at = $4, open_step_id = $5, last_outbox_id = $6,
-            status = $7, exit_reason = $8, left_at = $9, claimed_at = NULL, claimed_by = NULL
+            status = $7, exit_reason = $8, left_at = $9, claimed_at = NULL, claimed_by = NULL, failures = 0,
+            last_error = NULL
      WHERE company_id = $1 AND id = $2`,
     [
       companyId,
@@ -350,18 +380,28 @@ export async function subscriberInSegments(
   return row?.hit === true;
 }
 
-/** Lets go of a claim after a failed turn: the enrolment is due again at `retryAt` (the engine's clock). */
-export async function releaseEnrolment(
+/** How long a failed enrolment or event waits before it is tried again: a minute, doubling, at most 6 hours. */
+export const FLOW_RETRY_SQL = (failures: string) => `least(60 * power(2, ${failures}), 21600)`;
+
+/**
+ * Lets go of this worker's claims after a failed turn: each enrolment counts the failure, keeps the error's code
+ * (never its message, which may quote a person's data) and is due again after the backoff (`now`: the engine's
+ * clock), so a step that keeps failing is tried a minute later, then 2, 4 … up to 6 hours apart.
+ */
+export async function failEnrolments(
   sql: Sql,
   companyId: CompanyId,
-  id: number,
+  ids: readonly number[],
   worker: string,
-  retryAt: Date,
+  now: Date,
+  code: string,
 ): Promise<void> {
   await sql.query(
-    `UPDATE flow_enrolments SET claimed_at = NULL, claimed_by = NULL, next_run_at = greatest(next_run_at, $4)
-     WHERE company_id = $1 AND id = $2 AND claimed_by = $3 AND status = 'active'`,
-    [companyId, id, worker, retryAt],
+    `UPDATE flow_enrolments
+     SET claimed_at = NULL, claimed_by = NULL, failures = failures + 1, last_error = $5,
+         next_run_at = greatest(next_run_at, $4::timestamptz + make_interval(secs => ${FLOW_RETRY_SQL('failures')}))
+     WHERE company_id = $1 AND id = ANY($2::bigint[]) AND claimed_by = $3 AND status = 'active'`,
+    [companyId, ids, worker, now, code],
   );
 }
 

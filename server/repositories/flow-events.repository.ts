@@ -1,4 +1,5 @@
 import type { CompanyId, Sql } from '../db/database.js';
+import { FLOW_RETRY_SQL } from './flow-enrolments.repository.js';
 
 /**
  * The flow engine's trigger inbox (docs/flows.md, "Triggers"): the writes that can start a flow add a row here in
@@ -81,27 +82,50 @@ export async function recordListFlowEvents(
 
 /**
  * Claims up to `limit` unprocessed events of any company (a platform transaction), oldest first; rows another
- * worker holds are skipped, and a claim older than `leaseSeconds` (a dead worker's) is taken over.
+ * worker holds are skipped, a claim older than `leaseSeconds` (a dead worker's) is taken over, and an event that
+ * failed waits until its `retry_at` (`now`: the engine's clock).
  */
 export async function claimFlowEvents(
   sql: Sql,
   worker: string,
   limit: number,
   leaseSeconds: number,
+  now: Date,
 ): Promise<FlowEventRow[]> {
   const { rows } = await sql.query<FlowEventRow>(
     `WITH due AS (
        SELECT id FROM flow_events
-       WHERE processed_at IS NULL
+       WHERE processed_at IS NULL AND (retry_at IS NULL OR retry_at <= $4)
          AND (claimed_at IS NULL OR (claimed_at < now() - make_interval(secs => $3) AND claimed_by <> $1))
        ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
      UPDATE flow_events e SET claimed_at = now(), claimed_by = $1 FROM due WHERE e.id = due.id
      RETURNING e.id::int, e.company_id::int, e.kind, e.subscriber_id::int, e.guest_id::int, e.list_id::int,
                e.segment_id::int, e.location_id::int, e.visit_number, e.spend_before_cents::float8,
                e.spend_after_cents::float8, e.occurred_at`,
-    [worker, limit, leaseSeconds],
+    [worker, limit, leaseSeconds, now],
   );
   return rows.sort((a, b) => a.id - b.id);
+}
+
+/**
+ * Lets go of this worker's claim on an event whose transaction failed: it counts the failure, keeps the error's
+ * code only, and is tried again after the backoff (a minute, doubling, at most 6 hours; `now`: the engine's clock).
+ */
+export async function failFlowEvent(
+  sql: Sql,
+  companyId: CompanyId,
+  eventId: number,
+  worker: string,
+  now: Date,
+  code: string,
+): Promise<void> {
+  await sql.query(
+    `UPDATE flow_events
+     SET claimed_at = NULL, claimed_by = NULL, failures = failures + 1, last_error = $5,
+         retry_at = $4::timestamptz + make_interval(secs => ${FLOW_RETRY_SQL('failures')})
+     WHERE company_id = $1 AND id = $2 AND claimed_by = $3 AND processed_at IS NULL`,
+    [companyId, eventId, worker, now, code],
+  );
 }
 
 /** Marks a claimed event done (in the transaction that enrolled its people); false when another worker took it. */

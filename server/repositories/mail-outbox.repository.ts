@@ -33,9 +33,11 @@ export async function claimOutboxBatch(
   leaseMs: number,
 ): Promise<ClaimedMessage[]> {
   const { rows } = await sql.query<ClaimedMessage>(
-    `WITH due AS (
+    `WITH candidates AS (
        -- Each sending run's due rows in claim order from its index (mail_outbox_run_due), at most a batch per
-       -- run, then the earliest of those: a claim reads what it takes rather than sorting every row left to send.
+       -- run, then the earliest of those, read without locks: locking inside the per-run scan locked up to a batch
+       -- in every sending run (thousands of one-message flow runs released by quiet hours at once). A few
+       -- batches' worth, so workers claiming together still find rows the others have not locked.
        SELECT c.id FROM mail_runs r
        CROSS JOIN LATERAL (
          SELECT d.id, d.next_attempt_at FROM mail_outbox d
@@ -44,11 +46,22 @@ export async function claimOutboxBatch(
            AND (d.status = 'queued' OR (d.claimed_at < now() - make_interval(secs => $3::double precision / 1000)
                                         AND d.claimed_by IS DISTINCT FROM $1))
          ORDER BY d.next_attempt_at, d.id
-         LIMIT $2
-         FOR UPDATE SKIP LOCKED) c
+         LIMIT $2) c
        WHERE r.status = 'sending'
        ORDER BY c.next_attempt_at, c.id
-       LIMIT $2)
+       LIMIT $2 * 4),
+     due AS (
+       -- Then at most a batch of them locked, through the primary key, the conditions checked again on the
+       -- locked row (another worker may have claimed it since the candidates were read, or the run stopped).
+       SELECT d.id FROM mail_outbox d
+       WHERE d.id = ANY (ARRAY(SELECT id FROM candidates))
+         AND d.status IN ('queued', 'sending') AND d.next_attempt_at <= now()
+         AND (d.status = 'queued' OR (d.claimed_at < now() - make_interval(secs => $3::double precision / 1000)
+                                      AND d.claimed_by IS DISTINCT FROM $1))
+         AND EXISTS (SELECT 1 FROM mail_runs r WHERE r.id = d.run_id AND r.status = 'sending')
+       ORDER BY d.next_attempt_at, d.id
+       LIMIT $2
+       FOR UPDATE OF d SKIP LOCKED)
      -- The ids as an array, so the claimed rows are updated through the primary key, not a scan of the outbox.
      UPDATE mail_outbox o SET status = 'sending', claimed_at = now(), claimed_by = $1
      WHERE o.id = ANY (ARRAY(SELECT id FROM due))

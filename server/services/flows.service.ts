@@ -303,7 +303,10 @@ export async function updateFlowIn(
   }
   if (status !== undefined) {
     const now = (await getFlow(sql, scope.companyId, id))!;
-    if (status === 'live') {
+    if (status === 'live' && now.status === 'paused' && items === undefined) {
+      // Resume: back to the published version; an edited draft stays a draft until it is published.
+      await setFlowStatus(sql, scope, id, 'live');
+    } else if (status === 'live') {
       await publish(sql, scope, now);
       if (now.status !== 'live') await setFlowStatus(sql, scope, id, 'live');
     } else if (status !== now.status) {

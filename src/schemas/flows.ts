@@ -306,7 +306,8 @@ export type FlowCreate = z.input<typeof FlowCreateSchema>;
  * `PUT /campaigns/flows/{id}/`: settings, the whole draft graph (with the `revision` it was edited from: 409
  * `flow_conflict` when someone saved since), and the status. `status: 'live'` publishes: the graph must pass
  * validateFlowGraph (400 `flow_invalid` with the problems) and, when it changed, becomes the next version;
- * `paused` holds everyone; `live` from `paused` resumes. A field left out keeps its stored value (no defaults
+ * `paused` holds everyone; `live` from `paused` without `items` resumes on the published version (an edited draft
+ * stays a draft), with `items` (the builder's Publish) publishes them. A field left out keeps its stored value (no defaults
  * here: a status-only update must not reset the flow's scope).
  */
 export const FlowUpdateSchema = FlowSettingsSchema.partial()

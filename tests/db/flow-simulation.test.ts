@@ -119,7 +119,7 @@ describe('flow simulation on the test clock', () => {
         // A worker dies holding claims: some due enrolments and the hour's events. The next runner must take
         // them over (its lease is 0 seconds here: the dead worker's claims are already old to it).
         await db.platform((sql) => claimDueEnrolments(sql, 'dead-worker', clock.now(), 25, 120));
-        await db.platform((sql) => claimFlowEvents(sql, 'dead-worker', 25, 120));
+        await db.platform((sql) => claimFlowEvents(sql, 'dead-worker', 25, 120, clock.now()));
         if (test.url) db = second = await openPostgres({ connectionString: test.url, maxConnections: 2 });
         runner = flowRunner(
           db,
