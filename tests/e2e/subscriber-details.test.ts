@@ -112,7 +112,6 @@ describe('a subscriber’s details in a browser (issue 11)', () => {
     const person = await api<{ id: number; hashid: string }>('/subscriptions/subscribers/', {
       email: 'flow.path@example.com',
       first_name: 'Flo',
-      subscribed: true,
     });
     // The runner (every 2 seconds) enrols them and opens the wait.
     await expect
