@@ -98,6 +98,7 @@ describe('a subscriber’s details in a browser (issue 11)', () => {
           settings: { type: 'new_subscriber' },
           position: at,
           next_key: 'pause',
+          no_key: null,
         },
         {
           key: 'pause',
@@ -105,6 +106,7 @@ describe('a subscriber’s details in a browser (issue 11)', () => {
           settings: { type: 'wait', amount: 3, unit: 'days' },
           position: at,
           next_key: null,
+          no_key: null,
         },
       ],
     });
