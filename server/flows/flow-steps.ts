@@ -5,8 +5,6 @@ import {
   type FlowGraphItem,
 } from '../../src/schemas/flows.js';
 import { unknownMergeTags } from '../../src/schemas/email-templates.js';
-import { getEmailSender, listEmailSenders } from '../repositories/email-senders.repository.js';
-import { getEmailTemplate } from '../repositories/email-templates.repository.js';
 import {
   closeStep,
   lockSubscribersOf,
@@ -25,6 +23,7 @@ import { updateSubscriber } from '../repositories/subscribers.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
 import { audienceSelectionOf, fromAddress, withPreheader } from '../services/campaign-content.js';
 import { freezeRunIn } from '../services/mail-runs.service.js';
+import { getEmailSender, getEmailTemplate, listEmailSenders, runIdentity } from './step-lookups.js';
 import { delayEnd, quietHoursEnd } from './timing.js';
 
 /**
@@ -271,12 +270,11 @@ async function sendEmail(
     return { outcome: 'failed', runId: null, outboxId: null };
   }
   // A company without a postal address cannot send: the step fails rather than the whole turn.
-  const company = await sql.query<{ ok: boolean }>(
-    "SELECT btrim(postal_address) <> '' AS ok FROM companies WHERE id = $1",
-    [companyId],
-  );
-  if (company.rows[0]?.ok !== true) return { outcome: 'failed', runId: null, outboxId: null };
+  const identity = await runIdentity(sql, companyId);
+  const postalAddress = identity.postalAddress?.trim() ?? '';
+  if (postalAddress === '') return { outcome: 'failed', runId: null, outboxId: null };
   const frozen = await freezeRunIn(sql, scope, context.domain, {
+    identity: { postalAddress, language: identity.language },
     kind: 'flow',
     sourceId: state.flow_id,
     runKey: `e${state.id}.s${step.id}`,

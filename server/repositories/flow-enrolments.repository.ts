@@ -124,8 +124,8 @@ export async function claimDueEnrolments(
   now: Date,
   limit: number,
   leaseSeconds: number,
-): Promise<{ id: number; company_id: number }[]> {
-  const { rows } = await sql.query<{ id: number; company_id: number }>(
+): Promise<{ id: number; company_id: number; subscriber_id: number | null }[]> {
+  const { rows } = await sql.query<{ id: number; company_id: number; subscriber_id: number | null }>(
     `WITH due AS (
        SELECT e.id FROM flow_enrolments e
        JOIN flows f ON f.id = e.flow_id AND f.status = 'live'
@@ -133,7 +133,7 @@ export async function claimDueEnrolments(
          AND (e.claimed_at IS NULL OR (e.claimed_at < now() - make_interval(secs => $4) AND e.claimed_by <> $1))
        ORDER BY e.next_run_at, e.id LIMIT $3 FOR UPDATE OF e SKIP LOCKED)
      UPDATE flow_enrolments e SET claimed_at = now(), claimed_by = $1 FROM due WHERE e.id = due.id
-     RETURNING e.id::int, e.company_id::int`,
+     RETURNING e.id::int, e.company_id::int, e.subscriber_id::int`,
     [worker, now, limit, leaseSeconds],
   );
   return rows.sort((a, b) => a.id - b.id);

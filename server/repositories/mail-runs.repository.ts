@@ -1,6 +1,7 @@
 import { sql as rawSql, type RawBuilder } from 'kysely';
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
+import { queryBuilder } from '../db/query-builder.js';
 import { runWithSegmentPlanner } from './segment-rules/planner.js';
 import { addressHashSql } from './address-hash.js';
 import type { WriteScope } from './scope.js';
@@ -154,9 +155,7 @@ export async function freezeOutbox(
                           WHERE m.company_id = ${companyId} AND m.list_id = ANY(${[...audience.listIds]}::bigint[]))`
         : rawSql`s.id IN (${audience.subscribers})`;
   // One statement, whatever the audience: a campaign's segments are evaluated inside it (hashed guest sets).
-  const [inserted] = await runWithSegmentPlanner(
-    sql,
-    rawSql<{ n: number }>`
+  const statement = rawSql<{ n: number }>`
     WITH added AS (
       INSERT INTO mail_outbox (company_id, run_id, subscriber_id, email, merge, message_id, status)
       SELECT ${companyId}::bigint, ${runId}::bigint, s.id, s.email,
@@ -171,8 +170,12 @@ export async function freezeOutbox(
       WHERE s.company_id = ${companyId}::bigint AND s.subscribed AND ${chosen}
       ON CONFLICT (run_id, subscriber_id) DO NOTHING
       RETURNING 1)
-    SELECT count(*)::int AS n FROM added`,
-  );
+    SELECT count(*)::int AS n FROM added`;
+  // Chosen subscribers (a flow's email) need no segment planner: its settings cost two round trips per email.
+  const [inserted] =
+    'subscriberIds' in audience
+      ? (await sql.query<{ n: number }>(...compiledOf(statement))).rows
+      : await runWithSegmentPlanner(sql, statement);
   const rowCount = inserted?.n ?? 0;
   await sql.query(
     `UPDATE mail_runs SET recipients = (SELECT count(*) FROM mail_outbox WHERE run_id = $2 AND company_id = $1)
@@ -180,6 +183,12 @@ export async function freezeOutbox(
     [companyId, runId],
   );
   return rowCount;
+}
+
+/** A raw statement as the text and parameters `Sql.query` takes. */
+function compiledOf(statement: RawBuilder<unknown>): [string, readonly unknown[]] {
+  const compiled = statement.compile(queryBuilder);
+  return [compiled.sql, compiled.parameters];
 }
 
 /** A run of the company, or null. */

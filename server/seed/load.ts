@@ -29,7 +29,7 @@ import { refreshSegmentCaches } from '../services/segment-figures.js';
 import { createStarterSegments } from '../services/starter-segments.service.js';
 import { createStarterTemplates } from '../services/starter-templates.service.js';
 import { createDemoCampaigns } from './campaigns.js';
-import { createDemoFlows } from './flows.js';
+import { createDemoFlows, enrolDemoFlowGuests } from './flows.js';
 
 /** What to load. */
 export interface LoadDemoOptions {
@@ -611,6 +611,8 @@ async function loadCompanyHistory(
     await rebuildCohortRollups(sql, companyId);
     await rebuildRollups(sql, companyId);
     await insertSubscriberLists(sql, plan, companyId);
+    // Real people in the live flows, once their visits are in (docs/flows.md, "Demo data").
+    await enrolDemoFlowGuests(sql, companyId, new Date());
     await sql.query('UPDATE demo_loads SET finished_at = now() WHERE company_id = $1', [companyId]);
   });
   await refreshSegmentCaches(db, companyId, options.signal);

@@ -1,6 +1,6 @@
 import type { CompanyId, Database, Sql } from '../db/database.js';
 import { ApiError, fieldFailure, notFound } from '../http/errors.js';
-import { ownerLanguage } from '../repositories/account-settings.repository.js';
+import { ownerLanguage, type AccountLanguage } from '../repositories/account-settings.repository.js';
 import {
   changeRunStatus,
   findCompanyMailIdentity,
@@ -32,6 +32,8 @@ export interface FreezeRunInput {
   runKey: string;
   content: RunContent;
   audience: RunAudience;
+  /** The company's postal address (not blank) and owner's language when the caller read them already (flows). */
+  identity?: { postalAddress: string; language: AccountLanguage };
 }
 
 /** A frozen run: whether this call created it, and how many outbox rows it holds. */
@@ -61,21 +63,29 @@ export async function freezeRunIn(
   domain: string,
   input: FreezeRunInput,
 ): Promise<FrozenRun> {
-  const company = await findCompanyMailIdentity(sql, scope.companyId);
-  if (!company) throw notFound('company');
-  if (company.postal_address.trim() === '') throw postalAddressRequired();
-  const language = await ownerLanguage(sql, scope.companyId);
+  const { postalAddress, language } = input.identity ?? (await readIdentity(sql, scope.companyId));
   const { run, created } = await insertRunOnce(sql, scope, {
     kind: input.kind,
     sourceId: input.sourceId,
     runKey: input.runKey,
     content: input.content,
-    postalAddress: company.postal_address.trim(),
+    postalAddress,
     language,
   });
   if (!created) return { run, created, recipients: run.recipients };
   const recipients = await freezeOutbox(sql, scope.companyId, run.id, domain, input.audience);
   return { run: { ...run, recipients }, created, recipients };
+}
+
+/** The company's trimmed postal address and owner's language; refused without a company or an address. */
+async function readIdentity(
+  sql: Sql,
+  companyId: CompanyId,
+): Promise<{ postalAddress: string; language: AccountLanguage }> {
+  const company = await findCompanyMailIdentity(sql, companyId);
+  if (!company) throw notFound('company');
+  if (company.postal_address.trim() === '') throw postalAddressRequired();
+  return { postalAddress: company.postal_address.trim(), language: await ownerLanguage(sql, companyId) };
 }
 
 /** The service over one database; `domain` is the installation's host, for Message-IDs. */

@@ -9,6 +9,7 @@ import {
   type ProfileCard,
   type ProfileCardCreate,
 } from '../schemas/customers.js';
+import type { SubscriberFlowPaths } from '../schemas/flows.js';
 import type { GuestProfile } from '../schemas/guests.js';
 import {
   SubscriberProfileUpdateSchema,
@@ -54,6 +55,9 @@ export interface ProfileRequest {
 /** A guest's or a subscriber's profile. */
 export type AnyProfile = GuestProfile | SubscriberProfile;
 
+/** One enrolment of the person in a flow, with the steps they passed. */
+export type FlowPath = SubscriberFlowPaths['results'][number];
+
 /** What loading a profile answers: the profile with its cards and notes. */
 export interface LoadedProfile {
   profile: AnyProfile;
@@ -61,6 +65,11 @@ export interface LoadedProfile {
   notes: Note[];
   /** A subscriber's: the company's locations, naming the source location and offering others. */
   locations?: SourceLocation[];
+  /**
+   * The subscriber's (or the guest's linked subscriber's) way through each flow, newest first; null or absent:
+   * not available (no subscriber, or the flows are not the user's to read).
+   */
+  flows?: FlowPath[] | null;
 }
 
 /** `POST …/{id}/cards/`. */
@@ -157,6 +166,8 @@ export interface CustomerProfileContext {
   detailsErrors: FieldErrors;
   /** The company's locations (subscriber profiles only). */
   locations: SourceLocation[];
+  /** The person's flow enrolments, newest first; null: not available. */
+  flows: FlowPath[] | null;
   problem: ApiProblem | null;
   notice: ProfileNotice | null;
 }
@@ -236,6 +247,7 @@ const customerProfileSetup = setup({
       cards: loaded.cards,
       notes: loaded.notes,
       locations: loaded.locations ?? [],
+      flows: loaded.flows ?? null,
       problem: null,
     })),
     keepProblem: assign((_, failure: { error: unknown }) => ({ problem: problemOf(failure.error) })),
@@ -355,6 +367,7 @@ export const customerProfileMachine = customerProfileSetup.createMachine({
     detailsForm: null,
     detailsErrors: {},
     locations: [],
+    flows: null,
     problem: null,
     notice: null,
   }),

@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
+import { apiAs } from './support/api.js';
 import { screenshots } from './support/pages.js';
 import { signedInSession } from './support/session.js';
 
@@ -44,6 +45,9 @@ describe('a subscriber’s details in a browser (issue 11)', () => {
     expect(await detail(page, 'Email consent').innerText()).toBe('Subscribed to emails');
     expect(await detail(page, 'Signed up at').innerText()).toBe('No location (website)');
     expect(await detail(page, 'POS id').innerText()).toBe('Not given');
+    // No live flow starts with a new subscriber in the demo: the flows panel says they are in none.
+    await page.getByRole('heading', { name: 'Flows', exact: true }).waitFor();
+    await page.getByText('Not in any flow yet.', { exact: false }).waitFor();
     await screenshots(page, 'profile', 'subscriber-details');
 
     // The edit dialog starts with the stored values and passes axe while open.
@@ -78,6 +82,57 @@ describe('a subscriber’s details in a browser (issue 11)', () => {
     await expect.poll(() => detail(page, 'Zip code').innerText()).toBe('97202');
     expect(await detail(page, 'Phone').innerText()).toBe('(503) 555-0199');
     await screenshots(page, 'profile', 'subscriber-details-edited');
+    expect(session.watched.errors).toEqual([]);
+  });
+
+  it('shows the path of a subscriber the engine enrolled in a live flow: its steps and where they wait', async () => {
+    const { page } = session.watched;
+    const api = await apiAs(page, session.server.url);
+    const at = { x: 0, y: 0 };
+    const flow = await api<{ id: number }>('/campaigns/flows/', {
+      name: 'Journey new subscribers',
+      items: [
+        {
+          key: 'joined',
+          kind: 'trigger',
+          settings: { type: 'new_subscriber' },
+          position: at,
+          next_key: 'pause',
+          no_key: null,
+        },
+        {
+          key: 'pause',
+          kind: 'delay',
+          settings: { type: 'wait', amount: 3, unit: 'days' },
+          position: at,
+          next_key: null,
+          no_key: null,
+        },
+      ],
+    });
+    await api(`/campaigns/flows/${flow.id}/`, { status: 'live' }, 'PUT');
+    const person = await api<{ id: number; hashid: string }>('/subscriptions/subscribers/', {
+      email: 'flow.path@example.com',
+      first_name: 'Flo',
+    });
+    // The runner (every 2 seconds) enrols them and opens the wait.
+    await expect
+      .poll(
+        async () =>
+          (await api<{ results: unknown[] }>(`/customers/subscribers/${person.id}/flows/`)).results.length,
+        { timeout: 30_000 },
+      )
+      .toBe(1);
+    await page.goto(`${session.server.url}/subscriber/profile/-/${person.hashid}/${person.id}`);
+    const panel = page.locator('[aria-labelledby="profile-flows-title"]');
+    await panel.getByText('Journey new subscribers').waitFor();
+    expect(await panel.getByText('In the flow').count()).toBe(1);
+    expect(await panel.getByText('New subscriber', { exact: true }).count()).toBe(1);
+    expect(await panel.getByText('Now at: Wait').count()).toBe(1);
+    await panel.getByText(/Waiting since /).waitFor();
+    await screenshots(page, 'profile', 'subscriber-flow-path');
+    // Not left live for the other journeys of this server.
+    await api(`/campaigns/flows/${flow.id}/`, { status: 'paused' }, 'PUT');
     expect(session.watched.errors).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import {
   resolvedKind,
   type CustomerProfileContext,
   type CustomerProfileEvent,
+  type FlowPath,
   type LoadedProfile,
   type ProfileRoute,
 } from '../../src/machines/customer-profile.machine.js';
@@ -446,6 +447,44 @@ describe('customer profile machine (model)', () => {
     actor.send({ type: 'profile.refresh' });
     actor.send({ type: 'xstate.error.actor.loadProfile', actorId: 'loadProfile', error: SERVER_DOWN });
     expect(actor.getSnapshot().context).toMatchObject({ profile: later.profile, problem: { status: 500 } });
+  });
+
+  it('keeps the person’s flow paths with the profile, and none (not available) when the load brought none', () => {
+    const path: FlowPath = {
+      flow_id: 3,
+      flow_name: 'Welcome new guests',
+      version: 1,
+      status: 'active',
+      exit_reason: null,
+      entered_at: '2026-01-02T17:00:00.000Z',
+      left_at: null,
+      steps: [
+        {
+          key: 'first-visit',
+          kind: 'trigger',
+          type: 'first_visit',
+          entered_at: '2026-01-02T17:00:00.000Z',
+          done_at: '2026-01-02T17:00:00.000Z',
+          outcome: 'entered',
+        },
+        {
+          key: 'wait-2-days',
+          kind: 'delay',
+          type: 'wait',
+          entered_at: '2026-01-02T17:00:00.000Z',
+          done_at: null,
+          outcome: null,
+        },
+      ],
+    };
+    const { actor } = run([kindRead(null), loaded(LOADED)]);
+    expect(actor.getSnapshot().context.flows).toBeNull();
+    actor.send({ type: 'profile.refresh' });
+    actor.send(loaded({ ...LOADED, flows: [path] }));
+    expect(actor.getSnapshot().context.flows).toEqual([path]);
+    actor.send({ type: 'profile.refresh' });
+    actor.send(loaded({ ...LOADED, flows: [] }));
+    expect(actor.getSnapshot().context.flows).toEqual([]);
   });
 
   it('refuses a card whose last four digits are not four digits, naming the field', () => {

@@ -6,6 +6,7 @@ import {
   type CardAddRequest,
   type CardRemoveRequest,
   type AnyProfile,
+  type FlowPath,
   type LoadedProfile,
   type NoteAddRequest,
   type ProfileRequest,
@@ -18,6 +19,7 @@ import {
   type Note,
   type ProfileCard,
 } from '../../schemas/customers.js';
+import { SubscriberFlowPathsSchema } from '../../schemas/flows.js';
 import { GuestProfileSchema } from '../../schemas/guests.js';
 import { SubscriberProfileSchema, SubscriberSchema, type Subscriber } from '../../schemas/subscribers.js';
 import { apiRequest } from '../../services/api-client.js';
@@ -65,10 +67,38 @@ async function loadProfile(input: ProfileRequest, signal: AbortSignal): Promise<
     cards: apiRequest({ method: 'GET', path: `${base}cards/`, schema: listOf(ProfileCardSchema) }),
     notes: apiRequest({ method: 'GET', path: `${base}notes/`, schema: listOf(NoteSchema) }),
   };
-  if (profile.kind === 'guest') return { profile, ...(await answerOf(forkJoin(extras), signal)) };
-  const { cards, notes, page } = await answerOf(forkJoin({ ...extras, page: everyLocation() }), signal);
+  if (profile.kind === 'guest') {
+    const [loaded, flows] = await Promise.all([
+      answerOf(forkJoin(extras), signal),
+      flowPathsOf(profile.subscription?.subscriber_id ?? null, signal),
+    ]);
+    return { profile, ...loaded, flows };
+  }
+  const [{ cards, notes, page }, flows] = await Promise.all([
+    answerOf(forkJoin({ ...extras, page: everyLocation() }), signal),
+    flowPathsOf(profile.subscriber.id, signal),
+  ]);
   const locations = page.results.map((location) => ({ id: location.id, name: location.name }));
-  return { profile, cards, notes, locations };
+  return { profile, cards, notes, locations, flows };
+}
+
+/**
+ * `GET /customers/subscribers/{id}/flows/`: the person's way through each flow; null without a subscriber or when
+ * the call is refused (a plan without flows), so the rest of the profile still shows.
+ */
+async function flowPathsOf(subscriberId: number | null, signal: AbortSignal): Promise<FlowPath[] | null> {
+  if (subscriberId === null) return null;
+  return answerOf(
+    apiRequest({
+      method: 'GET',
+      path: `/customers/subscribers/${subscriberId}/flows/`,
+      schema: SubscriberFlowPathsSchema,
+    }),
+    signal,
+  ).then(
+    (answer) => answer.results,
+    () => null,
+  );
 }
 
 /** The profile screen's machine with local storage and the guests' or subscribers' profile calls. */

@@ -18,6 +18,7 @@ import { problemMessage } from '../shared/problem-message.js';
 import { ActivityTables } from './ActivityTables.js';
 import { CardsPanel } from './CardsPanel.js';
 import { DetailsPanel } from './DetailsPanel.js';
+import { FlowsPanel } from './FlowsPanel.js';
 import { NotesPanel } from './NotesPanel.js';
 import { identityOf, ProfileHeader } from './ProfileHeader.js';
 import { SubscriptionPanel } from './SubscriptionPanel.js';
@@ -41,7 +42,7 @@ function ProfileSkeleton() {
 
 /**
  * /guest/profile/… and /subscriber/profile/…: who the person is, their visits and value (metrics and CLV),
- * recent visits and locations, a subscriber's details (shown and edited), subscription, cards and notes;
+ * recent visits and locations, their way through each flow, a subscriber's details (shown and edited), subscription, cards and notes;
  * deletion after a confirmation. A profile that is not there shows a not-found state with a way back.
  */
 export function ProfileView({
@@ -122,7 +123,10 @@ export function ProfileView({
           />
           <Grid gap="md">
             <Grid.Col span={{ base: 12, lg: 8 }}>
-              <ActivityTables activity={profile.activity} timeZone={timeZone} />
+              <Stack gap="md">
+                <ActivityTables activity={profile.activity} timeZone={timeZone} />
+                <FlowsPanel actor={actor} timeZone={timeZone} />
+              </Stack>
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 4 }}>
               <Stack gap="md">
