@@ -62,7 +62,7 @@ describe('entered a segment', () => {
     const segment = await segmentsService(test.db).create(scope(), {
       name: 'Twice or more',
       segment_groups: [{ segment_rules: [{ type: 'visit_count', operator: 'gte', value: 2 }] }],
-    } as Parameters<ReturnType<typeof segmentsService>['create']>[1]);
+    });
     const flows = flowsService(test.db);
     const flow = await flows.create(
       scope(),
