@@ -64,6 +64,19 @@ export async function recordSubscriberFlowEvent(
   );
 }
 
+/**
+ * A statement's CTE (to follow others, `name AS (…)`) writing an event for each subscriber a bulk upsert inserted:
+ * `source` is a CTE of the upsert's rows with `inserted`, `subscribed`, `id` and `source_location_id`; $1 is the
+ * company. In the upsert's own statement, so an import of 100k rows writes its events in the same set-based pass;
+ * unsubscribed ones get none (they could never enrol).
+ */
+export function newSubscriberEventsCte(source: string): string {
+  return `new_subscriber_events AS (
+       INSERT INTO flow_events (company_id, kind, subscriber_id, location_id, occurred_at)
+       SELECT $1, 'subscriber_created', m.id, m.source_location_id, now()
+       FROM ${source} m WHERE m.inserted AND m.subscribed AND ${LIVE_FLOW})`;
+}
+
 /** An event per subscriber who joined a list. In the joining transaction. */
 export async function recordListFlowEvents(
   sql: Sql,

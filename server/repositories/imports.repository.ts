@@ -8,6 +8,8 @@ import type {
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import type { WriteScope } from './scope.js';
+import { newSubscriberEventsCte } from './flow-events.repository.js';
+import { exitSubscribersFromFlows } from './flow-exits.repository.js';
 
 /** Why a staged row was rejected (stored as JSON with the row). */
 type RowProblem = Omit<ImportRowError, 'line'>;
@@ -412,6 +414,22 @@ interface Merged {
   updated: number;
 }
 
+/** What a merge statement answers besides its counts: the known subscribers it unsubscribed. */
+interface MergedUnsubscribes {
+  unsubscribed: number[] | null;
+}
+
+/** The merged rows' known subscribers a file unsubscribed, as the merge statement answers them. */
+const UNSUBSCRIBED_IN_MERGE = `(SELECT array_agg(id::int) FROM merged WHERE unsubscribed_now) AS unsubscribed`;
+
+/**
+ * The flow side of a merge, in its transaction (docs/flows.md, "Triggers", "Exits"): subscribers it unsubscribed
+ * leave their flows at once (new subscribers' events are written by the statement itself).
+ */
+async function mergeFlowExits(sql: Sql, companyId: CompanyId, merged: MergedUnsubscribes): Promise<void> {
+  await exitSubscribersFromFlows(sql, companyId, merged.unsubscribed ?? [], 'unsubscribed');
+}
+
 /** Rows of one batch by outcome. */
 interface BatchCounts extends Merged {
   duplicates: number;
@@ -444,16 +462,20 @@ async function markDuplicatesInFile(sql: Sql, params: unknown[], keyField: strin
  */
 async function mergeSubscribers(sql: Sql, params: unknown[]): Promise<Merged> {
   await markDuplicatesInFile(sql, params, 'email');
-  const { rows } = await sql.query<Merged>(
+  const { rows } = await sql.query<Merged & MergedUnsubscribes>(
     `WITH merged AS (${subscriberUpsert(
       `SELECT x.seq, x.fields FROM import_rows x
        WHERE x.company_id = $1 AND x.job_id = $2 AND x.seq > $3 AND x.seq <= $4 AND x.outcome IS NULL`,
-    )})
-     SELECT count(*) FILTER (WHERE inserted)::int AS imported, count(*) FILTER (WHERE NOT inserted)::int AS updated
+    )}),
+     ${newSubscriberEventsCte('merged')}
+     SELECT count(*) FILTER (WHERE inserted)::int AS imported, count(*) FILTER (WHERE NOT inserted)::int AS updated,
+            ${UNSUBSCRIBED_IN_MERGE}
      FROM merged`,
     params,
   );
-  return rows[0]!;
+  const { imported, updated, unsubscribed } = rows[0]!;
+  await mergeFlowExits(sql, params[0] as CompanyId, { unsubscribed });
+  return { imported, updated };
 }
 
 /**
@@ -491,7 +513,9 @@ function subscriberUpsert(rows: string): string {
                          ELSE excluded.guest_id END,
          updated_at = now()
        -- xmax is 0 on a row this statement inserted and set on one it updated.
-       RETURNING s.xmax = 0 AS inserted`;
+       RETURNING s.xmax = 0 AS inserted, s.id, s.source_location_id, s.subscribed,
+                 -- A known subscriber this row unsubscribed (the stamp is this transaction's now()).
+                 s.xmax <> 0 AND NOT s.subscribed AND s.unsubscribed_at = now() AS unsubscribed_now`;
 }
 
 /**
@@ -697,7 +721,7 @@ export async function mergeSubscriberRows(
     // The key is lower(email), as the unique index has it, so two spellings the index takes for one email are
     // one key here too. A key's first row in the batch is noted unless an earlier batch noted it; only noted
     // rows are upserted (so none is updated twice in one statement), every other row repeats an earlier line.
-    const { rows: result } = await sql.query<Merged & { repeats: [number, number][] }>(
+    const { rows: result } = await sql.query<Merged & MergedUnsubscribes & { repeats: [number, number][] }>(
       `WITH batch AS MATERIALIZED (
          SELECT x.seq, x.line, x.fields, lower(x.fields[1]) COLLATE "C" AS key
          FROM json_to_recordset($3::json) AS x(seq integer, line integer, fields text[])),
@@ -710,8 +734,10 @@ export async function mergeSubscriberRows(
          RETURNING k.key, k.line),
        merged AS (${subscriberUpsert(
          'SELECT b.seq, b.fields FROM batch b JOIN noted n ON n.key = b.key AND n.line = b.line',
-       )})
+       )}),
+       ${newSubscriberEventsCte('merged')}
        SELECT (SELECT count(*) FILTER (WHERE inserted) FROM merged)::int AS imported,
+              ${UNSUBSCRIBED_IN_MERGE},
               (SELECT count(*) FILTER (WHERE NOT inserted) FROM merged)::int AS updated,
               -- Earlier batches' keys are all this statement sees of import_keys (not the ones it notes).
               (SELECT coalesce(json_agg(json_build_array(b.seq, coalesce(e.line, f.line))), '[]')
@@ -727,6 +753,7 @@ export async function mergeSubscriberRows(
     );
     const outcome = result[0]!;
     merged = { imported: outcome.imported, updated: outcome.updated };
+    await mergeFlowExits(sql, companyId, outcome);
     for (const [seq, line] of outcome.repeats) repeats.set(seq, line);
   }
 

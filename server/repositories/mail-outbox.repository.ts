@@ -1,6 +1,7 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { fingerprint } from '../privacy.js';
 import { addressHashSql } from './address-hash.js';
+import { exitSuppressedOutboxRecipients } from './flow-exits.repository.js';
 
 /**
  * The outbox as workers see it (docs/sending.md): claims across companies (run in `db.platform`), results
@@ -118,6 +119,8 @@ export async function finishOutboxBatch(
        ON CONFLICT (company_id, email_hash) DO NOTHING`,
       [refused],
     );
+    // A suppressed address leaves its flows at once (docs/flows.md, "Exits").
+    await exitSuppressedOutboxRecipients(sql, refused);
   }
   const runs = [...new Set(rows.map((row) => row.run_id))];
   await sql.query(

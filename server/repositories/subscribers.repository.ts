@@ -9,6 +9,7 @@ import type { CompanyId, Sql } from '../db/database.js';
 import { anyId, queryBuilder, runQuery } from '../db/query-builder.js';
 import type { Tables } from '../db/tables.js';
 import { recordAudit } from './audit.repository.js';
+import { exitSubscribersFromFlows } from './flow-exits.repository.js';
 import { newHashid } from './hashid.js';
 import { likePattern } from './like-pattern.js';
 import { assertOwned, isUniqueViolation } from './references.js';
@@ -481,6 +482,10 @@ export async function updateSubscriber(
     }
   }
   const after = (await findSubscribersByIds(sql, scope.companyId, [id]))[0]!;
+  // An unsubscribe ends the person's flows at once (docs/flows.md, "Exits").
+  if (before.subscribed && !after.subscribed) {
+    await exitSubscribersFromFlows(sql, scope.companyId, [id], 'unsubscribed');
+  }
   await recordAudit(sql, scope, { action: 'update', entity: 'subscriber', entityId: id, before, after });
   return after;
 }

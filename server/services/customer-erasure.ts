@@ -7,6 +7,7 @@ import { forgetSubscriberInMessages } from '../repositories/email-messages.repos
 import { forgetSubscriberInOutbox } from '../repositories/mail-outbox.repository.js';
 import { suppressErasedAddress } from '../repositories/mail-suppressions.repository.js';
 import { deleteGuest, findGuestsByIds } from '../repositories/guests.repository.js';
+import { exitSubscribersFromFlows } from '../repositories/flow-exits.repository.js';
 import { forgetStagedPerson } from '../repositories/imports.repository.js';
 import { deleteNotesAbout } from '../repositories/notes.repository.js';
 import { unlinkChecksOfGuest } from '../repositories/pos.repository.js';
@@ -46,6 +47,8 @@ export async function eraseSubscriber(sql: Sql, scope: WriteScope, id: number): 
   await deleteNotesAbout(sql, scope.companyId, owner);
   await deleteProfileCardsOf(sql, scope.companyId, owner);
   await forgetStagedPerson(sql, scope.companyId, { kind: 'subscriber', email: before.email });
+  // Their flows end now, as `deleted`, while the enrolments still name them.
+  await exitSubscribersFromFlows(sql, scope.companyId, [id], 'deleted');
   await deleteSubscriber(sql, scope, before);
   await recordDeletedCustomer(sql, scope, {
     customerType: 'subscriber',

@@ -16,6 +16,7 @@ import {
 } from '../../src/schemas/flows.js';
 import type { CompanyId, Database, Sql } from '../db/database.js';
 import { ApiError, fieldFailure, invalid, notFound } from '../http/errors.js';
+import { endDeletedFlow, exitOutOfScope } from '../repositories/flow-exits.repository.js';
 import { flowFigures } from '../repositories/flow-figures.repository.js';
 import {
   bumpFlowRevision,
@@ -42,6 +43,7 @@ import { assertOwnedRows, type MarketingTable } from '../repositories/marketing-
 import { UnknownReferenceError } from '../repositories/references.js';
 import type { WriteScope } from '../repositories/scope.js';
 import { referenceNotFound } from './campaigns.service.js';
+import { startSegmentWatch } from './segment-members.js';
 
 /**
  * Flows (docs/flows.md): the list, a flow with its draft graph, saving the whole graph against its revision, the
@@ -291,6 +293,10 @@ export async function updateFlowIn(
     });
     await assertScopeOwned(sql, scope.companyId, fields);
     await updateFlowFields(sql, scope, id, fields);
+    // Scope applies to the live flow at once: people at a location it no longer takes leave.
+    if (changes.location_ids !== undefined || changes.location_group_ids !== undefined) {
+      await exitOutOfScope(sql, scope.companyId, id);
+    }
   }
   if (items !== undefined) {
     assertDistinctKeys(items);
@@ -309,6 +315,7 @@ export async function updateFlowIn(
     } else if (status === 'live') {
       await publish(sql, scope, now);
       if (now.status !== 'live') await setFlowStatus(sql, scope, id, 'live');
+      await startSegmentWatch(sql, scope.companyId, id);
     } else if (status !== now.status) {
       if (status === 'draft' || now.status === 'draft') throw statusRefused(now.status, status);
       await setFlowStatus(sql, scope, id, status);
@@ -387,6 +394,8 @@ export function flowsService(db: Database) {
     async remove(scope: WriteScope, id: number): Promise<void> {
       await db.tenant(scope.companyId, async (sql) => {
         if (!(await getFlow(sql, scope.companyId, id, true))) throw flowNotFound();
+        // Its people leave and its unsent mail is cancelled first; their history stays (docs/flows.md).
+        await endDeletedFlow(sql, scope.companyId, id);
         await deleteFlow(sql, scope, id);
       });
     },

@@ -10,6 +10,7 @@ import { UnknownReferenceError } from '../repositories/references.js';
 import { getSegment, listSegments, type SegmentRow } from '../repositories/segments.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
 import { percent, ruleSetOf, segmentLocations } from './segment-input.js';
+import { refreshSegmentMembers } from './segment-members.js';
 
 /**
  * A segment's cached figures (docs/segments.md): worked out when a segment is saved, in the save's transaction,
@@ -53,10 +54,12 @@ export async function refreshCache(sql: Sql, scope: WriteScope, row: SegmentRow)
   // A scope whose groups and locations share none: no guest can be in it.
   if (locationIds !== null && locationIds.length === 0) {
     await upsertSegmentCache(sql, scope, row.id, cacheFiguresOf(emptyFigures()));
-    return;
+  } else {
+    const figures = await segmentFigures(sql, scope.companyId, ruleSet, { locationIds });
+    await upsertSegmentCache(sql, scope, row.id, cacheFiguresOf(figures));
   }
-  const figures = await segmentFigures(sql, scope.companyId, ruleSet, { locationIds });
-  await upsertSegmentCache(sql, scope, row.id, cacheFiguresOf(figures));
+  // Who entered it since the last refresh starts the flows watching it (docs/flows.md).
+  await refreshSegmentMembers(sql, scope.companyId, row);
 }
 
 /** Figures of a segment nobody can be in. */

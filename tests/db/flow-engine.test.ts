@@ -217,7 +217,8 @@ describe('flow engine', () => {
     clock.advance((3 * HOUR) / 1000);
     await runner().tick();
     expect(await outboxCount(flowId)).toBe(0);
-    expect((await enrolments(flowId)).every((row) => row.status === 'active')).toBe(true);
+    // The two left at once (flow-exits.test.ts); the paused flow holds the third.
+    expect((await enrolments(flowId)).map((row) => row.status)).toEqual(['exited', 'exited', 'active']);
     await setFlowStatus(test.db, company.companyId, flowId, 'live');
     await runner().tick();
     const rows = await enrolments(flowId);
