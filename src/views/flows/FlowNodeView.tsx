@@ -35,6 +35,11 @@ export function FlowNodeView({ data, selected }: NodeProps<FlowFlowNode>) {
   const condition = item.kind === 'action' && item.settings.type === 'condition';
   const exit = item.kind === 'action' && item.settings.type === 'exit';
   const colour = condition ? 'teal' : KIND_COLOUR[item.kind];
+  const side = selected
+    ? 'var(--mantine-color-blue-7)'
+    : problems.length > 0
+      ? 'var(--mantine-color-red-7)'
+      : 'light-dark(var(--mantine-color-gray-5), var(--mantine-color-dark-3))';
   const summary = environment ? nodeSummary(t, item, environment.choices, environment.formatMoney) : '';
   return (
     <div
@@ -48,15 +53,11 @@ export function FlowNodeView({ data, selected }: NodeProps<FlowFlowNode>) {
         padding: '8px 12px',
         borderRadius: 10,
         background: 'light-dark(var(--mantine-color-white), var(--mantine-color-dark-6))',
-        border: `2px solid ${
-          selected
-            ? 'var(--mantine-color-blue-7)'
-            : problems.length > 0
-              ? 'var(--mantine-color-red-7)'
-              : 'light-dark(var(--mantine-color-gray-5), var(--mantine-color-dark-3))'
-        }`,
+        // Longhands only: React re-setting a `border` shorthand on selection wiped the kind's coloured top.
+        borderStyle: 'solid',
+        borderWidth: '6px 2px 2px',
+        borderColor: `var(--mantine-color-${colour}-7) ${side} ${side} ${side}`,
         boxShadow: selected ? '0 0 0 3px var(--mantine-color-blue-2)' : '0 1px 3px rgba(0,0,0,0.12)',
-        borderTop: `6px solid var(--mantine-color-${colour}-7)`,
       }}
     >
       {item.kind !== 'trigger' && <Handle type="target" position={Position.Top} style={handleStyle} />}
