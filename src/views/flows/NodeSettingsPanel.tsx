@@ -15,6 +15,9 @@ import { nodeTypeName } from './node-summary.js';
 
 type Settings = FlowGraphItem['settings'];
 
+/** The link pickers' "nowhere" (step keys are never empty). */
+const NO_LINK = '';
+
 const options = (choices: readonly EditorChoice[]) =>
   choices.map((choice) => ({ value: String(choice.id), label: choice.name }));
 
@@ -63,14 +66,16 @@ export const NodeSettingsPanel = forwardRef<
                 label={t(
                   `flows.builder.${isCondition(item) ? (handle === 'no' ? 'linkNo' : 'linkYes') : 'linkNext'}`,
                 )}
-                data={targets.filter((target) => target.value !== item.key)}
-                value={(handle === 'no' ? item.no_key : item.next_key) ?? null}
-                placeholder={t('flows.builder.linkNone')}
-                clearable
+                // "Nowhere" is an option, not a clear button, so the keyboard can unlink as it links.
+                data={[
+                  { value: NO_LINK, label: t('flows.builder.linkNone') },
+                  ...targets.filter((target) => target.value !== item.key),
+                ]}
+                value={(handle === 'no' ? item.no_key : item.next_key) ?? NO_LINK}
+                allowDeselect={false}
                 disabled={disabled}
-                allowDeselect
                 data-link={handle}
-                onChange={(value) => onLink(handle, value)}
+                onChange={(value) => onLink(handle, value === null || value === NO_LINK ? null : value)}
               />
             ))}
           <Button color="red" variant="light" disabled={disabled} onClick={onDelete}>
