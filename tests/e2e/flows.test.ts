@@ -189,9 +189,12 @@ describe('flows in a browser', () => {
     await page.keyboard.press('Control+z');
     await expect.poll(async () => (await drawnGraph(page)).edges).toEqual(['n1:next', 'n2:next']);
 
-    // Linking: unlink the wait in its settings (Enter opens them), then link it again from there.
+    // Linking: unlink the wait in its settings (Enter opens them), then link it again from there. The undone
+    // delete left nothing selected, so the first arrow picks the first step.
     await canvas.focus();
     await page.keyboard.press('ArrowUp');
+    await expect.poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('n1');
+    await page.keyboard.press('ArrowDown');
     await expect.poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('n2');
     await page.keyboard.press('Enter');
     const panel = page.getByRole('region', { name: 'Step settings' });

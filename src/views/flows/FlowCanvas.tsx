@@ -80,6 +80,9 @@ export function FlowCanvas({
     );
   }, [items, t]);
   const environment = useMemo(() => ({ choices, formatMoney }), [choices, formatMoney]);
+  // Fit on open only a graph that has nodes: xyflow otherwise fits when the first step is dropped, and that
+  // step jumped to the middle, under the steps dropped after it (their handles hidden, links impossible).
+  const [fitOnOpen] = useState(() => items.length > 0);
   // After a tidy-up the view fits the nodes' new places (taken from the layout itself, not xyflow's copy,
   // which may not have them yet).
   useEffect(() => {
@@ -189,7 +192,7 @@ export function FlowCanvas({
           nodesDraggable={editable}
           nodesConnectable={editable}
           deleteKeyCode={null}
-          fitView
+          fitView={fitOnOpen}
           fitViewOptions={FIT}
           minZoom={0.2}
           maxZoom={1.5}

@@ -28,7 +28,7 @@ const handleStyle = { width: 12, height: 12, background: 'var(--mantine-color-gr
  * user's language) and, on a live flow, its counts. A condition has a Yes and a No handle; a trigger takes no
  * link in and an exit none out.
  */
-export function FlowNodeView({ data, selected }: NodeProps<FlowFlowNode>) {
+export function FlowNodeView({ data, selected, isConnectable }: NodeProps<FlowFlowNode>) {
   const { t } = useTranslation();
   const environment = useContext(FlowNodeEnvironmentContext);
   const { item, problems, counts } = data;
@@ -60,7 +60,9 @@ export function FlowNodeView({ data, selected }: NodeProps<FlowFlowNode>) {
         boxShadow: selected ? '0 0 0 3px var(--mantine-color-blue-2)' : '0 1px 3px rgba(0,0,0,0.12)',
       }}
     >
-      {item.kind !== 'trigger' && <Handle type="target" position={Position.Top} style={handleStyle} />}
+      {item.kind !== 'trigger' && (
+        <Handle type="target" position={Position.Top} style={handleStyle} isConnectable={isConnectable} />
+      )}
       <Stack gap={4}>
         <Group gap={6} justify="space-between" wrap="nowrap">
           <Text size="xs" fw={700} tt="uppercase">
@@ -94,10 +96,17 @@ export function FlowNodeView({ data, selected }: NodeProps<FlowFlowNode>) {
           <Handle
             type="source"
             id="next"
+            isConnectable={isConnectable}
             position={Position.Bottom}
             style={{ ...handleStyle, left: '30%' }}
           />
-          <Handle type="source" id="no" position={Position.Bottom} style={{ ...handleStyle, left: '70%' }} />
+          <Handle
+            type="source"
+            id="no"
+            position={Position.Bottom}
+            style={{ ...handleStyle, left: '70%' }}
+            isConnectable={isConnectable}
+          />
           <Group justify="space-between" px="lg" mt={4}>
             <Text size="xs" fw={700} c="teal.9">
               {t('flows.builder.yes')}
@@ -108,7 +117,15 @@ export function FlowNodeView({ data, selected }: NodeProps<FlowFlowNode>) {
           </Group>
         </>
       ) : (
-        !exit && <Handle type="source" id="next" position={Position.Bottom} style={handleStyle} />
+        !exit && (
+          <Handle
+            type="source"
+            id="next"
+            position={Position.Bottom}
+            style={handleStyle}
+            isConnectable={isConnectable}
+          />
+        )
       )}
     </div>
   );
