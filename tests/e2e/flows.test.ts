@@ -198,7 +198,7 @@ describe('flows in a browser', () => {
     await expect.poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('n2');
     await page.keyboard.press('Enter');
     const panel = page.getByRole('region', { name: 'Step settings' });
-    const thenGoTo = panel.getByRole('textbox', { name: 'Then go to' });
+    const thenGoTo = panel.getByRole('combobox', { name: 'Then go to' });
     await thenGoTo.focus();
     expect(await thenGoTo.inputValue()).toMatch(/^Exit/);
     // "Nowhere" (first) unlinks; the exit again links.
