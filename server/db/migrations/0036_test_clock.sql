@@ -8,5 +8,5 @@ CREATE TABLE test_clock (
 );
 ALTER TABLE test_clock ENABLE ROW LEVEL SECURITY;
 ALTER TABLE test_clock FORCE ROW LEVEL SECURITY;
-CREATE POLICY platform_only ON test_clock USING (app_is_platform()) WITH CHECK (app_is_platform());
+CREATE POLICY platform_only ON test_clock USING ((SELECT app_is_platform())) WITH CHECK ((SELECT app_is_platform()));
 GRANT SELECT, INSERT, UPDATE ON test_clock TO regulars_app;
