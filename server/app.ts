@@ -37,7 +37,7 @@ import { clvSettingsService } from './services/clv-settings.service.js';
 import { demoStatusService } from './services/demo-status.service.js';
 import { companyUsersRoutes } from './routes/company-users.routes.js';
 import { createMailer, type MailSettings } from './mail/create-mailer.js';
-import type { TestClock } from './flows/clock.js';
+import type { SharedTestClock } from './flows/clock.js';
 import type { WebhookSettings } from './flows/webhook.js';
 import { flowEngineRoutes } from './routes/flow-engine.routes.js';
 import { testClockRoutes } from './routes/test-clock.routes.js';
@@ -145,7 +145,7 @@ export interface AppOptions {
   /** How the background segment export worker runs (server/jobs/segment-export-runner.ts); defaults when omitted. */
   segmentExports?: Partial<SegmentExportRunnerSettings>;
   /** The flow engine: allowed webhook targets, and a test clock (TEST_CLOCK=true) that also serves POST /api/test/clock/. */
-  flows?: { webhooks?: WebhookSettings; testClock?: TestClock | null };
+  flows?: { webhooks?: WebhookSettings; testClock?: SharedTestClock | null };
 }
 
 /** The app, and the services built with it that scripts and tests also use. */

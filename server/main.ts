@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { testClock, testClockEnabled } from './flows/clock.js';
+import { sharedTestClock, testClockEnabled } from './flows/clock.js';
 import { webhookSettingsFrom } from './flows/webhook.js';
 import { authSettingsFrom } from './auth/settings.js';
 import { loadConfig, rateLimitsOf, sendingConfigOf } from './config.js';
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     flows: {
       webhooks: webhookSettingsFrom(config),
       // Refused (an error at start) with NODE_ENV=production.
-      testClock: testClockEnabled({ ...config, NODE_ENV: process.env.NODE_ENV }) ? testClock() : null,
+      testClock: testClockEnabled({ ...config, NODE_ENV: process.env.NODE_ENV }) ? sharedTestClock(db) : null,
     },
   });
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');

@@ -1,6 +1,7 @@
 import { authSettingsFrom } from './auth/settings.js';
 import { loadConfig, sendingConfigOf } from './config.js';
 import { createMailer } from './mail/create-mailer.js';
+import { sharedTestClock, testClockEnabled } from './flows/clock.js';
 import { webhookSettingsFrom } from './flows/webhook.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
@@ -53,7 +54,14 @@ async function main(): Promise<void> {
       mail: { mailer, publicUrl, brandName: config.BRAND_NAME, from },
     },
     sending,
-    { webhooks: webhookSettingsFrom(config), mail: { mailer, from } },
+    {
+      webhooks: webhookSettingsFrom(config),
+      mail: { mailer, from },
+      // The same shared test clock as the API process's (its offset is in the database); refused in production.
+      ...(testClockEnabled({ ...config, NODE_ENV: process.env.NODE_ENV })
+        ? { clock: sharedTestClock(db) }
+        : {}),
+    },
   );
   startWorkers(workers);
   logLine('info', { workers: workers.all.map((worker) => worker.name), pid: process.pid }, 'workers ready');

@@ -5,9 +5,14 @@
  * Claim leases are about processes, not flows, and keep using real time.
  */
 
+import type { Database } from '../db/database.js';
+import { advanceTestClockOffset, readTestClockOffset } from '../repositories/test-clock.repository.js';
+
 /** Where the engine reads the time. */
 export interface Clock {
   now(): Date;
+  /** Brings the clock up to date before a runner turn (the shared test clock reads its offset). */
+  sync?(): Promise<void>;
 }
 
 /** A clock that can be moved forward (tests and `POST /api/test/clock/`). */
@@ -37,6 +42,35 @@ export function testClock(frozenAt?: Date): TestClock {
       return now();
     },
     offsetMs: () => offset,
+  };
+}
+
+/**
+ * A test installation's clock (`TEST_CLOCK=true`): real time plus an offset kept in the database (migration
+ * 0036), so every process agrees. `now()` stays synchronous: it uses the offset last read, and each flow runner
+ * turn begins with `sync()`, so a move made through another process applies from that process's next turn.
+ */
+export interface SharedTestClock extends Clock {
+  sync(): Promise<void>;
+  /** Moves every process's clock forward by whole seconds; answers the new time and offset. */
+  advance(seconds: number): Promise<{ now: Date; offsetMs: number }>;
+}
+
+/** The shared test clock of `db`. */
+export function sharedTestClock(db: Pick<Database, 'platform'>): SharedTestClock {
+  let offset = 0;
+  const now = () => new Date(Date.now() + offset);
+  return {
+    now,
+    async sync() {
+      offset = await db.platform((sql) => readTestClockOffset(sql));
+    },
+    async advance(seconds: number) {
+      if (!Number.isInteger(seconds) || seconds < 0)
+        throw new RangeError('advance_seconds must be 0 or more');
+      offset = await db.platform((sql) => advanceTestClockOffset(sql, seconds * 1000));
+      return { now: now(), offsetMs: offset };
+    },
   };
 }
 

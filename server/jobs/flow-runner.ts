@@ -228,6 +228,8 @@ export function flowRunner(
   async function tick() {
     let events = 0;
     let enrolments = 0;
+    // The shared test clock may have been moved by another process.
+    await clock.sync?.();
     if (Math.floor(clock.now().getTime() / 3_600_000) !== dailyHour) await runDaily();
     // Bounded: each pass moves every claimed enrolment to a later time or out of the flow.
     for (let pass = 0; pass < 10_000; pass += 1) {

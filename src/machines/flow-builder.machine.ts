@@ -277,7 +277,8 @@ const builderSetup = setup({
     context: {} as FlowBuilderContext,
     events: {} as FlowBuilderEvent,
     input: {} as FlowBuilderInput,
-    emitted: {} as { type: 'flow.created'; id: number },
+    emitted: {} as
+      { type: 'flow.created'; id: number } | { type: 'flow.laidOut'; positions: Record<string, FlowPoint> },
   },
   actors: {
     /** `GET /campaigns/flows/{id}/` (after `POST /campaigns/flows/` for a new draft), the pickers and the node counts. */
@@ -322,6 +323,11 @@ const builderSetup = setup({
       };
     }),
     announceNew: emit((_, id: number) => ({ type: 'flow.created' as const, id })),
+    // The canvas fits its view to the nodes' new places.
+    announceLayout: emit(({ event }) => ({
+      type: 'flow.laidOut' as const,
+      positions: event.type === 'xstate.done.actor.layOutGraph' ? event.output : {},
+    })),
     startSaving: assign(({ context }) => ({ savingEdits: context.edits, problem: null })),
     saved: assign((_, flow: Flow) => ({ flow: summaryOf(flow), revision: flow.revision })),
     savedAll: assign(({ context }) => ({ savedEdits: context.savingEdits })),
@@ -363,8 +369,18 @@ const EDITS = (target: string | undefined) =>
       'undo',
       'redo',
       'xstate.done.actor.layOutGraph',
-    ].map((type) => [type, { guard: 'changes', target, actions: 'edit' }]),
-  ) as Record<FlowEditCommand['type'], { guard: 'changes'; target: string | undefined; actions: 'edit' }>;
+    ].map((type) => [
+      type,
+      {
+        guard: 'changes',
+        target,
+        actions: type === 'xstate.done.actor.layOutGraph' ? ['edit', 'announceLayout'] : 'edit',
+      },
+    ]),
+  ) as Record<
+    FlowEditCommand['type'],
+    { guard: 'changes'; target: string | undefined; actions: 'edit' | ('edit' | 'announceLayout')[] }
+  >;
 
 /** A save's outcome: saved (or dirty, edited meanwhile); a 409 is the conflict; anything else keeps the edits. */
 const saveOutcome = {
@@ -463,6 +479,8 @@ export const flowBuilderMachine = builderSetup.createMachine({
   on: {
     'node.select': { actions: { type: 'select', params: ({ event }) => event.key } },
     'problem.dismiss': { actions: 'dismiss' },
+    // A layout that moved nothing (or came back outside an editing state) still fits the view.
+    'xstate.done.actor.layOutGraph': { actions: 'announceLayout' },
   },
   states: {
     loading: {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowGraphItem } from '../../src/schemas/flows.js';
-import { testClock, type TestClock } from '../../server/flows/clock.js';
+import { sharedTestClock, testClock, type TestClock } from '../../server/flows/clock.js';
 import {
   flowRunner,
   DEFAULT_FLOW_RUNNER_SETTINGS,
@@ -166,6 +166,37 @@ describe('flow engine', () => {
     }
     expect(await outboxCount(flowId)).toBe(people.length * 2);
     expect((await enrolments(flowId)).every((row) => row.status === 'completed')).toBe(true);
+    await setFlowStatus(test.db, company.companyId, flowId, 'paused');
+  });
+
+  it('the shared test clock: a move made through one process reaches the runner of another process at its next turn', async () => {
+    const { flowId } = await makeLiveFlow(test.db, company.companyId, [
+      trigger({ type: 'new_subscriber' }, 'w'),
+      wait('w', 1, 'days', 'a'),
+      email('a', company.templateId, null),
+    ]);
+    const [person] = await newSubscribers(1);
+    // Two processes: the API's clock (which the call moves) and a worker's runner on its own clock object.
+    const api = sharedTestClock(test.db);
+    const workerClock = sharedTestClock(test.db);
+    const worker = flowRunner(test.db, { clock: workerClock, domain: 'engine.example', log: silentLog });
+    await worker.tick();
+    const sentTo = async () =>
+      (await steps(flowId))
+        .filter((row) => row.key === 'a' && row.outcome === 'sent')
+        .map((row) => row.subscriber_id);
+    expect(await sentTo()).toEqual([]);
+    // A day's move passes the wait; quiet hours (21:00–08:00 New York) may then hold the email, so three hours
+    // more at a time, a day at most, each seen by the worker's next turn.
+    let { offsetMs } = await api.advance(86_400);
+    await worker.tick();
+    for (let step = 0; step < 8 && (await sentTo()).length === 0; step += 1) {
+      ({ offsetMs } = await api.advance(3 * 3600));
+      await worker.tick();
+    }
+    expect(await sentTo()).toEqual([person]);
+    expect(offsetMs).toBeGreaterThanOrEqual(DAY);
+    expect(workerClock.now().getTime() - Date.now()).toBeGreaterThanOrEqual(offsetMs - 1000);
     await setFlowStatus(test.db, company.companyId, flowId, 'paused');
   });
 

@@ -311,4 +311,24 @@ describe('flow builder edits', () => {
     actor.send({ type: 'xstate.done.actor.loadFlow', actorId: 'loadFlow', output: LOAD });
     expect(recording.emitted).toEqual([{ type: 'flow.created', id: 21 }]);
   });
+
+  it('announces a tidy-up with the layout’s positions (the canvas fits its view to them), also when nothing moved', () => {
+    const recording: Recording = { invoked: [], emitted: [] };
+    const actor = createActor(start(recording), { input: INPUT });
+    actor.on('flow.laidOut', (event) => recording.emitted.push(event));
+    actor.start();
+    actor.send({ type: 'xstate.done.actor.loadFlow', actorId: 'loadFlow', output: LOAD });
+    const items = actor.getSnapshot().context.items;
+    const moved = Object.fromEntries(items.map((item, index) => [item.key, { x: 12, y: 12 + 166 * index }]));
+    actor.send({ type: 'layout.request' });
+    actor.send({ type: 'xstate.done.actor.layOutGraph', actorId: 'layOutGraph', output: moved });
+    expect(actor.getSnapshot().context.items.map((item) => item.position)).toEqual(Object.values(moved));
+    expect(actor.getSnapshot().hasTag('unsaved')).toBe(items.length > 0);
+    // The same answer again moves nothing, and is still announced.
+    actor.send({ type: 'xstate.done.actor.layOutGraph', actorId: 'layOutGraph', output: moved });
+    expect(recording.emitted).toEqual([
+      { type: 'flow.laidOut', positions: moved },
+      { type: 'flow.laidOut', positions: moved },
+    ]);
+  });
 });

@@ -64,7 +64,8 @@ export async function openTestApp(
     rateLimits?: RateLimitSettings;
     listCounts?: Partial<ListCountSettings>;
     segmentExports?: Partial<SegmentExportRunnerSettings>;
-    flows?: AppOptions['flows'];
+    /** The flow engine's options, or a function of the test database (a shared test clock lives in it). */
+    flows?: AppOptions['flows'] | ((db: TestDatabase['db']) => AppOptions['flows']);
   } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
@@ -78,7 +79,9 @@ export async function openTestApp(
     ...(options.brandName === undefined ? {} : { brandName: options.brandName }),
     ...(options.listCounts === undefined ? {} : { listCounts: options.listCounts }),
     ...(options.segmentExports === undefined ? {} : { segmentExports: options.segmentExports }),
-    ...(options.flows === undefined ? {} : { flows: options.flows }),
+    ...(options.flows === undefined
+      ? {}
+      : { flows: typeof options.flows === 'function' ? options.flows(database.db) : options.flows }),
   });
   const { app, tokens } = built;
   await app.ready();

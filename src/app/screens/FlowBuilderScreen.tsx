@@ -6,15 +6,18 @@ import { formatCurrency } from '../../format/index.js';
 import { roleAtLeast } from '../../schemas/roles.js';
 import type { FlowBuilderActor } from '../../views/flows/flow-builder-actor.js';
 import { FlowBuilderView } from '../../views/flows/FlowBuilderView.js';
+import { StatusPageView } from '../../views/shell/StatusPageView.js';
 import { useAppActor } from '../actors.js';
 import { useAuthActor } from '../session-context.js';
 import { useWarnBeforeUnload } from '../use-warn-before-unload.js';
 import { flowBuilderLogic } from '../wiring/flow-builder.js';
 
-/** The flow a path names: a saved one's id, or null for `/flows/builder/new`. */
-function flowIdOf(param: string | undefined): number | null {
-  const id = Number(param);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
+/** The flow a path names: a saved one's id, `new`, or null for anything else (no such flow). */
+function flowIdOf(param: string | undefined): number | 'new' | null {
+  if (param === 'new') return 'new';
+  // Digits only: `Number` would take ' 12', '1e3' or '0x1f' as ids.
+  const id = /^[1-9][0-9]{0,15}$/.test(param ?? '') ? Number(param) : NaN;
+  return Number.isSafeInteger(id) ? id : null;
 }
 
 /** Amounts in cents as the app shows money. */
@@ -26,7 +29,12 @@ const formatMoney = (cents: number) => formatCurrency(cents / 100);
  */
 export default function FlowBuilderScreen() {
   const { id } = useParams();
-  return <FlowBuilder flowId={flowIdOf(id)} />;
+  const role = useSelector(useAuthActor(), (state) => state.context.user?.role);
+  const flowId = flowIdOf(id);
+  // An address naming no flow asks the server nothing; an analyst reads flows but never makes a draft.
+  if (flowId === null) return <StatusPageView kind="notFound" />;
+  if (flowId === 'new' && !roleAtLeast(role, 'marketer')) return <StatusPageView kind="accessDenied" />;
+  return <FlowBuilder flowId={flowId === 'new' ? null : flowId} />;
 }
 
 /** One flow's builder actor and its view, with the warning before leaving unsaved changes. */

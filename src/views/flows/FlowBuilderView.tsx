@@ -12,6 +12,7 @@ import type { FlowBuilderActor } from './flow-builder-actor.js';
 import { FlowPalette } from './FlowPalette.js';
 import { FlowSettingsDialog } from './FlowSettingsDialog.js';
 import { FlowStatusBadge } from './FlowStatusBadge.js';
+import { nodeSummary, nodeTypeName } from './node-summary.js';
 import { NodeSettingsPanel } from './NodeSettingsPanel.js';
 
 /** True when the key press is typing in a field (undo there is the field's own). */
@@ -270,6 +271,20 @@ export function FlowBuilderView({
           item={selectedItem}
           choices={choices}
           disabled={!editable}
+          targets={context.items
+            .filter((item) => item.kind !== 'trigger')
+            .map((item) => ({
+              value: item.key,
+              label: `${nodeTypeName(t, item)}: ${nodeSummary(t, item, choices, formatMoney)}`,
+            }))}
+          onLink={(handle, target) =>
+            selectedItem &&
+            actor.send(
+              target === null
+                ? { type: 'edge.disconnect', source: selectedItem.key, handle }
+                : { type: 'edge.connect', source: selectedItem.key, handle, target },
+            )
+          }
           onChange={(settings) =>
             selectedItem && actor.send({ type: 'node.settings', key: selectedItem.key, settings })
           }

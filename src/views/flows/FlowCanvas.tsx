@@ -6,6 +6,7 @@ import {
   Controls,
   type Edge,
   type EdgeChange,
+  type FinalConnectionState,
   MarkerType,
   type NodeChange,
   ReactFlow,
@@ -15,6 +16,7 @@ import { useSelector } from '@xstate/react';
 import { type DragEvent, type KeyboardEvent, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { neighbour, type FlowNodeType } from '../../machines/support/flow-edits.js';
+import { FLOW_NODE_SIZE } from '../../visualiser/flow-layout.js';
 import { canvasEdges, canvasNodes, linkOfConnection, linkOfEdge } from './flow-canvas-model.js';
 import type { FlowBuilderActor } from './flow-builder-actor.js';
 import { type FlowFlowNode, FlowNodeEnvironmentContext, FlowNodeView } from './FlowNodeView.js';
@@ -22,11 +24,25 @@ import { PALETTE_DRAG_TYPE } from './FlowPalette.js';
 
 const NODE_TYPES = { flowNode: FlowNodeView };
 
+/** How far Shift+arrow moves the selected step (px). */
+const KEY_MOVE = 20;
+
+/** How the view fits the nodes: on open and after a tidy-up. */
+const FIT = { maxZoom: 1, padding: 0.2 } as const;
+
+/** The node under a pointer, by its key: a link dropped on a step's body (not its handle) goes to it. */
+function nodeAt(event: MouseEvent | TouchEvent): string | null {
+  const point = 'changedTouches' in event ? event.changedTouches[0] : event;
+  if (!point) return null;
+  const element = document.elementFromPoint(point.clientX, point.clientY);
+  return element?.closest('.react-flow__node')?.getAttribute('data-id') ?? null;
+}
+
 /**
  * The canvas (xyflow): the graph's nodes and links, drawn from the machine's state. Dragging a node moves it
  * (sent once, when dropped); drawing from a handle links; a palette entry dropped here adds a step there.
- * Keyboard: arrows move between steps, Enter opens the selected step's settings, Delete removes the selected
- * step (or link).
+ * Keyboard: arrows move between steps, Shift+arrows move the selected step, Enter opens its settings (where
+ * its links are chosen), Delete removes the selected step (or link). A tidy-up fits the view to the nodes.
  */
 export function FlowCanvas({
   actor,
@@ -64,6 +80,25 @@ export function FlowCanvas({
     );
   }, [items, t]);
   const environment = useMemo(() => ({ choices, formatMoney }), [choices, formatMoney]);
+  // Fit on open only a graph that has nodes: xyflow otherwise fits when the first step is dropped, and that
+  // step jumped to the middle, under the steps dropped after it (their handles hidden, links impossible).
+  const [fitOnOpen] = useState(() => items.length > 0);
+  // After a tidy-up the view fits the nodes' new places (taken from the layout itself, not xyflow's copy,
+  // which may not have them yet).
+  useEffect(() => {
+    const laidOut = actor.on('flow.laidOut', ({ positions }) => {
+      const points = Object.values(positions);
+      if (points.length === 0) return;
+      const x = Math.min(...points.map((point) => point.x));
+      const y = Math.min(...points.map((point) => point.y));
+      const width = Math.max(...points.map((point) => point.x)) + FLOW_NODE_SIZE.width - x;
+      const height = Math.max(...points.map((point) => point.y)) + FLOW_NODE_SIZE.height * 1.5 - y;
+      requestAnimationFrame(
+        () => void flow.fitBounds({ x, y, width, height }, { padding: FIT.padding, duration: 200 }),
+      );
+    });
+    return () => laidOut.unsubscribe();
+  }, [actor, flow]);
 
   const onNodesChange = (changes: NodeChange<FlowFlowNode>[]) => {
     setNodes((current) => applyNodeChanges(changes, current));
@@ -85,7 +120,17 @@ export function FlowCanvas({
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const arrows = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right' } as const;
     const direction = arrows[event.key as keyof typeof arrows];
-    if (direction) {
+    if (direction && event.shiftKey) {
+      event.preventDefault();
+      const item = items.find((candidate) => candidate.key === selected);
+      if (!item || !editable) return;
+      const step = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] }[direction];
+      actor.send({
+        type: 'node.move',
+        key: item.key,
+        position: { x: item.position.x + step[0]! * KEY_MOVE, y: item.position.y + step[1]! * KEY_MOVE },
+      });
+    } else if (direction) {
       event.preventDefault();
       const next = neighbour(items, selected, direction);
       if (next !== null) {
@@ -129,13 +174,28 @@ export function FlowCanvas({
             const link = linkOfConnection(connection);
             if (link && editable) actor.send({ type: 'edge.connect', ...link });
           }}
+          onConnectEnd={(event, state: FinalConnectionState) => {
+            // Dropped on a step's body rather than its handle: link to that step (not to a trigger or itself).
+            if (state.isValid || !state.fromNode || state.fromHandle?.type !== 'source' || !editable) return;
+            const target = nodeAt(event);
+            const item = items.find((candidate) => candidate.key === target);
+            if (!item || item.kind === 'trigger' || item.key === state.fromNode.id) return;
+            const link = linkOfConnection({
+              source: state.fromNode.id,
+              sourceHandle: state.fromHandle.id ?? null,
+              target: item.key,
+            });
+            if (link) actor.send({ type: 'edge.connect', ...link });
+          }}
+          connectionRadius={32}
           onPaneClick={() => actor.send({ type: 'node.select', key: null })}
           nodesDraggable={editable}
           nodesConnectable={editable}
           deleteKeyCode={null}
-          fitView
-          fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
+          fitView={fitOnOpen}
+          fitViewOptions={FIT}
           minZoom={0.2}
+          maxZoom={1.5}
         >
           <Background gap={24} />
           <Controls showInteractive={false} />

@@ -28,13 +28,18 @@ const handleStyle = { width: 12, height: 12, background: 'var(--mantine-color-gr
  * user's language) and, on a live flow, its counts. A condition has a Yes and a No handle; a trigger takes no
  * link in and an exit none out.
  */
-export function FlowNodeView({ data, selected }: NodeProps<FlowFlowNode>) {
+export function FlowNodeView({ data, selected, isConnectable }: NodeProps<FlowFlowNode>) {
   const { t } = useTranslation();
   const environment = useContext(FlowNodeEnvironmentContext);
   const { item, problems, counts } = data;
   const condition = item.kind === 'action' && item.settings.type === 'condition';
   const exit = item.kind === 'action' && item.settings.type === 'exit';
   const colour = condition ? 'teal' : KIND_COLOUR[item.kind];
+  const side = selected
+    ? 'var(--mantine-color-blue-7)'
+    : problems.length > 0
+      ? 'var(--mantine-color-red-7)'
+      : 'light-dark(var(--mantine-color-gray-5), var(--mantine-color-dark-3))';
   const summary = environment ? nodeSummary(t, item, environment.choices, environment.formatMoney) : '';
   return (
     <div
@@ -48,18 +53,16 @@ export function FlowNodeView({ data, selected }: NodeProps<FlowFlowNode>) {
         padding: '8px 12px',
         borderRadius: 10,
         background: 'light-dark(var(--mantine-color-white), var(--mantine-color-dark-6))',
-        border: `2px solid ${
-          selected
-            ? 'var(--mantine-color-blue-7)'
-            : problems.length > 0
-              ? 'var(--mantine-color-red-7)'
-              : 'light-dark(var(--mantine-color-gray-5), var(--mantine-color-dark-3))'
-        }`,
+        // Longhands only: React re-setting a `border` shorthand on selection wiped the kind's coloured top.
+        borderStyle: 'solid',
+        borderWidth: '6px 2px 2px',
+        borderColor: `var(--mantine-color-${colour}-7) ${side} ${side} ${side}`,
         boxShadow: selected ? '0 0 0 3px var(--mantine-color-blue-2)' : '0 1px 3px rgba(0,0,0,0.12)',
-        borderTop: `6px solid var(--mantine-color-${colour}-7)`,
       }}
     >
-      {item.kind !== 'trigger' && <Handle type="target" position={Position.Top} style={handleStyle} />}
+      {item.kind !== 'trigger' && (
+        <Handle type="target" position={Position.Top} style={handleStyle} isConnectable={isConnectable} />
+      )}
       <Stack gap={4}>
         <Group gap={6} justify="space-between" wrap="nowrap">
           <Text size="xs" fw={700} tt="uppercase">
@@ -93,10 +96,17 @@ export function FlowNodeView({ data, selected }: NodeProps<FlowFlowNode>) {
           <Handle
             type="source"
             id="next"
+            isConnectable={isConnectable}
             position={Position.Bottom}
             style={{ ...handleStyle, left: '30%' }}
           />
-          <Handle type="source" id="no" position={Position.Bottom} style={{ ...handleStyle, left: '70%' }} />
+          <Handle
+            type="source"
+            id="no"
+            position={Position.Bottom}
+            style={{ ...handleStyle, left: '70%' }}
+            isConnectable={isConnectable}
+          />
           <Group justify="space-between" px="lg" mt={4}>
             <Text size="xs" fw={700} c="teal.9">
               {t('flows.builder.yes')}
@@ -107,7 +117,15 @@ export function FlowNodeView({ data, selected }: NodeProps<FlowFlowNode>) {
           </Group>
         </>
       ) : (
-        !exit && <Handle type="source" id="next" position={Position.Bottom} style={handleStyle} />
+        !exit && (
+          <Handle
+            type="source"
+            id="next"
+            position={Position.Bottom}
+            style={handleStyle}
+            isConnectable={isConnectable}
+          />
+        )
       )}
     </div>
   );

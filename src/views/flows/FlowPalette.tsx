@@ -7,6 +7,10 @@ import { FLOW_TRIGGER_TYPES } from '../../schemas/flows.js';
 /** The drag data type of a palette entry (its FlowNodeType as JSON). */
 export const PALETTE_DRAG_TYPE = 'application/x-regulars-flow-node';
 
+const PALETTE_BUTTON_STYLES = {
+  label: { whiteSpace: 'normal', textAlign: 'start', lineHeight: 1.3, overflow: 'visible' },
+} as const;
+
 /** The palette's groups, in order: triggers, actions, delays, conditions, exit. */
 export const PALETTE_GROUPS: readonly { group: string; types: readonly FlowNodeType[] }[] = [
   { group: 'trigger', types: FLOW_TRIGGER_TYPES.map((type) => ({ kind: 'trigger' as const, type })) },
@@ -64,6 +68,11 @@ export function FlowPalette({
                 size="compact-sm"
                 variant="default"
                 justify="flex-start"
+                // Long names ("Spend passes an amount", and longer in de and fr) wrap rather than being cut.
+                h="auto"
+                mih={28}
+                py={4}
+                styles={PALETTE_BUTTON_STYLES}
                 draggable={!disabled && usable}
                 disabled={disabled || !usable}
                 title={usable ? undefined : t('flows.builder.needsChoice')}

@@ -10,9 +10,13 @@ import {
   type FlowDelaySettings,
   type FlowGraphItem,
 } from '../../schemas/flows.js';
+import { type FlowHandle, isCondition, isExit } from '../../machines/support/flow-edits.js';
 import { nodeTypeName } from './node-summary.js';
 
 type Settings = FlowGraphItem['settings'];
+
+/** The link pickers' "nowhere" (step keys are never empty). */
+const NO_LINK = '';
 
 const options = (choices: readonly EditorChoice[]) =>
   choices.map((choice) => ({ value: String(choice.id), label: choice.name }));
@@ -23,6 +27,7 @@ const numberOf = (value: number | string): number => (typeof value === 'number' 
 /**
  * The settings of the selected step, a form per type (the schemas' discriminated unions): lists, segments,
  * locations, templates and senders from the pickers. Every change is sent as the step's whole new settings.
+ * Below them, where the step leads (a condition's yes and no paths): connecting without a mouse.
  */
 export const NodeSettingsPanel = forwardRef<
   HTMLDivElement,
@@ -30,10 +35,14 @@ export const NodeSettingsPanel = forwardRef<
     item: FlowGraphItem | null;
     choices: EditorChoices;
     disabled: boolean;
+    /** The steps a link may go to (every step but triggers), labelled as the canvas shows them. */
+    targets: readonly { value: string; label: string }[];
     onChange: (settings: Settings) => void;
+    /** Links the selected step's way out to a step, or unlinks it (null): the keyboard's way to connect. */
+    onLink: (handle: FlowHandle, target: string | null) => void;
     onDelete: () => void;
   }
->(function NodeSettingsPanel({ item, choices, disabled, onChange, onDelete }, ref) {
+>(function NodeSettingsPanel({ item, choices, disabled, targets, onChange, onLink, onDelete }, ref) {
   const { t } = useTranslation();
   return (
     <Stack gap="sm" ref={ref} component="section" aria-label={t('flows.builder.nodeSettings')}>
@@ -50,6 +59,25 @@ export const NodeSettingsPanel = forwardRef<
             {nodeTypeName(t, item)}
           </Text>
           <SettingsForm settings={item.settings} choices={choices} disabled={disabled} onChange={onChange} />
+          {!isExit(item) &&
+            (isCondition(item) ? (['next', 'no'] as const) : (['next'] as const)).map((handle) => (
+              <Select
+                key={handle}
+                label={t(
+                  `flows.builder.${isCondition(item) ? (handle === 'no' ? 'linkNo' : 'linkYes') : 'linkNext'}`,
+                )}
+                // "Nowhere" is an option, not a clear button, so the keyboard can unlink as it links.
+                data={[
+                  { value: NO_LINK, label: t('flows.builder.linkNone') },
+                  ...targets.filter((target) => target.value !== item.key),
+                ]}
+                value={(handle === 'no' ? item.no_key : item.next_key) ?? NO_LINK}
+                allowDeselect={false}
+                disabled={disabled}
+                data-link={handle}
+                onChange={(value) => onLink(handle, value === null || value === NO_LINK ? null : value)}
+              />
+            ))}
           <Button color="red" variant="light" disabled={disabled} onClick={onDelete}>
             {t('flows.builder.deleteNode')}
           </Button>
