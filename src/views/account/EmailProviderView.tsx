@@ -25,6 +25,16 @@ import {
 import { fieldMessage } from '../shared/field-message.js';
 import { hasFieldMessages, problemMessage } from '../shared/problem-message.js';
 
+/** What each provider calls the secret its SMTP relay takes as the password (docs/sending.md). */
+const KEY_LABELS: Record<ProviderChoice, 'apiKey' | 'smtpPassword' | 'serverToken'> = {
+  none: 'apiKey',
+  sendgrid: 'apiKey',
+  mailgun: 'smtpPassword',
+  ses: 'smtpPassword',
+  postmark: 'serverToken',
+  smtp: 'smtpPassword',
+};
+
 /**
  * The company's own email provider on the Email senders tab: SendGrid, Mailgun, Amazon SES, Postmark or none
  * (mail goes through this installation). The API key is never shown back, only whether one is set; admins and
@@ -72,9 +82,7 @@ export function EmailProviderView({
       {...extra}
     />
   );
-  const keyLabel = t(
-    `account.emailProvider.keyLabel.${draft.provider === 'postmark' ? 'postmark' : 'other'}`,
-  );
+  const keyLabel = t(`account.emailProvider.keyLabel.${KEY_LABELS[draft.provider]}`);
   const keyIsSet = saved !== null && saved.provider === draft.provider && saved.has_api_key;
   const service = draft.provider !== 'none' && draft.provider !== 'smtp';
   return (
