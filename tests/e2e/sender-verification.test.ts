@@ -80,7 +80,7 @@ describe('verifying an email sender with no mail server set up', () => {
     await page.goto('/account');
     await page.getByRole('tab', { name: 'Email senders' }).click();
     await page.getByRole('heading', { name: 'Email provider' }).waitFor();
-    const provider = page.getByRole('textbox', { name: 'Provider' });
+    const provider = page.getByRole('combobox', { name: 'Provider' });
     expect(await provider.inputValue()).toBe("None (this installation's mail server)");
     await provider.click();
     await page.getByRole('option', { name: 'Amazon SES' }).click();
@@ -108,7 +108,7 @@ describe('verifying an email sender with no mail server set up', () => {
     await page.reload();
     await page.getByRole('tab', { name: 'Email senders' }).click();
     await page.getByRole('heading', { name: 'Email provider' }).waitFor();
-    await expect.poll(() => page.getByRole('textbox', { name: 'Provider' }).inputValue()).toBe('Amazon SES');
+    await expect.poll(() => page.getByRole('combobox', { name: 'Provider' }).inputValue()).toBe('Amazon SES');
     expect(await page.getByRole('textbox', { name: 'AWS region' }).inputValue()).toBe('eu-west-1');
     await page.getByText('set', { exact: true }).waitFor();
 
@@ -117,7 +117,7 @@ describe('verifying an email sender with no mail server set up', () => {
     await page
       .getByText("Email provider removed: mail goes through this installation's mail server.")
       .waitFor();
-    expect(await page.getByRole('textbox', { name: 'Provider' }).inputValue()).toBe(
+    expect(await page.getByRole('combobox', { name: 'Provider' }).inputValue()).toBe(
       "None (this installation's mail server)",
     );
     expect(errors.slice(before)).toEqual([]);
