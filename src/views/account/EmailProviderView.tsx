@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  PasswordInput,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -127,7 +116,8 @@ export function EmailProviderView({
         )}
         {service && (
           <>
-            <PasswordInput
+            <TextInput
+              type="password"
               label={keyLabel}
               description={keyIsSet ? t('account.emailProvider.keyKeep') : t('account.emailProvider.keyHint')}
               value={draft.api_key}
