@@ -82,7 +82,12 @@ export function EmailProviderView({
           {t('account.emailProvider.intro')}
         </Text>
         {notice && (
-          <Alert color="green" withCloseButton onClose={() => actor.send({ type: 'notice.dismiss' })}>
+          <Alert
+            color="green"
+            withCloseButton
+            closeButtonLabel={t('kit.close')}
+            onClose={() => actor.send({ type: 'notice.dismiss' })}
+          >
             {t(`account.emailProvider.${notice}`)}
           </Alert>
         )}
