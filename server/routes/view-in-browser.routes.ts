@@ -8,9 +8,9 @@ import { linkNotFoundPage } from './unsubscribe.routes.js';
 
 /**
  * `GET /v/{token}`: the view-in-browser link of run messages (`{{view_in_browser_url}}`), without sign-in. It
- * answers the message as its recipient got it, under the email frame's policy (email's inline styles, images
- * from this installation, no script, no form) and never framed, stored or indexed. An unknown or altered token
- * is the generic 404 page of mail links.
+ * answers the message as its recipient got it, made inert, under the email frame's policy (email's inline
+ * styles, images from this installation, no script, no form) and a script-less `sandbox`, never framed, stored
+ * or indexed. An unknown or altered token is the generic 404 page of mail links.
  */
 
 const TOKEN_PARAMS = z.object({ token: z.string().max(200) });
@@ -29,10 +29,12 @@ export function asViewPage(html: string, subject: string): string {
 
 /** The view-in-browser route, at the installation's root beside `/u/` (`publicUrl` is the images' origin). */
 export function viewInBrowserRoutes(service: ViewInBrowserService, publicUrl: string): FastifyPluginAsyncZod {
-  const policy = emailFramePolicy(new URL(publicUrl).origin).replace(
+  // Sandboxed as well: no script even if one got through, an opaque origin, no form, no plugin, no automatic
+  // feature; a link the reader opens in a new tab leaves the sandbox (the page they chose).
+  const policy = `${emailFramePolicy(new URL(publicUrl).origin).replace(
     "frame-ancestors 'self'",
     "frame-ancestors 'none'",
-  );
+  )}; sandbox allow-popups allow-popups-to-escape-sandbox`;
   return async (app) => {
     app.get(
       '/v/:token',

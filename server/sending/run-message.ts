@@ -92,9 +92,24 @@ function footerTexts(run: RunContent, companyName: string) {
 const UNSUBSCRIBE_TAG = /\{\{\s*unsubscribe_url\s*\}\}/;
 const ADDRESS_TAG = /\{\{\s*company_address\s*\}\}/;
 
-/** Whether a template already carries what the compliance footer would add, so adding it would say it twice. */
-export function hasOwnFooter(template: string): boolean {
-  return UNSUBSCRIBE_TAG.test(template) && ADDRESS_TAG.test(template);
+/**
+ * The parts of an HTML design no reader sees: comments (one left open runs to the end, as in browsers), and the
+ * `<head>`, `<title>`, `<style>` and `<script>` elements with their content.
+ */
+const UNSEEN_HTML = [
+  /<!--[\s\S]*?(?:-->|$)/g,
+  /<head\b[\s\S]*?(?:<\/head\s*>|$)/gi,
+  /<(title|style|script)\b[\s\S]*?(?:<\/\1\s*>|$)/gi,
+];
+
+/**
+ * Whether a template already carries what the compliance footer would add, so adding it would say it twice. In
+ * HTML, only where a reader sees it: a tag in a comment or in the head shows nothing, and the footer is added.
+ */
+export function hasOwnFooter(template: string, kind: 'html' | 'text'): boolean {
+  const seen =
+    kind === 'html' ? UNSEEN_HTML.reduce((rest, unseen) => rest.replace(unseen, ' '), template) : template;
+  return UNSUBSCRIBE_TAG.test(seen) && ADDRESS_TAG.test(seen);
 }
 
 /** Puts the footer before `</body>` when the HTML has one, at the end otherwise. */
@@ -121,8 +136,8 @@ export function compileRun(run: RunContent, company: SendingCompany): CompiledRu
   const footer = footerTexts(run, companyName);
   const address = run.postal_address;
   // A design with its own unsubscribe link and address gets no second footer (each part judged on its own).
-  const htmlHasFooter = hasOwnFooter(run.html_template);
-  const textHasFooter = hasOwnFooter(run.text_template);
+  const htmlHasFooter = hasOwnFooter(run.html_template, 'html');
+  const textHasFooter = hasOwnFooter(run.text_template, 'text');
   return {
     render(recipient, links, at = new Date()) {
       const values: Record<string, string> = {

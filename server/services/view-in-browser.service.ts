@@ -2,6 +2,7 @@ import type { Database } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import { findMailTokenSecret, findViewableMessage } from '../repositories/mail-outbox.repository.js';
 import { findCompanyMailIdentity, findRun } from '../repositories/mail-runs.repository.js';
+import { inertHtml } from '../sending/inert-html.js';
 import { compileRun } from '../sending/run-message.js';
 import { unsubscribeTokens, type UnsubscribeTokens } from '../sending/unsubscribe-token.js';
 import { viewTokens } from '../sending/view-token.js';
@@ -10,7 +11,7 @@ import { viewTokens } from '../sending/view-token.js';
  * The public view-in-browser page of run messages (`/v/{token}`, docs/sending.md "View in browser"): the message
  * as its recipient got it, rendered again from the run's frozen templates and the outbox row's frozen merge
  * values, dated by its `sent_at`. Without tracking (no pixel; links lead straight to their targets: reading in a
- * browser is not measured). A token that does not verify, or names a message that was never sent or whose
+ * browser is not measured), and inert (no script, event handler, `<meta http-equiv>` or `<base>`). A token that does not verify, or names a message that was never sent or whose
  * recipient was erased, is 404 with nothing more said.
  */
 
@@ -64,7 +65,8 @@ export function viewInBrowserService(db: Database, settings: ViewLinkSettings) {
           },
           message.sent_at,
         );
-        return { html: rendered.html, subject: rendered.subject };
+        // The design is the company's own HTML, shown on this installation's origin: made inert first.
+        return { html: inertHtml(rendered.html), subject: rendered.subject };
       });
     },
   };

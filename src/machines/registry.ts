@@ -17,6 +17,7 @@ import { emailTemplatesMachine } from './email-templates.machine.js';
 import { filePagingMachine } from './file-paging.machine.js';
 import { guestListMachine } from './guest-list.machine.js';
 import { guestsToInviteMachine } from './guests-to-invite.machine.js';
+import { emailProviderMachine } from './email-provider.machine.js';
 import { hijackMachine } from './hijack.machine.js';
 import { listMembersMachine } from './list-members.machine.js';
 import { locationGroupCreateMachine } from './location-group-create.machine.js';
@@ -72,6 +73,7 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   guestListMachine,
   guestsToInviteMachine,
   hijackMachine,
+  emailProviderMachine,
   listMembersMachine,
   locationGroupCreateMachine,
   locationGroupsMachine,

@@ -29,6 +29,18 @@ const CONTENT = {
   tracking: true,
 };
 
+/** A design that would lead the reader away, repoint its links and run script, were it served as stored. */
+const HOSTILE = {
+  ...CONTENT,
+  html:
+    '<html><head><meta charset="utf-8"><META HTTP-EQUIV="refresh" content="0;url=https://evil.example/">' +
+    '<meta http-equiv="set-cookie" content="a=b"><base href="https://evil.example/">' +
+    '<script>document.title = "owned"</script><meta name="viewport" content="width=device-width"></head>' +
+    '<body onload="steal()"><p class="lead" ONCLICK=\'x()\'>Hi {{first_name}}</p>' +
+    '<img src="/logo.png" onerror="steal()" alt="Logo"><svg><animate onbegin="steal()"/></svg>' +
+    '<a href="https://harbor.example/menu">Menu</a><script src="https://evil.example/x.js"></script></body></html>',
+};
+
 describe('view in browser', () => {
   let test: TestApp;
   let companyId: number;
@@ -40,14 +52,19 @@ describe('view in browser', () => {
   const runs = () => mailRunsService(db(), 'localhost');
 
   /** Freezes one run to `emails` and sends it through the runner into the captured mail. */
-  async function sendTo(company: number, runKey: string, people: { email: string; first_name: string }[]) {
+  async function sendTo(
+    company: number,
+    runKey: string,
+    people: { email: string; first_name: string }[],
+    content = CONTENT,
+  ) {
     const subscribers = [];
     for (const person of people) subscribers.push(await makeSubscriber(db(), company, person));
     const frozen = await runs().freezeRun(systemScope(company), {
       kind: 'campaign',
       sourceId: null,
       runKey,
-      content: CONTENT,
+      content,
       audience: { subscriberIds: subscribers.map((entry) => entry.id) },
     });
     const settings = sendingSettingsFrom({ publicUrl: 'https://mail.harbor.example' }, { batchSize: 10 });
@@ -84,6 +101,7 @@ describe('view in browser', () => {
       { email: 'erased@example.com', first_name: 'Erin' },
     ]);
     await sendTo(otherCompanyId, 'other', [{ email: 'other@other.example', first_name: 'Otto' }]);
+    await sendTo(companyId, 'hostile', [{ email: 'hostile@example.com', first_name: 'Hal' }], HOSTILE);
     secret = await db().platform(findMailTokenSecret);
   });
   afterAll(() => test.close());
@@ -134,6 +152,32 @@ describe('view in browser', () => {
     expect(answer.headers['referrer-policy']).toBe('no-referrer');
     expect(answer.headers['x-frame-options']).toBe('DENY');
     expect(answer.body).toContain('<meta name="robots" content="noindex, nofollow">');
+  });
+
+  it('serves a design with a refresh, a base, scripts and event handlers inert, sandboxed without scripts', async () => {
+    const token = tokenOf('hostile@example.com');
+    const answer = await view(token);
+    expect(answer.statusCode).toBe(200);
+    const page = answer.body;
+    expect(page).not.toMatch(/http-equiv/i);
+    expect(page).not.toMatch(/<base\b/i);
+    expect(page).not.toMatch(/<script\b/i);
+    expect(page).not.toContain('owned');
+    expect(page).not.toMatch(/\son[a-z]+\s*=/i);
+    expect(page).not.toContain('steal()');
+    // The rest stays as designed.
+    expect(page).toContain('<meta charset="utf-8">');
+    expect(page).toContain('<meta name="viewport" content="width=device-width">');
+    expect(page).toContain('<p class="lead">Hi Hal</p>');
+    expect(page).toContain('<img src="/logo.png" alt="Logo">');
+    expect(page).toContain('<a href="https://harbor.example/menu">Menu</a>');
+    const policy = String(answer.headers['content-security-policy'])
+      .split(';')
+      .map((directive) => directive.trim());
+    const sandbox = policy.find((directive) => directive.startsWith('sandbox'));
+    expect(sandbox?.split(' ').sort()).toEqual(['allow-popups', 'allow-popups-to-escape-sandbox', 'sandbox']);
+    expect(policy).toContain("script-src 'none'");
+    expect(policy).toContain("base-uri 'none'");
   });
 
   it('answers a bare 404 for a tampered token, another purpose, another company, a message never sent and an erased recipient', async () => {

@@ -73,4 +73,53 @@ describe('verifying an email sender with no mail server set up', () => {
       .waitFor();
     await page.getByRole('heading', { name: 'The sender could not be verified' }).waitFor();
   });
+
+  it('sets the company’s email provider with a write-only key, naming each missing field, and removes it', async () => {
+    const { page, errors } = session.watched;
+    const before = errors.length;
+    await page.goto('/account');
+    await page.getByRole('tab', { name: 'Email senders' }).click();
+    await page.getByRole('heading', { name: 'Email provider' }).waitFor();
+    const provider = page.getByRole('combobox', { name: 'Provider' });
+    expect(await provider.inputValue()).toBe("None (this installation's mail server)");
+    await provider.click();
+    await page.getByRole('option', { name: 'Amazon SES' }).click();
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    // Every missing field named, before any call.
+    await page.getByText('SMTP password is required').waitFor();
+    await page.getByText('AWS region is required').waitFor();
+    await page.getByText('SES SMTP user name is required').waitFor();
+    await page.getByLabel('SMTP password').fill('ses-secret-e2e-key');
+    await page.getByRole('textbox', { name: 'AWS region' }).fill('Ireland');
+    await page.getByRole('textbox', { name: 'SES SMTP user name' }).fill('AKIAE2EEXAMPLE');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByText('AWS region is not valid').waitFor();
+    await page.getByRole('textbox', { name: 'AWS region' }).fill('eu-west-1');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByText('Email provider saved.').waitFor();
+    // The password is never shown back: the field is empty, only its status says it is set.
+    expect(await page.getByLabel('SMTP password').inputValue()).toBe('');
+    await page.getByText('set', { exact: true }).waitFor();
+    expect(await page.content()).not.toContain('ses-secret-e2e-key');
+    expect(describeViolations(await seriousA11yViolations(page))).toBe('');
+    await screenshots(page, 'senders', 'email-provider');
+
+    // Read again from the server after a reload.
+    await page.reload();
+    await page.getByRole('tab', { name: 'Email senders' }).click();
+    await page.getByRole('heading', { name: 'Email provider' }).waitFor();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Provider' }).inputValue()).toBe('Amazon SES');
+    expect(await page.getByRole('textbox', { name: 'AWS region' }).inputValue()).toBe('eu-west-1');
+    await page.getByText('set', { exact: true }).waitFor();
+
+    // Removed: mail goes through the installation again (the rest of the suite sends through it).
+    await page.getByRole('button', { name: 'Remove provider' }).click();
+    await page
+      .getByText("Email provider removed: mail goes through this installation's mail server.")
+      .waitFor();
+    expect(await page.getByRole('combobox', { name: 'Provider' }).inputValue()).toBe(
+      "None (this installation's mail server)",
+    );
+    expect(errors.slice(before)).toEqual([]);
+  }, 120_000);
 });

@@ -62,6 +62,8 @@ describe('the sent mail viewer in a browser', () => {
     const dialog = page.getByRole('dialog');
     const frame = dialog.locator('iframe');
     await frame.waitFor();
+    // Sandboxed without scripts: same origin only, so the app can write the email in and measure it.
+    expect(await frame.getAttribute('sandbox')).toBe('allow-same-origin');
     // Drawn in the email frame page, whose policy applies the message's styles: the button has its colour.
     const email = page.frameLocator('[role="dialog"] iframe');
     const button = email.getByText('See our menu');
@@ -82,6 +84,28 @@ describe('the sent mail viewer in a browser', () => {
     await page.waitForTimeout(500);
     expect(new URL(page.url()).pathname).toBe('/sent-mail');
     expect(session.watched.context.pages()).toHaveLength(1);
+    // Even a link that would target the app's own window or a new one, clicked from inside, opens nothing.
+    const before = errors.length;
+    await email.locator('body').evaluate((body) => {
+      const link = body.ownerDocument.createElement('a');
+      link.href = '/settings';
+      link.target = '_top';
+      body.append(link);
+      link.click();
+      const popup = body.ownerDocument.createElement('a');
+      popup.href = '/settings';
+      popup.target = '_blank';
+      body.append(popup);
+      popup.click();
+    });
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).pathname).toBe('/sent-mail');
+    expect(session.watched.context.pages()).toHaveLength(1);
+    // The browser says why: the sandbox refused the top navigation and the new window (and ran no script).
+    const refusals = errors.splice(before);
+    expect(refusals.every((message) => /sandboxed/.test(message))).toBe(true);
+    expect(refusals.some((message) => message.includes("'allow-top-navigation'"))).toBe(true);
+    expect(refusals.some((message) => message.includes("'allow-popups'"))).toBe(true);
     // Reading it is not engagement: neither the open pixel nor a click redirect was requested.
     expect(requests.filter((path) => path.startsWith('/o/') || path.startsWith('/c/'))).toEqual([]);
     expect(errors).toEqual([]);

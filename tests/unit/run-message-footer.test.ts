@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileRun, type RunContent } from '../../server/sending/run-message.js';
+import { compileRun, hasOwnFooter, type RunContent } from '../../server/sending/run-message.js';
 
 const ADDRESS = '12 Quay Road, Portland, OR 97201';
 const links = {
@@ -55,5 +55,42 @@ describe('the compliance footer', () => {
     const message = render('<html><body><a href="{{unsubscribe_url}}">Stop</a></body></html>', 'x');
     expect(occurrences(message.html, ADDRESS)).toBe(1);
     expect(occurrences(message.html, links.url)).toBe(2);
+  });
+
+  it('counts a design as showing its own only where a reader sees it: not in comments, the head, styles or titles', () => {
+    const both = '{{unsubscribe_url}} {{company_address}}';
+    expect(hasOwnFooter(`<body><p>${both}</p></body>`, 'html')).toBe(true);
+    for (const hidden of [
+      `<body><!-- ${both} --></body>`,
+      `<body><!--\n{{ unsubscribe_url }}\n--><p>{{company_address}}</p></body>`,
+      `<body><p>{{unsubscribe_url}}</p><!-- {{company_address}}</body>`,
+      `<html><head><meta name="x" content="${both}"></head><body>Hi</body></html>`,
+      `<HTML><HEAD><TITLE>${both}</TITLE></HEAD><body>Hi</body></HTML>`,
+      `<body><style>/* ${both} */</style><p>Hi</p></body>`,
+      `<body><title>{{unsubscribe_url}}</title><p>{{company_address}}</p></body>`,
+      `<body><script>var a = "${both}";</script></body>`,
+    ]) {
+      expect(hasOwnFooter(hidden, 'html'), hidden).toBe(false);
+    }
+    // Seen: after a closed comment, in a <header> (not <head>), in a link's address.
+    expect(
+      hasOwnFooter(
+        '<!-- x --><header>{{company_address}}</header><a href="{{unsubscribe_url}}">x</a>',
+        'html',
+      ),
+    ).toBe(true);
+    // A text part has no comments: what is written is what is read.
+    expect(hasOwnFooter(`<!-- ${both} -->`, 'text')).toBe(true);
+  });
+
+  it('is added when the design has its unsubscribe link and address only in a comment', () => {
+    const html =
+      '<html><body><p>Hello</p><!-- {{company_address}} <a href="{{unsubscribe_url}}">Unsubscribe</a> --></body></html>';
+    const message = render(html, 'Hello\n{{company_address}}\nUnsubscribe: {{unsubscribe_url}}');
+    const afterComment = message.html.slice(message.html.indexOf('-->'));
+    expect(occurrences(afterComment, ADDRESS)).toBe(1);
+    expect(occurrences(afterComment, links.url)).toBe(1);
+    // The text part showed both itself: no second footer there.
+    expect(occurrences(message.text, ADDRESS)).toBe(1);
   });
 });

@@ -6,6 +6,7 @@ import { now } from '../../services/clock.js';
 import { AccountView, accountTabsFor, type AccountTab } from '../../views/account/AccountView.js';
 import { PasswordView } from '../../views/account/PasswordView.js';
 import { ProfileView } from '../../views/account/ProfileView.js';
+import { EmailProviderView } from '../../views/account/EmailProviderView.js';
 import { PostalAddressView } from '../../views/account/PostalAddressView.js';
 import { SendersView } from '../../views/account/SendersView.js';
 import { TokensView } from '../../views/account/TokensView.js';
@@ -17,6 +18,7 @@ import {
   accountSettingsLogic,
   companyTokensLogic,
   companyUsersLogic,
+  emailProviderLogic,
   emailSendersLogic,
   senderVerificationLogic,
   passwordChangeLogic,
@@ -78,6 +80,11 @@ function TokensPanel({ user }: { user: AccountUser }) {
   return <TokensView actor={actor} timeZone={user.timeZone} />;
 }
 
+function EmailProviderPanel() {
+  const actor = useAppActor(emailProviderLogic);
+  return <EmailProviderView actor={actor} canManage />;
+}
+
 function SendersPanel({ user }: { user: AccountUser }) {
   const actor = useAppActor(emailSendersLogic);
   const verification = useAppActor(senderVerificationLogic);
@@ -86,6 +93,8 @@ function SendersPanel({ user }: { user: AccountUser }) {
     <Stack gap="xl">
       <PostalAddressView actor={postal} canManage={user.canManage} />
       <SendersView actor={actor} verification={verification} canManage={user.canManage} />
+      {/* The provider's set-up is account administration: admins and owners only, as its API is. */}
+      {user.canManage && <EmailProviderPanel />}
     </Stack>
   );
 }

@@ -3,6 +3,7 @@ import { fromPromise } from 'xstate';
 import { accountSettingsMachine } from '../../machines/account-settings.machine.js';
 import { companyTokensMachine, type TokenCreateRequest } from '../../machines/company-tokens.machine.js';
 import { companyUsersMachine } from '../../machines/company-users.machine.js';
+import { emailProviderMachine } from '../../machines/email-provider.machine.js';
 import { emailSendersMachine } from '../../machines/email-senders.machine.js';
 import type { ListQuery, NoFilters, UpdateRequest } from '../../machines/kit/list-machine.js';
 import { passwordChangeMachine } from '../../machines/password-change.machine.js';
@@ -14,6 +15,7 @@ import {
   CompanyTokenSchema,
   CompanyUserPageSchema,
   CompanyUserSchema,
+  EmailProviderSchema,
   EmailSenderSchema,
   TokenResponseSchema,
   type AccountSettings,
@@ -28,7 +30,11 @@ import {
 } from '../../schemas/accounts.js';
 import type { Language } from '../../schemas/constants.js';
 import { VerificationSentSchema } from '../../schemas/sender-verification.js';
-import { PostalAddressAnswerSchema, type PostalAddress } from '../../schemas/sending.js';
+import {
+  PostalAddressAnswerSchema,
+  type EmailProviderInput,
+  type PostalAddress,
+} from '../../schemas/sending.js';
 import { apiRequest } from '../../services/api-client.js';
 import { applyLanguage } from '../../services/language.js';
 import { answerOf, apiCall } from './answer.js';
@@ -171,6 +177,26 @@ export const postalAddressLogic = postalAddressMachine.provide({
         body: address,
         schema: PostalAddressAnswerSchema,
       }),
+    ),
+  },
+});
+
+/** The Email senders tab's email provider form with `/api/customers/email-provider/`. */
+export const emailProviderLogic = emailProviderMachine.provide({
+  actors: {
+    loadProvider: apiCall(() =>
+      apiRequest({ method: 'GET', path: '/customers/email-provider/', schema: z.array(EmailProviderSchema) }),
+    ),
+    saveProvider: apiCall((input: EmailProviderInput) =>
+      apiRequest({
+        method: 'PUT',
+        path: '/customers/email-provider/',
+        body: input,
+        schema: EmailProviderSchema,
+      }),
+    ),
+    removeProvider: apiCall((id: number) =>
+      apiRequest({ method: 'DELETE', path: `/customers/email-provider/${id}/` }),
     ),
   },
 });

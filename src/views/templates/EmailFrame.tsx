@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { EMAIL_FRAME_PATH } from '../../schemas/email-templates.js';
+import { makeEmailInert } from './inert-email.js';
 
 /** A picture of an email: its own width and height in CSS pixels, drawn at `scale`. */
 interface PictureSize {
@@ -15,8 +16,9 @@ interface FullSize {
 
 /**
  * An email's HTML drawn in a frame of the app's email frame page, whose own policy allows the inline styles of
- * email and no script at all (`srcdoc` would inherit the app's stricter one; docs/templates.md). Out of reach of
- * the pointer and the keyboard, so no link in it can be followed: either a scaled picture of the email (the
+ * email and no script at all (`srcdoc` would inherit the app's stricter one; docs/templates.md), sandboxed without
+ * scripts, and the HTML made inert once written in (makeEmailInert). Out of reach of the pointer and the
+ * keyboard, so no link in it can be followed: either a scaled picture of the email (the
  * thumbnails), or with `fit` the email at full size, the frame growing to the email's height as it and its
  * images load (the "Sent mail" viewer), so the page scrolls rather than the frame.
  */
@@ -44,6 +46,7 @@ export function EmailFrame(props: { html: string; title: string } & (PictureSize
       // Parsed by the frame's own document, whose policy (inline styles, no script) governs what it holds;
       // not document.open(), which would give the frame the app's address.
       doc.documentElement.innerHTML = /<html[^>]*>([\s\S]*)<\/html>/i.exec(html)?.[1] ?? html;
+      makeEmailInert(doc);
       if (!fit) return;
       measured = doc;
       measure();
@@ -80,8 +83,14 @@ export function EmailFrame(props: { html: string; title: string } & (PictureSize
       src={EMAIL_FRAME_PATH}
       title={title}
       tabIndex={-1}
-      // A picture is decoration beside its label; the full email is inert (no focus, no click) but named.
-      {...(fit ? { inert: true } : { 'aria-hidden': true })}
+      // Scripts never run in it (no allow-scripts), and it cannot navigate the app, open windows or submit forms;
+      // same origin only so the app can write the email in and measure it (never with allow-scripts: that pair
+      // could lift its own sandbox).
+      sandbox="allow-same-origin"
+      // Inert either way (no focus, no click, so no link in it is followed); a picture is also hidden as
+      // decoration beside its label, while the full email keeps its name.
+      inert
+      {...(fit ? {} : { 'aria-hidden': true })}
       style={style}
     />
   );
