@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localInstant, nextSendAt, type CampaignSchedule } from '../../server/campaigns/schedule.js';
+import { localInstant, nextSendAt, type CampaignSchedule } from '../../src/schemas/campaign-schedule.js';
 
 const NEW_YORK = 'America/New_York';
 const weekly = (fields: Partial<CampaignSchedule>): CampaignSchedule => ({
