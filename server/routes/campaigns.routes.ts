@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   AudienceCountSchema,
   CampaignAudienceSchema,
@@ -27,6 +26,7 @@ import { companyOf, writeScopeOf } from '../http/scope.js';
 import type { CampaignSendingService } from '../services/campaign-sending.service.js';
 import type { CampaignTestSendService } from '../services/campaign-test-send.service.js';
 import type { CampaignsService } from '../services/campaigns.service.js';
+import { recordRoutes } from './support/record-routes.js';
 
 const errors = {
   400: ApiErrorSchema,
@@ -55,87 +55,39 @@ export function campaignsRoutes({
   testSends,
 }: CampaignRouteServices): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get(
-      BASE,
+    recordRoutes(
+      app,
+      { base: BASE, tags, errors, read: READ, write: WRITE },
       {
-        config: READ,
-        schema: {
-          tags,
+        list: {
           summary: 'List campaigns, newest first, searched by name (q) and status',
-          querystring: CampaignListQuerySchema,
-          response: { 200: CampaignPageSchema, ...errors },
+          query: CampaignListQuerySchema,
+          page: CampaignPageSchema,
+          rows: (companyId, query, window) =>
+            campaigns.list(companyId, { q: query.q, status: query.status, ...window }),
         },
-      },
-      async (request) => {
-        const query = request.query;
-        const { count, results } = await campaigns.list(companyOf(request), {
-          q: query.q,
-          status: query.status,
-          ...pageWindow(query),
-        });
-        return toPage(request, query, count, results);
-      },
-    );
-
-    app.post(
-      BASE,
-      {
-        config: WRITE,
-        schema: {
-          tags,
+        create: {
           summary: 'Create a draft campaign (only the name is needed)',
           body: CampaignCreateSchema,
-          response: { 201: CampaignSchema, ...errors },
+          record: CampaignSchema,
+          run: (scope, body) => campaigns.create(scope, body),
         },
-      },
-      async (request, reply) =>
-        reply.status(201).send(await campaigns.create(writeScopeOf(request), request.body)),
-    );
-
-    app.get(
-      `${BASE}:id/`,
-      {
-        config: READ,
-        schema: {
-          tags,
+        get: {
           summary: 'One campaign with its audience, content, schedule and figures',
-          params: IdParamSchema,
-          response: { 200: CampaignSchema, ...errors },
+          record: CampaignSchema,
+          run: (companyId, id) => campaigns.get(companyId, id),
         },
-      },
-      async (request) => campaigns.get(companyOf(request), request.params.id),
-    );
-
-    app.put(
-      `${BASE}:id/`,
-      {
-        config: WRITE,
-        schema: {
-          tags,
+        update: {
           summary: 'Save the whole draft (a scheduled campaign goes back to draft); 409 once sending or sent',
-          params: IdParamSchema,
           body: CampaignUpdateSchema,
-          response: { 200: CampaignSchema, ...errors },
+          record: CampaignSchema,
+          run: (scope, id, body) => campaigns.update(scope, id, body),
         },
-      },
-      async (request) => campaigns.update(writeScopeOf(request), request.params.id, request.body),
-    );
-
-    app.delete(
-      `${BASE}:id/`,
-      {
-        config: WRITE,
-        schema: {
-          tags,
+        remove: {
           summary:
             'Delete a campaign; a run still sending is cancelled first (sent runs stay for the figures)',
-          params: IdParamSchema,
-          response: { 204: z.null(), ...errors },
+          run: (scope, id) => campaigns.remove(scope, id, sending.cancelActiveRuns),
         },
-      },
-      async (request, reply) => {
-        await campaigns.remove(writeScopeOf(request), request.params.id, sending.cancelActiveRuns);
-        return reply.status(204).send(null);
       },
     );
 

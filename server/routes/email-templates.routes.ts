@@ -1,6 +1,5 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
 import {
   EmailTemplateCreateSchema,
@@ -12,9 +11,9 @@ import {
   GalleryQuerySchema,
 } from '../../src/schemas/email-templates.js';
 import { access } from '../http/access.js';
-import { pageWindow, toPage } from '../http/paging.js';
 import { companyOf, writeScopeOf } from '../http/scope.js';
 import type { EmailTemplatesService } from '../services/email-templates.service.js';
+import { recordRoutes } from './support/record-routes.js';
 
 const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema };
 const tags = ['Email templates'];
@@ -44,99 +43,55 @@ function sendPreview(reply: FastifyReply, html: string): FastifyReply {
 /** Email templates (spec §7 `/campaigns/email-templates/`), their gallery, copies and previews. */
 export function emailTemplatesRoutes(service: EmailTemplatesService): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get(
-      BASE,
+    recordRoutes(
+      app,
+      { base: BASE, tags, errors, read: READ, write: WRITE },
       {
-        config: READ,
-        schema: {
-          tags,
+        list: {
           summary: 'List email templates by name, searched by name (q)',
-          querystring: EmailTemplateListQuerySchema,
-          response: { 200: EmailTemplatePageSchema, ...errors },
+          query: EmailTemplateListQuerySchema,
+          page: EmailTemplatePageSchema,
+          rows: (companyId, query, window) => service.list(companyId, { q: query.q, ...window }),
         },
-      },
-      async (request) => {
-        const query = request.query;
-        const { count, results } = await service.list(companyOf(request), {
-          q: query.q,
-          ...pageWindow(query),
-        });
-        return toPage(request, query, count, results);
-      },
-    );
-
-    app.get(
-      `${BASE}gallery/`,
-      {
-        config: READ,
-        schema: {
-          tags,
-          summary: "The six starter templates as MJML, in the caller's language (or ?language=)",
-          querystring: GalleryQuerySchema,
-          response: { 200: GalleryAnswerSchema, ...errors },
+        // The gallery's path comes second in the OpenAPI document, as it always has.
+        afterList: () => {
+          app.get(
+            `${BASE}gallery/`,
+            {
+              config: READ,
+              schema: {
+                tags,
+                summary: "The six starter templates as MJML, in the caller's language (or ?language=)",
+                querystring: GalleryQuerySchema,
+                response: { 200: GalleryAnswerSchema, ...errors },
+              },
+            },
+            async (request) => ({
+              results: await service.gallery(writeScopeOf(request), request.query.language),
+            }),
+          );
         },
-      },
-      async (request) => ({ results: await service.gallery(writeScopeOf(request), request.query.language) }),
-    );
-
-    app.post(
-      BASE,
-      {
-        config: WRITE,
-        schema: {
-          tags,
+        create: {
           summary: 'Create a template from its MJML design (rendered to html_content and text_content)',
           body: EmailTemplateCreateSchema,
-          response: { 201: EmailTemplateSchema, ...errors },
+          record: EmailTemplateSchema,
+          run: (scope, body) => service.create(scope, body),
         },
-      },
-      async (request, reply) =>
-        reply.status(201).send(await service.create(writeScopeOf(request), request.body)),
-    );
-
-    app.get(
-      `${BASE}:id/`,
-      {
-        config: READ,
-        schema: {
-          tags,
+        get: {
           summary: 'One template with its design, HTML and text',
-          params: IdParamSchema,
-          response: { 200: EmailTemplateSchema, ...errors },
+          record: EmailTemplateSchema,
+          run: (companyId, id) => service.get(companyId, id),
         },
-      },
-      async (request) => service.get(companyOf(request), request.params.id),
-    );
-
-    app.put(
-      `${BASE}:id/`,
-      {
-        config: WRITE,
-        schema: {
-          tags,
+        update: {
           summary: 'Rename a template or change its design (rendered again)',
-          params: IdParamSchema,
           body: EmailTemplateUpdateSchema,
-          response: { 200: EmailTemplateSchema, ...errors },
+          record: EmailTemplateSchema,
+          run: (scope, id, body) => service.update(scope, id, body),
         },
-      },
-      async (request) => service.update(writeScopeOf(request), request.params.id, request.body),
-    );
-
-    app.delete(
-      `${BASE}:id/`,
-      {
-        config: WRITE,
-        schema: {
-          tags,
+        remove: {
           summary: 'Delete a template (campaigns that used it keep their own copy of the content)',
-          params: IdParamSchema,
-          response: { 204: z.null(), ...errors },
+          run: (scope, id) => service.remove(scope, id),
         },
-      },
-      async (request, reply) => {
-        await service.remove(writeScopeOf(request), request.params.id);
-        return reply.status(204).send(null);
       },
     );
 

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { IdParamSchema } from '../../src/schemas/common.js';
 import {
   FlowActionCreateSchema,
@@ -19,9 +18,9 @@ import {
   FlowUpdateSchema,
 } from '../../src/schemas/flows.js';
 import { access } from '../http/access.js';
-import { pageWindow, toPage } from '../http/paging.js';
 import { companyOf, writeScopeOf } from '../http/scope.js';
 import type { FlowsService } from '../services/flows.service.js';
+import { recordRoutes } from './support/record-routes.js';
 
 const errors = {
   400: FlowApiErrorSchema,
@@ -45,87 +44,39 @@ const ITEM_KINDS = [
 /** Flows (spec §7 Flows calls; docs/flows.md): the list, a flow's draft graph and its items, publishing. */
 export function flowsRoutes(flows: FlowsService): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get(
-      BASE,
+    recordRoutes(
+      app,
+      { base: BASE, tags, errors, read: READ, write: WRITE },
       {
-        config: READ,
-        schema: {
-          tags,
+        list: {
           summary: 'List flows, newest first, searched by name (q) and status, with their figures',
-          querystring: FlowListQuerySchema,
-          response: { 200: FlowPageSchema, ...errors },
+          query: FlowListQuerySchema,
+          page: FlowPageSchema,
+          rows: (companyId, query, window) =>
+            flows.list(companyId, { q: query.q, status: query.status, ...window }),
         },
-      },
-      async (request) => {
-        const query = request.query;
-        const { count, results } = await flows.list(companyOf(request), {
-          q: query.q,
-          status: query.status,
-          ...pageWindow(query),
-        });
-        return toPage(request, query, count, results);
-      },
-    );
-
-    app.post(
-      BASE,
-      {
-        config: WRITE,
-        schema: {
-          tags,
+        create: {
           summary: 'Create a draft flow, optionally with a graph (a duplicate is a create with a copy)',
           body: FlowCreateSchema,
-          response: { 201: FlowSchema, ...errors },
+          record: FlowSchema,
+          run: (scope, body) => flows.create(scope, body),
         },
-      },
-      async (request, reply) =>
-        reply.status(201).send(await flows.create(writeScopeOf(request), request.body)),
-    );
-
-    app.get(
-      `${BASE}:id/`,
-      {
-        config: READ,
-        schema: {
-          tags,
+        get: {
           summary: 'One flow with its draft graph',
-          params: IdParamSchema,
-          response: { 200: FlowSchema, ...errors },
+          record: FlowSchema,
+          run: (companyId, id) => flows.get(companyId, id),
         },
-      },
-      async (request) => flows.get(companyOf(request), request.params.id),
-    );
-
-    app.put(
-      `${BASE}:id/`,
-      {
-        config: WRITE,
-        schema: {
-          tags,
+        update: {
           summary:
             'Save settings, the whole graph (409 flow_conflict on an old revision) and the status (live publishes: 400 flow_invalid with the problems)',
-          params: IdParamSchema,
           body: FlowUpdateSchema,
-          response: { 200: FlowSchema, ...errors },
+          record: FlowSchema,
+          run: (scope, id, body) => flows.update(scope, id, body),
         },
-      },
-      async (request) => flows.update(writeScopeOf(request), request.params.id, request.body),
-    );
-
-    app.delete(
-      `${BASE}:id/`,
-      {
-        config: WRITE,
-        schema: {
-          tags,
+        remove: {
           summary: 'Delete a flow with its graph and versions',
-          params: IdParamSchema,
-          response: { 204: z.null(), ...errors },
+          run: (scope, id) => flows.remove(scope, id),
         },
-      },
-      async (request, reply) => {
-        await flows.remove(writeScopeOf(request), request.params.id);
-        return reply.status(204).send(null);
       },
     );
 

@@ -1,6 +1,6 @@
 import type { OperatingProfile } from './blueprints.js';
 import type { Random } from './random.js';
-import { wallClock } from '../campaigns/schedule.js';
+import { wallClock } from '../../src/schemas/campaign-schedule.js';
 
 /** Milliseconds in a calendar day. */
 export const DAY_MS = 86_400_000;

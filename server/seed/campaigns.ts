@@ -1,4 +1,4 @@
-import { nextSendAt } from '../campaigns/schedule.js';
+import { nextSendAt } from '../../src/schemas/campaign-schedule.js';
 import type { Sql } from '../db/database.js';
 import { addressHashSql } from '../repositories/address-hash.js';
 import { createCampaign, setCampaignState } from '../repositories/campaigns.repository.js';

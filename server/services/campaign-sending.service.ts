@@ -1,5 +1,5 @@
 import type { Campaign } from '../../src/schemas/campaigns.js';
-import { nextSendAt, type CampaignSchedule } from '../campaigns/schedule.js';
+import { nextSendAt, type CampaignSchedule } from '../../src/schemas/campaign-schedule.js';
 import type { CompanyId, Database, Sql } from '../db/database.js';
 import { ApiError, fieldFailure, invalid, notFound } from '../http/errors.js';
 import { audienceSubscribers, countAudience } from '../repositories/campaign-audience.repository.js';

@@ -1,8 +1,9 @@
-import { assign, type DoneActorEvent, emit, type ErrorActorEvent, setup } from 'xstate';
 import type { Flow, FlowSummary } from '../schemas/flows.js';
-import { requestIn } from './kit/request.js';
-import { problemOf, type ApiProblem } from './support/api-problem.js';
-import { placeholder } from './support/placeholder.js';
+import {
+  createRowActionMachine,
+  type RowActionContext,
+  type RowActionEvent,
+} from './support/row-action-machine.js';
 
 /** What a row's button asks of a flow: a copy (named by the view), or a pause or resume. */
 export type FlowActionRequest =
@@ -13,15 +14,10 @@ export type FlowActionRequest =
 export type FlowActionsCommand = ({ type: 'flow.act' } & FlowActionRequest) | { type: 'problem.dismiss' };
 
 /** Everything the flow actions machine handles. */
-export type FlowActionsEvent =
-  FlowActionsCommand | DoneActorEvent<Flow, 'actOnFlow'> | ErrorActorEvent<unknown, 'actOnFlow'>;
+export type FlowActionsEvent = RowActionEvent<{ type: 'flow.act' } & FlowActionRequest, Flow, 'actOnFlow'>;
 
-/** What the flow actions machine knows. */
-export interface FlowActionsContext {
-  /** The action under way, or the one that failed. */
-  request: FlowActionRequest | null;
-  problem: ApiProblem | null;
-}
+/** What the machine knows: the request under way (or the one that failed) and its problem. */
+export type FlowActionsContext = RowActionContext<FlowActionRequest>;
 
 /** Told once an action is done: the list reloads and names the flow. */
 export interface FlowActedEvent {
@@ -30,70 +26,22 @@ export interface FlowActedEvent {
   flow: Flow;
 }
 
-const actionsSetup = setup({
-  types: {
-    context: {} as FlowActionsContext,
-    events: {} as FlowActionsEvent,
-    emitted: {} as FlowActedEvent,
-  },
-  actors: {
-    /**
-     * `duplicate`: `GET /campaigns/flows/{id}/` then `POST /campaigns/flows/` with its settings and graph;
-     * `pause` / `resume`: `PUT /campaigns/flows/{id}/` with the status.
-     */
-    actOnFlow: placeholder<Flow, FlowActionRequest>(),
-  },
-  actions: {
-    pick: assign((_, request: FlowActionRequest) => ({ request, problem: null })),
-    keepProblem: assign((_, error: unknown) => ({ problem: problemOf(error) })),
-    clear: assign({ request: null, problem: null }),
-    announce: emit(({ context }, flow: Flow) => ({
-      type: 'flow.acted' as const,
-      action: context.request?.action ?? 'duplicate',
-      flow,
-    })),
-  },
-});
-const request = requestIn(actionsSetup);
-
 /**
  * Duplicate, pause and resume on /flows: `idle` → `acting` → `idle`, announcing `flow.acted` (the list
- * reloads), or keeping the problem to show until `problem.dismiss`. One action at a time.
+ * reloads), or keeping the problem to show until `problem.dismiss`. One action at a time. `actOnFlow`:
+ * `duplicate` is `GET /campaigns/flows/{id}/` then `POST /campaigns/flows/` with its settings and graph;
+ * `pause` / `resume` is `PUT /campaigns/flows/{id}/` with the status.
  */
-export const flowActionsMachine = actionsSetup.createMachine({
+export const flowActionsMachine = createRowActionMachine({
   id: 'flowActions',
-  context: { request: null, problem: null },
-  initial: 'idle',
-  states: {
-    idle: {
-      on: {
-        'flow.act': {
-          target: 'acting',
-          actions: {
-            type: 'pick',
-            params: ({ event }) => {
-              const { type: _type, ...request } = event;
-              return request;
-            },
-          },
-        },
-        'problem.dismiss': { actions: 'clear' },
-      },
-    },
-    acting: {
-      tags: ['busy'],
-      ...request('actOnFlow', {
-        // Entered only with a request picked.
-        input: ({ context }) => context.request as FlowActionRequest,
-        done: {
-          target: 'idle',
-          actions: [{ type: 'announce', params: ({ event }) => event.output }, 'clear'],
-        },
-        error: {
-          target: 'idle',
-          actions: { type: 'keepProblem', params: ({ event }: { event: { error: unknown } }) => event.error },
-        },
-      }),
-    },
-  },
+  command: 'flow.act',
+  busyState: 'acting',
+  src: 'actOnFlow',
+  requestOf: ({ type: _type, ...request }: { type: 'flow.act' } & FlowActionRequest): FlowActionRequest =>
+    request,
+  announce: (request, flow: Flow): FlowActedEvent => ({
+    type: 'flow.acted',
+    action: request?.action ?? 'duplicate',
+    flow,
+  }),
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { localInstant, nextSendAt, type CampaignSchedule } from '../../server/campaigns/schedule.js';
+import { nextSendAt as previewNextSendAt } from '../../src/format/next-send.js';
+import { localInstant, nextSendAt, type CampaignSchedule } from '../../src/schemas/campaign-schedule.js';
 
 const NEW_YORK = 'America/New_York';
 const weekly = (fields: Partial<CampaignSchedule>): CampaignSchedule => ({
@@ -118,5 +119,19 @@ describe('campaign schedule', () => {
         expect(format.format(instant), `${zone} ${date}`).toBe(`${date}, 09:45`);
       }
     }
+  });
+
+  it("shows in the editor's preview the instant the server schedules, at 09:00 when no time is named yet", () => {
+    const now = Date.parse('2026-03-06T20:00:00Z');
+    const fields = { categories: [], selectedDays: ['mon' as const, 'fri' as const], start: null, end: null };
+    // Friday 2026-03-06 20:00 UTC is 15:00 in New York: the next of Monday or Friday at 10:30 is Monday the 9th.
+    const timed = { ...fields, repeat_on: 'weekly' as const, schedules: ['10:30'] };
+    expect(previewNextSendAt(timed, now, NEW_YORK)).toBe('2026-03-09T14:30:00.000Z');
+    expect(previewNextSendAt(timed, now, NEW_YORK)).toBe(nextSendAt(timed, NEW_YORK, new Date(now))?.toISOString());
+    const untimed = { ...timed, schedules: [] };
+    expect(previewNextSendAt(untimed, now, NEW_YORK)).toBe('2026-03-09T13:00:00.000Z');
+    // An empty zone reads as UTC; a once without start sends on the action, so has no instant.
+    expect(previewNextSendAt(untimed, now, '')).toBe('2026-03-09T09:00:00.000Z');
+    expect(previewNextSendAt({ ...untimed, repeat_on: 'once' }, now, NEW_YORK)).toBeNull();
   });
 });

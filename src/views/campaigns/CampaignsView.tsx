@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
@@ -6,12 +6,12 @@ import { formatCount, formatDateTime, formatPercent, languageOf } from '../../fo
 import type { campaignDuplicateMachine } from '../../machines/campaign-duplicate.machine.js';
 import type { CampaignFilters } from '../../machines/campaigns.machine.js';
 import { CAMPAIGN_STATUSES, type CampaignStatus, type CampaignSummary } from '../../schemas/campaigns.js';
-import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
-import { ListFrame } from '../kit/ListFrame.js';
-import { ListTable } from '../kit/ListTable.js';
 import { useListView } from '../kit/useListView.js';
+import { ListScreenTable } from '../shared/ListScreenTable.js';
 import { problemMessage } from '../shared/problem-message.js';
+import { RowActionButtons } from '../shared/RowActionButtons.js';
+import { StatusFilterToolbar } from '../shared/StatusFilterToolbar.js';
 import { CampaignStatusBadge } from './CampaignStatusBadge.js';
 
 /** The campaign list actor, as the view sees it (it also takes the status filter). */
@@ -51,7 +51,7 @@ export function CampaignsView({
 }) {
   const { t, i18n } = useTranslation();
   const language = languageOf(i18n.language);
-  const { notice, listProblem, total, items } = useListView(actor);
+  const { notice, listProblem, total } = useListView(actor);
   const copying = useSelector(duplicator, (state) => state.matches('duplicating'));
   const copyProblem = useSelector(duplicator, (state) => state.context.problem);
   const count = (value: number) => formatCount(value, language);
@@ -63,186 +63,156 @@ export function CampaignsView({
       : null;
   const filtered = status !== null;
   return (
-    <Stack gap="lg">
-      <Title order={2}>{t('campaigns.page.title')}</Title>
-      {copyProblem && (
-        <Alert
-          color="red"
-          withCloseButton
-          closeButtonLabel={t('kit.close')}
-          onClose={() => duplicator.send({ type: 'problem.dismiss' })}
-        >
-          {t('campaigns.duplicateFailed')} {problemMessage(t, 'campaigns', copyProblem)}
-        </Alert>
-      )}
-      <ListFrame
-        actor={actor}
-        toolbar={
-          <Group gap="sm" align="flex-end" wrap="wrap">
-            <Select
-              label={t('campaigns.filter.status')}
-              data={[
-                { value: 'all', label: t('campaigns.filter.all') },
-                ...CAMPAIGN_STATUSES.map((value) => ({ value, label: t(`campaigns.status.${value}`) })),
-              ]}
-              value={status ?? 'all'}
-              allowDeselect={false}
-              onChange={(value) =>
-                actor.send({
-                  type: 'filters.change',
-                  filters: { status: value === 'all' || value === null ? null : value },
-                })
-              }
-              w={180}
-            />
-            {canWrite && <Button onClick={onCreate}>{t('campaigns.actions.create')}</Button>}
-          </Group>
+    <ListScreenTable
+      actor={actor}
+      title={t('campaigns.page.title')}
+      actionProblem={
+        copyProblem && {
+          text: (
+            <>
+              {t('campaigns.duplicateFailed')} {problemMessage(t, 'campaigns', copyProblem)}
+            </>
+          ),
+          onDismiss: () => duplicator.send({ type: 'problem.dismiss' }),
         }
-        texts={{
-          intro: t('campaigns.page.intro'),
-          search: t('campaigns.search'),
-          empty: filtered
-            ? t('campaigns.emptyFiltered')
-            : canWrite
-              ? `${t('campaigns.empty')} ${t('campaigns.emptyHint')}`
-              : t('campaigns.empty'),
-          noMatch: t('campaigns.noMatch'),
-          loadFailed: t('campaigns.loadFailed'),
-          problem: problemMessage(t, 'campaigns', listProblem),
-          notice: noticeText,
-          summary: t('campaigns.total', { total: count(total) }),
-        }}
-      >
-        {(campaigns, browsing) => (
-          <ListTable
-            items={campaigns}
-            rowKey={(campaign) => campaign.id}
-            label={t('campaigns.page.title')}
-            minWidth={980}
-            columns={[
-              {
-                key: 'name',
-                header: t('campaigns.table.name'),
-                primary: true,
-                cell: (campaign) => (
-                  <Stack gap={2}>
-                    <Text size="sm" fw={500}>
-                      {campaign.name}
-                    </Text>
-                    {campaign.template_name && (
-                      <Text size="xs" c="dimmed">
-                        {campaign.template_name}
-                      </Text>
-                    )}
-                  </Stack>
-                ),
-              },
-              {
-                key: 'status',
-                header: t('campaigns.table.status'),
-                cell: (campaign) => <CampaignStatusBadge status={campaign.status} />,
-              },
-              {
-                key: 'schedule',
-                header: t('campaigns.table.schedule'),
-                cell: (campaign) => (
-                  <Stack gap={2}>
-                    <Text size="sm">{t(`campaigns.repeat.${campaign.repeat_on}`)}</Text>
-                    {campaign.next_run_at && (
-                      <Text size="xs" c="dimmed">
-                        {t('campaigns.table.next', { when: when(campaign.next_run_at) })}
-                      </Text>
-                    )}
-                  </Stack>
-                ),
-              },
-              {
-                key: 'recipients',
-                header: t('campaigns.table.recipients'),
-                align: 'right',
-                cell: (campaign) => count(campaign.recipients),
-              },
-              {
-                key: 'sent',
-                header: t('campaigns.table.sent'),
-                align: 'right',
-                cell: (campaign) => count(campaign.sent),
-              },
-              {
-                key: 'open',
-                header: t('campaigns.table.openRate'),
-                align: 'right',
-                cell: (campaign) => formatPercent(campaign.open_rate, { empty: 'zero' }),
-              },
-              {
-                key: 'click',
-                header: t('campaigns.table.clickRate'),
-                align: 'right',
-                cell: (campaign) => formatPercent(campaign.click_rate, { empty: 'zero' }),
-              },
-              {
-                key: 'last',
-                header: t('campaigns.table.lastSent'),
-                cell: (campaign) => when(campaign.last_sent_at),
-              },
-            ]}
-            actions={(campaign) => (
-              <Group gap="xs" wrap="nowrap">
-                <Button
-                  size="xs"
-                  variant="light"
-                  onClick={() => onOpen(campaign)}
-                  aria-label={t('campaigns.actions.openOf', { name: campaign.name })}
-                >
-                  {t('campaigns.actions.open')}
-                </Button>
-                {canWrite && (
-                  <>
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      disabled={!browsing || copying}
-                      onClick={() =>
-                        duplicator.send({
-                          type: 'campaign.duplicate',
-                          campaign,
-                          name: t('campaigns.copyName', { name: campaign.name }),
-                        })
-                      }
-                      aria-label={t('campaigns.actions.duplicateOf', { name: campaign.name })}
-                    >
-                      {t('campaigns.actions.duplicate')}
-                    </Button>
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      color="red"
-                      disabled={!browsing || campaign.status === 'sending'}
-                      onClick={() => actor.send({ type: 'item.delete', item: campaign })}
-                      aria-label={t('campaigns.actions.deleteOf', { name: campaign.name })}
-                    >
-                      {t('kit.delete')}
-                    </Button>
-                  </>
-                )}
-              </Group>
-            )}
-          />
-        )}
-      </ListFrame>
-      {items && items.length === 0 && !filtered && canWrite && (
-        <Group justify="center">
-          <Button variant="light" onClick={onCreate}>
-            {t('campaigns.actions.createFirst')}
-          </Button>
-        </Group>
+      }
+      toolbar={
+        <StatusFilterToolbar
+          label={t('campaigns.filter.status')}
+          allLabel={t('campaigns.filter.all')}
+          statuses={CAMPAIGN_STATUSES}
+          statusLabel={(value) => t(`campaigns.status.${value}`)}
+          value={status}
+          onChange={(value) => actor.send({ type: 'filters.change', filters: { status: value } })}
+          create={canWrite ? { label: t('campaigns.actions.create'), onClick: onCreate } : null}
+        />
+      }
+      texts={{
+        intro: t('campaigns.page.intro'),
+        search: t('campaigns.search'),
+        empty: filtered
+          ? t('campaigns.emptyFiltered')
+          : canWrite
+            ? `${t('campaigns.empty')} ${t('campaigns.emptyHint')}`
+            : t('campaigns.empty'),
+        noMatch: t('campaigns.noMatch'),
+        loadFailed: t('campaigns.loadFailed'),
+        problem: problemMessage(t, 'campaigns', listProblem),
+        notice: noticeText,
+        summary: t('campaigns.total', { total: count(total) }),
+      }}
+      rowKey={(campaign) => campaign.id}
+      minWidth={980}
+      columns={[
+        {
+          key: 'name',
+          header: t('campaigns.table.name'),
+          primary: true,
+          cell: (campaign) => (
+            <Stack gap={2}>
+              <Text size="sm" fw={500}>
+                {campaign.name}
+              </Text>
+              {campaign.template_name && (
+                <Text size="xs" c="dimmed">
+                  {campaign.template_name}
+                </Text>
+              )}
+            </Stack>
+          ),
+        },
+        {
+          key: 'status',
+          header: t('campaigns.table.status'),
+          cell: (campaign) => <CampaignStatusBadge status={campaign.status} />,
+        },
+        {
+          key: 'schedule',
+          header: t('campaigns.table.schedule'),
+          cell: (campaign) => (
+            <Stack gap={2}>
+              <Text size="sm">{t(`campaigns.repeat.${campaign.repeat_on}`)}</Text>
+              {campaign.next_run_at && (
+                <Text size="xs" c="dimmed">
+                  {t('campaigns.table.next', { when: when(campaign.next_run_at) })}
+                </Text>
+              )}
+            </Stack>
+          ),
+        },
+        {
+          key: 'recipients',
+          header: t('campaigns.table.recipients'),
+          align: 'right',
+          cell: (campaign) => count(campaign.recipients),
+        },
+        {
+          key: 'sent',
+          header: t('campaigns.table.sent'),
+          align: 'right',
+          cell: (campaign) => count(campaign.sent),
+        },
+        {
+          key: 'open',
+          header: t('campaigns.table.openRate'),
+          align: 'right',
+          cell: (campaign) => formatPercent(campaign.open_rate, { empty: 'zero' }),
+        },
+        {
+          key: 'click',
+          header: t('campaigns.table.clickRate'),
+          align: 'right',
+          cell: (campaign) => formatPercent(campaign.click_rate, { empty: 'zero' }),
+        },
+        {
+          key: 'last',
+          header: t('campaigns.table.lastSent'),
+          cell: (campaign) => when(campaign.last_sent_at),
+        },
+      ]}
+      rowActions={(campaign, browsing) => (
+        <RowActionButtons
+          actions={[
+            {
+              key: 'open',
+              label: t('campaigns.actions.open'),
+              ariaLabel: t('campaigns.actions.openOf', { name: campaign.name }),
+              variant: 'light',
+              onClick: () => onOpen(campaign),
+            },
+            canWrite && {
+              key: 'duplicate',
+              label: t('campaigns.actions.duplicate'),
+              ariaLabel: t('campaigns.actions.duplicateOf', { name: campaign.name }),
+              variant: 'subtle',
+              disabled: !browsing || copying,
+              onClick: () =>
+                duplicator.send({
+                  type: 'campaign.duplicate',
+                  campaign,
+                  name: t('campaigns.copyName', { name: campaign.name }),
+                }),
+            },
+            canWrite && {
+              key: 'delete',
+              label: t('kit.delete'),
+              ariaLabel: t('campaigns.actions.deleteOf', { name: campaign.name }),
+              variant: 'subtle',
+              color: 'red',
+              disabled: !browsing || campaign.status === 'sending',
+              onClick: () => actor.send({ type: 'item.delete', item: campaign }),
+            },
+          ]}
+        />
       )}
-      <ConfirmDeleteDialog
-        actor={actor}
-        title={t('campaigns.dialog.deleteTitle')}
-        message={(campaign) => t('campaigns.dialog.deleteConfirm', { name: campaign.name })}
-        problemText={(problem) => problemMessage(t, 'campaigns', problem)}
-      />
-    </Stack>
+      createFirst={
+        !filtered && canWrite ? { label: t('campaigns.actions.createFirst'), onClick: onCreate } : null
+      }
+      deleteDialog={{
+        title: t('campaigns.dialog.deleteTitle'),
+        message: (campaign) => t('campaigns.dialog.deleteConfirm', { name: campaign.name }),
+        problemText: (problem) => problemMessage(t, 'campaigns', problem),
+      }}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { TemplateForm } from '../../machines/email-templates.machine.js';
@@ -9,16 +9,15 @@ import {
   EmailTemplateRenameSchema,
   type EmailTemplateSummary,
 } from '../../schemas/email-templates.js';
-import { ConfirmDeleteDialog } from '../kit/ConfirmDeleteDialog.js';
 import { textFieldProps } from '../kit/field-props.js';
 import { FormDialog } from '../kit/FormDialog.js';
 import type { ListActor } from '../kit/list-actor.js';
-import { ListFrame } from '../kit/ListFrame.js';
-import { ListTable } from '../kit/ListTable.js';
 import { useRequiredFields } from '../kit/required-fields.js';
 import { useListDialog, useListView } from '../kit/useListView.js';
 import { fieldMessage } from '../shared/field-message.js';
+import { ListScreenTable } from '../shared/ListScreenTable.js';
 import { problemMessage } from '../shared/problem-message.js';
+import { RowActionButtons } from '../shared/RowActionButtons.js';
 import type {
   TemplateActionsActor,
   TemplateGalleryActor,
@@ -72,122 +71,113 @@ export function TemplatesView({
       ? t(`emailTemplates.notices.${noticeKey}`)
       : null;
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" align="center">
-        <Title order={2}>{t('emailTemplates.page.title')}</Title>
-        {canWrite && <Button onClick={() => onOpen(null)}>{t('templateEditor.list.design')}</Button>}
-      </Group>
-      {copyProblem && (
-        <Alert
-          color="red"
-          withCloseButton
-          closeButtonLabel={t('emailTemplates.preview.close')}
-          onClose={() => actions.send({ type: 'problem.dismiss' })}
-        >
-          {t('emailTemplates.duplicateFailed', { name: copyFailedOf })}{' '}
-          {problemMessage(t, 'emailTemplates', copyProblem)}
-        </Alert>
-      )}
-      <ListFrame
-        actor={actor}
-        texts={{
-          intro: t('emailTemplates.page.intro'),
-          add: canWrite ? t('emailTemplates.actions.create') : undefined,
-          search: t('emailTemplates.search'),
-          empty: canWrite ? t('templateEditor.list.empty') : t('emailTemplates.empty'),
-          loadFailed: t('emailTemplates.loadFailed'),
-          problem: problemMessage(t, 'emailTemplates', listProblem),
-          notice: noticeText,
-          summary: t('emailTemplates.total', { total: formatCount(total, language) }),
-        }}
-      >
-        {(templates, browsing) => (
-          <ListTable
-            items={templates}
-            rowKey={(template) => template.id}
-            label={t('emailTemplates.page.title')}
-            columns={[
+    <ListScreenTable
+      actor={actor}
+      title={t('emailTemplates.page.title')}
+      headerAction={
+        canWrite && <Button onClick={() => onOpen(null)}>{t('templateEditor.list.design')}</Button>
+      }
+      actionProblem={
+        copyProblem && {
+          text: (
+            <>
+              {t('emailTemplates.duplicateFailed', { name: copyFailedOf })}{' '}
+              {problemMessage(t, 'emailTemplates', copyProblem)}
+            </>
+          ),
+          onDismiss: () => actions.send({ type: 'problem.dismiss' }),
+          closeLabel: t('emailTemplates.preview.close'),
+        }
+      }
+      texts={{
+        intro: t('emailTemplates.page.intro'),
+        add: canWrite ? t('emailTemplates.actions.create') : undefined,
+        search: t('emailTemplates.search'),
+        empty: canWrite ? t('templateEditor.list.empty') : t('emailTemplates.empty'),
+        loadFailed: t('emailTemplates.loadFailed'),
+        problem: problemMessage(t, 'emailTemplates', listProblem),
+        notice: noticeText,
+        summary: t('emailTemplates.total', { total: formatCount(total, language) }),
+      }}
+      rowKey={(template) => template.id}
+      columns={[
+        {
+          key: 'thumbnail',
+          header: '',
+          cell: (template) => (
+            <TemplateThumbnail
+              html={shown[template.id]}
+              label={t('templateEditor.list.thumbnail', { name: template.name })}
+              failedText={t('templateEditor.list.thumbnailFailed')}
+              onVisible={() => thumbnails.send({ type: 'thumbnail.visible', id: template.id })}
+            />
+          ),
+        },
+        {
+          key: 'name',
+          header: t('emailTemplates.table.name'),
+          primary: true,
+          cell: (template) => (
+            <Text size="sm" fw={500}>
+              {template.name}
+            </Text>
+          ),
+        },
+        {
+          key: 'updated',
+          header: t('emailTemplates.table.updated'),
+          cell: (template) => formatDateTime(template.updated_at, language, timeZone),
+        },
+      ]}
+      rowActions={(template, browsing) =>
+        canWrite ? (
+          <RowActionButtons
+            wrap="wrap"
+            actions={[
               {
-                key: 'thumbnail',
-                header: '',
-                cell: (template) => (
-                  <TemplateThumbnail
-                    html={shown[template.id]}
-                    label={t('templateEditor.list.thumbnail', { name: template.name })}
-                    failedText={t('templateEditor.list.thumbnailFailed')}
-                    onVisible={() => thumbnails.send({ type: 'thumbnail.visible', id: template.id })}
-                  />
-                ),
+                key: 'open',
+                label: t('templateEditor.list.open'),
+                ariaLabel: t('templateEditor.list.openOf', { name: template.name }),
+                disabled: !browsing,
+                onClick: () => onOpen(template.id),
               },
               {
-                key: 'name',
-                header: t('emailTemplates.table.name'),
-                primary: true,
-                cell: (template) => (
-                  <Text size="sm" fw={500}>
-                    {template.name}
-                  </Text>
-                ),
+                key: 'duplicate',
+                label: t('emailTemplates.actions.duplicate'),
+                ariaLabel: t('emailTemplates.actions.duplicateOf', { name: template.name }),
+                variant: 'light',
+                disabled: !browsing || copying,
+                onClick: () => actions.send({ type: 'template.duplicate', template }),
               },
               {
-                key: 'updated',
-                header: t('emailTemplates.table.updated'),
-                cell: (template) => formatDateTime(template.updated_at, language, timeZone),
+                key: 'rename',
+                label: t('emailTemplates.actions.rename'),
+                ariaLabel: t('emailTemplates.actions.renameOf', { name: template.name }),
+                variant: 'subtle',
+                disabled: !browsing,
+                onClick: () => actor.send({ type: 'item.edit', item: template }),
+              },
+              {
+                key: 'delete',
+                label: t('kit.delete'),
+                ariaLabel: t('emailTemplates.actions.deleteOf', { name: template.name }),
+                variant: 'subtle',
+                color: 'red',
+                disabled: !browsing,
+                onClick: () => actor.send({ type: 'item.delete', item: template }),
               },
             ]}
-            actions={(template) =>
-              canWrite ? (
-                <Group gap="xs" wrap="wrap">
-                  <Button
-                    size="xs"
-                    disabled={!browsing}
-                    onClick={() => onOpen(template.id)}
-                    aria-label={t('templateEditor.list.openOf', { name: template.name })}
-                  >
-                    {t('templateEditor.list.open')}
-                  </Button>
-                  <Button
-                    size="xs"
-                    variant="light"
-                    disabled={!browsing || copying}
-                    onClick={() => actions.send({ type: 'template.duplicate', template })}
-                    aria-label={t('emailTemplates.actions.duplicateOf', { name: template.name })}
-                  >
-                    {t('emailTemplates.actions.duplicate')}
-                  </Button>
-                  <Button
-                    size="xs"
-                    variant="subtle"
-                    disabled={!browsing}
-                    onClick={() => actor.send({ type: 'item.edit', item: template })}
-                    aria-label={t('emailTemplates.actions.renameOf', { name: template.name })}
-                  >
-                    {t('emailTemplates.actions.rename')}
-                  </Button>
-                  <Button
-                    size="xs"
-                    variant="subtle"
-                    color="red"
-                    disabled={!browsing}
-                    onClick={() => actor.send({ type: 'item.delete', item: template })}
-                    aria-label={t('emailTemplates.actions.deleteOf', { name: template.name })}
-                  >
-                    {t('kit.delete')}
-                  </Button>
-                </Group>
-              ) : null
-            }
           />
-        )}
-      </ListFrame>
+        ) : null
+      }
+      deleteDialog={{
+        title: t('emailTemplates.dialog.deleteTitle'),
+        message: (template) => t('emailTemplates.dialog.deleteConfirm', { name: template.name }),
+        problemText: (problem) => problemMessage(t, 'emailTemplates', problem),
+      }}
+    >
       <TemplateDialog actor={actor} gallery={gallery} />
-      <ConfirmDeleteDialog
-        actor={actor}
-        title={t('emailTemplates.dialog.deleteTitle')}
-        message={(template) => t('emailTemplates.dialog.deleteConfirm', { name: template.name })}
-        problemText={(problem) => problemMessage(t, 'emailTemplates', problem)}
-      />
-    </Stack>
+    </ListScreenTable>
   );
 }
 
