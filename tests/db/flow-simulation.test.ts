@@ -77,12 +77,17 @@ describe('flow simulation on the test clock', () => {
       visited: new Set<number>(),
       winback: new Set<number>(),
     };
+    // N days are local calendar days (docs/flows.md, "Delays"): a wait across 8 March 02:00 EST, when New York's
+    // clocks jump an hour ahead, ends an hour sooner by the clock (visits are 09:00–17:59, never near the gap).
+    const springForward = Date.parse('2026-03-08T07:00:00Z');
+    const daysLater = (time: number, days: number) =>
+      time + days * DAY - (time < springForward && time + days * DAY >= springForward ? HOUR : 0);
     visits.forEach((times, i) => {
       const first = times[0];
       if (first === undefined || first > END) return;
       expected.entered += 1;
-      if (first + 2 * DAY <= END) expected.welcome.add(subscriberIds[i]!);
-      const decided = first + 9 * DAY;
+      if (daysLater(first, 2) <= END) expected.welcome.add(subscriberIds[i]!);
+      const decided = daysLater(first, 9);
       if (decided > END) return;
       if (times.some((time) => time > first && time <= decided)) expected.visited.add(subscriberIds[i]!);
       else expected.winback.add(subscriberIds[i]!);
