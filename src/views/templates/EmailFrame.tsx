@@ -31,6 +31,7 @@ export function EmailFrame(props: { html: string; title: string } & (PictureSize
     const target = frame.current;
     if (!target) return;
     let measured: Document | null = null;
+    let imageWatch = 0;
     // The body's own height (with its margins), not the document's, which never falls below the frame's.
     const measure = () => {
       const body = measured?.body;
@@ -50,10 +51,13 @@ export function EmailFrame(props: { html: string; title: string } & (PictureSize
       if (!fit) return;
       measured = doc;
       measure();
-      // An image that arrives later makes the email taller (its load event does not bubble, so capture it);
-      // a narrower frame (a phone, a smaller window) wraps it taller too.
-      doc.addEventListener('load', measure, true);
-      doc.defaultView?.addEventListener('resize', measure);
+      // The sandbox runs no listener in the frame, so this window watches: images that arrive later make the
+      // email taller (checked until every one has settled), and a narrower window wraps it taller too.
+      imageWatch = window.setInterval(() => {
+        measure();
+        if (Array.from(doc.images).every((image) => image.complete)) window.clearInterval(imageWatch);
+      }, 250);
+      window.addEventListener('resize', measure);
     };
     if (
       target.contentDocument?.readyState === 'complete' &&
@@ -63,8 +67,8 @@ export function EmailFrame(props: { html: string; title: string } & (PictureSize
     else target.addEventListener('load', write, { once: true });
     return () => {
       target.removeEventListener('load', write);
-      measured?.removeEventListener('load', measure, true);
-      measured?.defaultView?.removeEventListener('resize', measure);
+      window.clearInterval(imageWatch);
+      window.removeEventListener('resize', measure);
     };
   }, [html, fit]);
   const style: CSSProperties = fit
