@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { EMAIL_FRAME_PATH } from '../../../src/schemas/email-templates.js';
 
 /** The system Chromium (Debian's package); the suite never downloads a browser. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -33,6 +34,11 @@ export interface WatchedPage {
   close(): Promise<void>;
 }
 
+/** Chromium's notice that a script was refused in an email frame, which is sandboxed without scripts. */
+const SANDBOX_REFUSAL = new RegExp(
+  `^Blocked script execution in '[^']*${EMAIL_FRAME_PATH}' because the document's frame is sandboxed`,
+);
+
 /**
  * Opens a fresh context and page whose relative URLs resolve against `baseUrl`, and starts collecting
  * its console and page errors so a test can assert there were none.
@@ -64,6 +70,9 @@ export async function openPage(browser: Browser, baseUrl: string): Promise<Watch
       violation(`console: ${message.text()}${where ? ` (${where}:${message.location().lineNumber})` : ''}`);
     }
     if (message.type() !== 'error') return;
+    // Playwright's clock (page.clock.install) puts its script in every frame; the email frames' sandbox (no
+    // scripts) refusing it is the sandbox at work, not an error of the page.
+    if (SANDBOX_REFUSAL.test(message.text())) return;
     const location = message.location();
     errors.push(`console.error: ${message.text()}${location.url ? ` (${location.url})` : ''}`);
   });
