@@ -127,7 +127,9 @@ describe('campaign schedule', () => {
     // Friday 2026-03-06 20:00 UTC is 15:00 in New York: the next of Monday or Friday at 10:30 is Monday the 9th.
     const timed = { ...fields, repeat_on: 'weekly' as const, schedules: ['10:30'] };
     expect(previewNextSendAt(timed, now, NEW_YORK)).toBe('2026-03-09T14:30:00.000Z');
-    expect(previewNextSendAt(timed, now, NEW_YORK)).toBe(nextSendAt(timed, NEW_YORK, new Date(now))?.toISOString());
+    expect(previewNextSendAt(timed, now, NEW_YORK)).toBe(
+      nextSendAt(timed, NEW_YORK, new Date(now))?.toISOString(),
+    );
     const untimed = { ...timed, schedules: [] };
     expect(previewNextSendAt(untimed, now, NEW_YORK)).toBe('2026-03-09T13:00:00.000Z');
     // An empty zone reads as UTC; a once without start sends on the action, so has no instant.

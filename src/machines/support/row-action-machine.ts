@@ -76,7 +76,7 @@ export function createRowActionMachine<
   // The names are the definition's, so the config is typed by the setup only where TypeScript can follow.
   const busy = request(src as never, {
     // Entered only with a request picked.
-    input: (({ context }: { context: RowActionContext<Request> }) => context.request),
+    input: ({ context }: { context: RowActionContext<Request> }) => context.request,
     done: {
       target: 'idle',
       actions: [

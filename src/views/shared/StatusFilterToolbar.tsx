@@ -33,7 +33,7 @@ export function StatusFilterToolbar<Status extends string>({
         ]}
         value={value ?? 'all'}
         allowDeselect={false}
-        onChange={(picked) => onChange(picked === 'all' || picked === null ? null : (picked))}
+        onChange={(picked) => onChange(picked === 'all' || picked === null ? null : picked)}
         w={180}
       />
       {create && <Button onClick={create.onClick}>{create.label}</Button>}
