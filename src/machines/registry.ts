@@ -44,6 +44,7 @@ import { templateActionsMachine } from './template-actions.machine.js';
 import { templateEditorMachine } from './template-editor.machine.js';
 import { templateThumbnailsMachine } from './template-thumbnails.machine.js';
 import { templateGalleryMachine } from './template-gallery.machine.js';
+import { templateRestoreMachine } from './template-restore.machine.js';
 import { supportLogMachine } from './support-log.machine.js';
 import { supportMachinesMachine } from './support-machines.machine.js';
 import { supportReplayMachine } from './support-replay.machine.js';
@@ -101,6 +102,7 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   templateActionsMachine,
   templateEditorMachine,
   templateGalleryMachine,
+  templateRestoreMachine,
   templateThumbnailsMachine,
   tokenExpiryMachine,
   verifySenderMachine,

@@ -1,14 +1,16 @@
-import { map } from 'rxjs';
+import { concatMap, map } from 'rxjs';
 import { emailTemplatesMachine } from '../../machines/email-templates.machine.js';
 import type { ListQuery, NoFilters, UpdateRequest } from '../../machines/kit/list-machine.js';
 import { templateActionsMachine } from '../../machines/template-actions.machine.js';
 import { templateGalleryMachine } from '../../machines/template-gallery.machine.js';
+import { templateRestoreMachine } from '../../machines/template-restore.machine.js';
 import { templateThumbnailsMachine } from '../../machines/template-thumbnails.machine.js';
 import {
   EmailTemplatePageSchema,
   EmailTemplateSchema,
   EmailTemplateSummarySchema,
   GalleryAnswerSchema,
+  type EmailTemplate,
   type EmailTemplateCreate,
   type EmailTemplateRename,
   type EmailTemplateSummary,
@@ -36,8 +38,15 @@ export const emailTemplatesLogic = emailTemplatesMachine.provide({
         schema: EmailTemplateSummarySchema,
       }),
     ),
+    // The template is read first: its name and design are what Undo makes it again from.
     deleteItem: apiCall((template: EmailTemplateSummary) =>
-      apiRequest({ method: 'DELETE', path: `${TEMPLATES}${template.id}/` }),
+      apiRequest({ method: 'GET', path: `${TEMPLATES}${template.id}/`, schema: EmailTemplateSchema }).pipe(
+        concatMap((full) =>
+          apiRequest({ method: 'DELETE', path: `${TEMPLATES}${template.id}/` }).pipe(
+            map((): unknown => full),
+          ),
+        ),
+      ),
     ),
   },
 });
@@ -74,6 +83,26 @@ export const templateThumbnailsLogic = templateThumbnailsMachine.provide({
   actors: {
     loadThumbnail: apiCall((id: number) =>
       apiRequestText({ method: 'GET', path: `${TEMPLATES}${id}/preview/` }, 'text/html'),
+    ),
+  },
+});
+
+/** The deleted template a delete call answered (read before it went), or null when it answered none. */
+export function deletedTemplateOf(answer: unknown): EmailTemplate | null {
+  const parsed = EmailTemplateSchema.safeParse(answer);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Undo after a delete: the template made again (`POST …/email-templates/`) from its name and design. */
+export const templateRestoreLogic = templateRestoreMachine.provide({
+  actors: {
+    restoreTemplate: apiCall((template: EmailTemplate) =>
+      apiRequest({
+        method: 'POST',
+        path: TEMPLATES,
+        body: { name: template.name, export_html: template.export_html },
+        schema: EmailTemplateSchema,
+      }),
     ),
   },
 });

@@ -127,8 +127,12 @@ export type ListEvent<Item, Form, Filters, Created = Item> =
   | DoneActorEvent<unknown, 'exportList'>
   | ErrorActorEvent<unknown, 'exportList'>;
 
-/** What a list machine tells its screen. */
-export type ListEmitted<Item> = { type: 'item.opened'; item: Item };
+/**
+ * What a list machine tells its screen: an item to open, and an item deleted with the delete call's answer
+ * (a screen that offers undo has its call answer what it needs to restore the item).
+ */
+export type ListEmitted<Item> =
+  { type: 'item.opened'; item: Item } | { type: 'item.deleted'; item: Item; answer: unknown };
 
 /** What a list machine knows. */
 export interface ListContext<Item, Form, Filters, Created = Item> {
@@ -435,6 +439,12 @@ function buildListMachine(definition: ErasedDefinition) {
       }),
       exportFinished: assign({ exporting: false }),
       announceOpened: emit((_, item: Item) => ({ type: 'item.opened' as const, item })),
+      announceDeleted: emit(({ context }, answer: unknown) => ({
+        type: 'item.deleted' as const,
+        // Entered only with the item to delete selected.
+        item: context.selected as Item,
+        answer,
+      })),
     },
   });
   const request = requestIn(listSetup);
@@ -721,6 +731,10 @@ function buildListMachine(definition: ErasedDefinition) {
                     done: {
                       target: `#${id}.listing.loading`,
                       actions: [
+                        {
+                          type: 'announceDeleted',
+                          params: ({ event }: { event: { output: unknown } }) => event.output,
+                        },
                         'stepBackFromEmptyPage',
                         'closeDialog',
                         { type: 'notice', params: 'deleted' },

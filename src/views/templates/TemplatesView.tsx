@@ -21,9 +21,11 @@ import { RowActionButtons } from '../shared/RowActionButtons.js';
 import type {
   TemplateActionsActor,
   TemplateGalleryActor,
+  TemplateRestoreActor,
   TemplateThumbnailsActor,
 } from './template-actors.js';
 import { TemplateThumbnail } from './TemplateThumbnail.js';
+import { TemplateUndoToast } from './TemplateUndoToast.js';
 
 /** The templates list actor, as the view sees it. */
 export type EmailTemplatesActor = ListActor<EmailTemplateSummary, TemplateForm>;
@@ -33,14 +35,16 @@ const NOTICES = { created: 'created', updated: 'updated', deleted: 'deleted' } a
 
 /**
  * /templates: the company's email templates (name, last change) searched by name, with "New template" from a
- * starter of the gallery, duplicate, rename and a confirmed delete.
+ * starter of the gallery, duplicate, rename and a confirmed delete, which offers Undo for a few seconds.
  */
 export function TemplatesView({
   actor,
   gallery,
   actions,
+  restore,
   canWrite,
   duplicatedName,
+  restoredName,
   timeZone,
   thumbnails,
   onOpen,
@@ -48,6 +52,8 @@ export function TemplatesView({
   actor: EmailTemplatesActor;
   gallery: TemplateGalleryActor;
   actions: TemplateActionsActor;
+  /** The Undo offer after a delete. */
+  restore: TemplateRestoreActor;
   thumbnails: TemplateThumbnailsActor;
   /** Opens the editor: a template by id, or a new one (null). */
   onOpen: (id: number | null) => void;
@@ -55,6 +61,8 @@ export function TemplatesView({
   canWrite: boolean;
   /** The name of the copy just made, for its notice. */
   duplicatedName: string | null;
+  /** The name of the template Undo just brought back, for its notice. */
+  restoredName: string | null;
   timeZone?: string;
 }) {
   const { t, i18n } = useTranslation();
@@ -67,9 +75,11 @@ export function TemplatesView({
   const shown = useSelector(thumbnails, (state) => state.context.shown);
   const noticeText = duplicatedName
     ? t('emailTemplates.notices.duplicated', { name: duplicatedName })
-    : noticeKey
-      ? t(`emailTemplates.notices.${noticeKey}`)
-      : null;
+    : restoredName
+      ? t('emailTemplates.notices.restored', { name: restoredName })
+      : noticeKey
+        ? t(`emailTemplates.notices.${noticeKey}`)
+        : null;
   return (
     <ListScreenTable
       actor={actor}
@@ -177,6 +187,7 @@ export function TemplatesView({
       }}
     >
       <TemplateDialog actor={actor} gallery={gallery} />
+      <TemplateUndoToast restore={restore} />
     </ListScreenTable>
   );
 }
