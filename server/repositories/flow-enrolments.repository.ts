@@ -369,20 +369,6 @@ export async function outboxEngagement(
   return rows[0] ?? { opened: false, clicked: false };
 }
 
-/** The outbox row of a subscriber in a run (the email a flow step froze), or null (not subscribed any more). */
-export async function outboxRowOf(
-  sql: Sql,
-  companyId: CompanyId,
-  runId: number,
-  subscriberId: number,
-): Promise<{ id: number; status: string } | null> {
-  const { rows } = await sql.query<{ id: number; status: string }>(
-    'SELECT id::int, status FROM mail_outbox WHERE company_id = $1 AND run_id = $2 AND subscriber_id = $3',
-    [companyId, runId, subscriberId],
-  );
-  return rows[0] ?? null;
-}
-
 /** Whether the subscriber's guest is a member of any of the segments' member-guest fragments. */
 export async function subscriberInSegments(
   sql: Sql,
