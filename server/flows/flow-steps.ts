@@ -12,7 +12,6 @@ import {
   moveEnrolment,
   openStep,
   outboxEngagement,
-  outboxRowOf,
   subscriberInSegments,
   visitedBetween,
   type EnrolmentMove,
@@ -22,7 +21,7 @@ import { addListMembers, removeListMembers } from '../repositories/subscriber-li
 import { updateSubscriber } from '../repositories/subscribers.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
 import { audienceSelectionOf, fromAddress, withPreheader } from '../services/campaign-content.js';
-import { freezeRunIn } from '../services/mail-runs.service.js';
+import { freezeSubscriberRun } from '../repositories/mail-runs.repository.js';
 import { getEmailSender, getEmailTemplate, listEmailSenders, runIdentity } from './step-lookups.js';
 import { delayEnd, quietHoursEnd } from './timing.js';
 
@@ -40,6 +39,11 @@ export interface StepContext {
   /** The installation's host, for Message-IDs. */
   domain: string;
   frequencyCap: number;
+  /**
+   * The transaction already holds the subscriber locks of every enrolment it runs (the runner's chunk locks
+   * them first, lowest id first); unset, each email step locks its person itself (the demo seed).
+   */
+  subscribersLocked?: boolean;
 }
 
 /** Work outside the database that a committed step asked for. */
@@ -244,7 +248,7 @@ async function sendEmail(
 ): Promise<{ outcome: string; runId: number | null; outboxId: number | null }> {
   const companyId = scope.companyId;
   // Held until the commit: another transaction emailing this person waits, then counts this email too.
-  await lockSubscribersOf(sql, companyId, [state.id]);
+  if (!context.subscribersLocked) await lockSubscribersOf(sql, companyId, [state.id]);
   const recent = await marketingEmailsBetween(
     sql,
     companyId,
@@ -273,26 +277,31 @@ async function sendEmail(
   const identity = await runIdentity(sql, companyId);
   const postalAddress = identity.postalAddress?.trim() ?? '';
   if (postalAddress === '') return { outcome: 'failed', runId: null, outboxId: null };
-  const frozen = await freezeRunIn(sql, scope, context.domain, {
-    identity: { postalAddress, language: identity.language },
-    kind: 'flow',
-    sourceId: state.flow_id,
-    runKey: `e${state.id}.s${step.id}`,
-    content: {
-      from: fromAddress(sender),
-      subject,
-      html: withPreheader(template.html_content, settings.preheader),
-      text: template.text_content,
-      tracking: true,
+  const frozen = await freezeSubscriberRun(
+    sql,
+    scope,
+    {
+      kind: 'flow',
+      sourceId: state.flow_id,
+      runKey: `e${state.id}.s${step.id}`,
+      content: {
+        from: fromAddress(sender),
+        subject,
+        html: withPreheader(template.html_content, settings.preheader),
+        text: template.text_content,
+        tracking: true,
+      },
+      postalAddress,
+      language: identity.language,
     },
-    audience: { subscriberIds: [subscriberId] },
-  });
-  const row = await outboxRowOf(sql, companyId, frozen.run.id, subscriberId);
-  if (row === null) return { outcome: 'failed', runId: frozen.run.id, outboxId: null };
+    subscriberId,
+    context.domain,
+  );
+  if (frozen.outbox === null) return { outcome: 'failed', runId: frozen.runId, outboxId: null };
   return {
-    outcome: row.status === 'suppressed' ? 'suppressed' : 'sent',
-    runId: frozen.run.id,
-    outboxId: row.id,
+    outcome: frozen.outbox.status === 'suppressed' ? 'suppressed' : 'sent',
+    runId: frozen.runId,
+    outboxId: frozen.outbox.id,
   };
 }
 

@@ -17,6 +17,7 @@ import {
   failEnrolments,
   liveFlows,
   lockEnrolment,
+  lockEnrolments,
   lockSubscribersOf,
   type LiveFlow,
 } from '../repositories/flow-enrolments.repository.js';
@@ -165,16 +166,30 @@ export function flowRunner(
    * way in a new one: nothing stays claimed by this worker, which never takes its own claims over.
    */
   async function runChunk(companyId: number, ids: readonly number[], now: Date): Promise<StepEffect[]> {
-    const context = { now, domain: deps.domain, frequencyCap: settings.frequencyCap };
+    const context = {
+      now,
+      domain: deps.domain,
+      frequencyCap: settings.frequencyCap,
+      subscribersLocked: true,
+    };
     try {
       return await db.tenant(companyId, async (sql) => {
         const effects: StepEffect[] = [];
-        // The people first, in a fixed order, so the frequency cap counts one email at a time per person.
+        // The people first, in a fixed order, so the frequency cap counts one email at a time per person; then
+        // the chunk's enrolments in one statement.
         await lockSubscribersOf(sql, companyId, ids);
+        const states = await lockEnrolments(sql, companyId, ids, worker);
+        // A person whose earlier enrolment ran in this chunk may have changed since the states were read.
+        const ran = new Set<number | null>();
         for (const id of ids) {
+          const read = states.get(id);
+          if (!read) continue;
           await sql.query('SAVEPOINT flow_enrolment');
           try {
-            const state = await lockEnrolment(sql, companyId, id, worker);
+            const state = ran.has(read.subscriber_id)
+              ? await lockEnrolment(sql, companyId, id, worker)
+              : read;
+            ran.add(read.subscriber_id);
             if (state) effects.push(...(await runEnrolmentSteps(sql, companyId, state, context)));
             await sql.query('RELEASE SAVEPOINT flow_enrolment');
           } catch (error) {

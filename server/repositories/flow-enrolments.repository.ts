@@ -172,6 +172,21 @@ export async function lockEnrolment(
   id: number,
   worker: string,
 ): Promise<EnrolmentState | null> {
+  return (await lockEnrolments(sql, companyId, [id], worker)).get(id) ?? null;
+}
+
+/**
+ * `lockEnrolment` for a whole chunk in two statements: locks every enrolment of `ids` this worker still holds (and
+ * their flows `FOR SHARE`, each only while live), lowest id first, and lets go of the claims of the others. The
+ * states are as read now; a step run since that may have changed one (the same person's earlier enrolment in the
+ * chunk) calls for `lockEnrolment` again.
+ */
+export async function lockEnrolments(
+  sql: Sql,
+  companyId: CompanyId,
+  ids: readonly number[],
+  worker: string,
+): Promise<Map<number, EnrolmentState>> {
   const { rows } = await sql.query<EnrolmentState>(
     `SELECT e.id::int, e.flow_id::int, e.subscriber_id::int, e.location_id::int, s.guest_id::int, e.current_key,
             e.next_run_at, e.open_step_id::int, e.last_outbox_id::int, e.entered_at, v.graph,
@@ -185,18 +200,23 @@ export async function lockEnrolment(
      JOIN companies c ON c.id = $1
      LEFT JOIN subscribers s ON s.company_id = $1 AND s.id = e.subscriber_id
      LEFT JOIN locations l ON l.company_id = $1 AND l.id = e.location_id
-     WHERE e.company_id = $1 AND e.id = $2 AND e.claimed_by = $3 AND e.status = 'active' AND f.status = 'live'
+     WHERE e.company_id = $1 AND e.id = ANY($2::bigint[]) AND e.claimed_by = $3 AND e.status = 'active'
+       AND f.status = 'live'
+     ORDER BY e.id
      FOR UPDATE OF e FOR SHARE OF f`,
-    [companyId, id, worker],
+    [companyId, ids, worker],
   );
-  if (rows[0]) return rows[0];
-  // Paused (or taken over, or moved on): this worker's claim, if it still has one, goes; the due time stays.
-  await sql.query(
-    `UPDATE flow_enrolments SET claimed_at = NULL, claimed_by = NULL
-     WHERE company_id = $1 AND id = $2 AND claimed_by = $3 AND status = 'active'`,
-    [companyId, id, worker],
-  );
-  return null;
+  const states = new Map(rows.map((row) => [row.id, row]));
+  const others = ids.filter((id) => !states.has(id));
+  // Paused (or taken over, or moved on): this worker's claims, where it still has them, go; the due times stay.
+  if (others.length > 0) {
+    await sql.query(
+      `UPDATE flow_enrolments SET claimed_at = NULL, claimed_by = NULL
+       WHERE company_id = $1 AND id = ANY($2::bigint[]) AND claimed_by = $3 AND status = 'active'`,
+      [companyId, others, worker],
+    );
+  }
+  return states;
 }
 
 /**
@@ -347,20 +367,6 @@ export async function outboxEngagement(
     [companyId, outboxId],
   );
   return rows[0] ?? { opened: false, clicked: false };
-}
-
-/** The outbox row of a subscriber in a run (the email a flow step froze), or null (not subscribed any more). */
-export async function outboxRowOf(
-  sql: Sql,
-  companyId: CompanyId,
-  runId: number,
-  subscriberId: number,
-): Promise<{ id: number; status: string } | null> {
-  const { rows } = await sql.query<{ id: number; status: string }>(
-    'SELECT id::int, status FROM mail_outbox WHERE company_id = $1 AND run_id = $2 AND subscriber_id = $3',
-    [companyId, runId, subscriberId],
-  );
-  return rows[0] ?? null;
 }
 
 /** Whether the subscriber's guest is a member of any of the segments' member-guest fragments. */

@@ -5,6 +5,7 @@ import { queryBuilder } from '../db/query-builder.js';
 import { runWithSegmentPlanner } from './segment-rules/planner.js';
 import { addressHashSql } from './address-hash.js';
 import type { WriteScope } from './scope.js';
+import { redactPersonalData } from '../privacy.js';
 
 /**
  * Who a run is for (only those still subscribed): chosen subscribers, the members of subscriber lists, or the
@@ -157,18 +158,7 @@ export async function freezeOutbox(
   // One statement, whatever the audience: a campaign's segments are evaluated inside it (hashed guest sets).
   const statement = rawSql<{ n: number }>`
     WITH added AS (
-      INSERT INTO mail_outbox (company_id, run_id, subscriber_id, email, merge, message_id, status)
-      SELECT ${companyId}::bigint, ${runId}::bigint, s.id, s.email,
-             jsonb_build_object('first_name', s.first_name, 'last_name', s.last_name, 'email', s.email,
-                                'location_name', coalesce(l.name, '')),
-             '<r' || ${runId}::bigint || '.s' || s.id || '@' || ${domain}::text || '>',
-             CASE WHEN EXISTS (SELECT 1 FROM mail_suppressions x
-                               WHERE x.company_id = ${companyId} AND x.email_hash = ${rawSql.raw(addressHashSql('s.email'))})
-                  THEN 'suppressed' ELSE 'queued' END
-      FROM subscribers s
-      LEFT JOIN locations l ON l.company_id = ${companyId} AND l.id = s.source_location_id
-      WHERE s.company_id = ${companyId}::bigint AND s.subscribed AND ${chosen}
-      ON CONFLICT (run_id, subscriber_id) DO NOTHING
+      ${outboxInsert(companyId, rawSql`${runId}::bigint`, rawSql``, domain, chosen)}
       RETURNING 1)
     SELECT count(*)::int AS n FROM added`;
   // Chosen subscribers (a flow's email) need no segment planner: its settings cost two round trips per email.
@@ -183,6 +173,97 @@ export async function freezeOutbox(
     [companyId, runId],
   );
   return rowCount;
+}
+
+/**
+ * The outbox rows of a run (`runId`, an expression; `from`, more `FROM` items it needs): the subscribed
+ * subscribers `chosen` picks, each with address and merge values as they are now, the stable Message-ID
+ * `<r{run}.s{subscriber}@{domain}>`, and 'suppressed' for an address on the suppression list; a row already there
+ * is kept.
+ */
+function outboxInsert(
+  companyId: CompanyId,
+  runId: RawBuilder<unknown>,
+  from: RawBuilder<unknown>,
+  domain: string,
+  chosen: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  return rawSql`
+    INSERT INTO mail_outbox (company_id, run_id, subscriber_id, email, merge, message_id, status)
+    SELECT ${companyId}::bigint, ${runId}, s.id, s.email,
+           jsonb_build_object('first_name', s.first_name, 'last_name', s.last_name, 'email', s.email,
+                              'location_name', coalesce(l.name, '')),
+           '<r' || ${runId} || '.s' || s.id || '@' || ${domain}::text || '>',
+           CASE WHEN EXISTS (SELECT 1 FROM mail_suppressions x
+                             WHERE x.company_id = ${companyId} AND x.email_hash = ${rawSql.raw(addressHashSql('s.email'))})
+                THEN 'suppressed' ELSE 'queued' END
+    FROM ${from} subscribers s
+    LEFT JOIN locations l ON l.company_id = ${companyId} AND l.id = s.source_location_id
+    WHERE s.company_id = ${companyId}::bigint AND s.subscribed AND ${chosen}
+    ON CONFLICT (run_id, subscriber_id) DO NOTHING`;
+}
+
+/** A one-subscriber run as `freezeSubscriberRun` made it: the run, and its outbox row (null: not subscribed). */
+export interface SubscriberRun {
+  runId: number;
+  created: boolean;
+  outbox: { id: number; status: string } | null;
+}
+
+/**
+ * A run for one subscriber (a flow's email) in one statement: the run (recipients counted from the same
+ * subscriber row), its audit entry and its outbox row, as `insertRunOnce` then `freezeOutbox` would make them, in
+ * one round trip instead of five. A run already made with the key is answered as it is (`created: false`).
+ */
+export async function freezeSubscriberRun(
+  sql: Sql,
+  scope: WriteScope,
+  run: NewRun,
+  subscriberId: number,
+  domain: string,
+): Promise<SubscriberRun> {
+  const companyId = scope.companyId;
+  const chosen = rawSql`s.id = ${subscriberId}::bigint`;
+  const after = JSON.stringify(
+    redactPersonalData({ kind: run.kind, source_id: run.sourceId, run_key: run.runKey }),
+  );
+  const statement = rawSql<{ run_id: number; outbox_id: number | null; status: string | null }>`
+    WITH run AS (
+      INSERT INTO mail_runs (company_id, kind, source_id, run_key, from_address, subject, html_template,
+                             text_template, postal_address, language, tracking, recipients)
+      VALUES (${companyId}, ${run.kind}, ${run.sourceId}, ${run.runKey}, ${run.content.from}, ${run.content.subject},
+              ${run.content.html}, ${run.content.text}, ${run.postalAddress}, ${run.language}, ${run.content.tracking},
+              (SELECT count(*) FROM subscribers s WHERE s.company_id = ${companyId}::bigint AND s.subscribed AND ${chosen}))
+      ON CONFLICT (company_id, kind, source_id, run_key) DO NOTHING
+      RETURNING id),
+    audit AS (
+      INSERT INTO audit_log (company_id, user_id, actor_user_id, action, entity, entity_id, before, after)
+      SELECT ${companyId}::bigint, ${scope.userId}::bigint, ${scope.actorUserId}::bigint, 'create', 'mail_run',
+             run.id::text, NULL,
+             ${after}::jsonb
+      FROM run),
+    added AS (
+      ${outboxInsert(companyId, rawSql`run.id`, rawSql`run,`, domain, chosen)}
+      RETURNING id, status)
+    SELECT run.id::int AS run_id, added.id::int AS outbox_id, added.status FROM run LEFT JOIN added ON true`;
+  const { rows } = await sql.query<{ run_id: number; outbox_id: number | null; status: string | null }>(
+    ...compiledOf(statement),
+  );
+  const made = rows[0];
+  if (made) {
+    const outbox = made.outbox_id === null ? null : { id: made.outbox_id, status: made.status! };
+    return { runId: made.run_id, created: true, outbox };
+  }
+  // Made before with this key (a retried step): the run and its row as they are.
+  const found = await sql.query<{ run_id: number; outbox_id: number | null; status: string | null }>(
+    `SELECT r.id::int AS run_id, o.id::int AS outbox_id, o.status FROM mail_runs r
+     LEFT JOIN mail_outbox o ON o.run_id = r.id AND o.subscriber_id = $5
+     WHERE r.company_id = $1 AND r.kind = $2 AND r.source_id IS NOT DISTINCT FROM $3 AND r.run_key = $4`,
+    [companyId, run.kind, run.sourceId, run.runKey, subscriberId],
+  );
+  const row = found.rows[0]!;
+  const outbox = row.outbox_id === null ? null : { id: row.outbox_id, status: row.status! };
+  return { runId: row.run_id, created: false, outbox };
 }
 
 /** A raw statement as the text and parameters `Sql.query` takes. */

@@ -1,5 +1,6 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { addressHashSql } from './address-hash.js';
+import { exitSubscribersFromFlows } from './flow-exits.repository.js';
 
 /**
  * The suppression list (docs/sending.md, "Suppressions"). Every entry is matched by `email_hash`, the SHA-256 of
@@ -10,7 +11,12 @@ import { addressHashSql } from './address-hash.js';
 /** Why an address must not be mailed again. */
 export type SuppressionReason = 'unsubscribed' | 'bounced' | 'complained' | 'deleted';
 
-/** Adds an address to the company's suppression list; an address already there keeps its first reason. */
+/**
+ * Adds an address to the company's suppression list; an address already there keeps its first reason. A bounce
+ * or a complaint (a feedback report, a suppression added by hand) also ends the flows of the subscribers holding
+ * the address at once, as `suppressed` (docs/flows.md, "Exits"); an unsubscribe's caller ends them as
+ * `unsubscribed` itself.
+ */
 export async function suppressAddress(
   sql: Sql,
   companyId: CompanyId,
@@ -23,6 +29,17 @@ export async function suppressAddress(
      VALUES ($1, $2, ${addressHashSql('$2')}, $3, $4)
      ON CONFLICT (company_id, email_hash) DO NOTHING`,
     [companyId, email, reason, runId],
+  );
+  if (reason !== 'bounced' && reason !== 'complained') return;
+  const { rows } = await sql.query<{ id: number }>(
+    'SELECT id::int FROM subscribers WHERE company_id = $1 AND lower(email) = lower($2) ORDER BY id',
+    [companyId, email],
+  );
+  await exitSubscribersFromFlows(
+    sql,
+    companyId,
+    rows.map((row) => row.id),
+    'suppressed',
   );
 }
 

@@ -10,6 +10,7 @@ import {
 } from '../../server/repositories/imports.repository.js';
 import { findMailTokenSecret, finishOutboxBatch } from '../../server/repositories/mail-outbox.repository.js';
 import { marketingEmailsBetween } from '../../server/repositories/flow-enrolments.repository.js';
+import { suppressAddress } from '../../server/repositories/mail-suppressions.repository.js';
 import { updateSubscriber } from '../../server/repositories/subscribers.repository.js';
 import { eraseSubscriber } from '../../server/services/customer-erasure.js';
 import { flowEngineService } from '../../server/services/flow-engine.service.js';
@@ -227,6 +228,63 @@ describe('flow exits', () => {
       return rows.map((row) => row.subscriber_id);
     });
     expect(sentB).toEqual([stayer, other].sort((a, b) => a - b));
+    await setFlowStatus(test.db, company.companyId, flowId, 'paused');
+  });
+
+  it('a complaint and a suppression added by hand end the enrolments at once; an unsubscribe entry alone does not', async () => {
+    clock = testClock(new Date('2026-03-03T15:00:00Z'));
+    const { flowId } = await makeLiveFlow(test.db, company.companyId, graphOf(company.templateId));
+    const people: number[] = [];
+    for (let i = 0; i < 4; i += 1) people.push((await makeSubscriber(test.db, company.companyId)).id);
+    const [complained, byHand, listed, stayer] = people as [number, number, number, number];
+    await runner().tick();
+    const before = await enrolments(flowId);
+    const emailOf = async (id: number) =>
+      test.db.owner(async (sql) => {
+        const { rows } = await sql.query<{ email: string }>('SELECT email FROM subscribers WHERE id = $1', [
+          id,
+        ]);
+        return rows[0]!.email;
+      });
+    // A feedback report's complaint (with its run), a manual suppression (no run, address in other case), and an
+    // unsubscribe entry written without its caller's exit (that caller exits people as `unsubscribed` itself).
+    const runId = await test.db.owner(async (sql) => {
+      const { rows } = await sql.query<{ run_id: number }>(
+        `SELECT o.run_id::int FROM mail_outbox o JOIN mail_runs r ON r.id = o.run_id
+         WHERE r.source_id = $1 AND o.subscriber_id = $2`,
+        [flowId, complained],
+      );
+      return rows[0]!.run_id;
+    });
+    const complainedEmail = await emailOf(complained);
+    const byHandEmail = (await emailOf(byHand)).toUpperCase();
+    const listedEmail = await emailOf(listed);
+    await test.db.tenant(company.companyId, async (sql) => {
+      await suppressAddress(sql, company.companyId, complainedEmail, 'complained', runId);
+      await suppressAddress(sql, company.companyId, byHandEmail, 'bounced', null);
+      await suppressAddress(sql, company.companyId, listedEmail, 'unsubscribed', null);
+    });
+
+    const after = await enrolments(flowId);
+    const byPerson = new Map(after.map((row) => [row.subscriber_id, row]));
+    for (const person of [complained, byHand]) {
+      expect(byPerson.get(person)).toMatchObject({
+        status: 'exited',
+        exit_reason: 'suppressed',
+        current_key: 'w',
+        next_run_at: null,
+      });
+    }
+    for (const person of [listed, stayer]) {
+      expect(byPerson.get(person)).toEqual(before.find((row) => row.subscriber_id === person));
+    }
+    const steps = await openSteps(people.map((person) => byPerson.get(person)!.id));
+    expect(steps.map((row) => [row.outcome, row.done])).toEqual([
+      ['suppressed', true],
+      ['suppressed', true],
+      [null, false],
+      [null, false],
+    ]);
     await setFlowStatus(test.db, company.companyId, flowId, 'paused');
   });
 
