@@ -6,7 +6,7 @@ import {
   initialTransition,
   type SnapshotFrom,
   transition,
-  type TransitionDefinition,
+  type AnyTransitionDefinition,
 } from 'xstate';
 
 /** A path of a machine's model: its steps and the snapshot it ends in. */
@@ -88,7 +88,7 @@ export function groupBy<Item>(items: readonly Item[], keyOf: (item: Item) => str
 }
 
 /** A transition the machine defines, named `source state id · event type · candidate number`. */
-function transitionName(definition: TransitionDefinition<never, never>, index: number): string {
+function transitionName(definition: AnyTransitionDefinition, index: number): string {
   return `${definition.source.id} · ${definition.eventType} · ${index}`;
 }
 
