@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import type { StatePath, TestModel } from '@xstate/graph';
 import {
   type AnyStateMachine,
@@ -73,6 +74,14 @@ export function everyTransition<Machine extends AnyStateMachine>(
       seen.add(key);
       reached.push(extended);
     }
+  }
+  // WALK_LOG=<file> appends the model's size, to find the models that grew (docs/platform.md, "Test suite speed").
+  if (process.env.WALK_LOG) {
+    const steps = transitions.reduce((total, path) => total + path.steps.length, 0);
+    appendFileSync(
+      process.env.WALK_LOG,
+      `${machine.id}\t${reached.length} states\t${transitions.length} transitions\t${steps} steps\n`,
+    );
   }
   return { reached, transitions };
 }
