@@ -1,10 +1,13 @@
+import { appendFileSync } from 'node:fs';
 import type { StatePath, TestModel } from '@xstate/graph';
 import {
   type AnyStateMachine,
+  type AnyStateNode,
   type EventFromLogic,
   initialTransition,
   type SnapshotFrom,
   transition,
+  type AnyTransitionDefinition,
 } from 'xstate';
 
 /** A path of a machine's model: its steps and the snapshot it ends in. */
@@ -72,6 +75,14 @@ export function everyTransition<Machine extends AnyStateMachine>(
       reached.push(extended);
     }
   }
+  // WALK_LOG=<file> appends the model's size, to find the models that grew (docs/platform.md, "Test suite speed").
+  if (process.env.WALK_LOG) {
+    const steps = transitions.reduce((total, path) => total + path.steps.length, 0);
+    appendFileSync(
+      process.env.WALK_LOG,
+      `${machine.id}\t${reached.length} states\t${transitions.length} transitions\t${steps} steps\n`,
+    );
+  }
   return { reached, transitions };
 }
 
@@ -83,4 +94,35 @@ export function groupBy<Item>(items: readonly Item[], keyOf: (item: Item) => str
     groups.set(key, [...(groups.get(key) ?? []), item]);
   }
   return groups;
+}
+
+/** A transition the machine defines, named `source state id · event type · candidate number`. */
+function transitionName(definition: AnyTransitionDefinition, index: number): string {
+  return `${definition.source.id} · ${definition.eventType} · ${index}`;
+}
+
+/**
+ * The transitions a machine defines (each guarded candidate of an event counts apart) that none of the
+ * paths' last steps takes, as `state id · event · candidate`. The machine says which definitions an event
+ * takes from a snapshot (`getTransitionData`), so a model whose states are coarser than the snapshots
+ * (a `serializeState` that keeps only what guards and checks read) can show it still takes each one.
+ */
+export function untakenTransitions<Machine extends AnyStateMachine>(
+  machine: Machine,
+  paths: readonly MachinePath<Machine>[],
+): string[] {
+  const names = new Map<unknown, string>();
+  const visit = (node: AnyStateNode): void => {
+    for (const candidates of node.transitions.values())
+      candidates.forEach((definition, index) => names.set(definition, transitionName(definition, index)));
+    for (const child of Object.values(node.states)) visit(child);
+  };
+  visit(machine.root);
+  for (const path of paths) {
+    const from = path.steps.at(-2)?.state;
+    const last = path.steps.at(-1)!;
+    if (!from) continue;
+    for (const taken of machine.getTransitionData(from, last.event)) names.delete(taken);
+  }
+  return [...names.values()].sort();
 }
