@@ -219,7 +219,13 @@ export const ROUTES: readonly AppRoute[] = [
     groupCrumb: 'guests',
     parent: 'pages.titles.guestAnalytics',
   }),
-  page('/demographics', comingSoon, 'pages.titles.demographics', 'Demographics', 'guests'),
+  page(
+    '/demographics',
+    lazyScreen(() => import('./screens/DemographicsScreen.js')),
+    'pages.titles.demographics',
+    'Demographics',
+    'guests',
+  ),
   page('/heatmap', comingSoon, 'pages.titles.heatmap', 'Customer Journey', 'guests'),
   // Marketing
   page(
