@@ -7,7 +7,7 @@
  * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts), BENCH_GUEST_DATABASE_URL a pre-seeded database for
  * it; BENCH_LOAD_SECONDS, BENCH_LOAD_PAGE_SECONDS and BENCH_LOAD_ROWS the list load's (bench/load.ts); BENCH_ONLY a
  * comma-separated subset (size, start, replay, locations, upload, imports, guests, load, rollups, segments, rfm,
- * segment-preview, sending); BENCH_SEND_RECIPIENTS and BENCH_SEND_BATCH the send's (bench/sending.ts); BENCH_ROLLUP_* the rollups' (bench/rollups.ts), BENCH_PREVIEW_* the starter segments' previews
+ * segment-preview, sending, guest-dashboards); BENCH_SEND_RECIPIENTS and BENCH_SEND_BATCH the send's (bench/sending.ts); BENCH_ROLLUP_* the rollups' (bench/rollups.ts), BENCH_PREVIEW_* the starter segments' previews
  * (bench/segment-preview.ts, PostgreSQL only).
  */
 import { buildApp } from '../server/app.js';
