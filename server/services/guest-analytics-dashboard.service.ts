@@ -23,6 +23,17 @@ export function periodOf(range: Days): GuestPeriod {
   return days <= 31 ? 'day' : days <= 183 ? 'week' : 'month';
 }
 
+/**
+ * The first day of the cohorts the heatmap shows: the range's own months, and at least the twelve months ending
+ * with the range's last, so a short range still shows a year of cohorts leading up to it.
+ */
+export function cohortsFrom(range: Days): string {
+  const year = Number(range.to.slice(0, 4));
+  const month = Number(range.to.slice(5, 7)) - 1 - (COHORT_MONTHS.default - 1);
+  const first = new Date(Date.UTC(year, month, 1)).toISOString().slice(0, 10);
+  return first < range.from ? first : range.from;
+}
+
 /** The guests of a range: distinct, new to the company in it, returning (the others), their checks. */
 async function totalsOf(sql: Sql, companyId: number, locations: number[] | null, range: Days) {
   const row = await guestTotals(sql, companyId, locations, range);
@@ -52,11 +63,11 @@ export function guestAnalyticsDashboardService(db: Database) {
             returning_guests: row.guests - row.new_guests,
           })),
           visit_frequency: await visitCounts(sql, companyId, scope.locationIds, range, TOP_VISIT_COUNT),
-          // The cohort calls' own reading: cohorts whose month holds a day of the range, a year of offsets.
+          // The cohort calls' own reading (cohorts whose month holds a day of the asked days), a year of offsets.
           cohorts: await cohortRowsFor(sql, companyId, {
             location_id: query.location_id,
             location_group_id: query.location_group_id,
-            from_date: query.from_date,
+            from_date: cohortsFrom(range),
             to_date: query.to_date,
             months: COHORT_MONTHS.default,
           }),

@@ -102,9 +102,12 @@ describe('guest dashboard calls', () => {
       { visits: 1, guests: 2 },
       { visits: 2, guests: 1 },
     ]);
+    // A year of cohorts up to March: G2's January, then G1 and G3 in March.
     expect(all.cohorts.map((row: { cohort: string; size: number }) => [row.cohort, row.size])).toEqual([
+      ['2025-01', 1],
       ['2025-03', 2],
     ]);
+    expect(all.cohorts[0].months.map((month: { active: number }) => month.active)).toEqual([1, 0, 1]);
     const here = (await get(alice, `/api/analytics/guests/?${MARCH}&location_id=${north}`)).json();
     expect(here.totals).toEqual({ guests: 1, new_guests: 1, returning_guests: 0, visits: 2 });
     expect(here.previous_totals).toBeNull();
