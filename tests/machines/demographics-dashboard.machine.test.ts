@@ -1,10 +1,15 @@
+import { createTestModel } from '@xstate/graph';
 import { describe, expect, it } from 'vitest';
 import {
   demographicsDashboardMachine,
   demographicsIsEmpty,
 } from '../../src/machines/demographics-dashboard.machine.js';
 import { AGE_BANDS, type Demographics } from '../../src/schemas/demographics-dashboard.js';
-import { walkGuestDashboard } from './support/guest-dashboard-model.js';
+import {
+  GUEST_DASHBOARD_INPUT,
+  guestDashboardEvents,
+  walkGuestDashboard,
+} from './support/guest-dashboard-model.js';
 
 const NOBODY = { people: 0, guests_subscribed: 0, guests_only: 0, subscribers_only: 0 };
 const QUIET: Demographics = {
@@ -29,7 +34,11 @@ const FULL: Demographics = {
 };
 
 describe('demographics dashboard machine (model)', () => {
-  walkGuestDashboard({ machine: demographicsDashboardMachine, full: FULL, quiet: QUIET });
+  const model = createTestModel(demographicsDashboardMachine, {
+    events: guestDashboardEvents(FULL, QUIET),
+    input: GUEST_DASHBOARD_INPUT,
+  });
+  walkGuestDashboard({ machine: demographicsDashboardMachine, full: FULL, quiet: QUIET }, model);
 
   it('is empty only when nobody came or joined', () => {
     expect(demographicsIsEmpty(FULL)).toBe(false);

@@ -1,10 +1,15 @@
+import { createTestModel } from '@xstate/graph';
 import { describe, expect, it } from 'vitest';
 import {
   guestAnalyticsDashboardMachine,
   guestAnalyticsIsEmpty,
 } from '../../src/machines/guest-analytics-dashboard.machine.js';
 import type { GuestAnalytics } from '../../src/schemas/guest-analytics-dashboard.js';
-import { walkGuestDashboard } from './support/guest-dashboard-model.js';
+import {
+  GUEST_DASHBOARD_INPUT,
+  guestDashboardEvents,
+  walkGuestDashboard,
+} from './support/guest-dashboard-model.js';
 
 const COHORT = {
   cohort: '2025-03',
@@ -31,7 +36,11 @@ const QUIET: GuestAnalytics = {
 };
 
 describe('guest analytics dashboard machine (model)', () => {
-  walkGuestDashboard({ machine: guestAnalyticsDashboardMachine, full: FULL, quiet: QUIET });
+  const model = createTestModel(guestAnalyticsDashboardMachine, {
+    events: guestDashboardEvents(FULL, QUIET),
+    input: GUEST_DASHBOARD_INPUT,
+  });
+  walkGuestDashboard({ machine: guestAnalyticsDashboardMachine, full: FULL, quiet: QUIET }, model);
 
   it('has something to show while a cohort of the range has returns, even with no guest in it', () => {
     expect(guestAnalyticsIsEmpty({ ...QUIET, cohorts: [COHORT] })).toBe(false);

@@ -99,7 +99,10 @@ export function GuestAnalyticsDashboardView({
             ariaLabel: t(`${AREA}.newVsReturning.title`),
             series: [
               { name: t(`${AREA}.newVsReturning.new`), data: series.map((row) => row.new_guests) },
-              { name: t(`${AREA}.newVsReturning.returning`), data: series.map((row) => row.returning_guests) },
+              {
+                name: t(`${AREA}.newVsReturning.returning`),
+                data: series.map((row) => row.returning_guests),
+              },
             ],
             options: {
               chart: { stacked: true },
@@ -156,7 +159,7 @@ export function GuestAnalyticsDashboardView({
         <SegmentedControl
           aria-label={t(`${AREA}.cohorts.metric`)}
           value={metric}
-          onChange={(value) => setMetric(value as 'retention' | 'revenue')}
+          onChange={setMetric}
           data={[
             { value: 'retention', label: t(`${AREA}.cohorts.retention`) },
             { value: 'revenue', label: t(`${AREA}.cohorts.revenue`) },
