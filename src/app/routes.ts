@@ -178,7 +178,7 @@ export const ROUTES: readonly AppRoute[] = [
   // Guests
   page(
     '/guest/analytics',
-    lazyScreen(() => import('./screens/GuestAnalyticsScreen.js')),
+    lazyScreen(() => import('./screens/GuestAnalyticsScreen.js'), { messages: 'guestDashboards' }),
     'pages.titles.guestAnalytics',
     'Subscribers',
     'guests',
@@ -221,7 +221,7 @@ export const ROUTES: readonly AppRoute[] = [
   }),
   page(
     '/demographics',
-    lazyScreen(() => import('./screens/DemographicsScreen.js')),
+    lazyScreen(() => import('./screens/DemographicsScreen.js'), { messages: 'guestDashboards' }),
     'pages.titles.demographics',
     'Demographics',
     'guests',
