@@ -62,6 +62,7 @@ import { trackingService } from './services/tracking.service.js';
 import { locationsRoutes } from './routes/locations.routes.js';
 import { bigdataRoutes } from './routes/bigdata.routes.js';
 import { cohortsRoutes } from './routes/cohorts.routes.js';
+import { guestDashboardsRoutes } from './routes/guest-dashboards.routes.js';
 import { guestsRoutes } from './routes/guests.routes.js';
 import { posCheckVoidsRoutes } from './routes/pos-check-voids.routes.js';
 import { posAnalyticsRoutes } from './routes/pos-analytics.routes.js';
@@ -93,6 +94,8 @@ import { DEFAULT_UPLOAD_SETTINGS, importsService, type UploadSettings } from './
 import { locationsService } from './services/locations.service.js';
 import { bigdataService } from './services/bigdata.service.js';
 import { cohortsService } from './services/cohorts.service.js';
+import { demographicsDashboardService } from './services/demographics-dashboard.service.js';
+import { guestAnalyticsDashboardService } from './services/guest-analytics-dashboard.service.js';
 import { customerProfilesService } from './services/customer-profiles.service.js';
 import { guestsService } from './services/guests.service.js';
 import { posCheckVoidsService } from './services/pos-check-voids.service.js';
@@ -346,6 +349,12 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       await api.register(guestsRoutes(guestsService(options.db, profiles, counts)));
       await api.register(bigdataRoutes(bigdataService(options.db)));
       await api.register(cohortsRoutes(cohortsService(options.db)));
+      await api.register(
+        guestDashboardsRoutes({
+          guests: guestAnalyticsDashboardService(options.db),
+          demographics: demographicsDashboardService(options.db),
+        }),
+      );
       await api.register(posChecksRoutes(posChecksService(options.db)));
       await api.register(posCheckVoidsRoutes(posCheckVoidsService(options.db)));
       await api.register(clvRoutes(clvSettingsService(options.db)));

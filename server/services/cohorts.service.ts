@@ -117,15 +117,18 @@ async function filterLocations(sql: Sql, companyId: number, query: CohortQuery):
   return resolved.locationIds.length === resolved.companyLocations ? [] : resolved.locationIds;
 }
 
+/** The cohort rows of a query's locations, groups and range (the cohort list; the guest analytics dashboard). */
+export async function cohortRowsFor(sql: Sql, companyId: number, query: CohortQuery): Promise<CohortRow[]> {
+  const locations = await filterLocations(sql, companyId, query);
+  return locations === null ? [] : rowsOf(sql, companyId, locations, query);
+}
+
 /** The cohort calls: raw cohort rows, and the same rows beside the company's baseline. */
 export function cohortsService(db: Database) {
   return {
     /** The monthly first-visit cohorts of the filter's locations, oldest first. */
     async list(companyId: number, query: CohortQuery): Promise<CohortList> {
-      return db.tenant(companyId, async (sql) => {
-        const locations = await filterLocations(sql, companyId, query);
-        return { results: locations === null ? [] : await rowsOf(sql, companyId, locations, query) };
-      });
+      return db.tenant(companyId, async (sql) => ({ results: await cohortRowsFor(sql, companyId, query) }));
     },
     /**
      * The same rows with a baseline per offset: the company's own cohorts (all locations, same cohort months)

@@ -178,7 +178,7 @@ export const ROUTES: readonly AppRoute[] = [
   // Guests
   page(
     '/guest/analytics',
-    lazyScreen(() => import('./screens/GuestAnalyticsScreen.js')),
+    lazyScreen(() => import('./screens/GuestAnalyticsScreen.js'), { messages: 'guestDashboards' }),
     'pages.titles.guestAnalytics',
     'Subscribers',
     'guests',
@@ -219,7 +219,13 @@ export const ROUTES: readonly AppRoute[] = [
     groupCrumb: 'guests',
     parent: 'pages.titles.guestAnalytics',
   }),
-  page('/demographics', comingSoon, 'pages.titles.demographics', 'Demographics', 'guests'),
+  page(
+    '/demographics',
+    lazyScreen(() => import('./screens/DemographicsScreen.js'), { messages: 'guestDashboards' }),
+    'pages.titles.demographics',
+    'Demographics',
+    'guests',
+  ),
   page('/heatmap', comingSoon, 'pages.titles.heatmap', 'Customer Journey', 'guests'),
   // Marketing
   page(

@@ -26,6 +26,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     campaigns: () => import('virtual:messages/en/campaigns'),
     sentMail: () => import('virtual:messages/en/sentMail'),
     flows: () => import('virtual:messages/en/flows'),
+    guestDashboards: () => import('virtual:messages/en/guestDashboards'),
   },
   ch: {
     shell: () => import('virtual:messages/ch/shell'),
@@ -37,6 +38,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     campaigns: () => import('virtual:messages/ch/campaigns'),
     sentMail: () => import('virtual:messages/ch/sentMail'),
     flows: () => import('virtual:messages/ch/flows'),
+    guestDashboards: () => import('virtual:messages/ch/guestDashboards'),
   },
   es: {
     shell: () => import('virtual:messages/es/shell'),
@@ -48,6 +50,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     campaigns: () => import('virtual:messages/es/campaigns'),
     sentMail: () => import('virtual:messages/es/sentMail'),
     flows: () => import('virtual:messages/es/flows'),
+    guestDashboards: () => import('virtual:messages/es/guestDashboards'),
   },
   jp: {
     shell: () => import('virtual:messages/jp/shell'),
@@ -59,6 +62,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     campaigns: () => import('virtual:messages/jp/campaigns'),
     sentMail: () => import('virtual:messages/jp/sentMail'),
     flows: () => import('virtual:messages/jp/flows'),
+    guestDashboards: () => import('virtual:messages/jp/guestDashboards'),
   },
   de: {
     shell: () => import('virtual:messages/de/shell'),
@@ -70,6 +74,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     campaigns: () => import('virtual:messages/de/campaigns'),
     sentMail: () => import('virtual:messages/de/sentMail'),
     flows: () => import('virtual:messages/de/flows'),
+    guestDashboards: () => import('virtual:messages/de/guestDashboards'),
   },
   fr: {
     shell: () => import('virtual:messages/fr/shell'),
@@ -81,6 +86,7 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     campaigns: () => import('virtual:messages/fr/campaigns'),
     sentMail: () => import('virtual:messages/fr/sentMail'),
     flows: () => import('virtual:messages/fr/flows'),
+    guestDashboards: () => import('virtual:messages/fr/guestDashboards'),
   },
 };
 

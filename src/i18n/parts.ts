@@ -48,6 +48,8 @@ export const ROUTE_PARTS = {
   sentMail: ['sentMail'],
   // The flow list and the flow builder.
   flows: ['flows'],
+  // The guest analytics dashboard (above the guest list) and the demographics dashboard.
+  guestDashboards: ['guestAnalyticsDashboard', 'demographicsDashboard'],
 } as const satisfies Record<string, readonly MessageArea[]>;
 
 /** A part a route loads besides the screens' texts. */

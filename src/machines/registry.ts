@@ -12,9 +12,11 @@ import { companyUsersMachine } from './company-users.machine.js';
 import { csvUploadMachine } from './csv-upload.machine.js';
 import { customerProfileMachine } from './customer-profile.machine.js';
 import { demoStatusMachine } from './demo-status.machine.js';
+import { demographicsDashboardMachine } from './demographics-dashboard.machine.js';
 import { emailSendersMachine } from './email-senders.machine.js';
 import { emailTemplatesMachine } from './email-templates.machine.js';
 import { filePagingMachine } from './file-paging.machine.js';
+import { guestAnalyticsDashboardMachine } from './guest-analytics-dashboard.machine.js';
 import { guestListMachine } from './guest-list.machine.js';
 import { guestsToInviteMachine } from './guests-to-invite.machine.js';
 import { emailProviderMachine } from './email-provider.machine.js';
@@ -68,9 +70,11 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   csvUploadMachine,
   customerProfileMachine,
   demoStatusMachine,
+  demographicsDashboardMachine,
   emailSendersMachine,
   emailTemplatesMachine,
   filePagingMachine,
+  guestAnalyticsDashboardMachine,
   guestListMachine,
   guestsToInviteMachine,
   hijackMachine,

@@ -1,17 +1,24 @@
+import { Stack } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
+import { GuestAnalyticsDashboardView } from '../../views/guest-dashboards/GuestAnalyticsDashboardView.js';
 import { GuestAnalyticsView } from '../../views/guests/GuestAnalyticsView.js';
 import { roleAtLeast } from '../../schemas/roles.js';
 import { useAppActor } from '../actors.js';
+import { useDashboardActor } from '../dashboard-actor.js';
 import { useLocationFilter } from '../location-filter.js';
 import { useAuthActor } from '../session-context.js';
 import { filePagingLogic } from '../wiring/file-paging.js';
+import { guestAnalyticsDashboardLogic } from '../wiring/guest-dashboards.js';
 import { guestListLogic } from '../wiring/guests.js';
 import { guestsToInviteLogic } from '../wiring/guests-to-invite.js';
 import { csvUploadLogic } from '../wiring/subscribers.js';
 import { useCanWriteSubscribers, useOpenProfile } from './SubscribersScreen.js';
 
-/** /guest/analytics: the guest list and the guests not yet subscribed, for the selected locations. */
+/**
+ * /guest/analytics: new and returning guests, visit frequency and cohorts over the dashboards' range, then the
+ * guest list and the guests not yet subscribed, for the selected locations.
+ */
 export default function GuestAnalyticsScreen() {
   const openProfile = useOpenProfile('guest');
   const auth = useAuthActor();
@@ -27,6 +34,7 @@ export default function GuestAnalyticsScreen() {
   const canUpload = useCanWriteSubscribers();
   const role = useSelector(auth, (state) => state.context.user?.role);
   const canDelete = roleAtLeast(role, 'admin');
+  const dashboard = useDashboardActor(guestAnalyticsDashboardLogic);
 
   // A finished upload refreshes the list 3 seconds later (the list machine's timer) and the invite count.
   useEffect(() => {
@@ -67,17 +75,25 @@ export default function GuestAnalyticsScreen() {
   }, [listActor, openProfile]);
 
   return (
-    <GuestAnalyticsView
-      listActor={listActor}
-      inviteActor={inviteActor}
-      toInviteActor={toInviteActor}
-      uploadActor={uploadActor}
-      canUpload={canUpload}
-      // Admins and owners send checks, as the API allows (the same least role as deleting a guest).
-      checksUploadActor={canDelete ? checksUploadActor : null}
-      canAddSubscribers={canUpload}
-      canDelete={canDelete}
-      timeZone={timeZone}
-    />
+    <Stack gap="xl">
+      <GuestAnalyticsDashboardView
+        actor={dashboard.actor}
+        today={dashboard.today}
+        onRangeChange={dashboard.setRange}
+        onCompareChange={dashboard.setCompare}
+      />
+      <GuestAnalyticsView
+        listActor={listActor}
+        inviteActor={inviteActor}
+        toInviteActor={toInviteActor}
+        uploadActor={uploadActor}
+        canUpload={canUpload}
+        // Admins and owners send checks, as the API allows (the same least role as deleting a guest).
+        checksUploadActor={canDelete ? checksUploadActor : null}
+        canAddSubscribers={canUpload}
+        canDelete={canDelete}
+        timeZone={timeZone}
+      />
+    </Stack>
   );
 }

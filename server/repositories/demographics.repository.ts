@@ -1,0 +1,93 @@
+import type { CompanyId, Sql } from '../db/database.js';
+import type { Days } from './guest-dashboard.repository.js';
+
+/**
+ * The demographics dashboard's figures (docs/dashboards.md "Demographics"). The people of a range at some
+ * locations (`null`: all) are the guests with a check there in the range (`pos_guest_days`), each with the
+ * birthday and zip of their earliest linked subscriber, and the subscribers who joined at one of them (their
+ * source location) in the range and are not such a guest. Birthdays and zip codes exist only on subscribers.
+ */
+
+/** Counts of one breakdown: a key (kind, age band, zip, distance) and its people. */
+export interface KeyCount {
+  key: string;
+  people: number;
+}
+
+/** The breakdowns of a range's people. */
+export interface DemographicCounts {
+  kinds: KeyCount[];
+  bands: KeyCount[];
+  zips: KeyCount[];
+  distance: KeyCount[];
+}
+
+// $2 the locations (null: all), $3 and $4 the range's ends. One row per person: kind, birthday, zip, and whether
+// the zip is that of a location they are tied to (visited in the range, or joined at): null when unknown.
+const PEOPLE = `
+  visits AS MATERIALIZED (
+    SELECT guest_id, array_agg(DISTINCT location_id) AS locations FROM pos_guest_days
+    WHERE company_id = $1 AND ($2::bigint[] IS NULL OR location_id = ANY($2::bigint[]))
+      AND day BETWEEN $3::date AND $4::date
+    GROUP BY guest_id),
+  profiles AS (
+    SELECT DISTINCT ON (s.guest_id) s.guest_id, s.birthday, s.zip FROM subscribers s
+    WHERE s.company_id = $1 AND s.guest_id IN (SELECT guest_id FROM visits)
+    ORDER BY s.guest_id, s.id),
+  people AS MATERIALIZED (
+    SELECT CASE WHEN p.guest_id IS NULL THEN 'guests_only' ELSE 'guests_subscribed' END AS kind,
+           p.birthday, coalesce(p.zip, '') AS zip,
+           (SELECT CASE WHEN coalesce(p.zip, '') = '' OR NOT bool_or(l.zip <> '') THEN NULL
+                        ELSE bool_or(l.zip = p.zip) END
+            FROM locations l WHERE l.company_id = $1 AND l.id = ANY(v.locations)) AS near
+    FROM visits v LEFT JOIN profiles p ON p.guest_id = v.guest_id
+    UNION ALL
+    SELECT 'subscribers_only', s.birthday, s.zip,
+           CASE WHEN s.zip = '' OR coalesce(l.zip, '') = '' THEN NULL ELSE l.zip = s.zip END
+    FROM subscribers s
+    LEFT JOIN locations l ON l.company_id = $1 AND l.id = s.source_location_id
+    WHERE s.company_id = $1
+      AND ($2::bigint[] IS NULL OR s.source_location_id = ANY($2::bigint[]))
+      AND (s.created_at AT TIME ZONE (SELECT time_zone FROM companies WHERE id = $1))::date
+          BETWEEN $3::date AND $4::date
+      AND (s.guest_id IS NULL OR s.guest_id NOT IN (SELECT guest_id FROM visits)))`;
+
+// Age in whole years on the range's last day, in bands; no birthday: null.
+const BAND = `CASE WHEN birthday IS NULL THEN NULL
+  ELSE CASE WHEN age < 18 THEN 'under_18' WHEN age < 25 THEN '18_24' WHEN age < 35 THEN '25_34'
+            WHEN age < 45 THEN '35_44' WHEN age < 55 THEN '45_54' WHEN age < 65 THEN '55_64' ELSE '65_plus' END
+  END`;
+
+const counted = (select: string) =>
+  `(SELECT coalesce(json_agg(json_build_object('key', key, 'people', people)), '[]'::json)
+    FROM (${select}) c)`;
+
+/**
+ * The range's people at the locations by kind, age band (`null` key: no birthday), home zip (the `top` zips
+ * with most people; '' key: no zip), and zip against their locations' (`same_zip`, `elsewhere`, `unknown`).
+ */
+export async function demographicCounts(
+  sql: Sql,
+  companyId: CompanyId,
+  locations: number[] | null,
+  range: Days,
+  top: number,
+): Promise<DemographicCounts & { zipped: number }> {
+  const { rows } = await sql.query<DemographicCounts & { zipped: number }>(
+    `WITH ${PEOPLE},
+     aged AS (SELECT birthday, date_part('year', age($4::date, birthday))::int AS age FROM people)
+     SELECT ${counted('SELECT kind AS key, count(*)::int AS people FROM people GROUP BY 1')} AS kinds,
+            ${counted(`SELECT ${BAND} AS key, count(*)::int AS people FROM aged GROUP BY 1`)} AS bands,
+            ${counted(
+              `SELECT zip AS key, count(*)::int AS people FROM people GROUP BY 1
+               ORDER BY (zip = '') DESC, count(*) DESC, zip LIMIT $5 + 1`,
+            )} AS zips,
+            (SELECT count(*)::int FROM people WHERE zip <> '') AS zipped,
+            ${counted(
+              `SELECT CASE WHEN near THEN 'same_zip' WHEN NOT near THEN 'elsewhere' ELSE 'unknown' END AS key,
+                      count(*)::int AS people FROM people GROUP BY 1`,
+            )} AS distance`,
+    [companyId, locations, range.from, range.to, top],
+  );
+  return rows[0]!;
+}

@@ -1,0 +1,16 @@
+import { DemographicsDashboardView } from '../../views/guest-dashboards/DemographicsDashboardView.js';
+import { demographicsDashboardLogic } from '../wiring/guest-dashboards.js';
+import { useDashboardActor } from '../dashboard-actor.js';
+
+/** /demographics: the picked locations' guests and new subscribers by age, home zip and kind. */
+export default function DemographicsScreen() {
+  const { actor, today, setRange, setCompare } = useDashboardActor(demographicsDashboardLogic);
+  return (
+    <DemographicsDashboardView
+      actor={actor}
+      today={today}
+      onRangeChange={setRange}
+      onCompareChange={setCompare}
+    />
+  );
+}

@@ -1,0 +1,121 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Demographics } from '../../src/schemas/demographics-dashboard.js';
+import type { GuestAnalytics } from '../../src/schemas/guest-analytics-dashboard.js';
+import { describeViolations, seriousA11yViolations } from './support/a11y.js';
+import { PHONE, screenshots, sidewaysOverflow } from './support/pages.js';
+import { signedInSession } from './support/session.js';
+
+/** The next answer of a dashboard call that matches `test` (its query), parsed. */
+async function nextAnswer<T>(
+  page: Page,
+  path: string,
+  test: (query: URLSearchParams) => boolean = () => true,
+) {
+  const response = await page.waitForResponse((candidate) => {
+    const url = new URL(candidate.url());
+    return url.pathname === path && test(url.searchParams) && candidate.request().method() === 'GET';
+  });
+  return { query: new URL(response.url()).searchParams, body: (await response.json()) as T };
+}
+
+/** The digits of the KPI card with this label (the figure as the page writes it, separators dropped). */
+async function kpi(page: Page, label: string): Promise<string> {
+  const card = page.locator('.mantine-Paper-root', { has: page.getByText(label, { exact: true }) }).first();
+  await expect.poll(async () => (await card.locator('[data-figure]').count()) > 0).toBe(true);
+  return (await card.locator('[data-figure]').innerText()).replace(/\D/g, '');
+}
+
+/** Picks a location group in the header's picker. */
+async function pickGroup(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: /^Choose the location to show: / }).click();
+  const picker = page.getByRole('dialog', { name: 'Choose a location' });
+  await picker.getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  await picker.waitFor({ state: 'hidden' });
+}
+
+describe('the guest dashboards in a browser', () => {
+  const session = signedInSession('/guest/analytics');
+
+  it('shows the API’s guest figures, and new ones for another range and a location group', async () => {
+    const { page } = session.watched;
+    const first = nextAnswer<GuestAnalytics>(page, '/api/analytics/guests/');
+    await page.reload();
+    const { body: month, query } = await first;
+    // The dashboards start on the last 30 days compared with the 30 before.
+    expect(query.get('compare')).toBe('previous');
+    expect(month.totals.guests).toBeGreaterThan(0);
+    expect(await kpi(page, 'Guests')).toBe(String(month.totals.guests));
+    expect(await kpi(page, 'New guests')).toBe(String(month.totals.new_guests));
+    await page.getByRole('heading', { name: 'Cohort retention' }).waitFor();
+    expect(describeViolations(await seriousA11yViolations(page))).toBe('');
+    await screenshots(page, 'guest-dashboards', 'guest-analytics-30-days');
+
+    const longer = nextAnswer<GuestAnalytics>(
+      page,
+      '/api/analytics/guests/',
+      (q) => q.get('from_date') !== month.range.from,
+    );
+    await page.getByLabel('Date range', { exact: true }).selectOption('last90');
+    const { body: quarter } = await longer;
+    expect(quarter.period).toBe('week');
+    await expect.poll(() => kpi(page, 'Guests')).toBe(String(quarter.totals.guests));
+    expect(quarter.totals.guests).toBeGreaterThan(month.totals.guests);
+
+    const grouped = nextAnswer<GuestAnalytics>(page, '/api/analytics/guests/', (q) =>
+      q.has('location_group_id'),
+    );
+    await pickGroup(page, 'West Side');
+    const { body: west } = await grouped;
+    expect(west.range).toEqual(quarter.range);
+    expect(west.totals.guests).toBeLessThan(quarter.totals.guests);
+    await expect.poll(() => kpi(page, 'Guests')).toBe(String(west.totals.guests));
+    await expect.poll(() => kpi(page, 'Returning guests')).toBe(String(west.totals.returning_guests));
+  });
+
+  it('shows the API’s demographics for the same range and group, in all its charts', async () => {
+    const { page } = session.watched;
+    const answered = nextAnswer<Demographics>(page, '/api/analytics/demographics/');
+    await page.goto('/demographics');
+    const { body, query } = await answered;
+    // The range and the group chosen on the other dashboard hold here too.
+    expect(query.has('location_group_id')).toBe(true);
+    expect(body.range.to).toBe(query.get('to_date'));
+    expect(body.share.people).toBeGreaterThan(0);
+    expect(await kpi(page, 'People')).toBe(String(body.share.people));
+    expect(await kpi(page, 'No birthday on file')).toBe(String(body.no_birthday));
+    // The age table (visually hidden until shown) holds the API's counts per band.
+    const ages = page.getByRole('table', { name: 'Age' });
+    for (const [index, band] of body.age_bands.entries()) {
+      const cells = ages.locator('tbody tr').nth(index).locator('td');
+      expect((await cells.nth(1).textContent())?.replace(/\D/g, ''), band.band).toBe(String(band.people));
+    }
+    expect(describeViolations(await seriousA11yViolations(page))).toBe('');
+    await screenshots(page, 'guest-dashboards', 'demographics-90-days-west-side');
+
+    const everywhere = nextAnswer<Demographics>(
+      page,
+      '/api/analytics/demographics/',
+      (q) => !q.has('location_group_id'),
+    );
+    await page.getByRole('button', { name: /^Choose the location to show: / }).click();
+    await page
+      .getByRole('dialog', { name: 'Choose a location' })
+      .getByRole('button', { name: /^All locations/ })
+      .click();
+    const { body: all } = await everywhere;
+    expect(all.share.people).toBeGreaterThan(body.share.people);
+    await expect.poll(() => kpi(page, 'People')).toBe(String(all.share.people));
+  });
+
+  it('fits a phone: nothing wider than the screen on either dashboard', async () => {
+    const { page } = session.watched;
+    await page.setViewportSize(PHONE);
+    for (const path of ['/guest/analytics', '/demographics']) {
+      await page.goto(path);
+      await page.locator('[data-figure]').first().waitFor();
+      await page.locator('.apexcharts-canvas').first().waitFor();
+      expect(await sidewaysOverflow(page), path).toBe(0);
+    }
+  });
+});
