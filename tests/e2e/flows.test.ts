@@ -227,7 +227,7 @@ describe('flows in a browser', () => {
     expect(errors.filter((error) => !error.includes('/node-counts/'))).toEqual([]);
   });
 
-  it('shows "not found" for an address naming no flow without asking the server, and gives an analyst a read-only canvas', async () => {
+  it('shows "not found" for an address naming no flow without asking the server and for an unknown id, and gives an analyst a read-only canvas', async () => {
     const { page, errors } = session.watched;
     const flowCalls: string[] = [];
     const count = (request: { url(): string }) => {
@@ -239,6 +239,10 @@ describe('flows in a browser', () => {
     await page.waitForTimeout(1500);
     page.off('request', count);
     expect(flowCalls).toEqual([]);
+    // A number naming no flow is asked for, answered 404, and reads the same.
+    await page.goto('/flows/builder/987654321');
+    await page.getByText('Page not found').first().waitFor();
+    expect(await page.getByText('The flow could not be loaded').count()).toBe(0);
 
     // An analyst, added by the owner.
     const analyst = { email: 'e2e.flow.analyst@harborvine.example', password: 'analyst-password-1' };
