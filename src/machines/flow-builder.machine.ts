@@ -442,7 +442,7 @@ const IDLE_COMMANDS = {
  * edited by add, move, connect, disconnect, delete, settings, auto-layout, undo and redo (immer), checked
  * with validateFlowGraph after every edit; saved whole with the revision it was read at (`clean` → `dirty`
  * → `saving` → `saved`, or `conflict` when someone else saved first: reload, or overwrite); published,
- * paused and resumed. The leave warning reads `unsaved` edits. It never touches the network: loading,
+ * paused and resumed; a flow the server answers 404 for is `notFound`. The leave warning reads `unsaved` edits. It never touches the network: loading,
  * saving and the layout are actors the wiring provides.
  */
 export const flowBuilderMachine = builderSetup.createMachine({
@@ -498,13 +498,21 @@ export const flowBuilderMachine = builderSetup.createMachine({
           },
           { target: 'clean', actions: { type: 'loaded', params: ({ event }) => event.output } },
         ],
-        error: {
-          target: 'loadFailed',
-          actions: { type: 'keepProblem', params: ({ event }: { event: { error: unknown } }) => event.error },
-        },
+        error: [
+          // A flow the server does not know (deleted, another company's, never made) is not found, not a failure.
+          { guard: ({ event }) => problemOf(event.error).status === 404, target: 'notFound' },
+          {
+            target: 'loadFailed',
+            actions: {
+              type: 'keepProblem',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
+          },
+        ],
       }),
     },
     loadFailed: { on: { retry: 'loading' } },
+    notFound: {},
     clean: {
       tags: ['editable'],
       on: { ...EDITS('dirty'), ...IDLE_COMMANDS, 'layout.request': { actions: 'layOut' } },

@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FlowGraphItem } from '../../src/schemas/flows.js';
-import { testClock, type TestClock } from '../../server/flows/clock.js';
-import { flowRunner } from '../../server/jobs/flow-runner.js';
 import { importRunner } from '../../server/jobs/import-runner.js';
 import {
   createImportJob,
@@ -17,9 +15,9 @@ import { flowEngineService } from '../../server/services/flow-engine.service.js'
 import { flowsService } from '../../server/services/flows.service.js';
 import { unsubscribeService } from '../../server/services/unsubscribe.service.js';
 import { unsubscribeTokens } from '../../server/sending/unsubscribe-token.js';
-import { openTestDatabase, type TestDatabase } from '../support/database.js';
-import { makeLocation, makeSubscriber, systemScope } from '../support/factories.js';
-import { makeFlowCompany, makeLiveFlow, setFlowStatus, type FlowCompany } from '../support/flow-fixture.js';
+import { makeLocation, makeSubscriber } from '../support/factories.js';
+import { newSubscriberTrigger, sendEmail, useFlowEngine, waitFor } from '../support/flow-engine.js';
+import { setFlowStatus } from '../support/flow-fixture.js';
 
 /**
  * Immediate exits (docs/flows.md, "Exits"): every way a person stops being mailable ends their enrolments in the
@@ -30,37 +28,19 @@ import { makeFlowCompany, makeLiveFlow, setFlowStatus, type FlowCompany } from '
 
 const DAY = 86_400;
 const silentLog = { error: () => undefined };
-const at = { x: 0, y: 0 };
-
-const node = (
-  key: string,
-  kind: FlowGraphItem['kind'],
-  settings: unknown,
-  next: string | null,
-): FlowGraphItem => ({ key, kind, settings, position: at, next_key: next, no_key: null }) as FlowGraphItem;
 
 /** new subscriber → email a → wait 2 days → email b. */
 const graphOf = (templateId: number): FlowGraphItem[] => [
-  node('t', 'trigger', { type: 'new_subscriber' }, 'a'),
-  node(
-    'a',
-    'action',
-    { type: 'send_email', template_id: templateId, sender_id: null, subject: 'A', preheader: '' },
-    'w',
-  ),
-  node('w', 'delay', { type: 'wait', amount: 2, unit: 'days' }, 'b'),
-  node(
-    'b',
-    'action',
-    { type: 'send_email', template_id: templateId, sender_id: null, subject: 'B', preheader: '' },
-    null,
-  ),
+  newSubscriberTrigger('a'),
+  sendEmail('a', templateId, 'w', 'A'),
+  waitFor('w', 2, 'days', 'b'),
+  sendEmail('b', templateId, null, 'B'),
 ];
 
 /** The same with a last wait after email b, so a person is still in the flow once b is frozen. */
 const longGraphOf = (templateId: number): FlowGraphItem[] => [
   ...graphOf(templateId).map((item) => (item.key === 'b' ? { ...item, next_key: 'w2' } : item)),
-  node('w2', 'delay', { type: 'wait', amount: 2, unit: 'days' }, null),
+  waitFor('w2', 2, 'days', null),
 ];
 
 interface EnrolmentRow {
@@ -76,21 +56,11 @@ interface EnrolmentRow {
 }
 
 describe('flow exits', () => {
-  let test: TestDatabase;
-  let company: FlowCompany;
-  let clock: TestClock;
+  const engine = useFlowEngine('Exit Diner', { domain: 'exits.example', log: silentLog });
+  const { scope, runner, startClock } = engine;
 
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    company = await makeFlowCompany(test.db, 'Exit Diner');
-  });
-  afterAll(() => test.drop());
-
-  const scope = () => systemScope(company.companyId);
-  // 10:00 New York on a Tuesday: outside quiet hours.
-  const runner = () => flowRunner(test.db, { clock, domain: 'exits.example', log: silentLog });
   const enrolments = (flowId: number) =>
-    test.db.owner(async (sql) => {
+    engine.test.db.owner(async (sql) => {
       const { rows } = await sql.query<EnrolmentRow>(
         `SELECT id::int, flow_id::int, subscriber_id::int, status, exit_reason, current_key, next_run_at,
                 open_step_id::int, left_at
@@ -100,7 +70,7 @@ describe('flow exits', () => {
       return rows;
     });
   const openSteps = (enrolmentIds: number[]) =>
-    test.db.owner(async (sql) => {
+    engine.test.db.owner(async (sql) => {
       const { rows } = await sql.query<{
         enrolment_id: number;
         key: string;
@@ -114,7 +84,7 @@ describe('flow exits', () => {
       return rows;
     });
   const outboxOf = (flowId: number, subscriberId: number) =>
-    test.db.owner(async (sql) => {
+    engine.test.db.owner(async (sql) => {
       const { rows } = await sql.query<{ id: number; status: string }>(
         `SELECT o.id::int, o.status FROM mail_outbox o JOIN mail_runs r ON r.id = o.run_id
          WHERE r.kind = 'flow' AND r.source_id = $1 AND o.subscriber_id = $2 ORDER BY o.id`,
@@ -124,10 +94,11 @@ describe('flow exits', () => {
     });
 
   it('unsubscribing (one-click link, profile edit, an import), a bounce and an erasure end the enrolments at once', async () => {
-    clock = testClock(new Date('2026-03-03T15:00:00Z'));
-    const { flowId } = await makeLiveFlow(test.db, company.companyId, graphOf(company.templateId));
+    const clock = startClock();
+    const { flowId } = await engine.liveFlow(graphOf(engine.company.templateId));
     const people = [];
-    for (let i = 0; i < 7; i += 1) people.push((await makeSubscriber(test.db, company.companyId)).id);
+    for (let i = 0; i < 7; i += 1)
+      people.push((await makeSubscriber(engine.test.db, engine.company.companyId)).id);
     const [clicker, edited, bounced, erased, imported, stayer, other] = people as [
       number,
       number,
@@ -142,31 +113,31 @@ describe('flow exits', () => {
     expect(before.map((row) => [row.status, row.current_key])).toEqual(people.map(() => ['active', 'w']));
 
     // The one-click unsubscribe (and the page's button) of the email the flow sent.
-    const signer = unsubscribeTokens(await test.db.platform(findMailTokenSecret));
+    const signer = unsubscribeTokens(await engine.test.db.platform(findMailTokenSecret));
     const clickerRow = (await outboxOf(flowId, clicker))[0]!;
-    await unsubscribeService(test.db).unsubscribe(
-      signer.sign({ companyId: company.companyId, outboxId: clickerRow.id }),
+    await unsubscribeService(engine.test.db).unsubscribe(
+      signer.sign({ companyId: engine.company.companyId, outboxId: clickerRow.id }),
     );
     // The profile edit.
-    await test.db.tenant(company.companyId, (sql) =>
+    await engine.test.db.tenant(engine.company.companyId, (sql) =>
       updateSubscriber(sql, scope(), edited, { subscribed: false }),
     );
     // A hard bounce of the email, as the send runner records it.
     const bouncedRow = (await outboxOf(flowId, bounced))[0]!;
-    await test.db.owner((sql) =>
+    await engine.test.db.owner((sql) =>
       sql.query(`UPDATE mail_outbox SET status = 'sending', claimed_by = 'w1' WHERE id = $1`, [
         bouncedRow.id,
       ]),
     );
-    await test.db.platform((sql) =>
+    await engine.test.db.platform((sql) =>
       finishOutboxBatch(sql, 'w1', [
         { id: bouncedRow.id, kind: 'failed', errorClass: 'rejected', suppress: true },
       ]),
     );
     // The erasure.
-    await test.db.tenant(company.companyId, (sql) => eraseSubscriber(sql, scope(), erased));
+    await engine.test.db.tenant(engine.company.companyId, (sql) => eraseSubscriber(sql, scope(), erased));
     // A CSV import saying no for a known subscriber.
-    const email = await test.db.owner(async (sql) => {
+    const email = await engine.test.db.owner(async (sql) => {
       const { rows } = await sql.query<{ email: string }>('SELECT email FROM subscribers WHERE id = $1', [
         imported,
       ]);
@@ -213,13 +184,13 @@ describe('flow exits', () => {
       const was = before.find((row) => row.subscriber_id === person)!;
       expect(byPerson.get(person)).toEqual(was);
     }
-    const counts = await flowEngineService(test.db).nodeCounts(company.companyId, flowId);
+    const counts = await flowEngineService(engine.test.db).nodeCounts(engine.company.companyId, flowId);
     expect(counts.counts.w).toEqual({ entered: 7, waiting: 2, completed: 5, exited: 5 });
 
     // When the wait ends only the two still in the flow get the second email.
     clock.advance(3 * DAY);
     await runner().tick();
-    const sentB = await test.db.owner(async (sql) => {
+    const sentB = await engine.test.db.owner(async (sql) => {
       const { rows } = await sql.query<{ subscriber_id: number }>(
         `SELECT subscriber_id::int FROM flow_enrolment_steps WHERE flow_id = $1 AND key = 'b' AND outcome = 'sent'
          ORDER BY subscriber_id`,
@@ -228,7 +199,7 @@ describe('flow exits', () => {
       return rows.map((row) => row.subscriber_id);
     });
     expect(sentB).toEqual([stayer, other].sort((a, b) => a - b));
-    await setFlowStatus(test.db, company.companyId, flowId, 'paused');
+    await setFlowStatus(engine.test.db, engine.company.companyId, flowId, 'paused');
   });
 
   it('a complaint and a suppression added by hand end the enrolments at once; an unsubscribe entry alone does not', async () => {
@@ -289,14 +260,14 @@ describe('flow exits', () => {
   });
 
   it('deleting a flow exits its people, cancels its unsent mail and keeps the sends the frequency cap counts', async () => {
-    clock = testClock(new Date('2026-03-03T15:00:00Z'));
-    const { flowId } = await makeLiveFlow(test.db, company.companyId, longGraphOf(company.templateId));
-    const kept = await makeLiveFlow(test.db, company.companyId, graphOf(company.templateId));
-    const person = (await makeSubscriber(test.db, company.companyId)).id;
+    const clock = startClock();
+    const { flowId } = await engine.liveFlow(longGraphOf(engine.company.templateId));
+    const kept = await engine.liveFlow(graphOf(engine.company.templateId));
+    const person = (await makeSubscriber(engine.test.db, engine.company.companyId)).id;
     await runner().tick();
     // The first email of the flow to delete goes out; its second is frozen but not sent yet when it is deleted.
     const first = (await outboxOf(flowId, person))[0]!;
-    await test.db.owner(async (sql) => {
+    await engine.test.db.owner(async (sql) => {
       await sql.query(`UPDATE mail_outbox SET status = 'sent', sent_at = now() WHERE id = $1`, [first.id]);
       await sql.query(
         `UPDATE mail_runs SET status = 'sent' WHERE id = (SELECT run_id FROM mail_outbox WHERE id = $1)`,
@@ -309,10 +280,10 @@ describe('flow exits', () => {
     const keptBefore = await enrolments(kept.flowId);
     const enrolmentId = (await enrolments(flowId))[0]!.id;
     const week = () =>
-      test.db.tenant(company.companyId, (sql) =>
+      engine.test.db.tenant(engine.company.companyId, (sql) =>
         marketingEmailsBetween(
           sql,
-          company.companyId,
+          engine.company.companyId,
           person,
           new Date(clock.now().getTime() - 7 * DAY * 1000),
           clock.now(),
@@ -321,9 +292,9 @@ describe('flow exits', () => {
     // Two emails of each flow.
     expect(await week()).toBe(4);
 
-    await flowsService(test.db).remove(scope(), flowId);
+    await flowsService(engine.test.db).remove(scope(), flowId);
 
-    const row = await test.db.owner(async (sql) => {
+    const row = await engine.test.db.owner(async (sql) => {
       const { rows } = await sql.query<EnrolmentRow & { version: number | null }>(
         `SELECT id::int, flow_id::int, status, exit_reason, flow_version_id AS version FROM flow_enrolments WHERE id = $1`,
         [enrolmentId],
@@ -336,7 +307,7 @@ describe('flow exits', () => {
       status: 'exited',
       exit_reason: 'flow_deleted',
     });
-    const mail = await test.db.owner(async (sql) => {
+    const mail = await engine.test.db.owner(async (sql) => {
       const { rows } = await sql.query<{ run: string; outbox: string; step: string }>(
         `SELECT r.status AS run, o.status AS outbox, st.outcome AS step
          FROM mail_runs r JOIN mail_outbox o ON o.run_id = r.id JOIN flow_enrolment_steps st ON st.mail_run_id = r.id
@@ -352,42 +323,48 @@ describe('flow exits', () => {
     // The email that went out still counts against the cap; the cancelled one no longer does.
     expect(await week()).toBe(3);
     expect(await enrolments(kept.flowId)).toEqual(keptBefore);
-    await setFlowStatus(test.db, company.companyId, kept.flowId, 'paused');
+    await setFlowStatus(engine.test.db, engine.company.companyId, kept.flowId, 'paused');
   });
 
   it('narrowing a live flow to other locations exits the people enrolled elsewhere as out_of_scope', async () => {
-    clock = testClock(new Date('2026-03-03T15:00:00Z'));
-    const north = (await makeLocation(test.db, company.companyId, 'North')).id;
-    const { flowId } = await makeLiveFlow(test.db, company.companyId, graphOf(company.templateId));
+    startClock();
+    const north = (await makeLocation(engine.test.db, engine.company.companyId, 'North')).id;
+    const { flowId } = await engine.liveFlow(graphOf(engine.company.templateId));
     const atHarbor = (
-      await makeSubscriber(test.db, company.companyId, { source_location_id: company.locationId })
+      await makeSubscriber(engine.test.db, engine.company.companyId, {
+        source_location_id: engine.company.locationId,
+      })
     ).id;
-    const atNorth = (await makeSubscriber(test.db, company.companyId, { source_location_id: north })).id;
-    const nowhere = (await makeSubscriber(test.db, company.companyId)).id;
+    const atNorth = (
+      await makeSubscriber(engine.test.db, engine.company.companyId, { source_location_id: north })
+    ).id;
+    const nowhere = (await makeSubscriber(engine.test.db, engine.company.companyId)).id;
     await runner().tick();
-    await flowsService(test.db).update(scope(), flowId, { location_ids: [north] });
+    await flowsService(engine.test.db).update(scope(), flowId, { location_ids: [north] });
     const rows = await enrolments(flowId);
     const of = (person: number) => rows.find((row) => row.subscriber_id === person);
     expect(of(atHarbor)).toMatchObject({ status: 'exited', exit_reason: 'out_of_scope' });
     expect(of(nowhere)).toMatchObject({ status: 'exited', exit_reason: 'out_of_scope' });
     expect(of(atNorth)).toMatchObject({ status: 'active', exit_reason: null, current_key: 'w' });
-    await setFlowStatus(test.db, company.companyId, flowId, 'paused');
+    await setFlowStatus(engine.test.db, engine.company.companyId, flowId, 'paused');
   });
 
   it('a CSV import raises one new_subscriber event per new subscriber, none for the known ones', async () => {
-    clock = testClock(new Date('2026-03-03T15:00:00Z'));
-    const { flowId } = await makeLiveFlow(test.db, company.companyId, graphOf(company.templateId));
-    const known = await makeSubscriber(test.db, company.companyId, { email: 'known@import.example' });
+    startClock();
+    const { flowId } = await engine.liveFlow(graphOf(engine.company.templateId));
+    const known = await makeSubscriber(engine.test.db, engine.company.companyId, {
+      email: 'known@import.example',
+    });
     await runner().tick(); // the known one enrols from their own creation
     const lines = ['email', 'known@import.example'];
     for (let i = 0; i < 40; i += 1) lines.push(`new${i}@import.example`);
     await runImport(`${lines.join('\n')}\n`, lines.length - 1);
-    const events = await test.db.owner(async (sql) => {
+    const events = await engine.test.db.owner(async (sql) => {
       const { rows } = await sql.query<{ email: string }>(
         `SELECT s.email FROM flow_events e JOIN subscribers s ON s.id = e.subscriber_id
          WHERE e.company_id = $1 AND e.kind = 'subscriber_created' AND s.email LIKE '%@import.example'
          ORDER BY s.email`,
-        [company.companyId],
+        [engine.company.companyId],
       );
       return rows.map((row) => row.email);
     });
@@ -396,31 +373,31 @@ describe('flow exits', () => {
     await runner().tick();
     const enrolled = (await enrolments(flowId)).filter((row) => row.status === 'active');
     expect(enrolled).toHaveLength(expected.length + 1);
-    await setFlowStatus(test.db, company.companyId, flowId, 'paused');
+    await setFlowStatus(engine.test.db, engine.company.companyId, flowId, 'paused');
   });
 
   /** Runs a subscriber CSV through the import runner, as an upload does. */
   async function runImport(file: string, read: number): Promise<void> {
-    const companyId = company.companyId;
-    const id = await test.db.tenant(companyId, (sql) =>
+    const companyId = engine.company.companyId;
+    const id = await engine.test.db.tenant(companyId, (sql) =>
       createImportJob(sql, scope(), {
         kind: 'subscriber',
         fileName: 'people.csv',
         header: file.split('\n')[0]!.split(','),
       }),
     );
-    await test.db.tenant(companyId, (sql) =>
+    await engine.test.db.tenant(companyId, (sql) =>
       storeImportChunk(sql, companyId, id, { seq: 1, text: file }, { bytes: file.length, read }),
     );
-    await test.db.tenant(companyId, (sql) =>
+    await engine.test.db.tenant(companyId, (sql) =>
       queueImportJob(sql, companyId, id, { bytes: file.length, read }),
     );
-    const imports = importRunner(test.db, silentLog);
+    const imports = importRunner(engine.test.db, silentLog);
     imports.start();
     imports.wake();
     await imports.waitFor(id, 60_000);
     await imports.stop();
-    const status = await test.db.owner(async (sql) => {
+    const status = await engine.test.db.owner(async (sql) => {
       const { rows } = await sql.query<{ status: string }>('SELECT status FROM import_jobs WHERE id = $1', [
         id,
       ]);

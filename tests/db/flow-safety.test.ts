@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FlowGraphItem } from '../../src/schemas/flows.js';
-import { testClock, type TestClock } from '../../server/flows/clock.js';
 import { runEnrolmentSteps } from '../../server/flows/flow-steps.js';
-import {
-  flowRunner,
-  DEFAULT_FLOW_RUNNER_SETTINGS,
-  type FlowRunnerSettings,
-} from '../../server/jobs/flow-runner.js';
 import { claimDueEnrolments, lockEnrolment } from '../../server/repositories/flow-enrolments.repository.js';
 import { flowsService } from '../../server/services/flows.service.js';
-import { openTestDatabase, type TestDatabase } from '../support/database.js';
-import { makeSubscriber, systemScope } from '../support/factories.js';
-import { makeFlowCompany, makeLiveFlow, setFlowStatus, type FlowCompany } from '../support/flow-fixture.js';
+import { setFlowStatus } from '../support/flow-fixture.js';
+import { newSubscriberTrigger, sendEmail, useFlowEngine, waitFor } from '../support/flow-engine.js';
 
 /**
  * The flow engine's safety rules (docs/flows.md, "The scheduler", "Failures", "Frequency cap"): a pause stops
@@ -19,26 +12,6 @@ import { makeFlowCompany, makeLiveFlow, setFlowStatus, type FlowCompany } from '
  * at a time per person, and resuming a paused flow keeps its published version. PGlite, or PostgreSQL with
  * TEST_DATABASE_URL, where the parts about two connections at once run too.
  */
-
-const HOUR = 3_600_000;
-const at = { x: 0, y: 0 };
-
-const item = (
-  key: string,
-  kind: FlowGraphItem['kind'],
-  settings: FlowGraphItem['settings'],
-  next: string | null,
-): FlowGraphItem => ({ key, kind, settings, position: at, next_key: next, no_key: null }) as FlowGraphItem;
-const newSubscriberTrigger = (next: string) => item('t', 'trigger', { type: 'new_subscriber' }, next);
-const waitHour = (key: string, next: string) =>
-  item(key, 'delay', { type: 'wait', amount: 1, unit: 'hours' }, next);
-const email = (key: string, templateId: number, next: string | null) =>
-  item(
-    key,
-    'action',
-    { type: 'send_email', template_id: templateId, sender_id: null, subject: `Mail ${key}`, preheader: '' },
-    next,
-  );
 
 interface EnrolmentRow {
   id: number;
@@ -59,28 +32,11 @@ interface EventRow {
 }
 
 describe('flow engine safety', () => {
-  let test: TestDatabase;
-  let company: FlowCompany;
-  let clock: TestClock;
   const logged: object[] = [];
   const log = { error: (details: object) => void logged.push(details) };
+  const engine = useFlowEngine('Safety Diner', { domain: 'safety.example', log });
+  const { startClock, runner, owner, subscriber, liveFlow } = engine;
 
-  beforeAll(async () => {
-    test = await openTestDatabase();
-    company = await makeFlowCompany(test.db, 'Safety Diner');
-  });
-  afterAll(() => test.drop());
-
-  // 10:00 New York on a Tuesday, outside quiet hours.
-  const startClock = () => (clock = testClock(new Date('2026-03-03T15:00:00Z')));
-  const runner = (settings: Partial<FlowRunnerSettings> = {}) =>
-    flowRunner(
-      test.db,
-      { clock, domain: 'safety.example', log },
-      { ...DEFAULT_FLOW_RUNNER_SETTINGS, ...settings },
-    );
-  const owner = <Row>(text: string, values: unknown[] = []) =>
-    test.db.owner(async (sql) => (await sql.query<Row>(text, values)).rows);
   const enrolmentsOf = (flowId: number) =>
     owner<EnrolmentRow>(
       `SELECT id::int, status, current_key, next_run_at, claimed_by, failures, last_error
@@ -92,7 +48,6 @@ describe('flow engine safety', () => {
       'SELECT key, outcome FROM flow_enrolment_steps WHERE flow_id = $1 ORDER BY id',
       [flowId],
     ).then((rows) => rows.map((row) => `${row.key}:${row.outcome}`));
-  const subscriber = async () => (await makeSubscriber(test.db, company.companyId)).id;
   // A trigger that refuses this flow's rows, the way a database error would (SQLSTATE P0001).
   const failOn = async (table: string, flowId: number, when: 'now' | 'at commit') => {
     await owner(
@@ -110,24 +65,16 @@ describe('flow engine safety', () => {
   };
 
   it('a pause stops steps claimed before it: the claim is let go and the person goes on after the resume', async () => {
-    startClock();
-    const { flowId } = await makeLiveFlow(test.db, company.companyId, [
-      newSubscriberTrigger('w'),
-      waitHour('w', 'a'),
-      email('a', company.templateId, null),
-    ]);
-    await subscriber();
-    await runner().tick();
-    clock.advance(HOUR / 1000);
+    const { flowId } = await engine.dueAfterAnHour();
     const [enrolment] = await enrolmentsOf(flowId);
     // A worker claims the due step, then the flow is paused before the worker runs it.
-    const claimed = await test.db.platform((sql) =>
-      claimDueEnrolments(sql, 'worker-before-pause', clock.now(), 1000, 120),
+    const claimed = await engine.test.db.platform((sql) =>
+      claimDueEnrolments(sql, 'worker-before-pause', engine.clock.now(), 1000, 120),
     );
     expect(claimed.map((row) => row.id)).toContain(enrolment!.id);
-    await setFlowStatus(test.db, company.companyId, flowId, 'paused');
-    const state = await test.db.tenant(company.companyId, (sql) =>
-      lockEnrolment(sql, company.companyId, enrolment!.id, 'worker-before-pause'),
+    await setFlowStatus(engine.test.db, engine.company.companyId, flowId, 'paused');
+    const state = await engine.test.db.tenant(engine.company.companyId, (sql) =>
+      lockEnrolment(sql, engine.company.companyId, enrolment!.id, 'worker-before-pause'),
     );
     expect(state).toBeNull();
     const [held] = await enrolmentsOf(flowId);
@@ -135,20 +82,24 @@ describe('flow engine safety', () => {
     expect(held!.next_run_at).toEqual(enrolment!.next_run_at);
     expect(await outcomes(flowId)).toEqual(['t:entered', 'w:null']);
 
-    if (test.url) {
+    if (engine.test.url) {
       // Steps already running hold the flow row: the pause waits for them, and none starts after it.
-      await setFlowStatus(test.db, company.companyId, flowId, 'live');
-      await test.db.platform((sql) => claimDueEnrolments(sql, 'worker-running', clock.now(), 1000, 120));
+      await setFlowStatus(engine.test.db, engine.company.companyId, flowId, 'live');
+      await engine.test.db.platform((sql) =>
+        claimDueEnrolments(sql, 'worker-running', engine.clock.now(), 1000, 120),
+      );
       let paused = false;
       let pause: Promise<void> = Promise.resolve();
-      await test.db.tenant(company.companyId, async (sql) => {
-        const running = await lockEnrolment(sql, company.companyId, enrolment!.id, 'worker-running');
+      await engine.test.db.tenant(engine.company.companyId, async (sql) => {
+        const running = await lockEnrolment(sql, engine.company.companyId, enrolment!.id, 'worker-running');
         expect(running).not.toBeNull();
-        pause = setFlowStatus(test.db, company.companyId, flowId, 'paused').then(() => void (paused = true));
+        pause = setFlowStatus(engine.test.db, engine.company.companyId, flowId, 'paused').then(
+          () => void (paused = true),
+        );
         await new Promise((resolve) => setTimeout(resolve, 400));
         expect(paused).toBe(false);
-        await runEnrolmentSteps(sql, company.companyId, running!, {
-          now: clock.now(),
+        await runEnrolmentSteps(sql, engine.company.companyId, running!, {
+          now: engine.clock.now(),
           domain: 'safety.example',
           frequencyCap: 5,
         });
@@ -158,23 +109,14 @@ describe('flow engine safety', () => {
       expect(await outcomes(flowId)).toEqual(['t:entered', 'w:waited', 'a:sent']);
       return;
     }
-    await setFlowStatus(test.db, company.companyId, flowId, 'live');
+    await setFlowStatus(engine.test.db, engine.company.companyId, flowId, 'live');
     await runner().tick();
     expect(await outcomes(flowId)).toEqual(['t:entered', 'w:waited', 'a:sent']);
-    await setFlowStatus(test.db, company.companyId, flowId, 'paused');
+    await setFlowStatus(engine.test.db, engine.company.companyId, flowId, 'paused');
   });
 
   it('a failed transaction lets go of its claims, keeps the error code only and backs off', async () => {
-    startClock();
-    const { flowId } = await makeLiveFlow(test.db, company.companyId, [
-      newSubscriberTrigger('w'),
-      waitHour('w', 'a'),
-      email('a', company.templateId, null),
-    ]);
-    await subscriber();
-    const one = runner();
-    await one.tick();
-    clock.advance(HOUR / 1000);
+    const { flowId, runner: one } = await engine.dueAfterAnHour();
     logged.length = 0;
     // The commit fails (a deferred check), after every step of the chunk went well.
     const repair = await failOn('flow_enrolment_steps', flowId, 'at commit');
@@ -187,58 +129,49 @@ describe('flow engine safety', () => {
       failures: 1,
       last_error: 'P0001',
     });
-    expect(row!.next_run_at!.getTime()).toBe(clock.now().getTime() + 60_000);
+    expect(row!.next_run_at!.getTime()).toBe(engine.clock.now().getTime() + 60_000);
     // Not in a hot loop: nothing is due again until the backoff ends, then twice as long.
     expect((await one.tick()).enrolments).toBe(0);
-    clock.advance(61);
+    engine.clock.advance(61);
     await one.tick();
     [row] = await enrolmentsOf(flowId);
     expect(row).toMatchObject({ claimed_by: null, failures: 2 });
-    expect(row!.next_run_at!.getTime()).toBe(clock.now().getTime() + 120_000);
+    expect(row!.next_run_at!.getTime()).toBe(engine.clock.now().getTime() + 120_000);
     // The log and the row carry the code, never the error's message.
     expect(logged.length).toBeGreaterThan(0);
     expect(JSON.stringify(logged)).not.toContain('refused for a test');
     await repair();
-    clock.advance(121);
+    engine.clock.advance(121);
     await one.tick();
     [row] = await enrolmentsOf(flowId);
     expect(row).toMatchObject({ status: 'completed', failures: 0, last_error: null });
     expect(await outcomes(flowId)).toEqual(['t:entered', 'w:waited', 'a:sent']);
-    await setFlowStatus(test.db, company.companyId, flowId, 'paused');
+    await setFlowStatus(engine.test.db, engine.company.companyId, flowId, 'paused');
   });
 
   it('a step that keeps failing is retried further apart each time', async () => {
-    startClock();
-    const { flowId } = await makeLiveFlow(test.db, company.companyId, [
-      newSubscriberTrigger('w'),
-      waitHour('w', 'a'),
-      email('a', company.templateId, null),
-    ]);
-    await subscriber();
-    const one = runner();
-    await one.tick();
-    clock.advance(HOUR / 1000);
+    const { flowId, runner: one } = await engine.dueAfterAnHour();
     const repair = await failOn('flow_enrolment_steps', flowId, 'now');
     const gaps = [];
     for (let attempt = 0; attempt < 4; attempt += 1) {
       expect((await one.tick()).enrolments).toBe(1);
       const [row] = await enrolmentsOf(flowId);
-      gaps.push((row!.next_run_at!.getTime() - clock.now().getTime()) / 1000);
+      gaps.push((row!.next_run_at!.getTime() - engine.clock.now().getTime()) / 1000);
       expect(row).toMatchObject({ claimed_by: null, failures: attempt + 1, last_error: 'P0001' });
-      clock.advance(gaps[attempt]!);
+      engine.clock.advance(gaps[attempt]!);
     }
     expect(gaps).toEqual([60, 120, 240, 480]);
     await repair();
     await one.tick();
     expect(await outcomes(flowId)).toEqual(['t:entered', 'w:waited', 'a:sent']);
-    await setFlowStatus(test.db, company.companyId, flowId, 'paused');
+    await setFlowStatus(engine.test.db, engine.company.companyId, flowId, 'paused');
   });
 
   it('a trigger event whose transaction fails is let go, backs off and enrols later', async () => {
     startClock();
-    const { flowId } = await makeLiveFlow(test.db, company.companyId, [
+    const { flowId } = await liveFlow([
       newSubscriberTrigger('a'),
-      email('a', company.templateId, null),
+      sendEmail('a', engine.company.templateId, null),
     ]);
     const repair = await failOn('flow_enrolments', flowId, 'now');
     const person = await subscriber();
@@ -256,24 +189,28 @@ describe('flow engine safety', () => {
       failures: 1,
       last_error: 'P0001',
     });
-    expect((await event()).retry_at!.getTime()).toBe(clock.now().getTime() + 60_000);
+    expect((await event()).retry_at!.getTime()).toBe(engine.clock.now().getTime() + 60_000);
     expect((await one.tick()).events).toBe(0);
     await repair();
-    clock.advance(61);
+    engine.clock.advance(61);
     expect((await one.tick()).events).toBe(1);
     expect((await event()).processed_at).not.toBeNull();
     expect(await outcomes(flowId)).toEqual(['t:entered', 'a:sent']);
-    await setFlowStatus(test.db, company.companyId, flowId, 'paused');
+    await setFlowStatus(engine.test.db, engine.company.companyId, flowId, 'paused');
   });
 
   it('two transactions emailing one person take turns, so the frequency cap holds', async () => {
     startClock();
-    const graph = [newSubscriberTrigger('w'), waitHour('w', 'a'), email('a', company.templateId, null)];
-    const first = await makeLiveFlow(test.db, company.companyId, graph);
-    const second = await makeLiveFlow(test.db, company.companyId, graph);
+    const graph = [
+      newSubscriberTrigger('w'),
+      waitFor('w', 1, 'hours', 'a'),
+      sendEmail('a', engine.company.templateId, null),
+    ];
+    const first = await liveFlow(graph);
+    const second = await liveFlow(graph);
     await subscriber();
     await runner().tick();
-    clock.advance(HOUR / 1000);
+    engine.clock.advance(3600);
     const [mine] = await enrolmentsOf(first.flowId);
     await owner(`UPDATE flow_enrolments SET claimed_at = now(), claimed_by = 'worker-one' WHERE id = $1`, [
       mine!.id,
@@ -281,10 +218,10 @@ describe('flow engine safety', () => {
     const other = runner({ frequencyCap: 1 });
     let racing: Promise<unknown> = Promise.resolve();
     // The first worker emails the person and has not committed when the second worker takes the other flow's step.
-    await test.db.tenant(company.companyId, async (sql) => {
-      const state = await lockEnrolment(sql, company.companyId, mine!.id, 'worker-one');
-      await runEnrolmentSteps(sql, company.companyId, state!, {
-        now: clock.now(),
+    await engine.test.db.tenant(engine.company.companyId, async (sql) => {
+      const state = await lockEnrolment(sql, engine.company.companyId, mine!.id, 'worker-one');
+      await runEnrolmentSteps(sql, engine.company.companyId, state!, {
+        now: engine.clock.now(),
         domain: 'safety.example',
         frequencyCap: 1,
       });
@@ -295,20 +232,20 @@ describe('flow engine safety', () => {
     await racing;
     expect(await outcomes(first.flowId)).toEqual(['t:entered', 'w:waited', 'a:sent']);
     expect(await outcomes(second.flowId)).toEqual(['t:entered', 'w:waited', 'a:capped']);
-    await setFlowStatus(test.db, company.companyId, first.flowId, 'paused');
-    await setFlowStatus(test.db, company.companyId, second.flowId, 'paused');
+    await setFlowStatus(engine.test.db, engine.company.companyId, first.flowId, 'paused');
+    await setFlowStatus(engine.test.db, engine.company.companyId, second.flowId, 'paused');
   });
 
   it('resume returns to the published version; an edited draft is published only by Publish', async () => {
-    const flows = flowsService(test.db);
-    const scope = systemScope(company.companyId);
+    const flows = flowsService(engine.test.db);
+    const scope = engine.scope();
     const draft = await flows.create(scope, {
       name: 'Resume keeps the version',
       location_ids: [],
       location_group_ids: [],
       reentry: 'once',
       reentry_days: null,
-      items: [newSubscriberTrigger('a'), email('a', company.templateId, null)],
+      items: [newSubscriberTrigger('a'), sendEmail('a', engine.company.templateId, null)],
     });
     const live = await flows.update(scope, draft.id, { status: 'live' });
     expect(live.version).toBe(1);
@@ -316,8 +253,8 @@ describe('flow engine safety', () => {
     const edited = await flows.update(scope, draft.id, {
       items: [
         newSubscriberTrigger('a'),
-        email('a', company.templateId, 'b'),
-        email('b', company.templateId, null),
+        sendEmail('a', engine.company.templateId, 'b'),
+        sendEmail('b', engine.company.templateId, null),
       ],
       revision: live.revision,
     });

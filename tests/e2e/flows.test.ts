@@ -86,7 +86,7 @@ describe('flows in a browser', () => {
     expect(errors.filter((error) => !error.includes('/node-counts/'))).toEqual([]);
   });
 
-  it('links steps by dragging from handle to handle and onto a step, and tidies up into a fitted column that is saved', async () => {
+  it('links steps by dragging from handle to handle and onto a step, and tidies up into a fitted column that is saved and fitted again on a resize until panned', async () => {
     const { page, errors } = session.watched;
     await page.setViewportSize({ width: 1280, height: 800 });
     const id = await newDraft(page);
@@ -140,6 +140,37 @@ describe('flows in a browser', () => {
     expect(byKey.n2!.position.y).toBeLessThan(byKey.n3!.position.y);
     expect(new Set(saved.items.map((item) => item.position.x)).size).toBe(1);
     await screenshots(page, 'flows', 'tidied');
+
+    // A phone-sized window: the view, not moved by hand, is fitted again to the smaller canvas.
+    const allInView = async () => {
+      const canvas = (await page.locator('.react-flow').boundingBox())!;
+      const boxes = Object.values(await nodeBoxes(page));
+      return (
+        boxes.length === 3 &&
+        boxes.every(
+          (box) =>
+            box.x >= canvas.x &&
+            box.y >= canvas.y &&
+            box.x < canvas.x + canvas.width &&
+            box.y < canvas.y + canvas.height,
+        )
+      );
+    };
+    const viewport = () => page.locator('.react-flow__viewport').getAttribute('style');
+    const wide = await viewport();
+    await page.setViewportSize(PHONE);
+    await expect.poll(viewport).not.toBe(wide);
+    await expect.poll(allInView).toBe(true);
+    // Once the user pans, a resize leaves their view alone.
+    const canvas = (await page.locator('.react-flow__pane').boundingBox())!;
+    await page.mouse.move(canvas.x + canvas.width - 12, canvas.y + 12);
+    await page.mouse.down();
+    await page.mouse.move(canvas.x + canvas.width - 80, canvas.y + 60, { steps: 5 });
+    await page.mouse.up();
+    const panned = await viewport();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForTimeout(500);
+    expect(await viewport()).toBe(panned);
     expect(errors.filter((error) => !error.includes('/node-counts/'))).toEqual([]);
   });
 
@@ -227,7 +258,7 @@ describe('flows in a browser', () => {
     expect(errors.filter((error) => !error.includes('/node-counts/'))).toEqual([]);
   });
 
-  it('shows "not found" for an address naming no flow without asking the server, and gives an analyst a read-only canvas', async () => {
+  it('shows "not found" for an address naming no flow without asking the server and for an unknown id, and gives an analyst a read-only canvas', async () => {
     const { page, errors } = session.watched;
     const flowCalls: string[] = [];
     const count = (request: { url(): string }) => {
@@ -239,6 +270,12 @@ describe('flows in a browser', () => {
     await page.waitForTimeout(1500);
     page.off('request', count);
     expect(flowCalls).toEqual([]);
+    // A number naming no flow is asked for, answered 404, and reads the same.
+    await page.goto('/flows/builder/987654321');
+    await page.getByText('Page not found').first().waitFor();
+    expect(await page.getByText('The flow could not be loaded').count()).toBe(0);
+    // The browser reports the expected 404 on its console.
+    errors.splice(0, errors.length, ...errors.filter((error) => !error.includes('/flows/987654321/')));
 
     // An analyst, added by the owner.
     const analyst = { email: 'e2e.flow.analyst@harborvine.example', password: 'analyst-password-1' };
@@ -288,6 +325,39 @@ describe('flows in a browser', () => {
     } finally {
       await reader.close();
     }
+    expect(errors.filter((error) => !error.includes('/node-counts/'))).toEqual([]);
+  });
+
+  it('lines the row actions up on drafts and on live or paused flows, desktop and phone', async () => {
+    const { page, errors } = session.watched;
+    const api = await apiAs(page, session.server.url);
+    const flows = await api<{ results: { name: string; status: string }[] }>(
+      '/campaigns/flows/?page_size=100',
+    );
+    // The earlier tests left drafts and live flows.
+    const statuses = flows.results.map((flow) => flow.status);
+    expect(statuses).toContain('draft');
+    expect(statuses).toContain('live');
+    await page.goto('/flows');
+    for (const viewport of [{ width: 1440, height: 900 }, PHONE]) {
+      await page.setViewportSize(viewport);
+      await page
+        .getByRole('button', { name: /^Delete / })
+        .first()
+        .waitFor();
+      for (const name of [/^Open /, /^Duplicate /, /^Delete /]) {
+        const buttons = await page.getByRole('button', { name }).all();
+        const lefts = new Set<number>();
+        for (const button of buttons) {
+          // Each row's button stands as far from its own row's Open as on every other row.
+          const row = button.locator('xpath=ancestor::*[.//button[starts-with(@aria-label, "Open ")]][1]');
+          const open = (await row.getByRole('button', { name: /^Open / }).boundingBox())!;
+          lefts.add(Math.round((await button.boundingBox())!.x - open.x));
+        }
+        expect([...lefts], `${String(name)} at ${viewport.width}px`).toHaveLength(1);
+      }
+    }
+    await screenshots(page, 'flows', 'list-actions');
     expect(errors.filter((error) => !error.includes('/node-counts/'))).toEqual([]);
   });
 });

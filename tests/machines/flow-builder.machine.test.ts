@@ -35,6 +35,7 @@ const CHOSEN = {
 const SAMPLES: Event[] = [
   { type: 'xstate.done.actor.loadFlow', actorId: 'loadFlow', output: LOAD },
   { type: 'xstate.error.actor.loadFlow', actorId: 'loadFlow', error: failure(500, 'internal') },
+  { type: 'xstate.error.actor.loadFlow', actorId: 'loadFlow', error: failure(404, 'not_found') },
   { type: 'retry' },
   { type: 'node.add', node: { kind: 'delay', type: 'wait' }, position: null },
   { type: 'node.move', key: 'n2', position: { x: 40, y: 150 } },
@@ -107,6 +108,12 @@ const checks: StateChecks = {
     // Its message shows until dismissed.
     if (snapshot.context.problem) expect(snapshot.context.problem).toMatchObject({ code: 'internal' });
   },
+  notFound: (snapshot) => {
+    // Only the server's 404 leads here; nothing can be edited and nothing is asked again.
+    expect(snapshot.hasTag('editable')).toBe(false);
+    expect(snapshot.hasTag('busy')).toBe(false);
+    expect(snapshot.context.problem?.code).not.toBe('not_found');
+  },
   clean: (snapshot) => {
     every(snapshot);
     expect(snapshot.context.edits).toBe(snapshot.context.savedEdits);
@@ -171,6 +178,7 @@ describe('flow builder machine (model)', () => {
       'dirty',
       'loadFailed',
       'loading',
+      'notFound',
       'overwriting',
       'publishing',
       'saved',

@@ -1,6 +1,7 @@
 import { createTestModel } from '@xstate/graph';
 import { describe, expect, it } from 'vitest';
-import { postalAddressMachine, type PostalAddressEvent } from '../../src/machines/postal-address.machine.js';
+import { postalAddressMachine } from '../../src/machines/postal-address.machine.js';
+import type { SettingsFormMachineEvent } from '../../src/machines/support/settings-form.js';
 import {
   pendingActor,
   reachedStates,
@@ -20,34 +21,31 @@ const TOO_LONG = {
   fieldProblems: { postal_address: { code: 'too_long', max: 500 } },
 };
 
-const SAMPLES: PostalAddressEvent[] = [
-  { type: 'field.change', value: '1 Pier Road' },
-  { type: 'field.change', value: '   ' },
-  { type: 'address.submit' },
+const SAMPLES: SettingsFormMachineEvent[] = [
+  { type: 'field.change', field: 'postal_address', value: '1 Pier Road' },
+  { type: 'field.change', field: 'postal_address', value: '   ' },
+  { type: 'form.submit' },
   { type: 'load.retry' },
   { type: 'notice.dismiss' },
-  { type: 'xstate.done.actor.loadAddress', actorId: 'loadAddress', output: SAVED },
-  { type: 'xstate.error.actor.loadAddress', actorId: 'loadAddress', error: SERVER_DOWN },
+  { type: 'xstate.done.actor.load', actorId: 'load', output: SAVED },
+  { type: 'xstate.error.actor.load', actorId: 'load', error: SERVER_DOWN },
   {
-    type: 'xstate.done.actor.saveAddress',
-    actorId: 'saveAddress',
+    type: 'xstate.done.actor.save',
+    actorId: 'save',
     output: { postal_address: '1 Pier Road' },
   },
-  { type: 'xstate.error.actor.saveAddress', actorId: 'saveAddress', error: TOO_LONG },
+  { type: 'xstate.error.actor.save', actorId: 'save', error: TOO_LONG },
 ];
 
 const start = (recording: Recording) =>
   postalAddressMachine.provide({
-    actors: {
-      loadAddress: pendingActor('loadAddress', recording),
-      saveAddress: pendingActor('saveAddress', recording),
-    },
+    actors: { load: pendingActor('load', recording), save: pendingActor('save', recording) },
   });
 
 const checks: StateChecks = {
   loading: (snapshot, recording) => {
     expect(snapshot.hasTag('busy')).toBe(true);
-    expect(recording.invoked.at(-1)).toEqual({ src: 'loadAddress', input: undefined });
+    expect(recording.invoked.at(-1)).toEqual({ src: 'load', input: undefined });
   },
   failed: (snapshot) => {
     expect(snapshot.context.problem).toMatchObject({ code: 'internal' });
@@ -62,7 +60,7 @@ const checks: StateChecks = {
   saving: (snapshot, recording) => {
     expect(snapshot.hasTag('busy')).toBe(true);
     expect(recording.invoked.at(-1)).toEqual({
-      src: 'saveAddress',
+      src: 'save',
       input: { postal_address: snapshot.context.draft.trim() },
     });
     expect(snapshot.context.draft.trim()).not.toBe('');
@@ -93,7 +91,7 @@ describe('postal address machine (model)', () => {
     const refused = paths.some((path) =>
       path.steps.some(
         (step) =>
-          step.event.type === 'xstate.error.actor.saveAddress' &&
+          step.event.type === 'xstate.error.actor.save' &&
           step.state.context.fieldErrors.postal_address?.message ===
             'postal_address must be at most 500 characters',
       ),

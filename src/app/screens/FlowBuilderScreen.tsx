@@ -48,6 +48,7 @@ function FlowBuilder({ flowId }: { flowId: number | null }) {
     input: { flowId, newName: t('flows.builder.newName'), staffEmail },
   });
   const unsaved = useSelector(actor, (state) => state.hasTag('unsaved'));
+  const notFound = useSelector(actor, (state) => state.matches('notFound'));
   // Replaced in the browser's history only: the layout remounts a screen on every routed path change.
   useEffect(() => {
     const created = actor.on('flow.created', ({ id }) =>
@@ -59,6 +60,8 @@ function FlowBuilder({ flowId }: { flowId: number | null }) {
     ({ currentLocation, nextLocation }) => unsaved && currentLocation.pathname !== nextLocation.pathname,
   );
   useWarnBeforeUnload(unsaved);
+  // A number naming no flow of this company reads as the address `abc` does.
+  if (notFound) return <StatusPageView kind="notFound" />;
   return (
     <FlowBuilderView
       actor={actor}

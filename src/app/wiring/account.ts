@@ -8,6 +8,7 @@ import { emailSendersMachine } from '../../machines/email-senders.machine.js';
 import type { ListQuery, NoFilters, UpdateRequest } from '../../machines/kit/list-machine.js';
 import { passwordChangeMachine } from '../../machines/password-change.machine.js';
 import { postalAddressMachine } from '../../machines/postal-address.machine.js';
+import { provideSettingsForm } from '../../machines/support/settings-form.js';
 import { senderVerificationMachine } from '../../machines/sender-verification.machine.js';
 import {
   AccountSettingsSchema,
@@ -165,38 +166,32 @@ export const senderVerificationLogic = senderVerificationMachine.provide({
 });
 
 /** The Email senders tab's postal address form with `/api/accounts/postal-address/`. */
-export const postalAddressLogic = postalAddressMachine.provide({
-  actors: {
-    loadAddress: apiCall(() =>
-      apiRequest({ method: 'GET', path: '/accounts/postal-address/', schema: PostalAddressAnswerSchema }),
-    ),
-    saveAddress: apiCall((address: PostalAddress) =>
-      apiRequest({
-        method: 'PUT',
-        path: '/accounts/postal-address/',
-        body: address,
-        schema: PostalAddressAnswerSchema,
-      }),
-    ),
-  },
+export const postalAddressLogic = provideSettingsForm(postalAddressMachine, {
+  load: apiCall(() =>
+    apiRequest({ method: 'GET', path: '/accounts/postal-address/', schema: PostalAddressAnswerSchema }),
+  ),
+  save: apiCall((address: PostalAddress) =>
+    apiRequest({
+      method: 'PUT',
+      path: '/accounts/postal-address/',
+      body: address,
+      schema: PostalAddressAnswerSchema,
+    }),
+  ),
 });
 
 /** The Email senders tab's email provider form with `/api/customers/email-provider/`. */
-export const emailProviderLogic = emailProviderMachine.provide({
-  actors: {
-    loadProvider: apiCall(() =>
-      apiRequest({ method: 'GET', path: '/customers/email-provider/', schema: z.array(EmailProviderSchema) }),
-    ),
-    saveProvider: apiCall((input: EmailProviderInput) =>
-      apiRequest({
-        method: 'PUT',
-        path: '/customers/email-provider/',
-        body: input,
-        schema: EmailProviderSchema,
-      }),
-    ),
-    removeProvider: apiCall((id: number) =>
-      apiRequest({ method: 'DELETE', path: `/customers/email-provider/${id}/` }),
-    ),
-  },
+export const emailProviderLogic = provideSettingsForm(emailProviderMachine, {
+  load: apiCall(() =>
+    apiRequest({ method: 'GET', path: '/customers/email-provider/', schema: z.array(EmailProviderSchema) }),
+  ),
+  save: apiCall((input: EmailProviderInput) =>
+    apiRequest({
+      method: 'PUT',
+      path: '/customers/email-provider/',
+      body: input,
+      schema: EmailProviderSchema,
+    }),
+  ),
+  remove: apiCall((id: number) => apiRequest({ method: 'DELETE', path: `/customers/email-provider/${id}/` })),
 });

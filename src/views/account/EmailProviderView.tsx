@@ -1,5 +1,4 @@
 import { Alert, Badge, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
@@ -10,9 +9,13 @@ import {
   type emailProviderMachine,
   type ProviderChoice,
   type ProviderField,
+  type ProviderDraft,
+  type ProviderFields,
 } from '../../machines/email-provider.machine.js';
+import type { EmailProvider } from '../../schemas/accounts.js';
 import { fieldMessage } from '../shared/field-message.js';
 import { hasFieldMessages, problemMessage } from '../shared/problem-message.js';
+import { useSettingsForm } from '../shared/use-settings-form.js';
 
 /** What each provider calls the secret its SMTP relay takes as the password (docs/sending.md). */
 const KEY_LABELS: Record<ProviderChoice, 'apiKey' | 'smtpPassword' | 'serverToken'> = {
@@ -37,13 +40,11 @@ export function EmailProviderView({
   canManage: boolean;
 }) {
   const { t } = useTranslation();
-  const busy = useSelector(actor, (state) => state.hasTag('busy'));
-  const failed = useSelector(actor, (state) => state.matches('failed'));
-  const draft = useSelector(actor, (state) => state.context.draft);
-  const saved = useSelector(actor, (state) => state.context.saved);
-  const fieldErrors = useSelector(actor, (state) => state.context.fieldErrors);
-  const problem = useSelector(actor, (state) => state.context.problem);
-  const notice = useSelector(actor, (state) => state.context.notice);
+  const { busy, failed, draft, saved, fieldErrors, problem, notice, ...form } = useSettingsForm<
+    ProviderDraft,
+    EmailProvider | null,
+    ProviderFields
+  >(actor);
   const choices: ProviderChoice[] = [
     ...PROVIDER_CHOICES,
     ...(saved?.provider === 'smtp' ? ['smtp' as const] : []),
@@ -51,7 +52,7 @@ export function EmailProviderView({
   const disabled = busy || failed || !canManage;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    actor.send({ type: 'provider.submit' });
+    form.submit();
   };
   /** A text field of the form, its error named by its own label. */
   const field = (
@@ -62,9 +63,7 @@ export function EmailProviderView({
     <TextInput
       label={label}
       value={draft[name]}
-      onChange={(event) =>
-        actor.send({ type: 'field.change', field: name, value: event.currentTarget.value })
-      }
+      onChange={(event) => form.change(name, event.currentTarget.value)}
       error={fieldMessage(t, fieldErrors[fieldErrorKey(name)], label)}
       disabled={disabled}
       required
@@ -82,12 +81,7 @@ export function EmailProviderView({
           {t('account.emailProvider.intro')}
         </Text>
         {notice && (
-          <Alert
-            color="green"
-            withCloseButton
-            closeButtonLabel={t('kit.close')}
-            onClose={() => actor.send({ type: 'notice.dismiss' })}
-          >
+          <Alert color="green" withCloseButton closeButtonLabel={t('kit.close')} onClose={form.dismissNotice}>
             {t(`account.emailProvider.${notice}`)}
           </Alert>
         )}
@@ -96,7 +90,7 @@ export function EmailProviderView({
             <Group gap="sm">
               <Text size="sm">{problemMessage(t, 'account', problem)}</Text>
               {failed && (
-                <Button size="xs" variant="light" onClick={() => actor.send({ type: 'load.retry' })}>
+                <Button size="xs" variant="light" onClick={form.retry}>
                   {t('account.emailProvider.retry')}
                 </Button>
               )}
@@ -110,7 +104,7 @@ export function EmailProviderView({
             label: t(`account.emailProvider.providers.${choice}`),
           }))}
           value={draft.provider}
-          onChange={(value) => value && actor.send({ type: 'provider.select', provider: value })}
+          onChange={(value) => value && form.change('provider', value)}
           allowDeselect={false}
           disabled={disabled}
         />
@@ -126,9 +120,7 @@ export function EmailProviderView({
               label={keyLabel}
               description={keyIsSet ? t('account.emailProvider.keyKeep') : t('account.emailProvider.keyHint')}
               value={draft.api_key}
-              onChange={(event) =>
-                actor.send({ type: 'field.change', field: 'api_key', value: event.currentTarget.value })
-              }
+              onChange={(event) => form.change('api_key', event.currentTarget.value)}
               error={fieldMessage(t, fieldErrors.api_key, keyLabel)}
               autoComplete="new-password"
               disabled={disabled}
@@ -154,9 +146,7 @@ export function EmailProviderView({
                 { value: 'eu', label: t('account.emailProvider.regions.eu') },
               ]}
               value={draft.mailgun_region || 'us'}
-              onChange={(value) =>
-                value && actor.send({ type: 'field.change', field: 'mailgun_region', value })
-              }
+              onChange={(value) => value && form.change('mailgun_region', value)}
               allowDeselect={false}
               disabled={disabled}
             />
@@ -184,12 +174,7 @@ export function EmailProviderView({
               </Button>
             )}
             {saved && (
-              <Button
-                variant="light"
-                color="red"
-                disabled={busy || failed}
-                onClick={() => actor.send({ type: 'provider.remove' })}
-              >
+              <Button variant="light" color="red" disabled={busy || failed} onClick={form.remove}>
                 {t('account.emailProvider.remove')}
               </Button>
             )}

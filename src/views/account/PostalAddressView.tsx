@@ -1,12 +1,12 @@
 import { Alert, Button, Group, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
-import type { postalAddressMachine } from '../../machines/postal-address.machine.js';
+import type { postalAddressMachine, PostalAddressFields } from '../../machines/postal-address.machine.js';
 import { POSTAL_ADDRESS_MAX_LENGTH } from '../../schemas/sending.js';
 import { fieldMessage } from '../shared/field-message.js';
 import { hasFieldMessages, problemMessage } from '../shared/problem-message.js';
+import { useSettingsForm } from '../shared/use-settings-form.js';
 
 /**
  * The company's postal address on the Email senders tab: every marketing email shows it in its footer, and
@@ -20,17 +20,15 @@ export function PostalAddressView({
   canManage: boolean;
 }) {
   const { t } = useTranslation();
-  const busy = useSelector(actor, (state) => state.hasTag('busy'));
-  const failed = useSelector(actor, (state) => state.matches('failed'));
-  const draft = useSelector(actor, (state) => state.context.draft);
-  const saved = useSelector(actor, (state) => state.context.saved);
-  const fieldErrors = useSelector(actor, (state) => state.context.fieldErrors);
-  const problem = useSelector(actor, (state) => state.context.problem);
-  const notice = useSelector(actor, (state) => state.context.notice);
+  const { busy, failed, draft, saved, fieldErrors, problem, notice, ...form } = useSettingsForm<
+    string,
+    string,
+    PostalAddressFields
+  >(actor);
   const label = t('account.postalAddress.label');
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    actor.send({ type: 'address.submit' });
+    form.submit();
   };
   return (
     <form onSubmit={submit} noValidate>
@@ -43,7 +41,7 @@ export function PostalAddressView({
           <Alert color="yellow">{t('account.postalAddress.missing')}</Alert>
         )}
         {notice === 'saved' && (
-          <Alert color="green" withCloseButton onClose={() => actor.send({ type: 'notice.dismiss' })}>
+          <Alert color="green" withCloseButton onClose={form.dismissNotice}>
             {t('account.postalAddress.saved')}
           </Alert>
         )}
@@ -52,7 +50,7 @@ export function PostalAddressView({
             <Group gap="sm">
               <Text size="sm">{problemMessage(t, 'account', problem)}</Text>
               {failed && (
-                <Button size="xs" variant="light" onClick={() => actor.send({ type: 'load.retry' })}>
+                <Button size="xs" variant="light" onClick={form.retry}>
                   {t('account.postalAddress.retry')}
                 </Button>
               )}
@@ -63,7 +61,7 @@ export function PostalAddressView({
           label={label}
           description={t('account.postalAddress.hint', { max: POSTAL_ADDRESS_MAX_LENGTH })}
           value={draft}
-          onChange={(event) => actor.send({ type: 'field.change', value: event.currentTarget.value })}
+          onChange={(event) => form.change('postal_address', event.currentTarget.value)}
           error={fieldMessage(t, fieldErrors.postal_address, label)}
           autosize
           minRows={3}

@@ -13,7 +13,7 @@ import {
   useReactFlow,
 } from '@xyflow/react';
 import { useSelector } from '@xstate/react';
-import { type DragEvent, type KeyboardEvent, useEffect, useMemo, useState } from 'react';
+import { type DragEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { neighbour, type FlowNodeType } from '../../machines/support/flow-edits.js';
 import { FLOW_NODE_SIZE } from '../../visualiser/flow-layout.js';
@@ -42,7 +42,8 @@ function nodeAt(event: MouseEvent | TouchEvent): string | null {
  * The canvas (xyflow): the graph's nodes and links, drawn from the machine's state. Dragging a node moves it
  * (sent once, when dropped); drawing from a handle links; a palette entry dropped here adds a step there.
  * Keyboard: arrows move between steps, Shift+arrows move the selected step, Enter opens its settings (where
- * its links are chosen), Delete removes the selected step (or link). A tidy-up fits the view to the nodes.
+ * its links are chosen), Delete removes the selected step (or link). A tidy-up fits the view to the nodes; a
+ * resize (a phone turned, a window made smaller) fits it again unless the user panned or zoomed it.
  */
 export function FlowCanvas({
   actor,
@@ -83,10 +84,31 @@ export function FlowCanvas({
   // Fit on open only a graph that has nodes: xyflow otherwise fits when the first step is dropped, and that
   // step jumped to the middle, under the steps dropped after it (their handles hidden, links impossible).
   const [fitOnOpen] = useState(() => items.length > 0);
+  // Whether the user panned or zoomed the view: until then it is kept fitted when the canvas changes size.
+  const userMoved = useRef(false);
+  const hasNodes = items.length > 0;
+  // A phone turned sideways or a window resized: the fitted view is fitted again to the new size (the window's
+  // size only: a panel opening beside the canvas leaves the view where it is). After xyflow measured the pane.
+  useEffect(() => {
+    if (!hasNodes) return;
+    let timer = 0;
+    const onResize = () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => {
+        if (!userMoved.current) void flow.fitView(FIT);
+      }, 150);
+    };
+    window.addEventListener('resize', onResize);
+    return () => {
+      window.clearTimeout(timer);
+      window.removeEventListener('resize', onResize);
+    };
+  }, [flow, hasNodes]);
   // After a tidy-up the view fits the nodes' new places (taken from the layout itself, not xyflow's copy,
-  // which may not have them yet).
+  // which may not have them yet), and is kept fitted again.
   useEffect(() => {
     const laidOut = actor.on('flow.laidOut', ({ positions }) => {
+      userMoved.current = false;
       const points = Object.values(positions);
       if (points.length === 0) return;
       const x = Math.min(...points.map((point) => point.x));
@@ -136,7 +158,10 @@ export function FlowCanvas({
       if (next !== null) {
         actor.send({ type: 'node.select', key: next });
         const item = items.find((candidate) => candidate.key === next);
-        if (item) void flow.setCenter(item.position.x + 120, item.position.y + 48, { zoom: flow.getZoom() });
+        if (item) {
+          userMoved.current = true;
+          void flow.setCenter(item.position.x + 120, item.position.y + 48, { zoom: flow.getZoom() });
+        }
       }
     } else if (event.key === 'Enter' && selected !== null) {
       event.preventDefault();
@@ -192,13 +217,23 @@ export function FlowCanvas({
           nodesDraggable={editable}
           nodesConnectable={editable}
           deleteKeyCode={null}
+          // Only the user's own pan or zoom has an event; the app's fits have none.
+          onMoveStart={(event) => {
+            if (event) userMoved.current = true;
+          }}
           fitView={fitOnOpen}
           fitViewOptions={FIT}
           minZoom={0.2}
           maxZoom={1.5}
         >
           <Background gap={24} />
-          <Controls showInteractive={false} />
+          <Controls
+            showInteractive={false}
+            onZoomIn={() => void (userMoved.current = true)}
+            onZoomOut={() => void (userMoved.current = true)}
+            // The fit button brings back a view that follows the canvas's size.
+            onFitView={() => void (userMoved.current = false)}
+          />
         </ReactFlow>
       </div>
     </FlowNodeEnvironmentContext.Provider>

@@ -172,6 +172,9 @@ export function FlowsView({
       ]}
       rowActions={(flow, browsing) => {
         const toggle = flow.status === 'live' ? 'pause' : 'resume';
+        // Pause and Resume share one place, as wide as the wider; a draft keeps it empty so Duplicate and
+        // Delete line up on every row.
+        const toggleLabels = [t('flows.actions.pause'), t('flows.actions.resume')];
         return (
           <RowActionButtons
             actions={[
@@ -183,14 +186,17 @@ export function FlowsView({
                 onClick: () => onOpen(flow),
               },
               canWrite &&
-                (flow.status === 'live' || flow.status === 'paused') && {
-                  key: 'toggle',
-                  label: t(`flows.actions.${toggle}`),
-                  ariaLabel: t(`flows.actions.${toggle}Of`, { name: flow.name }),
-                  variant: 'subtle',
-                  disabled: busy(browsing),
-                  onClick: () => actions.send({ type: 'flow.act', action: toggle, flow }),
-                },
+                (flow.status === 'live' || flow.status === 'paused'
+                  ? {
+                      key: 'toggle',
+                      label: t(`flows.actions.${toggle}`),
+                      ariaLabel: t(`flows.actions.${toggle}Of`, { name: flow.name }),
+                      variant: 'subtle',
+                      slotLabels: toggleLabels,
+                      disabled: busy(browsing),
+                      onClick: () => actions.send({ type: 'flow.act', action: toggle, flow }),
+                    }
+                  : { key: 'toggle', empty: true, slotLabels: toggleLabels, variant: 'subtle' }),
               canWrite && {
                 key: 'duplicate',
                 label: t('flows.actions.duplicate'),
