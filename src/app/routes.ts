@@ -158,8 +158,20 @@ export const ROUTES: readonly AppRoute[] = [
   page('/marketing-analytics', dashboard, 'pages.titles.marketingAnalytics', 'Recommendations', null, {
     groupCrumb: 'insights',
   }),
-  page('/aben-overview', comingSoon, 'pages.titles.overview', 'Overview', 'insights'),
-  page('/analytics', comingSoon, 'pages.titles.analytics', 'Summary', 'insights'),
+  page(
+    '/aben-overview',
+    lazyScreen(() => import('./screens/OverviewDashboardScreen.js')),
+    'pages.titles.overview',
+    'Overview',
+    'insights',
+  ),
+  page(
+    '/analytics',
+    lazyScreen(() => import('./screens/SummaryDashboardScreen.js')),
+    'pages.titles.analytics',
+    'Summary',
+    'insights',
+  ),
   page(
     '/rfm-dashboard',
     lazyScreen(() => import('./screens/RfmDashboardScreen.js'), { messages: 'segments' }),

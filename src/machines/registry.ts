@@ -32,6 +32,8 @@ import { passwordChangeMachine } from './password-change.machine.js';
 import { postalAddressMachine } from './postal-address.machine.js';
 import { segmentDashboardMachine } from './segment-dashboard.machine.js';
 import { rfmDashboardMachine } from './rfm-dashboard.machine.js';
+import { summaryDashboardMachine } from './summary-dashboard.machine.js';
+import { overviewDashboardMachine } from './overview-dashboard.machine.js';
 import { segmentBuilderMachine } from './segment-builder.machine.js';
 import { segmentCloneMachine } from './segment-clone.machine.js';
 import { segmentExportMachine } from './segment-export.machine.js';
@@ -90,6 +92,8 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   postalAddressMachine,
   segmentDashboardMachine,
   rfmDashboardMachine,
+  summaryDashboardMachine,
+  overviewDashboardMachine,
   segmentBuilderMachine,
   segmentCloneMachine,
   segmentExportMachine,

@@ -1,0 +1,18 @@
+import { OverviewDashboardView } from '../../views/analytics/OverviewDashboardView.js';
+import { useDashboardActor } from '../use-dashboard-actor.js';
+import { overviewDashboardLogic } from '../wiring/analytics-summary.js';
+
+/** /aben-overview (Overview): location by location over the header's locations and the session's range. */
+export default function OverviewDashboardScreen() {
+  const { actor, choice, today } = useDashboardActor(overviewDashboardLogic);
+  return (
+    <OverviewDashboardView
+      actor={actor}
+      range={choice.range}
+      compare={choice.compare}
+      today={today}
+      onRangeChange={choice.setRange}
+      onCompareChange={choice.setCompare}
+    />
+  );
+}

@@ -1,0 +1,98 @@
+import { Paper, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { ChartCard } from '../kit/ChartCard.js';
+import { DashboardFrame } from '../kit/DashboardFrame.js';
+import {
+  useSummaryState,
+  type DashboardRangeProps,
+  type SummaryDashboardActor,
+} from './SummaryDashboardView.js';
+import { LocationTable, SummaryKpis } from './SummaryParts.js';
+
+/**
+ * /aben-overview (Overview): location by location. The headline figures, each location's revenue against the
+ * previous period as bars, and the full per-location table with its change and revenue trend.
+ */
+export function OverviewDashboardView({
+  actor,
+  ...range
+}: { actor: SummaryDashboardActor } & DashboardRangeProps) {
+  const { t } = useTranslation();
+  const { figures, busy, failed, empty, problem } = useSummaryState(actor);
+  const locations = figures?.locations ?? [];
+  const compared = figures?.previous !== null && figures?.previous !== undefined;
+  const series = [
+    { name: t('overviewDashboard.thisPeriod'), data: locations.map((row) => row.revenue) },
+    ...(compared
+      ? [
+          {
+            name: t('overviewDashboard.previousPeriod'),
+            data: locations.map((row) => row.previous_revenue ?? 0),
+          },
+        ]
+      : []),
+  ];
+  return (
+    <DashboardFrame
+      title={t('overviewDashboard.title')}
+      intro={t('overviewDashboard.intro')}
+      {...range}
+      busy={busy}
+      failed={failed}
+      problem={problem}
+      onRetry={() => actor.send({ type: 'dashboard.retry' })}
+    >
+      <Stack gap="lg">
+        <SummaryKpis figures={figures} loading={busy} />
+        <ChartCard
+          title={t('overviewDashboard.byLocation')}
+          description={t('overviewDashboard.byLocationHelp')}
+          loading={busy}
+          emptyReason={empty ? t('summaryDashboard.empty') : null}
+          csvName="revenue-by-location"
+          chart={{
+            type: 'bar',
+            height: Math.max(220, locations.length * (compared ? 44 : 30) + 80),
+            ariaLabel: t('overviewDashboard.byLocation'),
+            series,
+            options: {
+              plotOptions: { bar: { horizontal: true, barHeight: '70%' } },
+              xaxis: {
+                categories: locations.map((row) => row.name),
+                labels: {
+                  formatter: (value: string) => `$${Math.round(Number(value)).toLocaleString('en-US')}`,
+                },
+              },
+            },
+          }}
+          table={{
+            caption: t('overviewDashboard.byLocation'),
+            columns: [
+              { key: 'name', label: t('summaryDashboard.table.location') },
+              { key: 'revenue', label: t('overviewDashboard.thisPeriod'), format: 'currency' },
+              { key: 'previous_revenue', label: t('overviewDashboard.previousPeriod'), format: 'currency' },
+              { key: 'revenue_change', label: t('summaryDashboard.table.change'), format: 'percent' },
+            ],
+            rows: locations.map((row) => ({
+              name: row.name,
+              revenue: row.revenue,
+              previous_revenue: row.previous_revenue,
+              revenue_change: row.revenue_change,
+            })),
+          }}
+        />
+        {figures && !empty && (
+          <Paper withBorder radius="md" p="md">
+            <Title order={3} size="h4">
+              {t('summaryDashboard.table.title')}
+            </Title>
+            <Text size="sm" c="dimmed" mb="sm">
+              {t('overviewDashboard.tableHelp')}
+            </Text>
+            <LocationTable figures={figures} trend />
+          </Paper>
+        )}
+      </Stack>
+    </DashboardFrame>
+  );
+}
