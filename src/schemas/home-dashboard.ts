@@ -67,8 +67,8 @@ export const RecommendationDetailsSchema = z.object({
   month: z.number().int().nullable(),
   weekday: z.number().int().nullable(),
   day_part: z.enum(DAY_PARTS).nullable(),
-  /** The day part's checks on that weekday and the average of the five weekdays (per weekday). */
-  checks: z.number().int().nullable(),
+  /** The day part's checks per such weekday of the range, and the five weekdays' average (two decimals). */
+  checks: z.number().nullable(),
   average_checks: z.number().nullable(),
   item_id: z.number().int().nullable(),
   item_name: z.string().nullable(),

@@ -101,6 +101,8 @@ export function HomeDashboardView({
         { seriesName: labels.revenue, show: false, labels: { formatter: money } },
       ],
       legend: { position: 'bottom' },
+      // A phone has room for about four day labels.
+      responsive: [{ breakpoint: 600, options: { xaxis: { tickAmount: 4 } } }],
     };
   }, [revenue, labels.checks, labels.revenue, i18n.language]);
 
