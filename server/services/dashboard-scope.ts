@@ -33,7 +33,10 @@ export async function resolveDashboardScope(
   }
   if (daysIn(range) > MAX_DASHBOARD_DAYS) {
     throw invalid({
-      to_date: fieldFailure('not_valid', `to_date must be at most ${MAX_DASHBOARD_DAYS} days after from_date`),
+      to_date: fieldFailure(
+        'not_valid',
+        `to_date must be at most ${MAX_DASHBOARD_DAYS} days after from_date`,
+      ),
     });
   }
   const scope = await resolveLocationScope(sql, companyId, query.location_id, query.location_group_id);
