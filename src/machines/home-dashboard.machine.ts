@@ -13,7 +13,7 @@ export function homeIsEmpty(figures: HomeFigures): boolean {
 }
 
 /**
- * `/dashboard` and `/marketing-analytics` (docs/dashboards-home.md): the kit's dashboard machine over the two
+ * `/dashboard` and `/marketing-analytics` (docs/dashboards.md): the kit's dashboard machine over the two
  * calls (`GET /api/analytics/chart-data/` and `/api/analytics/recommendations/`, loaded together as one
  * `loadFigures`).
  */

@@ -50,7 +50,7 @@ const followSetup = setup({
 const request = requestIn(followSetup);
 
 /**
- * One click on a recommendation (docs/dashboards-home.md): saves its segment (`saving`, tag `busy`; one at a
+ * One click on a recommendation (docs/dashboards.md): saves its segment (`saving`, tag `busy`; one at a
  * time, other clicks wait) and announces `segment.saved` with the new id, or keeps the problem to show
  * (`failed`; another click or `problem.dismiss` leaves it).
  */
