@@ -94,7 +94,12 @@ export function HomeDashboardView({
     return {
       labels: revenue.map((point) => point.x.slice(5)),
       stroke: { width: [0, 3, 2], dashArray: [0, 0, 5] },
-      xaxis: { type: 'category', tickAmount: 8, labels: { rotate: 0, hideOverlappingLabels: true } },
+      xaxis: {
+        type: 'category',
+        tickAmount: 8,
+        tickPlacement: 'on',
+        labels: { rotate: 0, hideOverlappingLabels: true },
+      },
       yaxis: [
         { seriesName: labels.checks, opposite: true, title: { text: labels.checks }, decimalsInFloat: 0 },
         { seriesName: labels.revenue, title: { text: labels.revenue }, labels: { formatter: money } },
@@ -102,7 +107,7 @@ export function HomeDashboardView({
       ],
       legend: { position: 'bottom' },
       // A phone has room for about four day labels.
-      responsive: [{ breakpoint: 600, options: { xaxis: { tickAmount: 4 } } }],
+      responsive: [{ breakpoint: 600, options: { xaxis: { tickAmount: 4, tickPlacement: 'on' } } }],
     };
   }, [revenue, labels.checks, labels.revenue, i18n.language]);
 
