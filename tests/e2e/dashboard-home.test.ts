@@ -43,7 +43,7 @@ describe('the home dashboard in a browser', () => {
 
     // The last 7 days: fewer checks, and the cards say what the API answered for them.
     const second = nextAnswer(page);
-    await page.getByLabel('Date range').selectOption('last7');
+    await page.getByRole('combobox', { name: 'Date range' }).selectOption('last7');
     const week = await second;
     expect(week.range).not.toEqual(month.range);
     expect(week.kpis.checks).toBeLessThan(month.kpis.checks);
