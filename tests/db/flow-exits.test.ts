@@ -203,15 +203,16 @@ describe('flow exits', () => {
   });
 
   it('a complaint and a suppression added by hand end the enrolments at once; an unsubscribe entry alone does not', async () => {
-    clock = testClock(new Date('2026-03-03T15:00:00Z'));
-    const { flowId } = await makeLiveFlow(test.db, company.companyId, graphOf(company.templateId));
+    startClock();
+    const { flowId } = await engine.liveFlow(graphOf(engine.company.templateId));
     const people: number[] = [];
-    for (let i = 0; i < 4; i += 1) people.push((await makeSubscriber(test.db, company.companyId)).id);
+    for (let i = 0; i < 4; i += 1)
+      people.push((await makeSubscriber(engine.test.db, engine.company.companyId)).id);
     const [complained, byHand, listed, stayer] = people as [number, number, number, number];
     await runner().tick();
     const before = await enrolments(flowId);
     const emailOf = async (id: number) =>
-      test.db.owner(async (sql) => {
+      engine.test.db.owner(async (sql) => {
         const { rows } = await sql.query<{ email: string }>('SELECT email FROM subscribers WHERE id = $1', [
           id,
         ]);
@@ -219,7 +220,7 @@ describe('flow exits', () => {
       });
     // A feedback report's complaint (with its run), a manual suppression (no run, address in other case), and an
     // unsubscribe entry written without its caller's exit (that caller exits people as `unsubscribed` itself).
-    const runId = await test.db.owner(async (sql) => {
+    const runId = await engine.test.db.owner(async (sql) => {
       const { rows } = await sql.query<{ run_id: number }>(
         `SELECT o.run_id::int FROM mail_outbox o JOIN mail_runs r ON r.id = o.run_id
          WHERE r.source_id = $1 AND o.subscriber_id = $2`,
@@ -230,10 +231,10 @@ describe('flow exits', () => {
     const complainedEmail = await emailOf(complained);
     const byHandEmail = (await emailOf(byHand)).toUpperCase();
     const listedEmail = await emailOf(listed);
-    await test.db.tenant(company.companyId, async (sql) => {
-      await suppressAddress(sql, company.companyId, complainedEmail, 'complained', runId);
-      await suppressAddress(sql, company.companyId, byHandEmail, 'bounced', null);
-      await suppressAddress(sql, company.companyId, listedEmail, 'unsubscribed', null);
+    await engine.test.db.tenant(engine.company.companyId, async (sql) => {
+      await suppressAddress(sql, engine.company.companyId, complainedEmail, 'complained', runId);
+      await suppressAddress(sql, engine.company.companyId, byHandEmail, 'bounced', null);
+      await suppressAddress(sql, engine.company.companyId, listedEmail, 'unsubscribed', null);
     });
 
     const after = await enrolments(flowId);
@@ -256,7 +257,7 @@ describe('flow exits', () => {
       [null, false],
       [null, false],
     ]);
-    await setFlowStatus(test.db, company.companyId, flowId, 'paused');
+    await setFlowStatus(engine.test.db, engine.company.companyId, flowId, 'paused');
   });
 
   it('deleting a flow exits its people, cancels its unsent mail and keeps the sends the frequency cap counts', async () => {

@@ -72,35 +72,42 @@ export function ChartCard({
   const [showTable, setShowTable] = useState(false);
   const tableId = useId();
   const waiting = loading && table.rows.length === 0 && !emptyReason;
-  const figures = (
-    <Table.ScrollContainer minWidth={320} id={tableId}>
-      <Table striped withTableBorder fz="sm">
-        <Table.Caption>{table.caption}</Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            {table.columns.map((column) => (
-              <Table.Th key={column.key} scope="col">
-                {column.label}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {table.rows.map((row, index) => (
-            <Table.Tr key={index}>
-              {table.columns.map((column) => {
-                const cell = row[column.key] ?? null;
-                const text =
-                  column.format && typeof cell !== 'string'
-                    ? formatFigure(cell, column.format, i18n.language)
-                    : (cell ?? '');
-                return <Table.Td key={column.key}>{text}</Table.Td>;
-              })}
-            </Table.Tr>
+  const grid = (
+    <Table striped withTableBorder fz="sm">
+      <Table.Caption>{table.caption}</Table.Caption>
+      <Table.Thead>
+        <Table.Tr>
+          {table.columns.map((column) => (
+            <Table.Th key={column.key} scope="col">
+              {column.label}
+            </Table.Th>
           ))}
-        </Table.Tbody>
-      </Table>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {table.rows.map((row, index) => (
+          <Table.Tr key={index}>
+            {table.columns.map((column) => {
+              const cell = row[column.key] ?? null;
+              const text =
+                column.format && typeof cell !== 'string'
+                  ? formatFigure(cell, column.format, i18n.language)
+                  : (cell ?? '');
+              return <Table.Td key={column.key}>{text}</Table.Td>;
+            })}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+  // Shown: a focusable native scroller (keyboard users can scroll a wide table); hidden: the bare table for
+  // screen readers, with nothing to scroll or focus.
+  const figures = showTable ? (
+    <Table.ScrollContainer minWidth={320} id={tableId} type="native" tabIndex={0}>
+      {grid}
     </Table.ScrollContainer>
+  ) : (
+    <VisuallyHidden id={tableId}>{grid}</VisuallyHidden>
   );
   return (
     <Paper withBorder radius="md" p="md" aria-busy={loading}>
@@ -150,7 +157,7 @@ export function ChartCard({
         ) : (
           <LazyChart {...chart} />
         )}
-        {showTable ? figures : <VisuallyHidden>{figures}</VisuallyHidden>}
+        {figures}
       </Stack>
     </Paper>
   );

@@ -51,7 +51,7 @@ export function KpiCard({
           <Text
             size="sm"
             fw={600}
-            c={direction === 'up' ? 'teal.8' : direction === 'down' ? 'red.8' : 'dimmed'}
+            c={direction === 'up' ? 'teal.9' : direction === 'down' ? 'red.9' : 'dimmed'}
             aria-label={spoken}
             data-change={direction}
           >

@@ -1,0 +1,98 @@
+import type { DashboardQuery } from '../../src/schemas/dashboard-query.js';
+import type { ChartData, HomeDashboard, HomeKpis } from '../../src/schemas/home-dashboard.js';
+import type { Database, Sql } from '../db/database.js';
+import { companyToday, dailySales, emailsSent } from '../repositories/home-dashboard.repository.js';
+import { salesFigures } from '../repositories/pos-analytics.repository.js';
+import { resolveDashboardScope } from './dashboard-scope.js';
+import { recommendations } from './home-recommendations.js';
+
+/** Cents as dollars. */
+const dollars = (cents: number | string) => Number(cents) / 100;
+
+/** The KPI cards over one range and the picked locations, from the daily rollups. */
+async function kpisOf(
+  sql: Sql,
+  companyId: number,
+  locations: number[] | null,
+  range: { from: string; to: string },
+): Promise<HomeKpis> {
+  const row = await salesFigures(sql, companyId, locations, range);
+  const checks = Number(row.checks);
+  const guests = Number(row.guests);
+  const fresh = Number(row.new_guests);
+  return {
+    revenue: dollars(row.revenue_cents),
+    checks,
+    guests,
+    average_check: checks > 0 ? Math.round(Number(row.revenue_cents) / checks) / 100 : null,
+    new_guests: fresh,
+    returning_guests: guests - fresh,
+  };
+}
+
+/** The home dashboard's calls (`/dashboard`, `/marketing-analytics`; docs/dashboards.md, "Recommendations"). */
+export function homeDashboardService(db: Database, now: () => Date = () => new Date()) {
+  return {
+    /**
+     * Spec §3's chart data: revenue and checks per day of the range (and the previous period's revenue laid
+     * over the same days with `compare=previous`), the emails sent and the range's revenue.
+     */
+    async chartData(companyId: number, query: DashboardQuery): Promise<ChartData> {
+      return db.tenant(companyId, async (sql) => {
+        const scope = await resolveDashboardScope(sql, companyId, query);
+        const range = { from: scope.range.from!, to: scope.range.to! };
+        const days = await dailySales(sql, companyId, scope.locationIds, range);
+        const charts: ChartData['charts'] = [
+          { name: 'revenue', data: days.map((day) => ({ x: day.day, y: dollars(day.revenue_cents) })) },
+          { name: 'checks', data: days.map((day) => ({ x: day.day, y: day.checks })) },
+        ];
+        if (scope.previous) {
+          const before = await dailySales(sql, companyId, scope.locationIds, {
+            from: scope.previous.from!,
+            to: scope.previous.to!,
+          });
+          // Day n of the previous period is drawn over day n of the range.
+          charts.push({
+            name: 'previous_revenue',
+            data: before.map((day, index) => ({ x: days[index]!.day, y: dollars(day.revenue_cents) })),
+          });
+        }
+        return {
+          range,
+          previous: scope.previous && { from: scope.previous.from!, to: scope.previous.to! },
+          charts,
+          emails: await emailsSent(sql, companyId, range),
+          revenue: dollars(days.reduce((sum, day) => sum + Number(day.revenue_cents), 0)),
+        };
+      });
+    },
+
+    /** The KPI cards (and the previous period's with `compare=previous`) and the ranked recommendations. */
+    async recommendations(companyId: number, query: DashboardQuery): Promise<HomeDashboard> {
+      return db.tenant(companyId, async (sql) => {
+        const scope = await resolveDashboardScope(sql, companyId, query);
+        const range = { from: scope.range.from!, to: scope.range.to! };
+        const previous = scope.previous && { from: scope.previous.from!, to: scope.previous.to! };
+        const kpis = await kpisOf(sql, companyId, scope.locationIds, range);
+        const asOf = now();
+        const today = await companyToday(sql, companyId, asOf);
+        return {
+          range,
+          previous,
+          kpis,
+          previous_kpis: previous && (await kpisOf(sql, companyId, scope.locationIds, previous)),
+          recommendations: await recommendations(sql, companyId, {
+            locationIds: scope.locationIds,
+            range,
+            averageCheck: kpis.average_check,
+            month: Number(today.slice(5, 7)),
+            asOf,
+          }),
+        };
+      });
+    },
+  };
+}
+
+/** The home dashboard service's calls. */
+export type HomeDashboardService = ReturnType<typeof homeDashboardService>;

@@ -1,0 +1,252 @@
+import type { DayPart } from '../../src/schemas/segment-catalogue.js';
+import type {
+  Recommendation,
+  RecommendationDetails,
+  RecommendationKind,
+  RecommendedSegment,
+} from '../../src/schemas/home-dashboard.js';
+import type { SegmentRuleSet } from '../../src/schemas/segments.js';
+import type { Sql } from '../db/database.js';
+import {
+  bestSellers,
+  hasLiveBirthdayFlow,
+  locationNames,
+  weekdayDayPartChecks,
+  type DayBounds,
+  type WeekdayDayPartRow,
+} from '../repositories/home-dashboard.repository.js';
+import { countSegment } from '../repositories/segment-rules.repository.js';
+
+/**
+ * The home dashboard's recommendations (docs/dashboards.md, "Recommendations"): each a segment built from the
+ * company's own figures, its audience counted by the segment engine exactly as the saved segment will count it,
+ * ranked by audience × an assumed response rate × the range's average check.
+ */
+
+/** The share of an audience assumed to come back for each kind of message (docs/dashboards.md). */
+export const RESPONSE_RATES: Record<RecommendationKind, number> = {
+  lapsed_regulars: 0.1,
+  birthdays: 0.25,
+  slow_day_part: 0.05,
+  untried_item: 0.08,
+};
+
+/** Lapsed regulars: at least this many visits to the location … */
+export const LAPSED_MIN_VISITS = 3;
+/** … and none there for at least this many days. */
+export const LAPSED_DAYS = 60;
+/** Regulars for the untried best seller: at least this many visits. */
+export const REGULAR_MIN_VISITS = 3;
+/** The slow day part's segment looks at the guests' last this many days. */
+export const DAY_PART_WINDOW_DAYS = 90;
+/** A weekday's day part is "well below" at or under this share of the five weekdays' average. */
+export const SLOW_SHARE = 0.75;
+/** … counted only when the day part had at least this many weekday checks in the range. */
+export const SLOW_MIN_CHECKS = 20;
+
+const NO_DETAILS: RecommendationDetails = {
+  location_id: null,
+  location_name: null,
+  month: null,
+  weekday: null,
+  day_part: null,
+  checks: null,
+  average_checks: null,
+  item_id: null,
+  item_name: null,
+};
+
+/** A candidate before counting: its kind, details and rules. */
+interface Candidate {
+  kind: RecommendationKind;
+  details: RecommendationDetails;
+  description: string;
+  /** The segment's own locations (its picker); empty: every location. */
+  locationIds: number[];
+  rules: Record<string, unknown>[];
+}
+
+/** How many times each ISO weekday (1–7) falls in an inclusive range of days. */
+export function weekdayOccurrences(range: DayBounds): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (
+    let day = new Date(`${range.from}T00:00:00Z`);
+    day <= new Date(`${range.to}T00:00:00Z`);
+    day.setUTCDate(day.getUTCDate() + 1)
+  ) {
+    const weekday = ((day.getUTCDay() + 6) % 7) + 1;
+    counts.set(weekday, (counts.get(weekday) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Two decimals. */
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/**
+ * The weekday (Monday–Friday) day part furthest below its day part's weekday average, in checks per such day of
+ * the range, when it is at most `SLOW_SHARE` of it and the day part had `SLOW_MIN_CHECKS` weekday checks; else null.
+ */
+export function slowestDayPart(
+  rows: readonly WeekdayDayPartRow[],
+  range: DayBounds,
+): { weekday: number; day_part: DayPart; perDay: number; average: number } | null {
+  const occurrences = weekdayOccurrences(range);
+  let slowest: { weekday: number; day_part: DayPart; perDay: number; average: number; share: number } | null =
+    null;
+  for (const part of ['breakfast', 'lunch', 'dinner', 'late'] as const) {
+    const weekdays = [1, 2, 3, 4, 5].filter((weekday) => (occurrences.get(weekday) ?? 0) > 0);
+    const perDay = weekdays.map((weekday) => {
+      const checks = rows.find((row) => row.weekday === weekday && row.day_part === part)?.checks ?? 0;
+      return { weekday, checks, perDay: checks / occurrences.get(weekday)! };
+    });
+    const total = perDay.reduce((sum, day) => sum + day.checks, 0);
+    if (weekdays.length === 0 || total < SLOW_MIN_CHECKS) continue;
+    const average = perDay.reduce((sum, day) => sum + day.perDay, 0) / perDay.length;
+    for (const day of perDay) {
+      const share = day.perDay / average;
+      if (share <= SLOW_SHARE && (slowest === null || share < slowest.share)) {
+        slowest = { weekday: day.weekday, day_part: part, perDay: day.perDay, average, share };
+      }
+    }
+  }
+  return (
+    slowest && {
+      weekday: slowest.weekday,
+      day_part: slowest.day_part,
+      perDay: round2(slowest.perDay),
+      average: round2(slowest.average),
+    }
+  );
+}
+
+/** The candidates of the company's figures over the range and locations (null: all). */
+async function candidates(
+  sql: Sql,
+  companyId: number,
+  locationIds: number[] | null,
+  range: DayBounds,
+  month: number,
+): Promise<Candidate[]> {
+  const picker = locationIds ?? [];
+  const found: Candidate[] = [];
+  // Lapsed regulars: one candidate per location; the best is kept once counted.
+  for (const location of await locationNames(sql, companyId, locationIds)) {
+    found.push({
+      kind: 'lapsed_regulars',
+      details: { ...NO_DETAILS, location_id: location.id, location_name: location.name },
+      description: `${LAPSED_MIN_VISITS}+ visits to ${location.name}, none there in ${LAPSED_DAYS}+ days`,
+      locationIds: [],
+      rules: [
+        { type: 'location', operator: 'in', value: [location.id] },
+        { type: 'visit_count', operator: 'gte', value: LAPSED_MIN_VISITS },
+        { type: 'days_since_last_visit', operator: 'gte', value: LAPSED_DAYS },
+      ],
+    });
+  }
+  if (!(await hasLiveBirthdayFlow(sql, companyId))) {
+    found.push({
+      kind: 'birthdays',
+      details: { ...NO_DETAILS, month },
+      description: 'Birthday in the current month; no birthday flow is live',
+      locationIds: picker,
+      rules: [{ type: 'birthday_month', operator: 'current', value: null }],
+    });
+  }
+  const slow = slowestDayPart(await weekdayDayPartChecks(sql, companyId, locationIds, range), range);
+  if (slow) {
+    found.push({
+      kind: 'slow_day_part',
+      details: {
+        ...NO_DETAILS,
+        weekday: slow.weekday,
+        day_part: slow.day_part,
+        checks: slow.perDay,
+        average_checks: slow.average,
+      },
+      description: `${slow.day_part} guests of the last ${DAY_PART_WINDOW_DAYS} days who never came on weekday ${slow.weekday}`,
+      locationIds: picker,
+      rules: [
+        { type: 'day_part', operator: 'any', value: [slow.day_part], window_days: DAY_PART_WINDOW_DAYS },
+        { type: 'weekday', operator: 'none', value: [slow.weekday], window_days: DAY_PART_WINDOW_DAYS },
+      ],
+    });
+  }
+  const [best] = await bestSellers(sql, companyId, locationIds, range, 1);
+  if (best) {
+    found.push({
+      kind: 'untried_item',
+      details: { ...NO_DETAILS, item_id: best.menu_item_id, item_name: best.name },
+      description: `${REGULAR_MIN_VISITS}+ visits, never ordered ${best.name}`,
+      locationIds: picker,
+      rules: [
+        { type: 'visit_count', operator: 'gte', value: REGULAR_MIN_VISITS },
+        { type: 'ordered_item', operator: 'none', value: [best.menu_item_id] },
+      ],
+    });
+  }
+  return found;
+}
+
+/** A candidate's segment as the click saves it. */
+function segmentOf(candidate: Candidate): RecommendedSegment {
+  return {
+    description: candidate.description,
+    location_ids: candidate.locationIds,
+    group_ids: [],
+    segment_groups: [{ segment_rules: candidate.rules }],
+  };
+}
+
+/**
+ * The ranked recommendations: every candidate counted by the segment engine over its own locations (as the saved
+ * segment's figures are), lapsed regulars kept at their largest location, empty audiences dropped, ranked by
+ * expected revenue, then audience, then kind.
+ */
+export async function recommendations(
+  sql: Sql,
+  companyId: number,
+  scope: {
+    locationIds: number[] | null;
+    range: DayBounds;
+    averageCheck: number | null;
+    month: number;
+    asOf: Date;
+  },
+): Promise<Recommendation[]> {
+  if (scope.locationIds !== null && scope.locationIds.length === 0) return [];
+  const counted: Recommendation[] = [];
+  for (const candidate of await candidates(sql, companyId, scope.locationIds, scope.range, scope.month)) {
+    const ruleSet: SegmentRuleSet = {
+      segment_groups: [
+        { segment_rules: candidate.rules as unknown as SegmentRuleSet['segment_groups'][0]['segment_rules'] },
+      ],
+    };
+    const counts = await countSegment(sql, companyId, ruleSet, {
+      locationIds: candidate.locationIds.length > 0 ? candidate.locationIds : null,
+      asOf: scope.asOf,
+    });
+    const rate = RESPONSE_RATES[candidate.kind];
+    counted.push({
+      kind: candidate.kind,
+      audience: counts.all,
+      response_rate: rate,
+      expected_revenue: round2(counts.all * rate * (scope.averageCheck ?? 0)),
+      details: candidate.details,
+      segment: segmentOf(candidate),
+    });
+  }
+  const lapsed = counted
+    .filter((item) => item.kind === 'lapsed_regulars')
+    .sort((a, b) => b.audience - a.audience)[0];
+  const order = ['lapsed_regulars', 'birthdays', 'slow_day_part', 'untried_item'];
+  return counted
+    .filter((item) => item.kind !== 'lapsed_regulars' || item === lapsed)
+    .filter((item) => item.audience > 0)
+    .sort(
+      (a, b) =>
+        b.expected_revenue - a.expected_revenue ||
+        b.audience - a.audience ||
+        order.indexOf(a.kind) - order.indexOf(b.kind),
+    );
+}

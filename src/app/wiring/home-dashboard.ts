@@ -1,0 +1,58 @@
+import { forkJoin, map } from 'rxjs';
+import { homeDashboardMachine, type HomeFigures } from '../../machines/home-dashboard.machine.js';
+import type { DashboardRequest, NoExtra } from '../../machines/kit/dashboard-machine.js';
+import {
+  recommendationFollowMachine,
+  type FollowRequest,
+} from '../../machines/recommendation-follow.machine.js';
+import { ChartDataSchema, HomeDashboardSchema } from '../../schemas/home-dashboard.js';
+import { SegmentSchema } from '../../schemas/segment-records.js';
+import { apiRequest } from '../../services/api-client.js';
+import { apiCall } from './answer.js';
+
+/** The query both home dashboard calls take: the range, the comparison and the header's locations. */
+function queryOf({ filter, range, compare }: DashboardRequest<NoExtra>) {
+  return {
+    from_date: range.from,
+    to_date: range.to,
+    compare: compare ? 'previous' : undefined,
+    location_id: filter.location_id,
+    location_group_id: filter.location_group_id,
+  };
+}
+
+/** The home dashboard's figures: the chart data and the KPI cards with the recommendations, asked together. */
+export const homeDashboardLogic = homeDashboardMachine.provide({
+  actors: {
+    loadFigures: apiCall((request: DashboardRequest<NoExtra>) =>
+      forkJoin({
+        chart: apiRequest({
+          method: 'GET',
+          path: '/analytics/chart-data/',
+          query: queryOf(request),
+          schema: ChartDataSchema,
+        }),
+        home: apiRequest({
+          method: 'GET',
+          path: '/analytics/recommendations/',
+          query: queryOf(request),
+          schema: HomeDashboardSchema,
+        }),
+      }).pipe(map((figures): HomeFigures => figures)),
+    ),
+  },
+});
+
+/** A recommendation's click: its segment saved as sent, under the name in the user's language. */
+export const recommendationFollowLogic = recommendationFollowMachine.provide({
+  actors: {
+    saveSegment: apiCall(({ name, segment }: FollowRequest) =>
+      apiRequest({
+        method: 'POST',
+        path: '/campaigns/segments/',
+        body: { name, ...segment },
+        schema: SegmentSchema,
+      }).pipe(map((saved) => ({ id: saved.id }))),
+    ),
+  },
+});

@@ -1,0 +1,79 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { HomeDashboard } from '../../src/schemas/home-dashboard.js';
+import { accessToken } from './support/api.js';
+import { describeViolations, seriousA11yViolations } from './support/a11y.js';
+import { PHONE, sidewaysOverflow } from './support/pages.js';
+import { signedInSession } from './support/session.js';
+
+const KPI_KEYS = ['revenue', 'checks', 'guests', 'average_check', 'new_guests', 'returning_guests'] as const;
+
+/** The next answer of the recommendations call the page receives. */
+function nextAnswer(page: Page): Promise<HomeDashboard> {
+  return page
+    .waitForResponse((response) => new URL(response.url()).pathname === '/api/analytics/recommendations/')
+    .then(async (response) => (await response.json()) as HomeDashboard);
+}
+
+/** What a KPI card shows, as digits only (so `$8,563.82` reads 856382 and `95` reads 95). */
+async function shownDigits(page: Page, key: string): Promise<string> {
+  return (await page.locator(`[data-kpi="${key}"] [data-figure]`).innerText()).replace(/\D/g, '');
+}
+
+/** The API's figure written as digits, as the card writes it (currency with two decimals). */
+function digitsOf(value: number | null, key: string): string {
+  if (value === null) return '';
+  return key === 'revenue' || key === 'average_check' ? value.toFixed(2).replace(/\D/g, '') : String(value);
+}
+
+describe('the home dashboard in a browser', () => {
+  const session = signedInSession('/dashboard');
+
+  it('shows the API’s KPIs, follows a range change and opens a recommendation as its segment', async () => {
+    const { page } = session.watched;
+    const first = nextAnswer(page);
+    await page.reload();
+    const month = await first;
+    await page.locator('[data-recommendation]').first().waitFor();
+    for (const key of KPI_KEYS) {
+      await expect.poll(() => shownDigits(page, key)).toBe(digitsOf(month.kpis[key], key));
+    }
+    expect(month.kpis.checks).toBeGreaterThan(0);
+    expect(describeViolations(await seriousA11yViolations(page))).toBe('');
+
+    // The last 7 days: fewer checks, and the cards say what the API answered for them.
+    const second = nextAnswer(page);
+    await page.getByRole('combobox', { name: 'Date range' }).selectOption('last7');
+    const week = await second;
+    expect(week.range).not.toEqual(month.range);
+    expect(week.kpis.checks).toBeLessThan(month.kpis.checks);
+    for (const key of KPI_KEYS) {
+      await expect.poll(() => shownDigits(page, key)).toBe(digitsOf(week.kpis[key], key));
+    }
+
+    // The first recommendation's click saves its segment and opens it; its size is the audience shown.
+    const top = week.recommendations[0]!;
+    const card = page.locator('[data-recommendation]').first();
+    expect(await card.getAttribute('data-recommendation')).toBe(top.kind);
+    expect(await card.locator('[data-audience]').getAttribute('data-audience')).toBe(String(top.audience));
+    await card.getByRole('button').click();
+    await page.waitForURL(/\/segments\?segment=\d+$/);
+    const id = Number(new URL(page.url()).searchParams.get('segment'));
+    const bearer = { authorization: `Bearer ${await accessToken(page)}` };
+    const segment = (await (
+      await fetch(`${session.server.url}/api/campaigns/segments/${id}/`, { headers: bearer })
+    ).json()) as { segment_groups: { segment_rules: object[] }[]; segmentcache: { all_customers: number } };
+    expect(segment.segmentcache.all_customers).toBe(top.audience);
+    expect(segment.segment_groups.map((group) => group.segment_rules)).toEqual(
+      top.segment.segment_groups.map((group) => group.segment_rules),
+    );
+  });
+
+  it('fits a phone: nothing wider than the screen', async () => {
+    const { page } = session.watched;
+    await page.setViewportSize(PHONE);
+    await page.goto('/dashboard');
+    await page.locator('[data-recommendation]').first().waitFor();
+    expect(await sidewaysOverflow(page)).toBe(0);
+  });
+});
