@@ -65,6 +65,7 @@ import { cohortsRoutes } from './routes/cohorts.routes.js';
 import { guestsRoutes } from './routes/guests.routes.js';
 import { posCheckVoidsRoutes } from './routes/pos-check-voids.routes.js';
 import { posAnalyticsRoutes } from './routes/pos-analytics.routes.js';
+import { basketRoutes } from './routes/basket.routes.js';
 import { posChecksRoutes } from './routes/pos-checks.routes.js';
 import { emailFrameRoutes } from './routes/email-frame.routes.js';
 import { emailImageFilesRoutes, emailImagesRoutes } from './routes/email-images.routes.js';
@@ -97,6 +98,7 @@ import { customerProfilesService } from './services/customer-profiles.service.js
 import { guestsService } from './services/guests.service.js';
 import { posCheckVoidsService } from './services/pos-check-voids.service.js';
 import { posAnalyticsService } from './services/pos-analytics.service.js';
+import { basketService } from './services/basket.service.js';
 import { posChecksService } from './services/pos-checks.service.js';
 import { healthService } from './services/health.service.js';
 import { emailImagesService } from './services/email-images.service.js';
@@ -350,6 +352,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       await api.register(posCheckVoidsRoutes(posCheckVoidsService(options.db)));
       await api.register(clvRoutes(clvSettingsService(options.db)));
       await api.register(posAnalyticsRoutes(posAnalyticsService(options.db)));
+      await api.register(basketRoutes(basketService(options.db)));
       await api.register(
         importsRoutes(importsService(options.db, runner, importSettings), importSettings.maxBytes),
       );
