@@ -60,7 +60,8 @@ export const BasketQuerySchema = z
     path: ['to_date'],
   })
   .refine(
-    (query) => query.from_date > query.to_date || daysIn(query.from_date, query.to_date) <= BASKET_MAX_DAYS,
+    // A date that is not one is named by its own field only.
+    (query) => !(daysIn(query.from_date, query.to_date) > BASKET_MAX_DAYS),
     {
       message: `to_date must be at most ${BASKET_MAX_DAYS} days after from_date`,
       path: ['to_date'],
