@@ -7,7 +7,7 @@
  * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts), BENCH_GUEST_DATABASE_URL a pre-seeded database for
  * it; BENCH_LOAD_SECONDS, BENCH_LOAD_PAGE_SECONDS and BENCH_LOAD_ROWS the list load's (bench/load.ts); BENCH_ONLY a
  * comma-separated subset (size, start, replay, locations, upload, imports, guests, load, rollups, segments, rfm,
- * segment-preview, sending); BENCH_SEND_RECIPIENTS and BENCH_SEND_BATCH the send's (bench/sending.ts); BENCH_ROLLUP_* the rollups' (bench/rollups.ts), BENCH_PREVIEW_* the starter segments' previews
+ * segment-preview, sending, basket); BENCH_SEND_RECIPIENTS and BENCH_SEND_BATCH the send's (bench/sending.ts); BENCH_ROLLUP_* the rollups' (bench/rollups.ts), BENCH_PREVIEW_* the starter segments' previews
  * (bench/segment-preview.ts, PostgreSQL only).
  */
 import { buildApp } from '../server/app.js';
@@ -24,6 +24,7 @@ import { benchPosChecks } from './pos-checks.js';
 import { benchPosChecksCsv } from './pos-checks-csv.js';
 import { benchReplay } from './replay.js';
 import { benchRollups } from './rollups.js';
+import { benchBasket } from './basket.js';
 import { benchSegmentDashboard } from './segment-dashboard.js';
 import { benchSegmentExport } from './segment-export.js';
 import { benchSegmentPreview } from './segment-preview.js';
@@ -160,7 +161,7 @@ const loop: LoopOptions = {
 const only = new Set(
   (
     process.env.BENCH_ONLY ??
-    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm,segment-preview,segment-export,sending,campaign-freeze,flows'
+    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm,segment-preview,segment-export,sending,campaign-freeze,flows,basket'
   ).split(','),
 );
 if (only.has('size')) await benchFirstLoad();
@@ -192,6 +193,7 @@ for (const driver of benchDrivers()) {
   if (only.has('guests')) await benchGuestList(driver);
   if (only.has('load')) await benchLoad(driver);
   if (only.has('rollups')) await benchRollups(driver);
+  if (only.has('basket')) await benchBasket(driver);
   if (only.has('segments')) await benchSegments(driver);
   if (only.has('segment-preview')) await benchSegmentPreview(driver);
   if (only.has('segment-export')) await benchSegmentExport(driver);
