@@ -5,7 +5,7 @@ import { SYSTEM_FONTS } from '../../src/views/theme.js';
 const light = { dark: false, nonce: 'n0nce', reducedMotion: false };
 
 describe('chartOptions (the chart kit)', () => {
-  it('gives every chart the system fonts, the brand colours, no toolbar and the style nonce', () => {
+  it('gives every chart the system fonts, the spec’s palette, no toolbar and the style nonce', () => {
     const options = chartOptions({}, light);
     expect(options.chart?.fontFamily).toBe(SYSTEM_FONTS);
     expect(options.colors).toEqual(CHART_COLOURS);

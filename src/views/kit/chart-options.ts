@@ -9,8 +9,11 @@ export interface ChartSurroundings {
   reducedMotion: boolean;
 }
 
-/** Series colours: the brand teal first, then hues that stay apart for the common colour-vision deficiencies. */
-export const CHART_COLOURS = ['#0b7a6c', '#e8912d', '#3b6fd8', '#c2407a', '#7a5cc2', '#5a8f29', '#8c6d46'];
+/**
+ * Series colours: the spec's chart palette (§9) in its order, red, orange, yellow, green, blue, purple, grey, in
+ * shades dark enough to read on white and apart in lightness as well as hue.
+ */
+export const CHART_COLOURS = ['#e03131', '#f76707', '#f2b705', '#2f9e44', '#1c7ed6', '#7048e8', '#868e96'];
 
 type Plain = Record<string, unknown>;
 
@@ -29,7 +32,7 @@ function mergedOptions(base: Plain, over: Plain): Plain {
 
 /**
  * A chart's own options on top of the app's: system fonts (no web font is fetched), the colour scheme, the
- * brand colours, no toolbar, animations off for users who ask for less motion, and the CSP nonce on the
+ * spec's palette, no toolbar, animations off for users who ask for less motion, and the CSP nonce on the
  * style element ApexCharts injects. What the chart sets itself wins, except the nonce and the motion setting.
  */
 export function chartOptions(

@@ -1,0 +1,165 @@
+import { assign, type DoneActorEvent, type ErrorActorEvent, setup, spawnChild, stopChild } from 'xstate';
+import {
+  DATE_RANGE_PRESETS,
+  rangeOfPreset,
+  type DateRange,
+  type DateRangePreset,
+} from '../../schemas/date-range.js';
+import type { LocationFilter } from '../file-paging.machine.js';
+import { problemOf, type ApiProblem } from '../support/api-problem.js';
+import { placeholder } from '../support/placeholder.js';
+
+// One statechart for every dashboard (docs/dashboards.md): the header's locations, the shared date range and
+// the comparison are its filters, one call loads the figures, and the view only renders what it knows.
+
+export { DATE_RANGE_PRESETS, rangeOfPreset, type DateRange, type DateRangePreset };
+
+/** The extra filters of a dashboard that has none. */
+export type NoExtra = Record<string, never>;
+
+/** What the figures call is asked: the locations, the range, whether to compare, the dashboard's own filters. */
+export interface DashboardRequest<Extra> {
+  filter: LocationFilter;
+  range: DateRange;
+  compare: boolean;
+  extra: Extra;
+}
+
+/** What a dashboard's screen and view send. */
+export type DashboardCommand<Extra> =
+  | { type: 'filter.change'; filter: LocationFilter }
+  | { type: 'range.change'; range: DateRange }
+  | { type: 'compare.change'; compare: boolean }
+  | { type: 'extra.change'; extra: Partial<Extra> }
+  | { type: 'dashboard.retry' };
+
+/** Everything a dashboard machine handles: the commands and the figures call's outcome. */
+export type DashboardEvent<Figures, Extra> =
+  DashboardCommand<Extra> | DoneActorEvent<Figures, 'loadFigures'> | ErrorActorEvent<unknown, 'loadFigures'>;
+
+/** What a dashboard machine knows. */
+export interface DashboardContext<Figures, Extra> {
+  filter: LocationFilter;
+  range: DateRange;
+  compare: boolean;
+  extra: Extra;
+  /** The last answer: kept on screen while the next loads; null until the first. */
+  figures: Figures | null;
+  /** Why the last load failed; null after an answer. */
+  problem: ApiProblem | null;
+}
+
+/** What a dashboard machine starts from: the header's locations and the session's range and comparison. */
+export interface DashboardInput {
+  filter: LocationFilter;
+  range: DateRange;
+  compare?: boolean;
+}
+
+/** What makes one dashboard's machine. */
+export interface DashboardDefinition<Figures, Extra> {
+  /** The machine's id: how the event log, replay and the visualiser name it. */
+  id: string;
+  /** True when an answer has nothing to show (no checks in the range): the `empty` state. */
+  isEmpty: (figures: Figures) => boolean;
+  /** The dashboard's own filters as they start (a day part, a minimum support). */
+  extra: Extra;
+}
+
+/**
+ * A dashboard's machine. `loading` (tag `busy`; the last answer's figures stay in context, so the view keeps them
+ * on screen) asks `loadFigures` (a placeholder the wiring provides) for `{ filter, range, compare, extra }`, and
+ * goes to `ready`, `empty` (`isEmpty` says the answer has nothing) or `failed` (`dashboard.retry` loads again).
+ * Any filter change, from any state, loads again: the older request is stopped, so only the newest answer lands.
+ */
+export function dashboardMachine<Figures, Extra = NoExtra>(definition: DashboardDefinition<Figures, Extra>) {
+  const { id, isEmpty, extra } = definition;
+  return setup({
+    types: {
+      context: {} as DashboardContext<Figures, Extra>,
+      events: {} as DashboardEvent<Figures, Extra>,
+      input: {} as DashboardInput,
+    },
+    actors: {
+      /** The dashboard's call under `/api/analytics/…` (docs/dashboards.md). */
+      loadFigures: placeholder<Figures, DashboardRequest<Extra>>(),
+    },
+    guards: {
+      nothingToShow: ({ event }) => isEmpty((event as DoneActorEvent<Figures, 'loadFigures'>).output),
+    },
+    actions: {
+      keepFigures: assign(({ event }) => ({
+        figures: (event as DoneActorEvent<Figures, 'loadFigures'>).output,
+        problem: null,
+      })),
+      keepProblem: assign(({ event }) => ({
+        problem: problemOf((event as ErrorActorEvent<unknown, 'loadFigures'>).error),
+      })),
+    },
+  }).createMachine({
+    id,
+    context: ({ input }) => ({
+      filter: input.filter,
+      range: input.range,
+      compare: input.compare ?? true,
+      extra,
+      figures: null,
+      problem: null,
+    }),
+    initial: 'loading',
+    on: {
+      'filter.change': {
+        target: '.loading',
+        reenter: true,
+        actions: assign(({ event }) => ({ filter: event.filter })),
+      },
+      'range.change': {
+        target: '.loading',
+        reenter: true,
+        actions: assign(({ event }) => ({ range: event.range })),
+      },
+      'compare.change': {
+        target: '.loading',
+        reenter: true,
+        actions: assign(({ event }) => ({ compare: event.compare })),
+      },
+      'extra.change': {
+        target: '.loading',
+        reenter: true,
+        actions: assign(({ context, event }) => ({ extra: { ...context.extra, ...event.extra } })),
+      },
+    },
+    states: {
+      loading: {
+        tags: ['busy'],
+        // Spawned rather than invoked (see kit/request.ts: @xstate/graph's createTestModel refuses `invoke`); its
+        // events are those of an invoked actor, and leaving `loading` stops it.
+        entry: spawnChild('loadFigures', {
+          id: 'loadFigures',
+          input: ({ context }) => ({
+            filter: context.filter,
+            range: context.range,
+            compare: context.compare,
+            extra: context.extra,
+          }),
+        }),
+        exit: stopChild('loadFigures'),
+        on: {
+          'xstate.done.actor.loadFigures': [
+            { guard: 'nothingToShow', target: 'empty', actions: 'keepFigures' },
+            { target: 'ready', actions: 'keepFigures' },
+          ],
+          'xstate.error.actor.loadFigures': { target: 'failed', actions: 'keepProblem' },
+        },
+      },
+      ready: {},
+      empty: {},
+      failed: {
+        on: { 'dashboard.retry': 'loading' },
+      },
+    },
+  });
+}
+
+/** A dashboard machine of some figures and filters. */
+export type DashboardMachine<Figures, Extra = NoExtra> = ReturnType<typeof dashboardMachine<Figures, Extra>>;

@@ -1,0 +1,67 @@
+import { Group, Paper, Skeleton, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { changeOf, formatFigure, type FigureFormat } from './figure-format.js';
+
+/**
+ * One headline figure of a dashboard and its change against the previous period: an arrow and the change in
+ * percent (green up, red down), "—" when there is nothing to compare (no comparison asked, or none before).
+ * A skeleton stands in while the first figures load.
+ */
+export function KpiCard({
+  label,
+  value,
+  previous,
+  format,
+  loading,
+}: {
+  label: string;
+  value: number | null;
+  /** The previous period's figure; undefined or null: no comparison. */
+  previous?: number | null;
+  format: FigureFormat;
+  loading: boolean;
+}) {
+  const { t, i18n } = useTranslation();
+  const change = changeOf(value, previous);
+  const previousText = formatFigure(previous ?? null, format, i18n.language);
+  const changeText = change === null ? '' : formatFigure(Math.abs(change), 'percent', i18n.language);
+  const direction = change === null ? null : change > 0.005 ? 'up' : change < -0.005 ? 'down' : 'same';
+  const spoken =
+    direction === null
+      ? t('dashboardKit.kpi.noPrevious')
+      : t(`dashboardKit.kpi.${direction}`, { change: changeText, previous: previousText });
+  return (
+    <Paper withBorder radius="md" p="md" aria-busy={loading}>
+      <Text size="sm" c="dimmed" fw={500}>
+        {label}
+      </Text>
+      {loading && value === null ? (
+        <Skeleton height={30} mt={6} width="70%" />
+      ) : (
+        <Text fz={26} fw={700} lh={1.3} data-figure>
+          {formatFigure(value, format, i18n.language)}
+        </Text>
+      )}
+      <Group gap={6} mt={4} wrap="nowrap" title={spoken}>
+        {direction === null ? (
+          <Text size="sm" c="dimmed" aria-label={spoken}>
+            —
+          </Text>
+        ) : (
+          <Text
+            size="sm"
+            fw={600}
+            c={direction === 'up' ? 'teal.8' : direction === 'down' ? 'red.8' : 'dimmed'}
+            aria-label={spoken}
+            data-change={direction}
+          >
+            {direction === 'up' ? '▲' : direction === 'down' ? '▼' : '■'} {changeText}
+          </Text>
+        )}
+        <Text size="xs" c="dimmed" aria-hidden>
+          {t('dashboardKit.kpi.vsPrevious')}
+        </Text>
+      </Group>
+    </Paper>
+  );
+}
