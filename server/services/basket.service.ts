@@ -9,18 +9,14 @@ import {
   type BasketPairRow,
   type BasketTotalsRow,
 } from '../repositories/basket.repository.js';
-import { previousRange, scopeOf } from './pos-analytics.service.js';
+import { daysIn } from '../../src/schemas/dashboard-query.js';
+import { resolveDashboardScope } from './dashboard-scope.js';
 
 /** The bounds of one answer (docs/dashboards.md, "Basket"). */
 export const BASKET_BOUNDS = { itemLimit: 100, pairItems: 40, pairLimit: 300 } as const;
 
 const dollars = (cents: number) => cents / 100;
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : (part / whole) * 100);
-
-/** Days from `from` to `to`, both included. */
-function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
-}
 
 function totalsOf(row: BasketTotalsRow): BasketTotals {
   return {
@@ -70,7 +66,10 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
      */
     async figures(companyId: number, query: BasketQuery): Promise<Basket> {
       return db.tenant(companyId, async (sql) => {
-        const locations = await scopeOf(sql, companyId, query);
+        const scope = await resolveDashboardScope(sql, companyId, query);
+        const locations = scope.locationIds;
+        // The dashboard scope's days are never open: the query requires both ends.
+        const previous = scope.previous ? { from: scope.previous.from!, to: scope.previous.to! } : null;
         const focus = query.menu_item_id ?? null;
         if (focus !== null && !(await hasMenuItem(sql, companyId, focus))) throw notFound('Menu item');
         const { zone, today } = await companyToday(sql, companyId, now());
@@ -81,7 +80,6 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
           focusItem: focus,
           ...BASKET_BOUNDS,
         });
-        const previous = query.compare === 'previous' ? previousRange(query.from_date, query.to_date) : null;
         const previousTotals = previous
           ? await basketTotals(sql, companyId, { ...filter, ...previous })
           : null;
@@ -124,7 +122,7 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
           pair_limit: BASKET_BOUNDS.pairLimit,
           segment: {
             location_ids: locations,
-            window_days: reason === 'ok' ? daysBetween(query.from_date, today) : null,
+            window_days: reason === 'ok' ? daysIn({ from: query.from_date, to: today }) : null,
             reason,
           },
         };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateSchema, repeated } from './common.js';
+import { checkDashboardRange, dashboardQueryFields, DashboardRangesSchema } from './dashboard-query.js';
 import { urlWholeNumber } from './numbers.js';
 import { DAY_PARTS } from './segment-catalogue.js';
 
@@ -9,8 +9,6 @@ import { DAY_PARTS } from './segment-catalogue.js';
  * dollars; days are calendar days in the company's time zone, both ends inclusive.
  */
 
-/** The longest range a dashboard reads (two years and a day). */
-export const BASKET_MAX_DAYS = 731;
 /** The minimum support taken when none is given, in percent of the checks. */
 export const DEFAULT_MIN_SUPPORT = 1;
 
@@ -38,40 +36,16 @@ const MinSupportSchema = z
       .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-9, MIN_SUPPORT_MESSAGE),
   );
 
-/** Days from `from` to `to`, both included. */
-function daysIn(from: string, to: string): number {
-  return Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
-}
-
-/** `GET /analytics/basket/` query. */
-export const BasketQuerySchema = z
-  .object({
-    location_id: repeated(urlWholeNumber('location_id is not valid')),
-    location_group_id: repeated(urlWholeNumber('location_group_id is not valid')),
-    from_date: IsoDateSchema,
-    to_date: IsoDateSchema,
-    compare: z.enum(['previous'], { error: 'compare must be previous' }).optional(),
+/** `GET /analytics/basket/` query: the dashboards' query (docs/dashboards.md) and the basket's own filters. */
+export const BasketQuerySchema = dashboardQueryFields
+  .extend({
     min_support: MinSupportSchema.default(DEFAULT_MIN_SUPPORT),
     day_part: z.enum(DAY_PARTS, { error: `day_part must be one of ${DAY_PARTS.join(', ')}` }).optional(),
     menu_item_id: urlWholeNumber('menu_item_id is not valid').optional(),
   })
-  .refine((query) => query.from_date <= query.to_date, {
-    message: 'to_date must not be before from_date',
-    path: ['to_date'],
-  })
-  .refine(
-    // A date that is not one is named by its own field only.
-    (query) => !(daysIn(query.from_date, query.to_date) > BASKET_MAX_DAYS),
-    {
-      message: `to_date must be at most ${BASKET_MAX_DAYS} days after from_date`,
-      path: ['to_date'],
-    },
-  );
+  .superRefine(checkDashboardRange);
 /** `GET /analytics/basket/` query. */
 export type BasketQuery = z.infer<typeof BasketQuerySchema>;
-
-/** An inclusive range of days. */
-export const BasketRangeSchema = z.object({ from: z.string(), to: z.string() });
 
 /** The range's totals: checks, units and line revenue, guests, and lines per check. */
 export const BasketTotalsSchema = z.object({
@@ -134,10 +108,7 @@ export const BasketPairSchema = z.object({
 export type BasketPair = z.infer<typeof BasketPairSchema>;
 
 /** `GET /analytics/basket/` answer. */
-export const BasketSchema = z.object({
-  range: BasketRangeSchema,
-  /** The same-length range before, with `compare=previous`. */
-  previous: BasketRangeSchema.nullable(),
+export const BasketSchema = DashboardRangesSchema.extend({
   totals: BasketTotalsSchema,
   previous_totals: BasketTotalsSchema.nullable(),
   min_support: z.number(),
