@@ -100,7 +100,7 @@ const model = createTestModel(basketAnalyticsMachine, {
   events: samples,
   input: INPUT,
   serializeState: (snapshot) => {
-    const context = snapshot.context as Context;
+    const context = snapshot.context;
     return JSON.stringify({
       value: snapshot.value,
       filter: context.filter,
@@ -124,9 +124,9 @@ describe('basket analytics machine (model)', () => {
   it('changes one filter of its own and keeps the other', () => {
     for (const path of paths) {
       const last = path.steps.at(-1)!;
-      const before = path.steps.at(-2)?.state.context as Context | undefined;
+      const before = path.steps.at(-2)?.state.context;
       if (last.event.type !== 'extra.change' || !before) continue;
-      const after = last.state.context as Context;
+      const after = last.state.context;
       expect(after.extra).toEqual({
         ...before.extra,
         ...(last.event as { extra: Partial<BasketExtra> }).extra,

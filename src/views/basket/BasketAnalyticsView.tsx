@@ -138,14 +138,15 @@ export function BasketAnalyticsView({
       <Stack gap="lg">
         <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm">
           {KPIS.map((kpi) => (
-            <KpiCard
-              key={kpi.key}
-              label={t(`basketDashboard.kpi.${'label' in kpi ? kpi.label : kpi.key}`)}
-              value={basket ? basket.totals[kpi.key] : null}
-              previous={basket?.previous_totals ? basket.previous_totals[kpi.key] : null}
-              format={kpi.format}
-              loading={loading}
-            />
+            <div key={kpi.key} data-testid={`basket-kpi-${kpi.key}`}>
+              <KpiCard
+                label={t(`basketDashboard.kpi.${'label' in kpi ? kpi.label : kpi.key}`)}
+                value={basket ? basket.totals[kpi.key] : null}
+                previous={basket?.previous_totals ? basket.previous_totals[kpi.key] : null}
+                format={kpi.format}
+                loading={loading}
+              />
+            </div>
           ))}
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">

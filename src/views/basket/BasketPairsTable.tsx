@@ -46,7 +46,7 @@ export function BasketPairsTable({
             <SegmentedControl
               aria-labelledby="basket-pair-sort"
               value={sort}
-              onChange={(value) => setSort(value as PairSort)}
+              onChange={(value) => setSort(value)}
               data={SORTS.map((value) => ({ value, label: t(`basketDashboard.pairs.${value}`) }))}
             />
           </Stack>
