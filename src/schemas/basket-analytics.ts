@@ -10,7 +10,7 @@ import { DAY_PARTS } from './segment-catalogue.js';
  */
 
 /** The minimum support taken when none is given, in percent of the checks. */
-export const DEFAULT_MIN_SUPPORT = 1;
+export const DEFAULT_MIN_SUPPORT = 0.1;
 
 const MIN_SUPPORT_MESSAGE = 'min_support must be a percentage from 0 to 100 with at most two decimals';
 

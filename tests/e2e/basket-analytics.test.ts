@@ -40,7 +40,7 @@ describe('the basket dashboard in a browser', () => {
 
     // This month runs to today, so its guests can become a segment.
     const monthStart = `${new Date().toISOString().slice(0, 7)}-01`;
-    const thisMonth = basketAnswer(page, { min_support: '1' });
+    const thisMonth = basketAnswer(page, { from_date: monthStart });
     await page.getByRole('combobox', { name: 'Date range' }).selectOption('thisMonth');
     basket = (await (await thisMonth).json()) as Basket;
     expect(basket.range.from <= monthStart).toBe(true);
@@ -48,12 +48,12 @@ describe('the basket dashboard in a browser', () => {
     await expect.poll(() => kpiDigits(page, 'units')).toBe(basket.totals.units.toLocaleString('en-US'));
 
     // A higher minimum support: fewer pairs, each listed as the API answered.
-    const stricter = basketAnswer(page, { min_support: '5' });
+    const stricter = basketAnswer(page, { min_support: '0.2' });
     const support = page.getByRole('textbox', { name: /Minimum support/ });
-    await support.fill('5');
+    await support.fill('0.2');
     basket = (await (await stricter).json()) as Basket;
     await expect.poll(() => page.getByTestId('basket-pair').count()).toBe(basket.pairs.length);
-    for (const pair of basket.pairs) expect(pair.support).toBeGreaterThanOrEqual(5);
+    for (const pair of basket.pairs) expect(pair.support).toBeGreaterThanOrEqual(0.2);
     expect(describeViolations(await seriousA11yViolations(page))).toBe('');
 
     // "Guests who ordered X": the count shown is the API's, and the segment made holds exactly those guests.

@@ -117,8 +117,8 @@ describe('basket analytics machine (model)', () => {
     expect(reachedStates(paths)).toEqual(['empty', 'failed', 'loading', 'ready']);
   });
 
-  it('starts with a minimum support of 1% over the whole day', () => {
-    expect(BASKET_EXTRA).toEqual({ minSupport: 1, dayPart: null });
+  it('starts with a minimum support of 0.1% over the whole day', () => {
+    expect(BASKET_EXTRA).toEqual({ minSupport: 0.1, dayPart: null });
   });
 
   it('changes one filter of its own and keeps the other', () => {

@@ -136,7 +136,7 @@ export function BasketAnalyticsView({
       controls={controls}
     >
       <Stack gap="lg">
-        <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm">
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3, xl: 6 }} spacing="sm">
           {KPIS.map((kpi) => (
             <div key={kpi.key} data-testid={`basket-kpi-${kpi.key}`}>
               <KpiCard

@@ -22,7 +22,11 @@ function bars(
     series: [{ name: seriesName, data: values }],
     options: {
       plotOptions: { bar: { horizontal: true, barHeight: '70%' } },
-      xaxis: { categories: names, labels: { formatter: (value: string) => format(Number(value)) } },
+      xaxis: {
+        categories: names,
+        tickAmount: 4,
+        labels: { formatter: (value: string) => format(Number(value)) },
+      },
       dataLabels: { enabled: false },
       tooltip: { y: { formatter: (value: number) => format(value) } },
     },
