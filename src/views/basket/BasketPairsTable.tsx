@@ -7,6 +7,8 @@ import { formatFigure } from '../kit/figure-format.js';
 /** The figures the pairs can be sorted by, highest first. */
 const SORTS = ['lift', 'confidence', 'support'] as const;
 type PairSort = (typeof SORTS)[number];
+/** The rules listed at once: the highest by the chosen figure. */
+export const PAIR_ROWS = 30;
 
 /** The item pairs ("checks with A also have B"), sortable by lift, confidence or support, highest first. */
 export function BasketPairsTable({
@@ -22,7 +24,10 @@ export function BasketPairsTable({
   const { t, i18n } = useTranslation();
   const [sort, setSort] = useState<PairSort>('lift');
   const sorted = useMemo(
-    () => [...pairs].sort((a, b) => b[sort] - a[sort] || b.checks - a.checks || a.item.localeCompare(b.item)),
+    () =>
+      [...pairs]
+        .sort((a, b) => b[sort] - a[sort] || b.checks - a.checks || a.item.localeCompare(b.item))
+        .slice(0, PAIR_ROWS),
     [pairs, sort],
   );
   const figure = (value: number, format: 'percent' | 'decimal' | 'count') =>
@@ -54,6 +59,9 @@ export function BasketPairsTable({
         <Text size="xs" c="dimmed">
           {t('basketDashboard.pairs.help')}
         </Text>
+        {!emptyReason && pairs.length > PAIR_ROWS && (
+          <Text size="sm">{t('basketDashboard.pairs.shown', { shown: PAIR_ROWS, total: pairs.length })}</Text>
+        )}
         {emptyReason ? (
           <Text>{emptyReason}</Text>
         ) : (
