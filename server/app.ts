@@ -68,6 +68,7 @@ import { posCheckVoidsRoutes } from './routes/pos-check-voids.routes.js';
 import { posAnalyticsRoutes } from './routes/pos-analytics.routes.js';
 import { analyticsSummaryRoutes } from './routes/analytics-summary.routes.js';
 import { homeDashboardRoutes } from './routes/home-dashboard.routes.js';
+import { basketRoutes } from './routes/basket.routes.js';
 import { posChecksRoutes } from './routes/pos-checks.routes.js';
 import { emailFrameRoutes } from './routes/email-frame.routes.js';
 import { emailImageFilesRoutes, emailImagesRoutes } from './routes/email-images.routes.js';
@@ -104,6 +105,7 @@ import { posCheckVoidsService } from './services/pos-check-voids.service.js';
 import { posAnalyticsService } from './services/pos-analytics.service.js';
 import { analyticsSummaryService } from './services/analytics-summary.service.js';
 import { homeDashboardService } from './services/home-dashboard.service.js';
+import { basketService } from './services/basket.service.js';
 import { posChecksService } from './services/pos-checks.service.js';
 import { healthService } from './services/health.service.js';
 import { emailImagesService } from './services/email-images.service.js';
@@ -365,6 +367,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       await api.register(posAnalyticsRoutes(posAnalyticsService(options.db)));
       await api.register(analyticsSummaryRoutes(analyticsSummaryService(options.db)));
       await api.register(homeDashboardRoutes(homeDashboardService(options.db)));
+      await api.register(basketRoutes(basketService(options.db)));
       await api.register(
         importsRoutes(importsService(options.db, runner, importSettings), importSettings.maxBytes),
       );

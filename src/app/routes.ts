@@ -179,7 +179,13 @@ export const ROUTES: readonly AppRoute[] = [
     'Segments Dashboard',
     'insights',
   ),
-  page('/basket-analytics', comingSoon, 'pages.titles.basket', null, 'insights'),
+  page(
+    '/basket-analytics',
+    lazyScreen(() => import('./screens/BasketAnalyticsScreen.js')),
+    'pages.titles.basket',
+    null,
+    'insights',
+  ),
   page(
     '/consumer/insights/analytics',
     comingSoon,

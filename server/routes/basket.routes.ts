@@ -1,0 +1,31 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { BasketQuerySchema, BasketSchema } from '../../src/schemas/basket-analytics.js';
+import { ApiErrorSchema } from '../../src/schemas/common.js';
+import { access } from '../http/access.js';
+import { companyOf } from '../http/scope.js';
+import type { BasketService } from '../services/basket.service.js';
+
+const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema };
+const tags = ['Dashboards'];
+// Items and pairs are the menu's figures: consumer insights, like the menu calls.
+const READ = access('Consumer Insights Analytics', 'analyst');
+
+/** `/basket-analytics`'s call (docs/dashboards.md, "Basket"). */
+export function basketRoutes(service: BasketService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/analytics/basket/',
+      {
+        config: READ,
+        schema: {
+          tags,
+          summary:
+            'Items and categories sold, attach rates and item pairs (support, confidence, lift) in a date range',
+          querystring: BasketQuerySchema,
+          response: { 200: BasketSchema, ...errors },
+        },
+      },
+      async (request) => service.figures(companyOf(request), request.query),
+    );
+  };
+}

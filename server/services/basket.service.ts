@@ -1,0 +1,135 @@
+import type { Basket, BasketPair, BasketQuery, BasketTotals } from '../../src/schemas/basket-analytics.js';
+import type { Database } from '../db/database.js';
+import { notFound } from '../http/errors.js';
+import {
+  basketFigures,
+  basketTotals,
+  companyToday,
+  hasMenuItem,
+  type BasketPairRow,
+  type BasketTotalsRow,
+} from '../repositories/basket.repository.js';
+import { daysIn } from '../../src/schemas/dashboard-query.js';
+import { resolveDashboardScope } from './dashboard-scope.js';
+
+/** The bounds of one answer (docs/dashboards.md, "Basket"). */
+export const BASKET_BOUNDS = { itemLimit: 100, pairItems: 40, pairLimit: 300 } as const;
+
+const dollars = (cents: number) => cents / 100;
+const percent = (part: number, whole: number) => (whole === 0 ? 0 : (part / whole) * 100);
+
+function totalsOf(row: BasketTotalsRow): BasketTotals {
+  return {
+    checks: row.checks,
+    units: row.units,
+    revenue: dollars(row.revenue_cents),
+    guests: row.guests,
+    units_per_check: row.checks === 0 ? 0 : row.units / row.checks,
+    multi_item_rate: percent(row.multi_item_checks, row.checks),
+  };
+}
+
+/** Both rules of an unordered pair, a → b and b → a. */
+function rulesOf(pair: BasketPairRow, checks: number): BasketPair[] {
+  const support = percent(pair.checks, checks);
+  const lift = (pair.checks * checks) / (pair.a_checks * pair.b_checks);
+  return [
+    {
+      item_id: pair.a,
+      item: pair.a_name,
+      with_item_id: pair.b,
+      with_item: pair.b_name,
+      checks: pair.checks,
+      support,
+      confidence: percent(pair.checks, pair.a_checks),
+      lift,
+    },
+    {
+      item_id: pair.b,
+      item: pair.b_name,
+      with_item_id: pair.a,
+      with_item: pair.a_name,
+      checks: pair.checks,
+      support,
+      confidence: percent(pair.checks, pair.b_checks),
+      lift,
+    },
+  ];
+}
+
+/** The basket dashboard's figures (`GET /analytics/basket/`). */
+export function basketService(db: Database, now: () => Date = () => new Date()) {
+  return {
+    /**
+     * Items, categories, attach rates and pairs of the range's checks at the picked locations (and day part);
+     * the previous period's totals with `compare=previous`. Another company's location, group or item is a 404.
+     */
+    async figures(companyId: number, query: BasketQuery): Promise<Basket> {
+      return db.tenant(companyId, async (sql) => {
+        const scope = await resolveDashboardScope(sql, companyId, query);
+        const locations = scope.locationIds;
+        // The dashboard scope's days are never open: the query requires both ends.
+        const previous = scope.previous ? { from: scope.previous.from!, to: scope.previous.to! } : null;
+        const focus = query.menu_item_id ?? null;
+        if (focus !== null && !(await hasMenuItem(sql, companyId, focus))) throw notFound('Menu item');
+        const { zone, today } = await companyToday(sql, companyId, now());
+        const dayPart = query.day_part ?? null;
+        const filter = { locations, from: query.from_date, to: query.to_date, zone, dayPart };
+        const rows = await basketFigures(sql, companyId, filter, {
+          minSupportBasisPoints: Math.round(query.min_support * 100),
+          focusItem: focus,
+          ...BASKET_BOUNDS,
+        });
+        const previousTotals = previous
+          ? await basketTotals(sql, companyId, { ...filter, ...previous })
+          : null;
+        const checks = rows.totals.checks;
+        const pairs = rows.pairs
+          .flatMap((pair) => rulesOf(pair, checks))
+          .filter((rule) => focus === null || rule.item_id === focus);
+        // The segment's window runs from from_date to today: it matches only a range that reaches today.
+        const reachesToday = query.from_date <= today && query.to_date >= today;
+        const reason = dayPart !== null ? 'day_part' : reachesToday ? 'ok' : 'past_range';
+        return {
+          range: { from: query.from_date, to: query.to_date },
+          previous,
+          totals: totalsOf(rows.totals),
+          previous_totals: previousTotals ? totalsOf(previousTotals) : null,
+          min_support: query.min_support,
+          day_part: dayPart,
+          items: rows.items.map((item) => ({
+            menu_item_id: item.menu_item_id,
+            name: item.name,
+            category_id: item.category_id,
+            category: item.category,
+            units: item.units,
+            revenue: dollars(item.revenue_cents),
+            checks: item.checks,
+            guests: item.guests,
+            attach_rate: percent(item.checks, checks),
+          })),
+          item_limit: BASKET_BOUNDS.itemLimit,
+          categories: rows.categories.map((category) => ({
+            category_id: category.category_id,
+            category: category.category,
+            units: category.units,
+            revenue: dollars(category.revenue_cents),
+            checks: category.checks,
+            attach_rate: percent(category.checks, checks),
+          })),
+          pairs,
+          pair_item_limit: BASKET_BOUNDS.pairItems,
+          pair_limit: BASKET_BOUNDS.pairLimit,
+          segment: {
+            location_ids: locations,
+            window_days: reason === 'ok' ? daysIn({ from: query.from_date, to: today }) : null,
+            reason,
+          },
+        };
+      });
+    },
+  };
+}
+
+/** The basket service. */
+export type BasketService = ReturnType<typeof basketService>;

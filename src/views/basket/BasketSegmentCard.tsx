@@ -1,0 +1,93 @@
+import { Alert, Button, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ActorRefFrom } from 'xstate';
+import type { basketSegmentMachine } from '../../machines/basket-segment.machine.js';
+import type { Basket } from '../../schemas/basket-analytics.js';
+import { formatFigure } from '../kit/figure-format.js';
+
+/** The segment machine's actor, as the view sees it. */
+export type BasketSegmentActor = ActorRefFrom<typeof basketSegmentMachine>;
+
+/**
+ * "Guests who ordered X": pick an item, see how many known guests ordered it in the range, and make them a
+ * segment (marketers and above) — or read why the range or day part cannot be kept by a segment.
+ */
+export function BasketSegmentCard({
+  basket,
+  segments,
+  canSave,
+}: {
+  basket: Basket;
+  segments: BasketSegmentActor;
+  canSave: boolean;
+}) {
+  const { t, i18n } = useTranslation();
+  const saving = useSelector(segments, (state) => state.hasTag('busy'));
+  const problem = useSelector(segments, (state) => state.context.problem);
+  const [picked, setPicked] = useState<string | null>(null);
+  const item = basket.items.find((row) => String(row.menu_item_id) === picked) ?? basket.items[0] ?? null;
+  if (!item) return null;
+  const { reason, window_days: windowDays, location_ids: locationIds } = basket.segment;
+  const make = () =>
+    segments.send({
+      type: 'segment.make',
+      request: {
+        name: t('basketDashboard.segment.name', { item: item.name }),
+        itemId: item.menu_item_id,
+        locationIds,
+        windowDays: windowDays!,
+      },
+    });
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Stack gap="sm">
+        <Title order={3} size="h4">
+          {t('basketDashboard.segment.title')}
+        </Title>
+        <Select
+          label={t('basketDashboard.segment.item')}
+          data={basket.items.map((row) => ({ value: String(row.menu_item_id), label: row.name }))}
+          value={String(item.menu_item_id)}
+          onChange={setPicked}
+          allowDeselect={false}
+          searchable
+          maw={360}
+        />
+        <Text data-testid="basket-segment-count">
+          {item.guests === 0
+            ? t('basketDashboard.segment.noGuests')
+            : t('basketDashboard.segment.count', {
+                guests: formatFigure(item.guests, 'count', i18n.language),
+                item: item.name,
+              })}
+        </Text>
+        {reason !== 'ok' ? (
+          <Text size="sm" c="dimmed">
+            {t(
+              reason === 'day_part' ? 'basketDashboard.segment.dayPart' : 'basketDashboard.segment.pastRange',
+            )}
+          </Text>
+        ) : (
+          canSave && (
+            <Button w="fit-content" onClick={make} loading={saving} disabled={item.guests === 0}>
+              {t('basketDashboard.segment.button')}
+            </Button>
+          )
+        )}
+        {problem && (
+          <Alert
+            color="red"
+            role="alert"
+            title={t('basketDashboard.segment.failed')}
+            withCloseButton
+            onClose={() => segments.send({ type: 'problem.dismiss' })}
+          >
+            {problem.message}
+          </Alert>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
