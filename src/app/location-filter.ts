@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import type { LocationFilter } from '../machines/file-paging.machine.js';
-import { locationFilterOf } from '../machines/subscribers-list.machine.js';
+import { locationFilterOf } from '../machines/support/location-filter.js';
 import { useLocationSelectionActor } from './location-selection-context.js';
 
 /**

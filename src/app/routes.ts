@@ -128,7 +128,7 @@ function bare(pattern: string, screen: LazyExoticComponent<ComponentType>, title
   };
 }
 
-const dashboard = lazyScreen(() => import('./screens/DashboardScreen.js'));
+const dashboard = lazyScreen(() => import('./screens/DashboardScreen.js'), { messages: 'dashboards' });
 /** One profile screen for guests and subscribers (spec section 2). */
 const templateEditor = lazyScreen(() => import('./screens/TemplateEditorScreen.js'), {
   messages: 'templates',
@@ -160,14 +160,14 @@ export const ROUTES: readonly AppRoute[] = [
   }),
   page(
     '/aben-overview',
-    lazyScreen(() => import('./screens/OverviewDashboardScreen.js')),
+    lazyScreen(() => import('./screens/OverviewDashboardScreen.js'), { messages: 'dashboards' }),
     'pages.titles.overview',
     'Overview',
     'insights',
   ),
   page(
     '/analytics',
-    lazyScreen(() => import('./screens/SummaryDashboardScreen.js')),
+    lazyScreen(() => import('./screens/SummaryDashboardScreen.js'), { messages: 'dashboards' }),
     'pages.titles.analytics',
     'Summary',
     'insights',
@@ -181,7 +181,7 @@ export const ROUTES: readonly AppRoute[] = [
   ),
   page(
     '/basket-analytics',
-    lazyScreen(() => import('./screens/BasketAnalyticsScreen.js')),
+    lazyScreen(() => import('./screens/BasketAnalyticsScreen.js'), { messages: 'dashboards' }),
     'pages.titles.basket',
     null,
     'insights',
@@ -196,7 +196,7 @@ export const ROUTES: readonly AppRoute[] = [
   // Guests
   page(
     '/guest/analytics',
-    lazyScreen(() => import('./screens/GuestAnalyticsScreen.js'), { messages: 'guestDashboards' }),
+    lazyScreen(() => import('./screens/GuestAnalyticsScreen.js'), { messages: 'dashboards' }),
     'pages.titles.guestAnalytics',
     'Subscribers',
     'guests',
@@ -239,7 +239,7 @@ export const ROUTES: readonly AppRoute[] = [
   }),
   page(
     '/demographics',
-    lazyScreen(() => import('./screens/DemographicsScreen.js'), { messages: 'guestDashboards' }),
+    lazyScreen(() => import('./screens/DemographicsScreen.js'), { messages: 'dashboards' }),
     'pages.titles.demographics',
     'Demographics',
     'guests',
@@ -381,7 +381,7 @@ export const ROUTES: readonly AppRoute[] = [
   ),
   page(
     '/support/replay',
-    lazyScreen(() => import('./screens/SupportReplayScreen.js')),
+    lazyScreen(() => import('./screens/SupportReplayScreen.js'), { messages: 'supportReplay' }),
     'visualiser.titles.replay',
     null,
     'settings',

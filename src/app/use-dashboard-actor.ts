@@ -37,8 +37,20 @@ export function useDashboardActor<Figures>(logic: DashboardMachine<Figures>) {
   useEffect(() => {
     if (choice.key === lastRange.current) return;
     lastRange.current = choice.key;
-    actor.send({ type: 'range.change', range: choice.range });
-    actor.send({ type: 'compare.change', compare: choice.compare });
-  }, [choice.key, choice.range, choice.compare, actor]);
-  return { actor, choice, today: todayIn(timeZone) };
+    // Only what changed, so one choice is one load.
+    const context = actor.getSnapshot().context;
+    if (context.compare !== choice.compare) actor.send({ type: 'compare.change', compare: choice.compare });
+    const { from, to, preset } = context.range;
+    const { range } = choice;
+    if (from !== range.from || to !== range.to || preset !== range.preset) {
+      actor.send({ type: 'range.change', range });
+    }
+  }, [choice, actor]);
+  return {
+    actor,
+    choice,
+    today: todayIn(timeZone),
+    setRange: choice.setRange,
+    setCompare: choice.setCompare,
+  };
 }

@@ -26,7 +26,8 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     campaigns: () => import('virtual:messages/en/campaigns'),
     sentMail: () => import('virtual:messages/en/sentMail'),
     flows: () => import('virtual:messages/en/flows'),
-    guestDashboards: () => import('virtual:messages/en/guestDashboards'),
+    dashboards: () => import('virtual:messages/en/dashboards'),
+    supportReplay: () => import('virtual:messages/en/supportReplay'),
   },
   ch: {
     shell: () => import('virtual:messages/ch/shell'),
@@ -38,7 +39,8 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     campaigns: () => import('virtual:messages/ch/campaigns'),
     sentMail: () => import('virtual:messages/ch/sentMail'),
     flows: () => import('virtual:messages/ch/flows'),
-    guestDashboards: () => import('virtual:messages/ch/guestDashboards'),
+    dashboards: () => import('virtual:messages/ch/dashboards'),
+    supportReplay: () => import('virtual:messages/ch/supportReplay'),
   },
   es: {
     shell: () => import('virtual:messages/es/shell'),
@@ -50,7 +52,8 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     campaigns: () => import('virtual:messages/es/campaigns'),
     sentMail: () => import('virtual:messages/es/sentMail'),
     flows: () => import('virtual:messages/es/flows'),
-    guestDashboards: () => import('virtual:messages/es/guestDashboards'),
+    dashboards: () => import('virtual:messages/es/dashboards'),
+    supportReplay: () => import('virtual:messages/es/supportReplay'),
   },
   jp: {
     shell: () => import('virtual:messages/jp/shell'),
@@ -62,7 +65,8 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     campaigns: () => import('virtual:messages/jp/campaigns'),
     sentMail: () => import('virtual:messages/jp/sentMail'),
     flows: () => import('virtual:messages/jp/flows'),
-    guestDashboards: () => import('virtual:messages/jp/guestDashboards'),
+    dashboards: () => import('virtual:messages/jp/dashboards'),
+    supportReplay: () => import('virtual:messages/jp/supportReplay'),
   },
   de: {
     shell: () => import('virtual:messages/de/shell'),
@@ -74,7 +78,8 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     campaigns: () => import('virtual:messages/de/campaigns'),
     sentMail: () => import('virtual:messages/de/sentMail'),
     flows: () => import('virtual:messages/de/flows'),
-    guestDashboards: () => import('virtual:messages/de/guestDashboards'),
+    dashboards: () => import('virtual:messages/de/dashboards'),
+    supportReplay: () => import('virtual:messages/de/supportReplay'),
   },
   fr: {
     shell: () => import('virtual:messages/fr/shell'),
@@ -86,7 +91,8 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     campaigns: () => import('virtual:messages/fr/campaigns'),
     sentMail: () => import('virtual:messages/fr/sentMail'),
     flows: () => import('virtual:messages/fr/flows'),
-    guestDashboards: () => import('virtual:messages/fr/guestDashboards'),
+    dashboards: () => import('virtual:messages/fr/dashboards'),
+    supportReplay: () => import('virtual:messages/fr/supportReplay'),
   },
 };
 

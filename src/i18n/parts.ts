@@ -48,8 +48,18 @@ export const ROUTE_PARTS = {
   sentMail: ['sentMail'],
   // The flow list and the flow builder.
   flows: ['flows'],
-  // The guest analytics dashboard (above the guest list) and the demographics dashboard.
-  guestDashboards: ['guestAnalyticsDashboard', 'demographicsDashboard'],
+  // Support staff's session replay (/support/replay).
+  supportReplay: ['replay'],
+  // The dashboards built on the dashboard kit (docs/dashboards.md): the kit's own texts and each dashboard's.
+  dashboards: [
+    'dashboardKit',
+    'homeDashboard',
+    'summaryDashboard',
+    'overviewDashboard',
+    'basketDashboard',
+    'guestAnalyticsDashboard',
+    'demographicsDashboard',
+  ],
 } as const satisfies Record<string, readonly MessageArea[]>;
 
 /** A part a route loads besides the screens' texts. */

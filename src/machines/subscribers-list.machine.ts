@@ -9,7 +9,6 @@ import {
 } from '../schemas/subscribers.js';
 import type { LocationFilter } from './file-paging.machine.js';
 import { createListMachine, type ListQuery, type ListSorting } from './kit/list-machine.js';
-import type { LocationSelection } from './location-selection.machine.js';
 
 /** The subscriber dialog as typed. */
 export interface SubscriberForm {
@@ -45,12 +44,7 @@ export const NEW_SUBSCRIBER_FORM: SubscriberForm = {
   subscribed: true,
 };
 
-/** The list filters of the app's location choice: one location, one group, or none (every location). */
-export function locationFilterOf(selection: LocationSelection | undefined): LocationFilter {
-  if (selection?.kind === 'location') return { location_id: [selection.id], location_group_id: [] };
-  if (selection?.kind === 'group') return { location_id: [], location_group_id: [selection.id] };
-  return { location_id: [], location_group_id: [] };
-}
+export { locationFilterOf } from './support/location-filter.js';
 
 /**
  * /subscribers on the list kit: the subscribers of the selected location or group (`filters.change`),

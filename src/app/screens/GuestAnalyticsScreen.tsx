@@ -5,7 +5,7 @@ import { GuestAnalyticsDashboardView } from '../../views/guest-dashboards/GuestA
 import { GuestAnalyticsView } from '../../views/guests/GuestAnalyticsView.js';
 import { roleAtLeast } from '../../schemas/roles.js';
 import { useAppActor } from '../actors.js';
-import { useDashboardActor } from '../dashboard-actor.js';
+import { useDashboardActor } from '../use-dashboard-actor.js';
 import { useLocationFilter } from '../location-filter.js';
 import { useAuthActor } from '../session-context.js';
 import { filePagingLogic } from '../wiring/file-paging.js';

@@ -1,4 +1,5 @@
 import { SimpleGrid, Table, Text } from '@mantine/core';
+import { GAIN_TEXT, LOSS_TEXT } from '../shell/contrast.js';
 import { useTranslation } from 'react-i18next';
 import type { AnalyticsSummary, SummaryTotals } from '../../schemas/analytics-summary.js';
 import { formatFigure, type FigureFormat } from '../kit/figure-format.js';
@@ -99,7 +100,7 @@ export function LocationTable({ figures, trend }: { figures: AnalyticsSummary; t
                     —
                   </Text>
                 ) : (
-                  <Text span c={row.revenue_change >= 0 ? 'teal.8' : 'red.8'} fw={600}>
+                  <Text span c={row.revenue_change >= 0 ? GAIN_TEXT : LOSS_TEXT} fw={600}>
                     {row.revenue_change >= 0 ? '▲' : '▼'} {figure(Math.abs(row.revenue_change), 'percent')}
                   </Text>
                 )}

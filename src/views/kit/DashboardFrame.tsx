@@ -49,7 +49,7 @@ export function DashboardFrame({
       <Stack gap={4}>
         <Group gap="sm" align="center">
           <Title order={2}>{title}</Title>
-          {busy && <Loader size="xs" aria-label={t('dashboardKit.refreshing')} />}
+          {busy && <Loader size="xs" role="status" aria-label={t('dashboardKit.refreshing')} />}
         </Group>
         {intro && <Text c="dimmed">{intro}</Text>}
       </Stack>

@@ -1,4 +1,5 @@
 import { Group, Paper, Skeleton, Text } from '@mantine/core';
+import { GAIN_TEXT, LOSS_TEXT } from '../shell/contrast.js';
 import { useTranslation } from 'react-i18next';
 import { changeOf, formatFigure, type FigureFormat } from './figure-format.js';
 
@@ -51,7 +52,7 @@ export function KpiCard({
           <Text
             size="sm"
             fw={600}
-            c={direction === 'up' ? 'teal.9' : direction === 'down' ? 'red.9' : 'dimmed'}
+            c={direction === 'up' ? GAIN_TEXT : direction === 'down' ? LOSS_TEXT : 'dimmed'}
             aria-label={spoken}
             data-change={direction}
           >

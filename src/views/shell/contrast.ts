@@ -8,3 +8,9 @@ export const EMPTY_STATE_STYLES = { description: { color: MUTED_TEXT } } as cons
 
 /** Text of a destructive action (Log out) with AA contrast; Mantine's red 6 has 3.3:1 on white. */
 export const DANGER_TEXT = 'light-dark(var(--mantine-color-red-8), var(--mantine-color-red-4))';
+
+/** A rise against the previous period, with AA contrast on white, light grey rows and the dark scheme. */
+export const GAIN_TEXT = 'light-dark(var(--mantine-color-teal-9), var(--mantine-color-teal-4))';
+
+/** A fall against the previous period, with AA contrast on white, light grey rows and the dark scheme. */
+export const LOSS_TEXT = 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))';
