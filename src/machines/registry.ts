@@ -34,6 +34,10 @@ import { segmentDashboardMachine } from './segment-dashboard.machine.js';
 import { rfmDashboardMachine } from './rfm-dashboard.machine.js';
 import { summaryDashboardMachine } from './summary-dashboard.machine.js';
 import { overviewDashboardMachine } from './overview-dashboard.machine.js';
+import { homeDashboardMachine } from './home-dashboard.machine.js';
+import { recommendationFollowMachine } from './recommendation-follow.machine.js';
+import { basketAnalyticsMachine } from './basket-analytics.machine.js';
+import { basketSegmentMachine } from './basket-segment.machine.js';
 import { segmentBuilderMachine } from './segment-builder.machine.js';
 import { segmentCloneMachine } from './segment-clone.machine.js';
 import { segmentExportMachine } from './segment-export.machine.js';
@@ -94,6 +98,10 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   rfmDashboardMachine,
   summaryDashboardMachine,
   overviewDashboardMachine,
+  homeDashboardMachine,
+  recommendationFollowMachine,
+  basketAnalyticsMachine,
+  basketSegmentMachine,
   segmentBuilderMachine,
   segmentCloneMachine,
   segmentExportMachine,
