@@ -1,11 +1,10 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect } from 'react';
 import { roleAtLeast } from '../../schemas/roles.js';
 import { BasketAnalyticsView } from '../../views/basket/BasketAnalyticsView.js';
 import { useAppActor } from '../actors.js';
-import { todayIn, useDashboardRange } from '../dashboard-range.js';
-import { useLocationFilter } from '../location-filter.js';
 import { useAuthActor, useNavigationActor } from '../session-context.js';
+import { useDashboardActor } from '../use-dashboard-actor.js';
 import { basketAnalyticsLogic, basketSegmentLogic } from '../wiring/basket-analytics.js';
 
 /**
@@ -15,39 +14,9 @@ import { basketAnalyticsLogic, basketSegmentLogic } from '../wiring/basket-analy
 export default function BasketAnalyticsScreen() {
   const auth = useAuthActor();
   const role = useSelector(auth, (state) => state.context.user?.role);
-  const timeZone = useSelector(auth, (state) => state.context.user?.settings.time_zone);
   const navigation = useNavigationActor();
-  const { filter, key: filterKey } = useLocationFilter();
-  const { range, compare, setRange, setCompare, key: rangeKey } = useDashboardRange();
-  // The first choices are the actor's input; later ones are sent as events.
-  const [initial] = useState(() => ({ filter, filterKey, range, compare, rangeKey }));
-  const actor = useAppActor(basketAnalyticsLogic, {
-    input: { filter: initial.filter, range: initial.range, compare: initial.compare },
-  });
+  const { actor, rangeProps } = useDashboardActor(basketAnalyticsLogic);
   const segments = useAppActor(basketSegmentLogic);
-
-  const lastFilter = useRef(initial.filterKey);
-  useEffect(() => {
-    if (filterKey === lastFilter.current) return;
-    lastFilter.current = filterKey;
-    actor.send({ type: 'filter.change', filter });
-  }, [filterKey, filter, actor]);
-
-  // Only what changed is sent: each event loads the figures again.
-  const last = useRef({ key: initial.rangeKey, range: initial.range, compare: initial.compare });
-  useEffect(() => {
-    if (rangeKey === last.current.key) return;
-    const before = last.current;
-    last.current = { key: rangeKey, range, compare };
-    if (
-      before.range.from !== range.from ||
-      before.range.to !== range.to ||
-      before.range.preset !== range.preset
-    ) {
-      actor.send({ type: 'range.change', range });
-    }
-    if (before.compare !== compare) actor.send({ type: 'compare.change', compare });
-  }, [rangeKey, range, compare, actor]);
 
   useEffect(() => {
     const subscription = segments.on('segment.saved', ({ id }) =>
@@ -61,9 +30,7 @@ export default function BasketAnalyticsScreen() {
       actor={actor}
       segments={segments}
       canSave={roleAtLeast(role, 'marketer')}
-      today={todayIn(timeZone)}
-      onRangeChange={setRange}
-      onCompareChange={setCompare}
+      {...rangeProps}
     />
   );
 }

@@ -4,13 +4,6 @@ import { useDashboardActor } from '../use-dashboard-actor.js';
 
 /** /demographics: the picked locations' guests and new subscribers by age, home zip and kind. */
 export default function DemographicsScreen() {
-  const { actor, today, setRange, setCompare } = useDashboardActor(demographicsDashboardLogic);
-  return (
-    <DemographicsDashboardView
-      actor={actor}
-      today={today}
-      onRangeChange={setRange}
-      onCompareChange={setCompare}
-    />
-  );
+  const { actor, rangeProps } = useDashboardActor(demographicsDashboardLogic);
+  return <DemographicsDashboardView actor={actor} {...rangeProps} />;
 }

@@ -76,12 +76,7 @@ export default function GuestAnalyticsScreen() {
 
   return (
     <Stack gap="xl">
-      <GuestAnalyticsDashboardView
-        actor={dashboard.actor}
-        today={dashboard.today}
-        onRangeChange={dashboard.setRange}
-        onCompareChange={dashboard.setCompare}
-      />
+      <GuestAnalyticsDashboardView actor={dashboard.actor} {...dashboard.rangeProps} />
       <GuestAnalyticsView
         listActor={listActor}
         inviteActor={inviteActor}

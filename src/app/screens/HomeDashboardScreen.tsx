@@ -16,7 +16,7 @@ export default function HomeDashboardScreen() {
   const auth = useAuthActor();
   const role = useSelector(auth, (state) => state.context.user?.role);
   const navigation = useNavigationActor();
-  const { actor, today, setRange, setCompare } = useDashboardActor(homeDashboardLogic);
+  const { actor, rangeProps } = useDashboardActor(homeDashboardLogic);
   const follow = useAppActor(recommendationFollowLogic);
 
   useEffect(() => {
@@ -31,9 +31,7 @@ export default function HomeDashboardScreen() {
       actor={actor}
       follow={follow}
       canCreate={roleAtLeast(role, 'marketer')}
-      today={today}
-      onRangeChange={setRange}
-      onCompareChange={setCompare}
+      {...rangeProps}
     />
   );
 }

@@ -4,15 +4,6 @@ import { overviewDashboardLogic } from '../wiring/analytics-summary.js';
 
 /** /aben-overview (Overview): location by location over the header's locations and the session's range. */
 export default function OverviewDashboardScreen() {
-  const { actor, choice, today } = useDashboardActor(overviewDashboardLogic);
-  return (
-    <OverviewDashboardView
-      actor={actor}
-      range={choice.range}
-      compare={choice.compare}
-      today={today}
-      onRangeChange={choice.setRange}
-      onCompareChange={choice.setCompare}
-    />
-  );
+  const { actor, rangeProps } = useDashboardActor(overviewDashboardLogic);
+  return <OverviewDashboardView actor={actor} {...rangeProps} />;
 }

@@ -4,15 +4,6 @@ import { summaryDashboardLogic } from '../wiring/analytics-summary.js';
 
 /** /analytics (Summary): the group at a glance over the header's locations and the session's range. */
 export default function SummaryDashboardScreen() {
-  const { actor, choice, today } = useDashboardActor(summaryDashboardLogic);
-  return (
-    <SummaryDashboardView
-      actor={actor}
-      range={choice.range}
-      compare={choice.compare}
-      today={today}
-      onRangeChange={choice.setRange}
-      onCompareChange={choice.setCompare}
-    />
-  );
+  const { actor, rangeProps } = useDashboardActor(summaryDashboardLogic);
+  return <SummaryDashboardView actor={actor} {...rangeProps} />;
 }

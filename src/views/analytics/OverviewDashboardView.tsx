@@ -1,12 +1,9 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ChartCard } from '../kit/ChartCard.js';
-import { DashboardFrame } from '../kit/DashboardFrame.js';
-import {
-  useSummaryState,
-  type DashboardRangeProps,
-  type SummaryDashboardActor,
-} from './SummaryDashboardView.js';
+import { DashboardFrame, type DashboardRangeProps } from '../kit/DashboardFrame.js';
+import { useDashboardState } from '../kit/dashboard-state.js';
+import type { SummaryDashboardActor } from './SummaryDashboardView.js';
 import { LocationTable, SummaryKpis } from './SummaryParts.js';
 
 /**
@@ -18,7 +15,7 @@ export function OverviewDashboardView({
   ...range
 }: { actor: SummaryDashboardActor } & DashboardRangeProps) {
   const { t } = useTranslation();
-  const { figures, busy, failed, empty, problem } = useSummaryState(actor);
+  const { figures, busy, empty } = useDashboardState(actor);
   const locations = figures?.locations ?? [];
   const compared = figures?.previous !== null && figures?.previous !== undefined;
   const series = [
@@ -34,13 +31,10 @@ export function OverviewDashboardView({
   ];
   return (
     <DashboardFrame
+      actor={actor}
       title={t('overviewDashboard.title')}
       intro={t('overviewDashboard.intro')}
       {...range}
-      busy={busy}
-      failed={failed}
-      problem={problem}
-      onRetry={() => actor.send({ type: 'dashboard.retry' })}
     >
       <Stack gap="lg">
         <SummaryKpis figures={figures} loading={busy} />

@@ -1,36 +1,16 @@
 import { Paper, Stack, Title } from '@mantine/core';
-import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import { formatDate, languageOf } from '../../format/index.js';
 import type { summaryDashboardMachine } from '../../machines/summary-dashboard.machine.js';
 import type { AnalyticsSummary } from '../../schemas/analytics-summary.js';
-import type { DateRange } from '../../schemas/date-range.js';
 import { ChartCard } from '../kit/ChartCard.js';
-import { DashboardFrame } from '../kit/DashboardFrame.js';
+import { DashboardFrame, type DashboardRangeProps } from '../kit/DashboardFrame.js';
+import { useDashboardState } from '../kit/dashboard-state.js';
 import { LocationTable, SummaryKpis } from './SummaryParts.js';
 
 /** A Summary or Overview actor, as the views see them (the two machines are the same kit machine). */
 export type SummaryDashboardActor = ActorRefFrom<typeof summaryDashboardMachine>;
-
-/** What both dashboards' views take besides the actor: the shared range and what changes it. */
-export interface DashboardRangeProps {
-  range: DateRange;
-  compare: boolean;
-  today: string;
-  onRangeChange: (range: DateRange) => void;
-  onCompareChange: (compare: boolean) => void;
-}
-
-/** The dashboard's state as the views read it. */
-export function useSummaryState(actor: SummaryDashboardActor) {
-  const figures = useSelector(actor, (state) => state.context.figures);
-  const busy = useSelector(actor, (state) => state.hasTag('busy'));
-  const failed = useSelector(actor, (state) => state.matches('failed'));
-  const empty = useSelector(actor, (state) => state.matches('empty'));
-  const problem = useSelector(actor, (state) => state.context.problem?.message ?? null);
-  return { figures, busy, failed, empty, problem };
-}
 
 /** A period's label on a chart: its first day, as the language writes dates. */
 export function periodLabel(period: string, language: string): string {
@@ -106,16 +86,13 @@ export function SummaryDashboardView({
   ...range
 }: { actor: SummaryDashboardActor } & DashboardRangeProps) {
   const { t } = useTranslation();
-  const { figures, busy, failed, empty, problem } = useSummaryState(actor);
+  const { figures, busy, empty } = useDashboardState(actor);
   return (
     <DashboardFrame
+      actor={actor}
       title={t('summaryDashboard.title')}
       intro={t('summaryDashboard.intro')}
       {...range}
-      busy={busy}
-      failed={failed}
-      problem={problem}
-      onRetry={() => actor.send({ type: 'dashboard.retry' })}
     >
       <Stack gap="lg">
         <SummaryKpis figures={figures} loading={busy} />

@@ -3,10 +3,10 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { basketAnalyticsMachine } from '../../machines/basket-analytics.machine.js';
-import type { DateRange } from '../../schemas/date-range.js';
 import { DAY_PARTS, type DayPart } from '../../schemas/segment-catalogue.js';
 import { ChartCard } from '../kit/ChartCard.js';
-import { DashboardFrame } from '../kit/DashboardFrame.js';
+import { DashboardFrame, type DashboardRangeProps } from '../kit/DashboardFrame.js';
+import { useDashboardState } from '../kit/dashboard-state.js';
 import { KpiCard } from '../kit/KpiCard.js';
 import { formatFigure } from '../kit/figure-format.js';
 import { attachChart, categoriesChart, itemsChart } from './basket-charts.js';
@@ -34,26 +34,16 @@ export function BasketAnalyticsView({
   actor,
   segments,
   canSave,
-  today,
-  onRangeChange,
-  onCompareChange,
+  ...range
 }: {
   actor: BasketAnalyticsActor;
   segments: BasketSegmentActor;
   canSave: boolean;
-  today: string;
-  onRangeChange: (range: DateRange) => void;
-  onCompareChange: (compare: boolean) => void;
-}) {
+} & DashboardRangeProps) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
-  const basket = useSelector(actor, (state) => state.context.figures);
-  const range = useSelector(actor, (state) => state.context.range);
-  const compare = useSelector(actor, (state) => state.context.compare);
+  const { figures: basket, busy } = useDashboardState(actor);
   const extra = useSelector(actor, (state) => state.context.extra);
-  const problem = useSelector(actor, (state) => state.context.problem);
-  const busy = useSelector(actor, (state) => state.hasTag('busy'));
-  const failed = useSelector(actor, (state) => state.matches('failed'));
   const loading = busy && basket === null;
 
   const dayPartName = extra.dayPart ? t(`basketDashboard.dayParts.${extra.dayPart}`) : '';
@@ -122,17 +112,10 @@ export function BasketAnalyticsView({
 
   return (
     <DashboardFrame
+      actor={actor}
       title={t('pages.titles.basket')}
       intro={t('basketDashboard.intro')}
-      range={range}
-      compare={compare}
-      today={today}
-      onRangeChange={onRangeChange}
-      onCompareChange={onCompareChange}
-      busy={busy}
-      failed={failed}
-      problem={problem?.message ?? null}
-      onRetry={() => actor.send({ type: 'dashboard.retry' })}
+      {...range}
       controls={controls}
     >
       <Stack gap="lg">

@@ -1,14 +1,12 @@
 import { SimpleGrid } from '@mantine/core';
-import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { demographicsDashboardMachine } from '../../machines/demographics-dashboard.machine.js';
-import type { DateRange } from '../../schemas/date-range.js';
 import type { PeopleShare } from '../../schemas/demographics-dashboard.js';
 import { ChartCard } from '../kit/ChartCard.js';
-import { DashboardFrame } from '../kit/DashboardFrame.js';
+import { DashboardFrame, type DashboardRangeProps } from '../kit/DashboardFrame.js';
+import { useDashboardState } from '../kit/dashboard-state.js';
 import { KpiCard } from '../kit/KpiCard.js';
-import { problemMessage } from '../shared/problem-message.js';
 
 /** The demographics dashboard's actor, as the view sees it. */
 export type DemographicsDashboardActor = ActorRefFrom<typeof demographicsDashboardMachine>;
@@ -31,20 +29,10 @@ function subscribedShare(share: PeopleShare | null | undefined): number | null {
  */
 export function DemographicsDashboardView({
   actor,
-  today,
-  onRangeChange,
-  onCompareChange,
-}: {
-  actor: DemographicsDashboardActor;
-  today: string;
-  onRangeChange: (range: DateRange) => void;
-  onCompareChange: (compare: boolean) => void;
-}) {
+  ...range
+}: { actor: DemographicsDashboardActor } & DashboardRangeProps) {
   const { t } = useTranslation();
-  const snapshot = useSelector(actor, (state) => state);
-  const { figures, range, compare, problem } = snapshot.context;
-  const busy = snapshot.hasTag('busy');
-  const empty = snapshot.matches('empty');
+  const { figures, busy, empty } = useDashboardState(actor);
   const nobody = empty ? t(`${AREA}.empty`) : null;
   const people = figures?.share.people ?? 0;
   const bands = figures?.age_bands ?? [];
@@ -66,19 +54,7 @@ export function DemographicsDashboardView({
   const part = (count: number) => (people === 0 ? 0 : (count / people) * 100);
 
   return (
-    <DashboardFrame
-      title={t(`${AREA}.title`)}
-      intro={t(`${AREA}.intro`)}
-      range={range}
-      compare={compare}
-      today={today}
-      onRangeChange={onRangeChange}
-      onCompareChange={onCompareChange}
-      busy={busy}
-      failed={snapshot.matches('failed')}
-      problem={problemMessage(t, AREA, problem)}
-      onRetry={() => actor.send({ type: 'dashboard.retry' })}
-    >
+    <DashboardFrame actor={actor} title={t(`${AREA}.title`)} intro={t(`${AREA}.intro`)} {...range}>
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
         <KpiCard
           label={t(`${AREA}.kpi.people`)}

@@ -1,15 +1,13 @@
 import { SegmentedControl, SimpleGrid, Stack } from '@mantine/core';
-import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { guestAnalyticsDashboardMachine } from '../../machines/guest-analytics-dashboard.machine.js';
-import type { DateRange } from '../../schemas/date-range.js';
 import { TOP_VISIT_COUNT, type GuestAnalytics } from '../../schemas/guest-analytics-dashboard.js';
 import { ChartCard } from '../kit/ChartCard.js';
-import { DashboardFrame } from '../kit/DashboardFrame.js';
+import { DashboardFrame, type DashboardRangeProps } from '../kit/DashboardFrame.js';
+import { useDashboardState } from '../kit/dashboard-state.js';
 import { KpiCard } from '../kit/KpiCard.js';
-import { problemMessage } from '../shared/problem-message.js';
 import { cohortHeatmap, visitsLabel } from './guest-charts.js';
 
 /** The guest analytics dashboard's actor, as the view sees it. */
@@ -28,20 +26,10 @@ const perGuest = (totals: GuestAnalytics['totals'] | null | undefined) =>
  */
 export function GuestAnalyticsDashboardView({
   actor,
-  today,
-  onRangeChange,
-  onCompareChange,
-}: {
-  actor: GuestAnalyticsDashboardActor;
-  today: string;
-  onRangeChange: (range: DateRange) => void;
-  onCompareChange: (compare: boolean) => void;
-}) {
+  ...range
+}: { actor: GuestAnalyticsDashboardActor } & DashboardRangeProps) {
   const { t } = useTranslation();
-  const snapshot = useSelector(actor, (state) => state);
-  const { figures, range, compare, problem } = snapshot.context;
-  const busy = snapshot.hasTag('busy');
-  const empty = snapshot.matches('empty');
+  const { figures, busy, empty } = useDashboardState(actor);
   const [metric, setMetric] = useState<'retention' | 'revenue'>('retention');
   const noChecks = empty || figures?.totals.guests === 0 ? t(`${AREA}.noChecks`) : null;
   const periodName = t(`${AREA}.period.${figures?.period ?? 'day'}`);
@@ -61,19 +49,7 @@ export function GuestAnalyticsDashboardView({
   );
 
   return (
-    <DashboardFrame
-      title={t(`${AREA}.title`)}
-      intro={t(`${AREA}.intro`)}
-      range={range}
-      compare={compare}
-      today={today}
-      onRangeChange={onRangeChange}
-      onCompareChange={onCompareChange}
-      busy={busy}
-      failed={snapshot.matches('failed')}
-      problem={problemMessage(t, AREA, problem)}
-      onRetry={() => actor.send({ type: 'dashboard.retry' })}
-    >
+    <DashboardFrame actor={actor} title={t(`${AREA}.title`)} intro={t(`${AREA}.intro`)} {...range}>
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
         {kpi('guests', 'guests')}
         {kpi('newGuests', 'new_guests')}

@@ -5,11 +5,11 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { homeDashboardMachine } from '../../machines/home-dashboard.machine.js';
-import type { DateRange } from '../../machines/kit/dashboard-machine.js';
 import type { recommendationFollowMachine } from '../../machines/recommendation-follow.machine.js';
 import type { ChartData, HomeKpis, Recommendation } from '../../schemas/home-dashboard.js';
 import { ChartCard } from '../kit/ChartCard.js';
-import { DashboardFrame } from '../kit/DashboardFrame.js';
+import { DashboardFrame, type DashboardRangeProps } from '../kit/DashboardFrame.js';
+import { useDashboardState } from '../kit/dashboard-state.js';
 import { formatFigure, type FigureFormat } from '../kit/figure-format.js';
 import { KpiCard } from '../kit/KpiCard.js';
 import { RecommendationList } from './RecommendationList.js';
@@ -41,25 +41,16 @@ export function HomeDashboardView({
   actor,
   follow,
   canCreate,
-  today,
-  onRangeChange,
-  onCompareChange,
+  ...dates
 }: {
   actor: HomeDashboardActor;
   follow: RecommendationFollowActor;
   canCreate: boolean;
-  /** The user's today, which the range presets count from. */
-  today: string;
-  onRangeChange: (range: DateRange) => void;
-  onCompareChange: (compare: boolean) => void;
-}) {
+} & DashboardRangeProps) {
   const { t, i18n } = useTranslation();
   const range = useSelector(actor, (state) => state.context.range);
   const compare = useSelector(actor, (state) => state.context.compare);
-  const figures = useSelector(actor, (state) => state.context.figures);
-  const problem = useSelector(actor, (state) => state.context.problem);
-  const busy = useSelector(actor, (state) => state.hasTag('busy'));
-  const failed = useSelector(actor, (state) => state.matches('failed'));
+  const { figures, busy } = useDashboardState(actor);
   const savingKind = useSelector(follow, (state) =>
     state.hasTag('busy') || state.matches('done') ? (state.context.following?.kind ?? null) : null,
   );
@@ -121,17 +112,10 @@ export function HomeDashboardView({
 
   return (
     <DashboardFrame
+      actor={actor}
       title={t('homeDashboard.title')}
       intro={t('homeDashboard.intro')}
-      range={range}
-      compare={compare}
-      today={today}
-      onRangeChange={onRangeChange}
-      onCompareChange={onCompareChange}
-      busy={busy}
-      failed={failed}
-      problem={problem?.message ?? null}
-      onRetry={() => actor.send({ type: 'dashboard.retry' })}
+      {...dates}
     >
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm" data-testid="home-kpis">
         {KPIS.map((kpi) => (

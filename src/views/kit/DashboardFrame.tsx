@@ -1,49 +1,48 @@
 import { Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DateRange } from '../../schemas/date-range.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import { problemMessage } from '../shared/problem-message.js';
+import { useDashboardState, type DashboardActorLike } from './dashboard-state.js';
 import { DateRangeControl } from './DateRangeControl.js';
 
-/**
- * A dashboard page: its title (and a quiet "updating" sign while newer figures load over the shown ones), the
- * date range control, a "couldn't load" alert with Retry when the last load failed, and the figures below.
- */
-export function DashboardFrame({
-  title,
-  intro,
-  range,
-  compare,
-  today,
-  onRangeChange,
-  onCompareChange,
-  busy,
-  failed,
-  problem,
-  onRetry,
-  controls,
-  children,
-}: {
-  title: string;
-  intro?: string;
-  range: DateRange;
-  compare: boolean;
+/** What a dashboard screen hands its view besides the actor: the user's today and the range's setters. */
+export interface DashboardRangeProps {
   /** The user's today (`YYYY-MM-DD`) the presets count from. */
   today: string;
   onRangeChange: (range: DateRange) => void;
   onCompareChange: (compare: boolean) => void;
-  /** Figures are loading. */
-  busy: boolean;
-  /** The last load failed: the alert and its Retry show above the figures. */
-  failed: boolean;
-  /** Why it failed, in the user's language (or the server's message). */
-  problem?: string | null;
-  onRetry: () => void;
+}
+
+/**
+ * A dashboard page over its machine: its title (and a quiet "updating" sign while newer figures load over the
+ * shown ones), the date range control with the machine's range, a "couldn't load" alert with Retry when the last
+ * load failed, and the figures below.
+ */
+export function DashboardFrame<Figures>({
+  actor,
+  title,
+  intro,
+  today,
+  onRangeChange,
+  onCompareChange,
+  controls,
+  children,
+}: DashboardRangeProps & {
+  actor: DashboardActorLike<Figures>;
+  title: string;
+  intro?: string;
   /** The dashboard's own filters, beside the range. */
   controls?: ReactNode;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
+  const range = useSelector(actor, (state) => state.context.range);
+  const compare = useSelector(actor, (state) => state.context.compare);
+  const problem = useSelector(actor, (state) => state.context.problem);
+  const { busy, failed } = useDashboardState(actor);
   return (
     <Stack gap="lg">
       <Stack gap={4}>
@@ -67,9 +66,9 @@ export function DashboardFrame({
         <div role="alert">
           <LoadFailedAlert
             title={t('dashboardKit.loadFailed')}
-            message={problem ?? null}
+            message={problemMessage(t, 'dashboardKit', problem)}
             retryLabel={t('dashboardKit.retry')}
-            onRetry={onRetry}
+            onRetry={() => actor.send({ type: 'dashboard.retry' })}
           />
         </div>
       )}
