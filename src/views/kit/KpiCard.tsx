@@ -32,14 +32,20 @@ export function KpiCard({
       ? t('dashboardKit.kpi.noPrevious')
       : t(`dashboardKit.kpi.${direction}`, { change: changeText, previous: previousText });
   return (
-    <Paper withBorder radius="md" p="md" aria-busy={loading}>
+    // The card is a size container, so the figure shrinks with a narrow card (two to a row on a phone).
+    <Paper withBorder radius="md" p="md" aria-busy={loading} style={{ containerType: 'inline-size' }}>
       <Text size="sm" c="dimmed" fw={500}>
         {label}
       </Text>
       {loading && value === null ? (
         <Skeleton height={30} mt={6} width="70%" />
       ) : (
-        <Text fz={26} fw={700} lh={1.3} data-figure>
+        <Text
+          fw={700}
+          lh={1.3}
+          style={{ fontSize: 'clamp(1rem, 11cqi, 1.625rem)', overflowWrap: 'anywhere' }}
+          data-figure
+        >
           {formatFigure(value, format, i18n.language)}
         </Text>
       )}
