@@ -33,7 +33,7 @@ describe('email consent and guests to invite in a browser (issue 11)', () => {
 
   it('shows each guest the same consent in the list and on the profile, apart from the kind of record', async () => {
     const { page } = watched;
-    const table = page.getByRole('table').first();
+    const table = page.getByRole('table', { name: 'Guests', exact: true });
     await table.locator('[data-consent]').first().waitFor();
     const rows = table.getByRole('row').filter({ has: page.locator('[data-consent]') });
     const count = await rows.count();
@@ -76,7 +76,7 @@ describe('email consent and guests to invite in a browser (issue 11)', () => {
   it("keeps a linked card's Remove button whole on a phone, however long the card's details", async () => {
     const { page } = watched;
     await page.goto('/guest/analytics');
-    const table = page.getByRole('table').first();
+    const table = page.getByRole('table', { name: 'Guests', exact: true });
     await table.locator('[data-consent]').first().waitFor();
     await table.getByRole('button', { name: /^Open/ }).first().click();
     await page.waitForURL(/\/guest\/profile\//);
@@ -193,7 +193,11 @@ describe('email consent and guests to invite in a browser (issue 11)', () => {
 
     // The guest's profile now says subscribed and leads to the subscriber record.
     await page.getByLabel('Search guests').fill(posId);
-    const guestRow = page.getByRole('table').first().getByRole('row').filter({ hasText: name }).first();
+    const guestRow = page
+      .getByRole('table', { name: 'Guests', exact: true })
+      .getByRole('row')
+      .filter({ hasText: name })
+      .first();
     await expect
       .poll(async () => guestRow.locator('[data-consent]').getAttribute('data-consent'))
       .toBe('subscribed');

@@ -346,15 +346,26 @@ describe('flows in a browser', () => {
         .first()
         .waitFor();
       for (const name of [/^Open /, /^Duplicate /, /^Delete /]) {
-        const buttons = await page.getByRole('button', { name }).all();
-        const lefts = new Set<number>();
-        for (const button of buttons) {
-          // Each row's button stands as far from its own row's Open as on every other row.
-          const row = button.locator('xpath=ancestor::*[.//button[starts-with(@aria-label, "Open ")]][1]');
-          const open = (await row.getByRole('button', { name: /^Open / }).boundingBox())!;
-          lefts.add(Math.round((await button.boundingBox())!.x - open.x));
-        }
-        expect([...lefts], `${String(name)} at ${viewport.width}px`).toHaveLength(1);
+        // Polled: the table becomes cards after the resize, and buttons move until that settles.
+        await expect
+          .poll(
+            async () => {
+              // Within the page's body: on a phone the header's menu button is also "Open …".
+              const buttons = await page.getByRole('main').getByRole('button', { name }).all();
+              const lefts = new Set<number>();
+              for (const button of buttons) {
+                // Each row's button stands as far from its own row's Open as on every other row.
+                const row = button.locator(
+                  'xpath=ancestor::*[.//button[starts-with(@aria-label, "Open ")]][1]',
+                );
+                const open = (await row.getByRole('button', { name: /^Open / }).boundingBox())!;
+                lefts.add(Math.round((await button.boundingBox())!.x - open.x));
+              }
+              return [...lefts];
+            },
+            { message: `${String(name)} at ${viewport.width}px` },
+          )
+          .toHaveLength(1);
       }
     }
     await screenshots(page, 'flows', 'list-actions');

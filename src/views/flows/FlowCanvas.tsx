@@ -11,6 +11,7 @@ import {
   type NodeChange,
   ReactFlow,
   useReactFlow,
+  useStore,
 } from '@xyflow/react';
 import { useSelector } from '@xstate/react';
 import { type DragEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
@@ -87,23 +88,17 @@ export function FlowCanvas({
   // Whether the user panned or zoomed the view: until then it is kept fitted when the canvas changes size.
   const userMoved = useRef(false);
   const hasNodes = items.length > 0;
-  // A phone turned sideways or a window resized: the fitted view is fitted again to the new size (the window's
-  // size only: a panel opening beside the canvas leaves the view where it is). After xyflow measured the pane.
+  // A phone turned sideways or a window resized: the fitted view is fitted again once xyflow has measured the
+  // pane at its new size (a timer raced that measure on a busy machine). Only when the window's size changed:
+  // a panel opening beside the canvas leaves the view where it is.
+  const paneSize = useStore((store) => `${store.width}x${store.height}`);
+  const fittedWindow = useRef(`${window.innerWidth}x${window.innerHeight}`);
   useEffect(() => {
-    if (!hasNodes) return;
-    let timer = 0;
-    const onResize = () => {
-      window.clearTimeout(timer);
-      timer = window.setTimeout(() => {
-        if (!userMoved.current) void flow.fitView(FIT);
-      }, 150);
-    };
-    window.addEventListener('resize', onResize);
-    return () => {
-      window.clearTimeout(timer);
-      window.removeEventListener('resize', onResize);
-    };
-  }, [flow, hasNodes]);
+    const windowSize = `${window.innerWidth}x${window.innerHeight}`;
+    if (windowSize === fittedWindow.current) return;
+    fittedWindow.current = windowSize;
+    if (hasNodes && !userMoved.current) void flow.fitView(FIT);
+  }, [flow, hasNodes, paneSize]);
   // After a tidy-up the view fits the nodes' new places (taken from the layout itself, not xyflow's copy,
   // which may not have them yet), and is kept fitted again.
   useEffect(() => {
