@@ -116,19 +116,38 @@ function loadPart(language: Language, part: MessagePart): Promise<void> {
   return done;
 }
 
-/** Loads a language's messages of every part in use; a switch to it waits for this. */
+// The language a switch last asked for: while its texts download, i18next still shows the old one.
+let requestedLanguage: Language | null = null;
+
+/**
+ * Loads a language's messages of every part in use; a switch to it waits for this. A part a screen asks for
+ * while this runs is loaded too (the loop), so a screen opened during a switch never shows message keys.
+ */
 export async function loadLanguage(language: Language): Promise<void> {
-  await Promise.all([...partsInUse].map((part) => loadPart(language, part)));
+  requestedLanguage = language;
+  let loaded = -1;
+  while (loaded !== partsInUse.size) {
+    loaded = partsInUse.size;
+    await Promise.all([...partsInUse].map((part) => loadPart(language, part)));
+  }
+}
+
+/** A part in the language on screen and, during a switch, in the language being switched to. */
+function loadPartForScreen(part: MessagePart): Promise<void> {
+  const current = i18next.language as Language;
+  const languages =
+    requestedLanguage && requestedLanguage !== current ? [current, requestedLanguage] : [current];
+  return Promise.all(languages.map((language) => loadPart(language, part))).then(() => undefined);
 }
 
 /** Resolves when the current language's screen texts are loaded: a lazy screen waits for it before rendering. */
 export function screenMessagesReady(): Promise<void> {
-  return loadPart(i18next.language as Language, 'screens');
+  return loadPartForScreen('screens');
 }
 
 /** Resolves when the current language's texts of a route part are loaded: its screens wait for it too. */
 export function routeMessagesReady(part: RoutePart): Promise<void> {
-  return loadPart(i18next.language as Language, part);
+  return loadPartForScreen(part);
 }
 
 /** Starts i18next in the given language (default en, the spec's default) with its shell texts loaded. */

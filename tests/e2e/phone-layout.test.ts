@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
-import { PHONE, screenshots, sidewaysOverflow } from './support/pages.js';
+import { openPage } from './support/browser.js';
+import { PHONE, screenshots, sidewaysOverflow, signIn } from './support/pages.js';
 import { signedInSession } from './support/session.js';
 
 /**
@@ -172,6 +173,20 @@ describe('the lists and the header on a phone (390 x 844)', () => {
     await picker.selectOption('de');
     await expect.poll(() => created.innerText()).toMatch(/^\d{1,2}\. \p{L}+\.? \d{4}$/u);
     await screenshots(page, 'layout', 'subscribers-de');
+
+    // A new browser (nothing stored) opening a dashboard directly: the profile's German arrives while the
+    // dashboard's texts download, and the page must show them in German, never as message keys.
+    const fresh = await openPage(session.browser, session.server.url);
+    try {
+      await fresh.page.goto('/analytics');
+      await signIn(fresh.page);
+      await fresh.page.getByRole('heading', { name: 'Zusammenfassung', level: 2 }).waitFor();
+      await fresh.page.getByText('Mit dem Vorzeitraum vergleichen').waitFor();
+      const body = await fresh.page.locator('main').innerText();
+      expect(body.match(/\b[a-z]+[A-Z]\w*\.[a-z][\w.]*/g) ?? []).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.locator('header select').first().selectOption('en');
     await page.getByRole('heading', { name: 'Subscribers', level: 2 }).waitFor();

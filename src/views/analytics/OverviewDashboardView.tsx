@@ -1,6 +1,7 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ChartCard } from '../kit/ChartCard.js';
+import { formatCurrencyTick, formatFigure } from '../kit/figure-format.js';
 import { DashboardFrame, type DashboardRangeProps } from '../kit/DashboardFrame.js';
 import { useDashboardState } from '../kit/dashboard-state.js';
 import type { SummaryDashboardActor } from './SummaryDashboardView.js';
@@ -53,10 +54,12 @@ export function OverviewDashboardView({
               plotOptions: { bar: { horizontal: true, barHeight: '70%' } },
               xaxis: {
                 categories: locations.map((row) => row.name),
-                labels: {
-                  formatter: (value: string) => `$${Math.round(Number(value)).toLocaleString('en-US')}`,
-                },
+                labels: { formatter: formatCurrencyTick },
               },
+              // A phone's chart is narrow: fewer, shorter ticks so their labels do not run together.
+              responsive: [{ breakpoint: 544, options: { xaxis: { tickAmount: 2 } } }],
+              // The axis is short ($150K); the tooltip says the whole figure.
+              tooltip: { y: { formatter: (value: number) => formatFigure(value, 'currency', 'en') } },
             },
           }}
           table={{

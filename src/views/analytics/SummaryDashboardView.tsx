@@ -5,6 +5,7 @@ import { formatDate, languageOf } from '../../format/index.js';
 import type { summaryDashboardMachine } from '../../machines/summary-dashboard.machine.js';
 import type { AnalyticsSummary } from '../../schemas/analytics-summary.js';
 import { ChartCard } from '../kit/ChartCard.js';
+import { formatCurrencyTick, formatFigure } from '../kit/figure-format.js';
 import { DashboardFrame, type DashboardRangeProps } from '../kit/DashboardFrame.js';
 import { useDashboardState } from '../kit/dashboard-state.js';
 import { LocationTable, SummaryKpis } from './SummaryParts.js';
@@ -53,7 +54,7 @@ export function OverTimeCard({
           yaxis: [
             {
               title: { text: t('summaryDashboard.kpis.revenue') },
-              labels: { formatter: (value: number) => `$${Math.round(value).toLocaleString('en-US')}` },
+              labels: { formatter: formatCurrencyTick },
             },
             {
               opposite: true,
@@ -62,6 +63,13 @@ export function OverTimeCard({
             },
           ],
           xaxis: { tickAmount: 8, labels: { rotate: -30, hideOverlappingLabels: true } },
+          // The axis is short ($45K); the tooltip says the whole figure.
+          tooltip: {
+            y: {
+              formatter: (value: number, { seriesIndex }: { seriesIndex: number }) =>
+                seriesIndex === 0 ? formatFigure(value, 'currency', 'en') : String(value),
+            },
+          },
         },
       }}
       table={{

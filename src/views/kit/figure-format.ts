@@ -50,6 +50,18 @@ export function formatFigure(
   return lang === 'ch' || lang === 'jp' ? `${decimal}${unit}` : `${decimal} ${unit}`;
 }
 
+/** A currency axis label, short so a phone's narrow chart keeps its ticks apart: `$150K`, `$1.2M`, `$950`. */
+export function formatCurrencyTick(value: number | string): string {
+  const number = Number(value);
+  if (!Number.isFinite(number)) return '';
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: 'USD',
+    notation: 'compact',
+    maximumFractionDigits: 1,
+  }).format(number);
+}
+
 /**
  * The change from `previous` to `value` in percent (12.5 for +12.5%), or null when there is nothing to compare
  * (either missing, or the previous period had none: a change from zero has no percentage).
