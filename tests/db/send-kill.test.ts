@@ -103,10 +103,16 @@ describe('sending survives kill -9', () => {
   const distinct = () => new Set(sink.received.map((message) => message.messageId)).size;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  async function until(condition: () => boolean, what: string, timeoutMs = 60_000) {
-    const deadline = Date.now() + timeoutMs;
+  // Fails only when deliveries stop moving for a minute: a busy machine is slow, a stuck worker is still.
+  async function until(condition: () => boolean, what: string, stallMs = 60_000) {
+    let deadline = Date.now() + stallMs;
+    let delivered = distinct();
     while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+      if (distinct() > delivered) {
+        delivered = distinct();
+        deadline = Date.now() + stallMs;
+      }
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what} (${delivered} delivered)`);
       await sleep(5);
     }
   }
