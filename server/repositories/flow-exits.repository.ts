@@ -2,9 +2,9 @@ import type { CompanyId, Sql } from '../db/database.js';
 
 /**
  * Ending people's flow enrolments at once (docs/flows.md, "Exits"), in the transaction of the change that ends
- * them: an unsubscribe, a suppression, an erasure, a flow deleted, a flow's locations narrowed. Each exit keeps
- * the step the person was at (`current_key`), so the canvas counts them as exited there, and closes the step they
- * were waiting at with the reason as its outcome. Times are the database's: the change's own moment, never earlier
+ * them: an unsubscribe, a suppression, an erasure, a flow deleted, a flow's locations narrowed, a location group's
+ * members changed. Each exit keeps the step the person was at (`current_key`), so the canvas counts them as exited
+ * there, and closes the step they were waiting at with the reason as its outcome. Times are the database's: the change's own moment, never earlier
  * than the person's entry or step (the engine's test clock may run ahead of real time).
  */
 
@@ -100,6 +100,15 @@ export async function endDeletedFlow(sql: Sql, companyId: CompanyId, flowId: num
   return ended;
 }
 
+// The enrolment `e` is at a location its flow `f` no longer takes ($1 the company): the flow is kept to locations
+// or groups, and the enrolment has no location or one outside them (the groups' members read now, as triggers do).
+const OUTSIDE_FLOW_SCOPE = `(cardinality(f.location_ids) > 0 OR cardinality(f.location_group_ids) > 0)
+  AND (e.location_id IS NULL OR NOT (
+        e.location_id = ANY(f.location_ids)
+        OR EXISTS (SELECT 1 FROM location_group_members m
+                   WHERE m.company_id = $1 AND m.group_id = ANY(f.location_group_ids)
+                     AND m.location_id = e.location_id)))`;
+
 /**
  * After a flow's locations or groups change: people whose enrolment location the flow no longer takes leave as
  * `out_of_scope` (an enrolment without a location is outside any flow kept to locations, as at enrolment).
@@ -110,14 +119,25 @@ export async function exitOutOfScope(sql: Sql, companyId: CompanyId, flowId: num
     companyId,
     'out_of_scope',
     `e.flow_id = $3 AND EXISTS (
-       SELECT 1 FROM flows f
-       WHERE f.company_id = $1 AND f.id = $3
-         AND (cardinality(f.location_ids) > 0 OR cardinality(f.location_group_ids) > 0)
-         AND (e.location_id IS NULL OR NOT (
-               e.location_id = ANY(f.location_ids)
-               OR EXISTS (SELECT 1 FROM location_group_members m
-                          WHERE m.company_id = $1 AND m.group_id = ANY(f.location_group_ids)
-                            AND m.location_id = e.location_id))))`,
+       SELECT 1 FROM flows f WHERE f.company_id = $1 AND f.id = $3 AND ${OUTSIDE_FLOW_SCOPE})`,
     [flowId],
+  );
+}
+
+/**
+ * After a location group's members change or the group goes: in every flow kept to that group, people whose
+ * enrolment location the flow no longer takes (through its other groups or its own locations) leave as
+ * `out_of_scope`, whatever the flow's status.
+ */
+export async function exitOutOfGroupScope(sql: Sql, companyId: CompanyId, groupId: number): Promise<number> {
+  return exitWhere(
+    sql,
+    companyId,
+    'out_of_scope',
+    `EXISTS (
+       SELECT 1 FROM flows f
+       WHERE f.company_id = $1 AND f.id = e.flow_id AND $3::bigint = ANY(f.location_group_ids)
+         AND ${OUTSIDE_FLOW_SCOPE})`,
+    [groupId],
   );
 }

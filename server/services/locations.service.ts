@@ -29,6 +29,7 @@ import {
   updateLocation,
   type LocationRow,
 } from '../repositories/locations.repository.js';
+import { exitOutOfGroupScope } from '../repositories/flow-exits.repository.js';
 import { removeLocationFromCohorts } from '../repositories/cohort-rollups.repository.js';
 import { lockCompanyIngestion } from '../repositories/pos-ingestion.repository.js';
 import { rechainGuestDays } from '../repositories/pos-rollups.repository.js';
@@ -157,14 +158,24 @@ export function locationsService(db: Database) {
     },
     async updateGroup(scope: WriteScope, id: number, changes: LocationGroupPatch): Promise<LocationGroup> {
       const row = await db
-        .tenant(scope.companyId, (sql) => updateLocationGroup(sql, scope, id, changes))
+        .tenant(scope.companyId, async (sql) => {
+          const updated = await updateLocationGroup(sql, scope, id, changes);
+          // Flows kept to the group follow its members at once: people at a location that left it leave.
+          if (updated && changes.location_ids) await exitOutOfGroupScope(sql, scope.companyId, id);
+          return updated;
+        })
         .catch(rejectUnknownLocations);
       if (!row) throw notFound('Location group');
       return presentLocationGroup(row);
     },
     async removeGroup(scope: WriteScope, id: number): Promise<void> {
-      if (!(await db.tenant(scope.companyId, (sql) => deleteLocationGroup(sql, scope, id))))
-        throw notFound('Location group');
+      const removed = await db.tenant(scope.companyId, async (sql) => {
+        if (!(await deleteLocationGroup(sql, scope, id))) return false;
+        // A flow naming a group that is gone takes none of its locations (docs/flows.md, "out_of_scope").
+        await exitOutOfGroupScope(sql, scope.companyId, id);
+        return true;
+      });
+      if (!removed) throw notFound('Location group');
     },
     /** Group 0 stands for "no group" and has no locations (spec section 4). */
     async groupLocations(companyId: number, groupId: number): Promise<Location[]> {

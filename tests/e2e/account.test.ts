@@ -89,4 +89,42 @@ describe('the account screen: users and API tokens', () => {
     expect(describeViolations(await seriousA11yViolations(page))).toBe('');
     expect(errors).toEqual([]);
   });
+
+  it('saves the profile and changes the password through their settings forms, the session carrying on', async () => {
+    const { page, errors } = session.watched;
+    await page.getByRole('tab', { name: 'Profile' }).click();
+    const profile = page.getByRole('tabpanel', { name: 'Profile' });
+    const username = profile.getByRole('textbox', { name: /^Username/ });
+    await expect.poll(() => username.inputValue()).not.toBe('');
+    // A blank username is refused on its field before any call.
+    await username.fill('');
+    await profile.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => username.getAttribute('aria-invalid')).toBe('true');
+    await username.fill('dana.e2e');
+    await profile.getByRole('button', { name: 'Save' }).click();
+    await profile.getByText('Your settings are saved.').waitFor();
+    await page.reload();
+    await page.getByRole('tab', { name: 'Profile' }).click();
+    await expect.poll(() => username.inputValue()).toBe('dana.e2e');
+
+    await page.getByRole('tab', { name: 'Password' }).click();
+    const password = page.getByRole('tabpanel', { name: 'Password' });
+    const field = (label: string) => password.getByLabel(label, { exact: false }).first();
+    await field('Current password').fill(OWNER.password);
+    await field('New password').fill('short');
+    await field('Confirm password').fill('short');
+    await password.getByRole('button', { name: 'Change password' }).click();
+    // The spec's rule (at least 8 characters), named on the new password, before any call.
+    await password.getByText('New password minimum length is 8').waitFor();
+    await field('New password').fill('a-new-e2e-password-1');
+    await field('Confirm password').fill('a-new-e2e-password-1');
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await password.getByText(/^Your password is changed\./).waitFor();
+    expect(await field('New password').inputValue()).toBe('');
+    // The old token was revoked: the session carries on with the one the change answered.
+    await page.reload();
+    await page.getByRole('tab', { name: 'Password' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/account');
+    expect(errors).toEqual([]);
+  });
 });

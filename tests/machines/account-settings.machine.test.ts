@@ -1,9 +1,7 @@
 import { createTestModel } from '@xstate/graph';
 import { describe, expect, it } from 'vitest';
-import {
-  accountSettingsMachine,
-  type AccountSettingsEvent,
-} from '../../src/machines/account-settings.machine.js';
+import { accountSettingsMachine } from '../../src/machines/account-settings.machine.js';
+import type { SettingsFormMachineEvent } from '../../src/machines/support/settings-form.js';
 import type { AccountSettings } from '../../src/schemas/accounts.js';
 import {
   pendingActor,
@@ -32,29 +30,29 @@ const EMAIL_TAKEN = {
   fieldProblems: { email: { code: 'in_use' } },
 };
 
-const SAMPLES: AccountSettingsEvent[] = [
+const SAMPLES: SettingsFormMachineEvent[] = [
   { type: 'field.change', field: 'username', value: '' },
   { type: 'field.change', field: 'language', value: 'fr' },
-  { type: 'communication.change', channel: 'sms', value: true },
-  { type: 'xstate.done.actor.loadSettings', actorId: 'loadSettings', output: SETTINGS },
-  { type: 'xstate.error.actor.loadSettings', actorId: 'loadSettings', error: SERVER_DOWN },
-  { type: 'xstate.done.actor.saveSettings', actorId: 'saveSettings', output: SETTINGS },
-  { type: 'xstate.done.actor.saveSettings', actorId: 'saveSettings', output: SETTINGS_IN_FRENCH },
-  { type: 'xstate.error.actor.saveSettings', actorId: 'saveSettings', error: EMAIL_TAKEN },
-  { type: 'xstate.done.actor.applyLanguage', actorId: 'applyLanguage', output: undefined },
-  {
-    type: 'xstate.error.actor.applyLanguage',
-    actorId: 'applyLanguage',
-    error: new Error('no such language bundle'),
-  },
+  { type: 'field.change', field: 'communication', value: { email: true, sms: true, phone: false } },
+  { type: 'settings.save' },
+  { type: 'settings.reset' },
+  { type: 'settings.retry' },
+  { type: 'notice.dismiss' },
+  { type: 'xstate.done.actor.load', actorId: 'load', output: SETTINGS },
+  { type: 'xstate.error.actor.load', actorId: 'load', error: SERVER_DOWN },
+  { type: 'xstate.done.actor.save', actorId: 'save', output: SETTINGS },
+  { type: 'xstate.done.actor.save', actorId: 'save', output: SETTINGS_IN_FRENCH },
+  { type: 'xstate.error.actor.save', actorId: 'save', error: EMAIL_TAKEN },
+  { type: 'xstate.done.actor.apply', actorId: 'apply', output: undefined },
+  { type: 'xstate.error.actor.apply', actorId: 'apply', error: new Error('no such language bundle') },
 ];
 
 const start = (recording: Recording) =>
   accountSettingsMachine.provide({
     actors: {
-      loadSettings: pendingActor('loadSettings', recording),
-      saveSettings: pendingActor('saveSettings', recording),
-      applyLanguage: pendingActor('applyLanguage', recording),
+      load: pendingActor('load', recording),
+      save: pendingActor('save', recording),
+      apply: pendingActor('apply', recording),
     },
   });
 
@@ -63,8 +61,7 @@ const lastInvoked = (recording: Recording) => recording.invoked.at(-1);
 const checks: StateChecks = {
   loading: (snapshot, recording) => {
     expect(snapshot.hasTag('busy')).toBe(true);
-    expect(lastInvoked(recording)?.src).toBe('loadSettings');
-    expect(snapshot.context.problem).toBeNull();
+    expect(lastInvoked(recording)?.src).toBe('load');
   },
   failed: (snapshot) => {
     expect(snapshot.hasTag('busy')).toBe(false);
@@ -76,6 +73,8 @@ const checks: StateChecks = {
     expect(snapshot.hasTag('busy')).toBe(false);
     expect(context.saved).not.toBeNull();
     if (context.notice === 'saved') expect(context.fieldErrors).toEqual({});
+    // Each channel is kept as switched; the others as saved.
+    expect(Object.keys(context.draft.communication).sort()).toEqual(['email', 'phone', 'sms']);
     // The schema's message stands next to the username only while the username is blank.
     if ('username' in context.fieldErrors) {
       expect(context.fieldErrors.username).toMatchObject({
@@ -91,18 +90,16 @@ const checks: StateChecks = {
   saving: (snapshot, recording) => {
     expect(snapshot.hasTag('busy')).toBe(true);
     const call = lastInvoked(recording);
-    expect(call?.src).toBe('saveSettings');
+    expect(call?.src).toBe('save');
     // What is sent is the draft as the schema accepted it.
     expect(call?.input).toEqual(snapshot.context.draft);
     expect(snapshot.context.notice).toBeNull();
   },
-  applyingLanguage: (snapshot, recording) => {
+  applying: (snapshot, recording) => {
     expect(snapshot.hasTag('busy')).toBe(true);
-    // The language just saved, which differs from the one saved before.
-    expect(lastInvoked(recording)).toEqual({
-      src: 'applyLanguage',
-      input: snapshot.context.saved.language,
-    });
+    // The settings just saved, whose language differs from the one saved before.
+    expect(lastInvoked(recording)).toEqual({ src: 'apply', input: snapshot.context.saved });
+    expect(snapshot.context.notice).toBe('saved');
   },
 };
 
@@ -112,7 +109,7 @@ const { transitions: paths } = everyTransition(accountSettingsMachine, model);
 
 describe('account settings machine (model)', () => {
   it('reaches every state', () => {
-    expect(reachedStates(paths)).toEqual(['applyingLanguage', 'editing', 'failed', 'loading', 'saving']);
+    expect(reachedStates(paths)).toEqual(['applying', 'editing', 'failed', 'loading', 'saving']);
   });
 
   it('never sends a draft the schema refuses', () => {
@@ -131,7 +128,7 @@ describe('account settings machine (model)', () => {
     let applied = 0;
     for (const path of paths) {
       path.steps.forEach((step, index) => {
-        if (!step.state.matches('applyingLanguage')) return;
+        if (!step.state.matches('applying')) return;
         applied += 1;
         const before = path.steps[index - 1]?.state.context as { saved: AccountSettings };
         const output = (step.event as unknown as { output: AccountSettings }).output;
@@ -144,11 +141,8 @@ describe('account settings machine (model)', () => {
   it('announces each save the server confirmed, with the stored settings', () => {
     for (const path of paths) {
       const saved = path.steps
-        .filter((step) => step.event.type === 'xstate.done.actor.saveSettings')
-        .map((step) => ({
-          type: 'settings.saved',
-          settings: (step.event as { output: AccountSettings }).output,
-        }));
+        .filter((step) => step.event.type === 'xstate.done.actor.save')
+        .map((step) => ({ type: 'form.saved', output: (step.event as { output: AccountSettings }).output }));
       expect(replayPath(path, start, checks).emitted).toEqual(saved);
     }
   });

@@ -1,10 +1,7 @@
 import { createTestModel } from '@xstate/graph';
 import { describe, expect, it } from 'vitest';
-import {
-  EMPTY_PASSWORD_DRAFT,
-  passwordChangeMachine,
-  type PasswordChangeEvent,
-} from '../../src/machines/password-change.machine.js';
+import { EMPTY_PASSWORD_DRAFT, passwordChangeMachine } from '../../src/machines/password-change.machine.js';
+import type { SettingsFormMachineEvent } from '../../src/machines/support/settings-form.js';
 import {
   pendingActor,
   reachedStates,
@@ -24,17 +21,19 @@ const WRONG_CURRENT = {
 };
 
 // Enough values to make the form valid, too short, and mismatched.
-const SAMPLES: PasswordChangeEvent[] = [
+const SAMPLES: SettingsFormMachineEvent[] = [
   { type: 'field.change', field: 'current_password', value: 'old-secret' },
   { type: 'field.change', field: 'new_password', value: 'short' },
   { type: 'field.change', field: 'new_password', value: 'long-enough-1' },
   { type: 'field.change', field: 'confirm_password', value: 'long-enough-1' },
-  { type: 'xstate.done.actor.changePassword', actorId: 'changePassword', output: NEW_TOKEN },
-  { type: 'xstate.error.actor.changePassword', actorId: 'changePassword', error: WRONG_CURRENT },
+  { type: 'password.submit' },
+  { type: 'notice.dismiss' },
+  { type: 'xstate.done.actor.save', actorId: 'save', output: NEW_TOKEN },
+  { type: 'xstate.error.actor.save', actorId: 'save', error: WRONG_CURRENT },
 ];
 
 const start = (recording: Recording) =>
-  passwordChangeMachine.provide({ actors: { changePassword: pendingActor('changePassword', recording) } });
+  passwordChangeMachine.provide({ actors: { save: pendingActor('save', recording) } });
 
 const checks: StateChecks = {
   editing: (snapshot, recording) => {
@@ -60,20 +59,20 @@ const checks: StateChecks = {
       );
     }
     // After a change the form is empty and the new token went to whoever holds the machine.
-    if (context.notice === 'changed') {
+    if (context.notice === 'saved') {
       expect(context.draft).toEqual(EMPTY_PASSWORD_DRAFT);
       expect(recording.emitted.length).toBeGreaterThan(0);
     }
     for (const emitted of recording.emitted) {
-      expect(emitted).toEqual({ type: 'password.changed', tokenData: NEW_TOKEN });
+      expect(emitted).toEqual({ type: 'form.saved', output: NEW_TOKEN });
     }
   },
-  submitting: (snapshot, recording) => {
+  saving: (snapshot, recording) => {
     expect(snapshot.hasTag('busy')).toBe(true);
     const { draft } = snapshot.context;
     expect(draft.new_password.length).toBeGreaterThanOrEqual(8);
     expect(draft.confirm_password).toBe(draft.new_password);
-    expect(recording.invoked.at(-1)).toEqual({ src: 'changePassword', input: draft });
+    expect(recording.invoked.at(-1)).toEqual({ src: 'save', input: draft });
   },
 };
 
@@ -83,7 +82,7 @@ const { transitions: paths } = everyTransition(passwordChangeMachine, model);
 
 describe('password change machine (model)', () => {
   it('reaches every state', () => {
-    expect(reachedStates(paths)).toEqual(['editing', 'submitting']);
+    expect(reachedStates(paths)).toEqual(['editing', 'saving']);
   });
 
   it('shows the spec messages for a short or mismatched password', () => {
@@ -105,7 +104,7 @@ describe('password change machine (model)', () => {
 
   it('announces the new token once per change the server confirmed, and never otherwise', () => {
     for (const path of paths) {
-      const confirmed = path.steps.filter((step) => step.event.type === 'xstate.done.actor.changePassword');
+      const confirmed = path.steps.filter((step) => step.event.type === 'xstate.done.actor.save');
       expect(replayPath(path, start, checks).emitted).toHaveLength(confirmed.length);
     }
   });

@@ -18,6 +18,7 @@ import { createAppActor } from '../../src/app/actors.js';
 import { hijackMachine } from '../../src/machines/hijack.machine.js';
 import type { AuthConfig, HijackCandidate } from '../../src/schemas/accounts.js';
 import { passwordChangeMachine } from '../../src/machines/password-change.machine.js';
+import { provideSettingsForm } from '../../src/machines/support/settings-form.js';
 import {
   type ExchangeInput,
   type SaveTokenInput,
@@ -84,7 +85,7 @@ async function recordSession() {
     { log, clock },
   );
   const password = createAppActor(
-    passwordChangeMachine.provide({ actors: { changePassword: fromPromise(async () => NEW_TOKEN) } }),
+    provideSettingsForm(passwordChangeMachine, { save: fromPromise(async () => NEW_TOKEN) }),
     { log, clock },
   );
   let sends = 0;

@@ -225,21 +225,21 @@ describe('reachable paths', () => {
 
   it('lists a path to each of the five states of the account settings form, past guards and actions a sample cannot satisfy', () => {
     // Written from the machine's definition: the load answers or fails; a valid draft saves; a save that
-    // changed the language applies it.
+    // changed the language applies it (a settings form: its calls are `load`, `save` and `apply`).
     expect(reachablePaths(accountSettingsMachine)).toEqual({
       computed: true,
       paths: [
         { events: [], state: 'loading' },
-        { events: ['xstate.done.actor.loadSettings'], state: 'editing' },
-        { events: ['xstate.error.actor.loadSettings'], state: 'failed' },
-        { events: ['xstate.done.actor.loadSettings', 'settings.save [draftIsValid]'], state: 'saving' },
+        { events: ['xstate.done.actor.load'], state: 'editing' },
+        { events: ['xstate.error.actor.load'], state: 'failed' },
+        { events: ['xstate.done.actor.load', 'settings.save [savable]'], state: 'saving' },
         {
           events: [
-            'xstate.done.actor.loadSettings',
-            'settings.save [draftIsValid]',
-            'xstate.done.actor.saveSettings [languageChanged]',
+            'xstate.done.actor.load',
+            'settings.save [savable]',
+            'xstate.done.actor.save [appliesAfterSave]',
           ],
-          state: 'applyingLanguage',
+          state: 'applying',
         },
       ],
     });

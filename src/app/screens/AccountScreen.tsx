@@ -1,6 +1,7 @@
 import { Stack } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, type ReactNode } from 'react';
+import { onSettingsSaved } from '../../machines/support/settings-form.js';
 import type { TokenResponse } from '../../schemas/accounts.js';
 import { now } from '../../services/clock.js';
 import { AccountView, accountTabsFor, type AccountTab } from '../../views/account/AccountView.js';
@@ -54,7 +55,7 @@ function useAccountSession() {
 function ProfilePanel({ onSaved }: { onSaved: () => void }) {
   const actor = useAppActor(accountSettingsLogic);
   useEffect(() => {
-    const subscription = actor.on('settings.saved', onSaved);
+    const subscription = onSettingsSaved(actor, onSaved);
     return () => subscription.unsubscribe();
   }, [actor, onSaved]);
   return <ProfileView actor={actor} timeZones={TIME_ZONES} />;
@@ -64,7 +65,7 @@ function PasswordPanel({ onTokenReplaced }: { onTokenReplaced: (tokenData: Token
   const actor = useAppActor(passwordChangeLogic);
   // The server revoked the old token: the session must carry on with the one it answered.
   useEffect(() => {
-    const subscription = actor.on('password.changed', (event) => onTokenReplaced(event.tokenData));
+    const subscription = onSettingsSaved<TokenResponse>(actor, onTokenReplaced);
     return () => subscription.unsubscribe();
   }, [actor, onTokenReplaced]);
   return <PasswordView actor={actor} />;

@@ -27,9 +27,7 @@ import {
   type EmailSender,
   type EmailSenderInput,
   type PasswordChange,
-  type TokenResponse,
 } from '../../schemas/accounts.js';
-import type { Language } from '../../schemas/constants.js';
 import { VerificationSentSchema } from '../../schemas/sender-verification.js';
 import {
   PostalAddressAnswerSchema,
@@ -38,42 +36,25 @@ import {
 } from '../../schemas/sending.js';
 import { apiRequest } from '../../services/api-client.js';
 import { applyLanguage } from '../../services/language.js';
-import { answerOf, apiCall } from './answer.js';
+import { apiCall } from './answer.js';
 
-/** The Profile tab's machine with `/api/accounts/settings/` and the language service. */
-export const accountSettingsLogic = accountSettingsMachine.provide({
-  actors: {
-    loadSettings: fromPromise<AccountSettings>(({ signal }) =>
-      answerOf(
-        apiRequest({ method: 'GET', path: '/accounts/settings/', schema: AccountSettingsSchema }),
-        signal,
-      ),
-    ),
-    saveSettings: fromPromise<AccountSettings, AccountSettings>(({ input, signal }) =>
-      answerOf(
-        apiRequest({
-          method: 'PUT',
-          path: '/accounts/settings/',
-          body: input,
-          schema: AccountSettingsSchema,
-        }),
-        signal,
-      ),
-    ),
-    applyLanguage: fromPromise<void, Language>(({ input }) => applyLanguage(input)),
-  },
+/** The Profile tab's form with `/api/accounts/settings/` and the language service. */
+export const accountSettingsLogic = provideSettingsForm(accountSettingsMachine, {
+  load: apiCall(() =>
+    apiRequest({ method: 'GET', path: '/accounts/settings/', schema: AccountSettingsSchema }),
+  ),
+  save: apiCall((settings: AccountSettings) =>
+    apiRequest({ method: 'PUT', path: '/accounts/settings/', body: settings, schema: AccountSettingsSchema }),
+  ),
+  // Applied only after a save, so the saved settings are there.
+  apply: fromPromise<unknown, AccountSettings | null>(({ input }) => applyLanguage(input?.language ?? 'en')),
 });
 
-/** The Password tab's machine with `PUT /api/accounts/password/`. */
-export const passwordChangeLogic = passwordChangeMachine.provide({
-  actors: {
-    changePassword: fromPromise<TokenResponse, PasswordChange>(({ input, signal }) =>
-      answerOf(
-        apiRequest({ method: 'PUT', path: '/accounts/password/', body: input, schema: TokenResponseSchema }),
-        signal,
-      ),
-    ),
-  },
+/** The Password tab's form with `PUT /api/accounts/password/`. */
+export const passwordChangeLogic = provideSettingsForm(passwordChangeMachine, {
+  save: apiCall((change: PasswordChange) =>
+    apiRequest({ method: 'PUT', path: '/accounts/password/', body: change, schema: TokenResponseSchema }),
+  ),
 });
 
 /** The Users tab's machine with `/api/accounts/user/`. */

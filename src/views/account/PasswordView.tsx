@@ -1,12 +1,18 @@
 import { Alert, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
-import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { hasFieldMessages, problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
 import type { ActorRefFrom } from 'xstate';
-import type { PasswordField, passwordChangeMachine } from '../../machines/password-change.machine.js';
+import {
+  PASSWORD_COMMANDS,
+  type PasswordDraft,
+  type PasswordField,
+  type PasswordFields,
+  type passwordChangeMachine,
+} from '../../machines/password-change.machine.js';
 import { LIMITS } from '../../schemas/constants.js';
+import { useSettingsForm } from '../shared/use-settings-form.js';
 
 const FIELDS: readonly { field: PasswordField; label: string; autoComplete: string }[] = [
   { field: 'current_password', label: 'account.password.current', autoComplete: 'current-password' },
@@ -17,23 +23,23 @@ const FIELDS: readonly { field: PasswordField; label: string; autoComplete: stri
 /** The Password tab: current, new and confirmation, checked after spec section 5 before sending. */
 export function PasswordView({ actor }: { actor: ActorRefFrom<typeof passwordChangeMachine> }) {
   const { t } = useTranslation();
-  const busy = useSelector(actor, (state) => state.hasTag('busy'));
-  const draft = useSelector(actor, (state) => state.context.draft);
-  const fieldErrors = useSelector(actor, (state) => state.context.fieldErrors);
-  const problem = useSelector(actor, (state) => state.context.problem);
-  const notice = useSelector(actor, (state) => state.context.notice);
+  const { busy, draft, fieldErrors, problem, notice, ...form } = useSettingsForm<
+    PasswordDraft,
+    null,
+    PasswordFields
+  >(actor, PASSWORD_COMMANDS);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    actor.send({ type: 'password.submit' });
+    form.submit();
   };
 
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md" maw={480}>
         <Text c="dimmed">{t('account.password.intro')}</Text>
-        {notice === 'changed' && (
-          <Alert color="green" withCloseButton onClose={() => actor.send({ type: 'notice.dismiss' })}>
+        {notice === 'saved' && (
+          <Alert color="green" withCloseButton onClose={form.dismissNotice}>
             {t('account.password.changed')}
           </Alert>
         )}
@@ -50,9 +56,7 @@ export function PasswordView({ actor }: { actor: ActorRefFrom<typeof passwordCha
                 : undefined
             }
             value={draft[field]}
-            onChange={(event) =>
-              actor.send({ type: 'field.change', field, value: event.currentTarget.value })
-            }
+            onChange={(event) => form.change(field, event.currentTarget.value)}
             error={fieldMessage(t, fieldErrors[field], t(label))}
             autoComplete={autoComplete}
             disabled={busy}

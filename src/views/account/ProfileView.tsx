@@ -10,19 +10,23 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { hasFieldMessages, problemMessage } from '../shared/problem-message.js';
 import { fieldMessage } from '../shared/field-message.js';
 import type { ActorRefFrom } from 'xstate';
-import type {
-  accountSettingsMachine,
-  CommunicationChannel,
+import {
+  PROFILE_COMMANDS,
+  type accountSettingsMachine,
+  type CommunicationChannel,
+  type SettingsDraft,
+  type SettingsFields,
 } from '../../machines/account-settings.machine.js';
+import type { AccountSettings } from '../../schemas/accounts.js';
 import { LANGUAGES } from '../../schemas/constants.js';
 
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
+import { useSettingsForm } from '../shared/use-settings-form.js';
 
 const CHANNELS: readonly CommunicationChannel[] = ['email', 'sms', 'phone'];
 
@@ -36,13 +40,11 @@ export function ProfileView({
   timeZones: readonly string[];
 }) {
   const { t } = useTranslation();
-  const loading = useSelector(actor, (state) => state.matches('loading'));
-  const failed = useSelector(actor, (state) => state.matches('failed'));
-  const busy = useSelector(actor, (state) => state.hasTag('busy'));
-  const draft = useSelector(actor, (state) => state.context.draft);
-  const fieldErrors = useSelector(actor, (state) => state.context.fieldErrors);
-  const problem = useSelector(actor, (state) => state.context.problem);
-  const notice = useSelector(actor, (state) => state.context.notice);
+  const { busy, loading, failed, draft, fieldErrors, problem, notice, ...form } = useSettingsForm<
+    SettingsDraft,
+    AccountSettings | null,
+    SettingsFields
+  >(actor, PROFILE_COMMANDS);
 
   if (loading) return <Loader aria-label={t('account.loading')} />;
   if (failed) {
@@ -51,14 +53,14 @@ export function ProfileView({
         title={t('account.profile.loadFailed')}
         message={problemMessage(t, 'account', problem)}
         retryLabel={t('account.actions.retry')}
-        onRetry={() => actor.send({ type: 'settings.retry' })}
+        onRetry={form.retry}
       />
     );
   }
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    actor.send({ type: 'settings.save' });
+    form.submit();
   };
   const usernameLabel = t('account.profile.username');
   const emailLabel = t('account.profile.email');
@@ -72,7 +74,7 @@ export function ProfileView({
       <Stack gap="md" maw={560}>
         <Text c="dimmed">{t('account.profile.intro')}</Text>
         {notice === 'saved' && (
-          <Alert color="green" withCloseButton onClose={() => actor.send({ type: 'notice.dismiss' })}>
+          <Alert color="green" withCloseButton onClose={form.dismissNotice}>
             {t('account.profile.saved')}
           </Alert>
         )}
@@ -82,9 +84,7 @@ export function ProfileView({
         <TextInput
           label={usernameLabel}
           value={draft.username}
-          onChange={(event) =>
-            actor.send({ type: 'field.change', field: 'username', value: event.currentTarget.value })
-          }
+          onChange={(event) => form.change('username', event.currentTarget.value)}
           error={fieldMessage(t, fieldErrors.username, usernameLabel)}
           autoComplete="username"
           required
@@ -93,9 +93,7 @@ export function ProfileView({
           label={emailLabel}
           type="email"
           value={draft.email}
-          onChange={(event) =>
-            actor.send({ type: 'field.change', field: 'email', value: event.currentTarget.value })
-          }
+          onChange={(event) => form.change('email', event.currentTarget.value)}
           error={fieldMessage(t, fieldErrors.email, emailLabel)}
           autoComplete="email"
           required
@@ -105,7 +103,7 @@ export function ProfileView({
           description={t('account.profile.languageHint')}
           data={LANGUAGES.map((code) => ({ value: code, label: t(`account.languages.${code}`) }))}
           value={draft.language}
-          onChange={(value) => value && actor.send({ type: 'field.change', field: 'language', value })}
+          onChange={(value) => value && form.change('language', value)}
           error={fieldMessage(t, fieldErrors.language, languageLabel)}
           allowDeselect={false}
         />
@@ -114,7 +112,7 @@ export function ProfileView({
           description={t('account.profile.timeZoneHint')}
           data={zones}
           value={draft.time_zone}
-          onChange={(value) => value && actor.send({ type: 'field.change', field: 'time_zone', value })}
+          onChange={(value) => value && form.change('time_zone', value)}
           error={fieldMessage(t, fieldErrors.time_zone, timeZoneLabel)}
           nothingFoundMessage={t('account.profile.timeZoneNone')}
           searchable
@@ -132,7 +130,10 @@ export function ProfileView({
                 label={t(`account.profile.channels.${channel}`)}
                 checked={draft.communication[channel]}
                 onChange={(event) =>
-                  actor.send({ type: 'communication.change', channel, value: event.currentTarget.checked })
+                  form.change('communication', {
+                    ...draft.communication,
+                    [channel]: event.currentTarget.checked,
+                  })
                 }
               />
             ))}
@@ -142,7 +143,7 @@ export function ProfileView({
           <Button type="submit" loading={busy}>
             {t('account.actions.save')}
           </Button>
-          <Button variant="default" disabled={busy} onClick={() => actor.send({ type: 'settings.reset' })}>
+          <Button variant="default" disabled={busy} onClick={form.reset}>
             {t('account.actions.discard')}
           </Button>
         </Group>
