@@ -1,10 +1,9 @@
 import { COHORT_MONTHS } from '../../src/schemas/cohorts.js';
-import { daysIn } from '../../src/schemas/dashboard-query.js';
+import { periodOf } from '../../src/schemas/dashboard-periods.js';
 import {
   TOP_VISIT_COUNT,
   type GuestAnalytics,
   type GuestAnalyticsQuery,
-  type GuestPeriod,
   type GuestTotals,
 } from '../../src/schemas/guest-analytics-dashboard.js';
 import type { Database, Sql } from '../db/database.js';
@@ -16,12 +15,6 @@ import {
 } from '../repositories/guest-dashboard.repository.js';
 import { cohortRowsFor } from './cohorts.service.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
-
-/** How a range's series is grouped: days up to a month, weeks up to half a year, months beyond. */
-export function periodOf(range: Days): GuestPeriod {
-  const days = daysIn(range);
-  return days <= 31 ? 'day' : days <= 183 ? 'week' : 'month';
-}
 
 /**
  * The first day of the cohorts the heatmap shows: the range's own months, and at least the twelve months ending

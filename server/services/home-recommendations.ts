@@ -231,7 +231,8 @@ export async function recommendations(
       kind: candidate.kind,
       audience: counts.all,
       response_rate: rate,
-      expected_revenue: round2(counts.all * rate * (scope.averageCheck ?? 0)),
+      // No checks in the range: no average check to price the audience by, so no expected revenue (not $0).
+      expected_revenue: scope.averageCheck === null ? null : round2(counts.all * rate * scope.averageCheck),
       details: candidate.details,
       segment: segmentOf(candidate),
     });
@@ -245,7 +246,7 @@ export async function recommendations(
     .filter((item) => item.audience > 0)
     .sort(
       (a, b) =>
-        b.expected_revenue - a.expected_revenue ||
+        (b.expected_revenue ?? 0) - (a.expected_revenue ?? 0) ||
         b.audience - a.audience ||
         order.indexOf(a.kind) - order.indexOf(b.kind),
     );

@@ -58,7 +58,7 @@ function expectedGuests(checks: readonly RawCheck[], locations: number[] | null,
   const guests = [...visits.keys()];
   const newGuests = guests.filter((guest) => firstDay.get(guest)! >= from).length;
   const days = Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
-  const period = days <= 31 ? 'day' : days <= 183 ? 'week' : 'month';
+  const period = days <= 31 ? 'day' : days <= 182 ? 'week' : 'month';
   const series = new Map<string, { all: Set<number>; fresh: Set<number> }>();
   for (let day = periodStart(from, period); day <= to;) {
     series.set(day, { all: new Set(), fresh: new Set() });

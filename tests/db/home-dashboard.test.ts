@@ -349,9 +349,9 @@ describe('home dashboard figures and recommendations', () => {
         expect(item.audience).toBeGreaterThan(0);
         // The answer is in cents: within half a cent of the product (a product ending in exactly half a cent rounds up).
         const product = item.audience * item.response_rate * average;
-        expect(Math.abs(item.expected_revenue - product)).toBeLessThanOrEqual(0.005 + 1e-9);
+        expect(Math.abs(item.expected_revenue! - product)).toBeLessThanOrEqual(0.005 + 1e-9);
       }
-      const scores = answer.recommendations.map((item) => item.expected_revenue);
+      const scores = answer.recommendations.map((item) => item.expected_revenue!);
       expect(scores).toEqual([...scores].sort((a, b) => b - a));
       // The click saves the segment; its size is the audience.
       for (const item of answer.recommendations) {
@@ -362,6 +362,22 @@ describe('home dashboard figures and recommendations', () => {
         expect(saved.segmentcache.all_customers).toBe(item.audience);
       }
     }
+  });
+
+  it('prices no recommendation when the range has no checks: null, not $0', async () => {
+    const service = homeDashboardService(db);
+    const empty = {
+      from_date: shift(today, -700),
+      to_date: shift(today, -671),
+      location_id: [],
+      location_group_id: [],
+    };
+    const answer = await service.recommendations(companyA, empty);
+    expect(answer.kpis).toEqual({ ...kpis(places, { from: empty.from_date, to: empty.to_date }) });
+    expect(answer.kpis.average_check).toBeNull();
+    // Lapsed regulars do not depend on the range, so there is still something to recommend, unpriced.
+    expect(answer.recommendations.length).toBeGreaterThan(0);
+    for (const item of answer.recommendations) expect(item.expected_revenue).toBeNull();
   });
 
   it('leaves the birthday recommendation out while a birthday flow is live', async () => {
