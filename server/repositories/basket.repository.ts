@@ -197,20 +197,6 @@ export async function basketFigures(
   };
 }
 
-/** The company's time zone and its local date now. */
-export async function companyToday(
-  sql: Sql,
-  companyId: CompanyId,
-  now: Date,
-): Promise<{ zone: string; today: string }> {
-  const { rows } = await sql.query<{ zone: string; today: string }>(
-    `SELECT time_zone AS zone, to_char(($2::timestamptz AT TIME ZONE time_zone)::date, 'YYYY-MM-DD') AS today
-     FROM companies WHERE id = $1`,
-    [companyId, now.toISOString()],
-  );
-  return rows[0]!;
-}
-
 /** Whether the company has the menu item. */
 export async function hasMenuItem(sql: Sql, companyId: CompanyId, itemId: number): Promise<boolean> {
   const { rows } = await sql.query('SELECT 1 FROM menu_items WHERE company_id = $1 AND id = $2', [

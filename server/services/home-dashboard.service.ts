@@ -1,7 +1,8 @@
 import type { DashboardQuery } from '../../src/schemas/dashboard-query.js';
 import type { ChartData, HomeDashboard } from '../../src/schemas/home-dashboard.js';
 import type { Database } from '../db/database.js';
-import { companyToday, dailySales, emailsSent } from '../repositories/home-dashboard.repository.js';
+import { companyToday, rangeInstants } from '../repositories/company-clock.repository.js';
+import { dailySales, emailsSent } from '../repositories/home-dashboard.repository.js';
 import { dollars } from '../../src/schemas/dashboard-figures.js';
 import { salesKpis } from './dashboard-kpis.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
@@ -38,7 +39,7 @@ export function homeDashboardService(db: Database, now: () => Date = () => new D
           range,
           previous: scope.previous && { from: scope.previous.from!, to: scope.previous.to! },
           charts,
-          emails: await emailsSent(sql, companyId, range),
+          emails: await emailsSent(sql, companyId, await rangeInstants(sql, companyId, range)),
           revenue: dollars(days.reduce((sum, day) => sum + Number(day.revenue_cents), 0)),
         };
       });
@@ -52,7 +53,7 @@ export function homeDashboardService(db: Database, now: () => Date = () => new D
         const previous = scope.previous && { from: scope.previous.from!, to: scope.previous.to! };
         const kpis = await salesKpis(sql, companyId, scope.locationIds, range);
         const asOf = now();
-        const today = await companyToday(sql, companyId, asOf);
+        const { today } = await companyToday(sql, companyId, asOf);
         return {
           range,
           previous,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
 import { homeDashboardService } from '../../server/services/home-dashboard.service.js';
+import { dayPartRange } from '../../server/services/home-recommendations.js';
 import { segmentsService } from '../../server/services/segments.service.js';
 import type { HomeDashboard } from '../../src/schemas/home-dashboard.js';
 import { seededRandom } from '../support/clv-simulation.js';
@@ -373,6 +374,18 @@ describe('home dashboard figures and recommendations', () => {
         expect(saved.segmentcache.all_customers).toBe(item.audience);
       }
     }
+  });
+
+  it('reads the slow day part over the range’s last eight weeks at most', () => {
+    expect(dayPartRange(range)).toEqual(range);
+    expect(dayPartRange({ from: shift(today, -700), to: today })).toEqual({
+      from: shift(today, -55),
+      to: today,
+    });
+    expect(dayPartRange({ from: shift(today, -55), to: today })).toEqual({
+      from: shift(today, -55),
+      to: today,
+    });
   });
 
   it('prices no recommendation when the range has no checks: null, not $0', async () => {
