@@ -1,6 +1,6 @@
+import type { DayBounds } from '../../src/schemas/dashboard-query.js';
 import type { CompanyId, Sql } from '../db/database.js';
 import type { RangeInstants } from './company-clock.repository.js';
-import type { Days } from './guest-dashboard.repository.js';
 
 /**
  * The demographics dashboard's figures (docs/dashboards.md "Demographics"). The people of a range at some
@@ -78,7 +78,7 @@ export async function demographicCounts(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
-  range: Days,
+  range: DayBounds,
   instants: RangeInstants,
   top: number,
 ): Promise<DemographicCounts & { zipped: number }> {
