@@ -6,11 +6,11 @@
  * `pos_checks` (answers compared first). BENCH_GUEST_DASHBOARD_ITERATIONS (20) the timed loops.
  */
 import type { Database } from '../server/db/database.js';
+import type { DayBounds } from '../src/schemas/dashboard-query.js';
 import { loadDemoData } from '../server/seed/load.js';
 import {
   guestTotals,
   visitCounts,
-  type Days,
   type GuestSource,
 } from '../server/repositories/guest-dashboard.repository.js';
 import { demographicsDashboardService } from '../server/services/demographics-dashboard.service.js';
@@ -20,7 +20,7 @@ import { TOP_VISIT_COUNT } from '../src/schemas/guest-analytics-dashboard.js';
 import { envInt, openBenchDatabase, printFigure, round, timeLoop, type BenchDriver } from './support.js';
 
 /** The demo company's last 90 days with checks. */
-async function lastNinetyDays(db: Database, companyId: number): Promise<Days> {
+async function lastNinetyDays(db: Database, companyId: number): Promise<DayBounds> {
   const last = await db.tenant(companyId, async (sql) => {
     const { rows } = await sql.query<{ day: string }>(
       `SELECT to_char(max(day), 'YYYY-MM-DD') AS day FROM pos_location_days WHERE company_id = $1`,

@@ -141,17 +141,17 @@ export async function basketFigures(
        FROM lines GROUP BY 1),
      pair_items AS MATERIALIZED (
        SELECT menu_item_id FROM items ORDER BY checks DESC, menu_item_id LIMIT $10),
+     focus_checks AS MATERIALIZED (
+       SELECT check_id FROM lines WHERE menu_item_id = $9::bigint),
+     -- Without a focus item, the lines of the top items; with one, only the lines of checks holding it.
      pair_lines AS MATERIALIZED (
        SELECT check_id, menu_item_id FROM lines
        WHERE CASE WHEN $9::bigint IS NULL THEN menu_item_id IN (SELECT menu_item_id FROM pair_items)
-                  ELSE true END),
-     focus_checks AS MATERIALIZED (
-       SELECT check_id FROM lines WHERE menu_item_id = $9::bigint),
+                  ELSE check_id IN (SELECT check_id FROM focus_checks) END),
      pairs AS (
        SELECT a.menu_item_id AS a, b.menu_item_id AS b, count(*) AS checks
        FROM pair_lines a JOIN pair_lines b ON b.check_id = a.check_id AND b.menu_item_id > a.menu_item_id
-       WHERE $9::bigint IS NULL OR (a.check_id IN (SELECT check_id FROM focus_checks)
-                                    AND (a.menu_item_id = $9::bigint OR b.menu_item_id = $9::bigint))
+       WHERE $9::bigint IS NULL OR a.menu_item_id = $9::bigint OR b.menu_item_id = $9::bigint
        GROUP BY 1, 2
        HAVING count(*) * 10000 >= $8::bigint * (SELECT count(*) FROM checks)
        ORDER BY count(*) DESC, 1, 2
@@ -195,20 +195,6 @@ export async function basketFigures(
     categories: row.categories.map(numbers),
     pairs: row.pairs.map(numbers),
   };
-}
-
-/** The company's time zone and its local date now. */
-export async function companyToday(
-  sql: Sql,
-  companyId: CompanyId,
-  now: Date,
-): Promise<{ zone: string; today: string }> {
-  const { rows } = await sql.query<{ zone: string; today: string }>(
-    `SELECT time_zone AS zone, to_char(($2::timestamptz AT TIME ZONE time_zone)::date, 'YYYY-MM-DD') AS today
-     FROM companies WHERE id = $1`,
-    [companyId, now.toISOString()],
-  );
-  return rows[0]!;
 }
 
 /** Whether the company has the menu item. */

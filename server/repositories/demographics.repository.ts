@@ -1,5 +1,6 @@
+import type { DayBounds } from '../../src/schemas/dashboard-query.js';
 import type { CompanyId, Sql } from '../db/database.js';
-import type { Days } from './guest-dashboard.repository.js';
+import type { RangeInstants } from './company-clock.repository.js';
 
 /**
  * The demographics dashboard's figures (docs/dashboards.md "Demographics"). The people of a range at some
@@ -22,8 +23,9 @@ export interface DemographicCounts {
   distance: KeyCount[];
 }
 
-// $2 the locations (null: all), $3 and $4 the range's ends. One row per person: kind, birthday, zip, and whether
-// the zip is that of a location they are tied to (visited in the range, or joined at): null when unknown.
+// $2 the locations (null: all), $3 and $4 the range's ends ($6 and $7 the same as instants). One row per person:
+// kind, birthday, zip, and whether the zip is that of a location they are tied to (visited in the range, or joined
+// at): null when unknown.
 const PEOPLE = `
   visits AS MATERIALIZED (
     SELECT guest_id, array_agg(DISTINCT location_id) AS locations FROM pos_guest_days
@@ -34,6 +36,20 @@ const PEOPLE = `
     SELECT DISTINCT ON (s.guest_id) s.guest_id, s.birthday, s.zip FROM subscribers s
     WHERE s.company_id = $1 AND s.guest_id IN (SELECT guest_id FROM visits)
     ORDER BY s.guest_id, s.id),
+  -- Subscribers who joined in the range at the locations and did not visit there in it, one row per person: a
+  -- guest once (several subscribers linked to one guest are one person), an unlinked subscriber once; the
+  -- person's earliest such subscriber (lowest id) gives the birthday, zip and join location.
+  joined AS (
+    SELECT DISTINCT ON (coalesce(s.guest_id, -s.id)) s.birthday, s.zip,
+           CASE WHEN s.zip = '' OR coalesce(l.zip, '') = '' THEN NULL ELSE l.zip = s.zip END AS near
+    FROM subscribers s
+    LEFT JOIN locations l ON l.company_id = $1 AND l.id = s.source_location_id
+    WHERE s.company_id = $1
+      AND ($2::bigint[] IS NULL OR s.source_location_id = ANY($2::bigint[]))
+      -- The range's instants in the company's zone, worked out once, so the (company, created_at) index serves.
+      AND s.created_at >= $6::timestamptz AND s.created_at < $7::timestamptz
+      AND (s.guest_id IS NULL OR s.guest_id NOT IN (SELECT guest_id FROM visits))
+    ORDER BY coalesce(s.guest_id, -s.id), s.id),
   people AS MATERIALIZED (
     SELECT CASE WHEN p.guest_id IS NULL THEN 'guests_only' ELSE 'guests_subscribed' END AS kind,
            p.birthday, coalesce(p.zip, '') AS zip,
@@ -42,15 +58,7 @@ const PEOPLE = `
             FROM locations l WHERE l.company_id = $1 AND l.id = ANY(v.locations)) AS near
     FROM visits v LEFT JOIN profiles p ON p.guest_id = v.guest_id
     UNION ALL
-    SELECT 'subscribers_only', s.birthday, s.zip,
-           CASE WHEN s.zip = '' OR coalesce(l.zip, '') = '' THEN NULL ELSE l.zip = s.zip END
-    FROM subscribers s
-    LEFT JOIN locations l ON l.company_id = $1 AND l.id = s.source_location_id
-    WHERE s.company_id = $1
-      AND ($2::bigint[] IS NULL OR s.source_location_id = ANY($2::bigint[]))
-      AND (s.created_at AT TIME ZONE (SELECT time_zone FROM companies WHERE id = $1))::date
-          BETWEEN $3::date AND $4::date
-      AND (s.guest_id IS NULL OR s.guest_id NOT IN (SELECT guest_id FROM visits)))`;
+    SELECT 'subscribers_only', birthday, zip, near FROM joined)`;
 
 // Age in whole years on the range's last day, in bands; no birthday: null.
 const BAND = `CASE WHEN birthday IS NULL THEN NULL
@@ -70,7 +78,8 @@ export async function demographicCounts(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
-  range: Days,
+  range: DayBounds,
+  instants: RangeInstants,
   top: number,
 ): Promise<DemographicCounts & { zipped: number }> {
   const { rows } = await sql.query<DemographicCounts & { zipped: number }>(
@@ -87,7 +96,7 @@ export async function demographicCounts(
               `SELECT CASE WHEN near THEN 'same_zip' WHEN NOT near THEN 'elsewhere' ELSE 'unknown' END AS key,
                       count(*)::int AS people FROM people GROUP BY 1`,
             )} AS distance`,
-    [companyId, locations, range.from, range.to, top],
+    [companyId, locations, range.from, range.to, top, instants.start, instants.end],
   );
   return rows[0]!;
 }

@@ -1,3 +1,4 @@
+import type { DayBounds } from '../../src/schemas/dashboard-query.js';
 import type { CompanyId, Sql } from '../db/database.js';
 
 /**
@@ -5,12 +6,6 @@ import type { CompanyId, Sql } from '../db/database.js';
  * (one row per guest, location and local day, with the guest's first day at the company) — and the same
  * figures from the raw checks, which the bench times beside them. `null` locations mean every location.
  */
-
-/** An inclusive range of the company's local days. */
-export interface Days {
-  from: string;
-  to: string;
-}
 
 /** Distinct guests of a range, those whose first day at the company is in it, and their checks. */
 export interface GuestTotalsRow {
@@ -58,7 +53,7 @@ export async function guestTotals(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
-  range: Days,
+  range: DayBounds,
   source: GuestSource = 'rollup',
 ): Promise<GuestTotalsRow> {
   const { rows } = await sql.query<GuestTotalsRow>(
@@ -79,7 +74,7 @@ export async function guestsByPeriod(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
-  range: Days,
+  range: DayBounds,
   period: 'day' | 'week' | 'month',
 ): Promise<GuestPeriodCounts[]> {
   const { rows } = await sql.query<GuestPeriodCounts>(
@@ -104,7 +99,7 @@ export async function visitCounts(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
-  range: Days,
+  range: DayBounds,
   top: number,
   source: GuestSource = 'rollup',
 ): Promise<VisitCountRow[]> {

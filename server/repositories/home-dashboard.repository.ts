@@ -1,16 +1,12 @@
+import type { DayBounds } from '../../src/schemas/dashboard-query.js';
 import type { CompanyId, Sql } from '../db/database.js';
+import type { RangeInstants } from './company-clock.repository.js';
 
 /**
  * The home dashboard's own figures (docs/dashboards.md, "Recommendations"): revenue and checks per day from the
- * daily rollups, emails sent, checks by weekday and day part, the best sellers, whether a birthday flow is live.
+ * daily rollups, emails sent, checks by weekday and day part (the range's last eight weeks at most), the best sellers, whether a birthday flow is live.
  * Days are `YYYY-MM-DD` in the company's time zone, both ends inclusive; `null` locations mean every location.
  */
-
-/** An inclusive range of local days. */
-export interface DayBounds {
-  from: string;
-  to: string;
-}
 
 /** One day's revenue and checks. */
 export interface DailySalesRow {
@@ -40,13 +36,12 @@ export async function dailySales(
   return rows;
 }
 
-/** Emails the company's runs sent (campaigns and flows) on the range's local days. */
-export async function emailsSent(sql: Sql, companyId: CompanyId, range: DayBounds): Promise<number> {
+/** Emails the company's runs sent (campaigns and flows) from `start` to before `end` (a range's instants). */
+export async function emailsSent(sql: Sql, companyId: CompanyId, instants: RangeInstants): Promise<number> {
   const { rows } = await sql.query<{ emails: number }>(
-    `SELECT count(*)::int AS emails FROM mail_outbox o, companies co
-     WHERE co.id = $1 AND o.company_id = $1 AND o.status = 'sent'
-       AND (o.sent_at AT TIME ZONE co.time_zone)::date BETWEEN $2::date AND $3::date`,
-    [companyId, range.from, range.to],
+    `SELECT count(*)::int AS emails FROM mail_outbox
+     WHERE company_id = $1 AND status = 'sent' AND sent_at >= $2::timestamptz AND sent_at < $3::timestamptz`,
+    [companyId, instants.start, instants.end],
   );
   return rows[0]?.emails ?? 0;
 }
@@ -142,13 +137,4 @@ export async function locationNames(
     [companyId, ids],
   );
   return rows;
-}
-
-/** The company's local date now (`YYYY-MM-DD`). */
-export async function companyToday(sql: Sql, companyId: CompanyId, now: Date): Promise<string> {
-  const { rows } = await sql.query<{ today: string }>(
-    `SELECT to_char($2::timestamptz AT TIME ZONE time_zone, 'YYYY-MM-DD') AS today FROM companies WHERE id = $1`,
-    [companyId, now],
-  );
-  return rows[0]!.today;
 }

@@ -236,6 +236,7 @@ export async function freezeSubscriberRun(
               (SELECT count(*) FROM subscribers s WHERE s.company_id = ${companyId}::bigint AND s.subscribed AND ${chosen}))
       ON CONFLICT (company_id, kind, source_id, run_key) DO NOTHING
       RETURNING id),
+    -- Not recordAudit: that is a statement of its own needing the run's id first, a second round trip per email.
     audit AS (
       INSERT INTO audit_log (company_id, user_id, actor_user_id, action, entity, entity_id, before, after)
       SELECT ${companyId}::bigint, ${scope.userId}::bigint, ${scope.actorUserId}::bigint, 'create', 'mail_run',

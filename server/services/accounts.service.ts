@@ -143,7 +143,7 @@ export function accountsService(db: Database, auth: AuthSettings, tokens: Access
         last_name: user.last_name,
         role: user.role,
         is_staff: user.is_staff,
-        company: { id: company.id, name: company.name },
+        company: { id: company.id, name: company.name, time_zone: company.time_zone },
         features: features.map((row) => row.feature),
         settings: presentSettings(user, settings),
         impersonator,

@@ -1,65 +1,15 @@
-import type { AnalyticsSummary, SummaryPeriod, SummaryTotals } from '../../src/schemas/analytics-summary.js';
-import { addDays, daysIn, type DashboardQuery } from '../../src/schemas/dashboard-query.js';
-import type { Database, Sql } from '../db/database.js';
+import type { AnalyticsSummary, SummaryPeriod } from '../../src/schemas/analytics-summary.js';
+import { averageCheck, changeOf, dollars } from '../../src/schemas/dashboard-figures.js';
+import { periodOf, periodsOf } from '../../src/schemas/dashboard-periods.js';
+import type { DashboardQuery } from '../../src/schemas/dashboard-query.js';
+import type { Database } from '../db/database.js';
 import { locationPeriodSales } from '../repositories/analytics-summary.repository.js';
-import { locationEarnings, salesFigures } from '../repositories/pos-analytics.repository.js';
+import { locationEarnings } from '../repositories/pos-analytics.repository.js';
+import { salesKpis } from './dashboard-kpis.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
 
-type Interval = AnalyticsSummary['interval'];
-
-/** Cents as dollars. */
-const dollars = (cents: number | string) => Number(cents) / 100;
-
-/** The average check in dollars (cents rounded), 0 without checks. */
-const averageCheck = (cents: number, checks: number) => (checks === 0 ? 0 : Math.round(cents / checks) / 100);
-
-/** Change in percent from `previous` to `value`, rounded to two places; null from nothing. */
-const changeOf = (value: number, previous: number | null) =>
-  previous === null || previous === 0 ? null : Math.round(((value - previous) / previous) * 10_000) / 100;
-
-/** How the figures over time are grouped: days up to 31 days, weeks up to 26 weeks (182 days), else months. */
-export function intervalOf(range: { from: string; to: string }): Interval {
-  const days = daysIn(range);
-  return days <= 31 ? 'day' : days <= 182 ? 'week' : 'month';
-}
-
-/** The first day of every period of a range (weeks start on Monday), in order. */
-export function periodsOf(range: { from: string; to: string }, interval: Interval): string[] {
-  const startOf = (day: string) => {
-    if (interval === 'day') return day;
-    if (interval === 'month') return `${day.slice(0, 7)}-01`;
-    const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
-    return addDays(day, -weekday);
-  };
-  const periods: string[] = [];
-  for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
-    const start = startOf(day);
-    if (periods.at(-1) !== start) periods.push(start);
-  }
-  return periods;
-}
-
-/** A range's headline figures (`salesFigures` from the rollups). */
-async function totalsOf(
-  sql: Sql,
-  companyId: number,
-  locations: number[] | null,
-  range: { from: string; to: string },
-): Promise<SummaryTotals> {
-  const row = await salesFigures(sql, companyId, locations, range);
-  const revenueCents = Number(row.revenue_cents);
-  const checks = Number(row.checks);
-  const guests = Number(row.guests);
-  const newGuests = Number(row.new_guests);
-  return {
-    revenue: dollars(revenueCents),
-    checks,
-    guests,
-    average_check: averageCheck(revenueCents, checks),
-    new_guests: newGuests,
-    returning_guests: guests - newGuests,
-  };
-}
+/** Two decimals (a change in percent). */
+const round2 = (value: number | null) => (value === null ? null : Math.round(value * 100) / 100);
 
 /** The Summary and Overview dashboards' call (docs/dashboards.md, "Summary and Overview"). */
 export function analyticsSummaryService(db: Database) {
@@ -74,10 +24,10 @@ export function analyticsSummaryService(db: Database) {
         const scope = await resolveDashboardScope(sql, companyId, query);
         const range = { from: query.from_date, to: query.to_date };
         const previous = scope.previous ? { from: scope.previous.from!, to: scope.previous.to! } : null;
-        const interval = intervalOf(range);
+        const interval = periodOf(range);
         const periods = periodsOf(range, interval);
-        const totals = await totalsOf(sql, companyId, scope.locationIds, range);
-        const previousTotals = previous ? await totalsOf(sql, companyId, scope.locationIds, previous) : null;
+        const totals = await salesKpis(sql, companyId, scope.locationIds, range);
+        const previousTotals = previous ? await salesKpis(sql, companyId, scope.locationIds, previous) : null;
         const earnings = await locationEarnings(sql, companyId, scope.locationIds, range);
         const before = previous ? await locationEarnings(sql, companyId, scope.locationIds, previous) : [];
         const rows = await locationPeriodSales(sql, companyId, scope.locationIds, range, interval);
@@ -117,7 +67,7 @@ export function analyticsSummaryService(db: Database) {
               guests: Number(row.guests),
               average_check: averageCheck(cents, checks),
               previous_revenue: prior === null ? null : dollars(prior),
-              revenue_change: changeOf(cents, prior),
+              revenue_change: round2(changeOf(cents, prior)),
               trend: trends.get(id) ?? periods.map(() => 0),
             };
           }),

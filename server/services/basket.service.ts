@@ -1,21 +1,21 @@
 import type { Basket, BasketPair, BasketQuery, BasketTotals } from '../../src/schemas/basket-analytics.js';
+import { dollars } from '../../src/schemas/dashboard-figures.js';
 import type { Database } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import {
   basketFigures,
   basketTotals,
-  companyToday,
   hasMenuItem,
   type BasketPairRow,
   type BasketTotalsRow,
 } from '../repositories/basket.repository.js';
 import { daysIn } from '../../src/schemas/dashboard-query.js';
+import { companyToday } from '../repositories/company-clock.repository.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
 
 /** The bounds of one answer (docs/dashboards.md, "Basket"). */
 export const BASKET_BOUNDS = { itemLimit: 100, pairItems: 40, pairLimit: 300 } as const;
 
-const dollars = (cents: number) => cents / 100;
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : (part / whole) * 100);
 
 function totalsOf(row: BasketTotalsRow): BasketTotals {

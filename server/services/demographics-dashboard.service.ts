@@ -6,6 +6,7 @@ import {
   type PeopleShare,
 } from '../../src/schemas/demographics-dashboard.js';
 import type { Database } from '../db/database.js';
+import { rangeInstants } from '../repositories/company-clock.repository.js';
 import { demographicCounts, type KeyCount } from '../repositories/demographics.repository.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
 
@@ -38,7 +39,14 @@ export function demographicsDashboardService(db: Database) {
         const scope = await resolveDashboardScope(sql, companyId, query);
         const range = { from: query.from_date, to: query.to_date };
         const previous = scope.previous && { from: scope.previous.from!, to: scope.previous.to! };
-        const counts = await demographicCounts(sql, companyId, scope.locationIds, range, TOP_ZIP_COUNT);
+        const counts = await demographicCounts(
+          sql,
+          companyId,
+          scope.locationIds,
+          range,
+          await rangeInstants(sql, companyId, range),
+          TOP_ZIP_COUNT,
+        );
         const share = shareOf(counts.kinds);
         const zips = counts.zips.filter((zip) => zip.key !== '').slice(0, TOP_ZIP_COUNT);
         const listed = zips.reduce((total, zip) => total + zip.people, 0);
@@ -48,7 +56,18 @@ export function demographicsDashboardService(db: Database) {
           share,
           previous_share:
             previous &&
-            shareOf((await demographicCounts(sql, companyId, scope.locationIds, previous, 0)).kinds),
+            shareOf(
+              (
+                await demographicCounts(
+                  sql,
+                  companyId,
+                  scope.locationIds,
+                  previous,
+                  await rangeInstants(sql, companyId, previous),
+                  0,
+                )
+              ).kinds,
+            ),
           age_bands: AGE_BANDS.map((band) => ({ band, people: countOf(counts.bands, band) })),
           no_birthday: countOf(counts.bands, null),
           zips: zips.map((zip) => ({

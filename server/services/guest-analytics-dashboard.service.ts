@@ -1,33 +1,22 @@
+import type { DayBounds } from '../../src/schemas/dashboard-query.js';
 import { COHORT_MONTHS } from '../../src/schemas/cohorts.js';
-import { daysIn } from '../../src/schemas/dashboard-query.js';
+import { periodOf } from '../../src/schemas/dashboard-periods.js';
 import {
   TOP_VISIT_COUNT,
   type GuestAnalytics,
   type GuestAnalyticsQuery,
-  type GuestPeriod,
   type GuestTotals,
 } from '../../src/schemas/guest-analytics-dashboard.js';
 import type { Database, Sql } from '../db/database.js';
-import {
-  guestsByPeriod,
-  guestTotals,
-  visitCounts,
-  type Days,
-} from '../repositories/guest-dashboard.repository.js';
+import { guestsByPeriod, guestTotals, visitCounts } from '../repositories/guest-dashboard.repository.js';
 import { cohortRowsFor } from './cohorts.service.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
-
-/** How a range's series is grouped: days up to a month, weeks up to half a year, months beyond. */
-export function periodOf(range: Days): GuestPeriod {
-  const days = daysIn(range);
-  return days <= 31 ? 'day' : days <= 183 ? 'week' : 'month';
-}
 
 /**
  * The first day of the cohorts the heatmap shows: the range's own months, and at least the twelve months ending
  * with the range's last, so a short range still shows a year of cohorts leading up to it.
  */
-export function cohortsFrom(range: Days): string {
+export function cohortsFrom(range: DayBounds): string {
   const year = Number(range.to.slice(0, 4));
   const month = Number(range.to.slice(5, 7)) - 1 - (COHORT_MONTHS.default - 1);
   const first = new Date(Date.UTC(year, month, 1)).toISOString().slice(0, 10);
@@ -35,7 +24,7 @@ export function cohortsFrom(range: Days): string {
 }
 
 /** The guests of a range: distinct, new to the company in it, returning (the others), their checks. */
-async function totalsOf(sql: Sql, companyId: number, locations: number[] | null, range: Days) {
+async function totalsOf(sql: Sql, companyId: number, locations: number[] | null, range: DayBounds) {
   const row = await guestTotals(sql, companyId, locations, range);
   return { ...row, returning_guests: row.guests - row.new_guests } satisfies GuestTotals;
 }

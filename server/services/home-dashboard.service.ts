@@ -1,34 +1,12 @@
 import type { DashboardQuery } from '../../src/schemas/dashboard-query.js';
-import type { ChartData, HomeDashboard, HomeKpis } from '../../src/schemas/home-dashboard.js';
-import type { Database, Sql } from '../db/database.js';
-import { companyToday, dailySales, emailsSent } from '../repositories/home-dashboard.repository.js';
-import { salesFigures } from '../repositories/pos-analytics.repository.js';
+import type { ChartData, HomeDashboard } from '../../src/schemas/home-dashboard.js';
+import type { Database } from '../db/database.js';
+import { companyToday, rangeInstants } from '../repositories/company-clock.repository.js';
+import { dailySales, emailsSent } from '../repositories/home-dashboard.repository.js';
+import { dollars } from '../../src/schemas/dashboard-figures.js';
+import { salesKpis } from './dashboard-kpis.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
 import { recommendations } from './home-recommendations.js';
-
-/** Cents as dollars. */
-const dollars = (cents: number | string) => Number(cents) / 100;
-
-/** The KPI cards over one range and the picked locations, from the daily rollups. */
-async function kpisOf(
-  sql: Sql,
-  companyId: number,
-  locations: number[] | null,
-  range: { from: string; to: string },
-): Promise<HomeKpis> {
-  const row = await salesFigures(sql, companyId, locations, range);
-  const checks = Number(row.checks);
-  const guests = Number(row.guests);
-  const fresh = Number(row.new_guests);
-  return {
-    revenue: dollars(row.revenue_cents),
-    checks,
-    guests,
-    average_check: checks > 0 ? Math.round(Number(row.revenue_cents) / checks) / 100 : null,
-    new_guests: fresh,
-    returning_guests: guests - fresh,
-  };
-}
 
 /** The home dashboard's calls (`/dashboard`, `/marketing-analytics`; docs/dashboards.md, "Recommendations"). */
 export function homeDashboardService(db: Database, now: () => Date = () => new Date()) {
@@ -61,7 +39,7 @@ export function homeDashboardService(db: Database, now: () => Date = () => new D
           range,
           previous: scope.previous && { from: scope.previous.from!, to: scope.previous.to! },
           charts,
-          emails: await emailsSent(sql, companyId, range),
+          emails: await emailsSent(sql, companyId, await rangeInstants(sql, companyId, range)),
           revenue: dollars(days.reduce((sum, day) => sum + Number(day.revenue_cents), 0)),
         };
       });
@@ -73,14 +51,14 @@ export function homeDashboardService(db: Database, now: () => Date = () => new D
         const scope = await resolveDashboardScope(sql, companyId, query);
         const range = { from: scope.range.from!, to: scope.range.to! };
         const previous = scope.previous && { from: scope.previous.from!, to: scope.previous.to! };
-        const kpis = await kpisOf(sql, companyId, scope.locationIds, range);
+        const kpis = await salesKpis(sql, companyId, scope.locationIds, range);
         const asOf = now();
-        const today = await companyToday(sql, companyId, asOf);
+        const { today } = await companyToday(sql, companyId, asOf);
         return {
           range,
           previous,
           kpis,
-          previous_kpis: previous && (await kpisOf(sql, companyId, scope.locationIds, previous)),
+          previous_kpis: previous && (await salesKpis(sql, companyId, scope.locationIds, previous)),
           recommendations: await recommendations(sql, companyId, {
             locationIds: scope.locationIds,
             range,

@@ -5,6 +5,7 @@ import type {
   RecommendationKind,
   RecommendedSegment,
 } from '../../src/schemas/home-dashboard.js';
+import { addDays, type DayBounds } from '../../src/schemas/dashboard-query.js';
 import type { SegmentRuleSet } from '../../src/schemas/segments.js';
 import type { Sql } from '../db/database.js';
 import {
@@ -12,7 +13,6 @@ import {
   hasLiveBirthdayFlow,
   locationNames,
   weekdayDayPartChecks,
-  type DayBounds,
   type WeekdayDayPartRow,
 } from '../repositories/home-dashboard.repository.js';
 import { countSegment } from '../repositories/segment-rules.repository.js';
@@ -39,6 +39,8 @@ export const LAPSED_DAYS = 60;
 export const REGULAR_MIN_VISITS = 3;
 /** The slow day part's segment looks at the guests' last this many days. */
 export const DAY_PART_WINDOW_DAYS = 90;
+/** The slow day part compares at most the range's last this many days (eight whole weeks): raw checks are read. */
+export const DAY_PART_MAX_DAYS = 56;
 /** A weekday's day part is "well below" at or under this share of the five weekdays' average. */
 export const SLOW_SHARE = 0.75;
 /** … counted only when the day part had at least this many weekday checks in the range. */
@@ -64,6 +66,12 @@ interface Candidate {
   /** The segment's own locations (its picker); empty: every location. */
   locationIds: number[];
   rules: Record<string, unknown>[];
+}
+
+/** The days the slow day part reads: the range's last `DAY_PART_MAX_DAYS` days, the whole range when shorter. */
+export function dayPartRange(range: DayBounds): DayBounds {
+  const from = addDays(range.to, -(DAY_PART_MAX_DAYS - 1));
+  return { from: from > range.from ? from : range.from, to: range.to };
 }
 
 /** How many times each ISO weekday (1–7) falls in an inclusive range of days. */
@@ -153,7 +161,9 @@ async function candidates(
       rules: [{ type: 'birthday_month', operator: 'current', value: null }],
     });
   }
-  const slow = slowestDayPart(await weekdayDayPartChecks(sql, companyId, locationIds, range), range);
+  // Day parts are not in the rollups: the raw checks of the range's last eight weeks at most are read.
+  const partDays = dayPartRange(range);
+  const slow = slowestDayPart(await weekdayDayPartChecks(sql, companyId, locationIds, partDays), partDays);
   if (slow) {
     found.push({
       kind: 'slow_day_part',
@@ -231,7 +241,8 @@ export async function recommendations(
       kind: candidate.kind,
       audience: counts.all,
       response_rate: rate,
-      expected_revenue: round2(counts.all * rate * (scope.averageCheck ?? 0)),
+      // No checks in the range: no average check to price the audience by, so no expected revenue (not $0).
+      expected_revenue: scope.averageCheck === null ? null : round2(counts.all * rate * scope.averageCheck),
       details: candidate.details,
       segment: segmentOf(candidate),
     });
@@ -245,7 +256,7 @@ export async function recommendations(
     .filter((item) => item.audience > 0)
     .sort(
       (a, b) =>
-        b.expected_revenue - a.expected_revenue ||
+        (b.expected_revenue ?? 0) - (a.expected_revenue ?? 0) ||
         b.audience - a.audience ||
         order.indexOf(a.kind) - order.indexOf(b.kind),
     );

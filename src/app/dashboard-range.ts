@@ -40,6 +40,16 @@ export function todayIn(timeZone: string | undefined, now: Date = new Date()): s
   }
 }
 
+/**
+ * The company's today (`YYYY-MM-DD`): the dashboards' presets are days of the company's zone, as their figures
+ * are (the session's company carries it; the browser's zone only until the session has been read).
+ */
+export function useCompanyToday(): string {
+  const auth = useAuthActor();
+  const timeZone = useSelector(auth, (state) => state.context.user?.company.time_zone);
+  return todayIn(timeZone);
+}
+
 /** The dashboards' shared date range and comparison, what changes them, and a key that changes with them. */
 export interface DashboardRangeChoice {
   range: DateRange;
@@ -53,13 +63,11 @@ export interface DashboardRangeChoice {
 /**
  * The date range and "compare with the previous period" every dashboard shows, one choice for the session
  * (like the header's locations, `useLocationFilter`): the last 30 days with the comparison on until the user
- * picks otherwise; "today" is the user's, in their time zone setting.
+ * picks otherwise; "today" is the company's, in its time zone (`useCompanyToday`).
  */
 export function useDashboardRange(): DashboardRangeChoice {
-  const auth = useAuthActor();
-  const timeZone = useSelector(auth, (state) => state.context.user?.settings.time_zone);
   const current = useSyncExternalStore(subscribe, read);
-  const today = todayIn(timeZone);
+  const today = useCompanyToday();
   const range = current.range ?? rangeOfPreset('last30', today);
   const setRange = useCallback((next: DateRange) => choose({ range: next }), []);
   const setCompare = useCallback((compare: boolean) => choose({ compare }), []);

@@ -86,6 +86,8 @@ function lazyScreen(
 
 /** Every screen of a later issue: one empty state naming the page and its feature (one chunk for all). */
 const comingSoon = lazyScreen(() => import('./screens/ComingSoonScreen.js'));
+/** Whether a page still shows the ComingSoon empty state (its screen is not built yet). */
+export const isComingSoon = (route: AppRoute): boolean => route.screen === comingSoon;
 const customError = lazyScreen(() => import('./screens/CustomErrorScreen.js'), { shellTextsOnly: true });
 
 /** A page inside the frame; `group` null keeps it out of the sidebar. */

@@ -1,23 +1,20 @@
-import { useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { DashboardMachine, NoExtra } from '../machines/kit/dashboard-machine.js';
 import type { DashboardRangeProps } from '../views/kit/DashboardFrame.js';
 import { useAppActor } from './actors.js';
-import { todayIn, useDashboardRange } from './dashboard-range.js';
+import { useCompanyToday, useDashboardRange } from './dashboard-range.js';
 import { useLocationFilter } from './location-filter.js';
-import { useAuthActor } from './session-context.js';
 
 /**
  * A dashboard screen's actor, started with the header's locations and the session's range and comparison and
  * told of each later choice (only what changed, so one choice is one load), with what the kit's DashboardFrame
- * needs to change the range: the user's today and the range's setters (docs/dashboards.md).
+ * needs to change the range: the company's today and the range's setters (docs/dashboards.md).
  */
 export function useDashboardActor<Figures, Extra = NoExtra>(
   logic: DashboardMachine<Figures, Extra>,
 ): { actor: ActorRefFrom<DashboardMachine<Figures, Extra>>; rangeProps: DashboardRangeProps } {
-  const auth = useAuthActor();
-  const timeZone = useSelector(auth, (state) => state.context.user?.settings.time_zone);
+  const today = useCompanyToday();
   const { filter, key: filterKey } = useLocationFilter();
   const choice = useDashboardRange();
   // The first choices are the actor's input; later ones are sent as events.
@@ -49,7 +46,7 @@ export function useDashboardActor<Figures, Extra = NoExtra>(
   return {
     actor,
     rangeProps: {
-      today: todayIn(timeZone),
+      today,
       onRangeChange: choice.setRange,
       onCompareChange: choice.setCompare,
     },

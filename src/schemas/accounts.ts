@@ -104,7 +104,11 @@ export const CurrentUserSchema = z.object({
   last_name: z.string(),
   role: UserRoleSchema,
   is_staff: z.boolean(),
-  company: z.object({ id: z.number().int(), name: z.string() }),
+  /**
+   * The company; `time_zone` is the zone its figures are counted in (the dashboards' "today"). Always sent;
+   * optional so a session answer from before it was added still reads.
+   */
+  company: z.object({ id: z.number().int(), name: z.string(), time_zone: z.string().optional() }),
   features: z.array(z.string()),
   settings: AccountSettingsSchema,
   /** Set while a staff member acts as this user: the banner names them. */

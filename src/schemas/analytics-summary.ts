@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DASHBOARD_PERIODS } from './dashboard-periods.js';
+import { SalesKpisSchema } from './dashboard-figures.js';
 import { DashboardRangesSchema } from './dashboard-query.js';
 
 /**
@@ -6,18 +8,11 @@ import { DashboardRangesSchema } from './dashboard-query.js';
  * (Overview), from the daily rollups. Money in dollars; days are the company's local days, both ends inclusive.
  */
 
-/** The periods the figures over time are grouped by: days up to 31 days, weeks up to 26 weeks, else months. */
-export const SUMMARY_INTERVALS = ['day', 'week', 'month'] as const;
+/** The periods the figures over time are grouped by (`periodOf`, src/schemas/dashboard-periods.ts). */
+export const SUMMARY_INTERVALS = DASHBOARD_PERIODS;
 
 /** Headline figures of a range: revenue, checks, distinct guests, average check, new and returning guests. */
-export const SummaryTotalsSchema = z.object({
-  revenue: z.number(),
-  checks: z.number().int(),
-  guests: z.number().int(),
-  average_check: z.number(),
-  new_guests: z.number().int(),
-  returning_guests: z.number().int(),
-});
+export const SummaryTotalsSchema = SalesKpisSchema;
 /** Headline figures of a range. */
 export type SummaryTotals = z.infer<typeof SummaryTotalsSchema>;
 
@@ -37,7 +32,8 @@ export const SummaryLocationSchema = z.object({
   revenue: z.number(),
   checks: z.number().int(),
   guests: z.number().int(),
-  average_check: z.number(),
+  /** Null without checks. */
+  average_check: z.number().nullable(),
   /** Null without a comparison. */
   previous_revenue: z.number().nullable(),
   /** Revenue change in percent against the previous period; null without one or when it had no revenue. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CohortRowSchema } from './cohorts.js';
+import { DASHBOARD_PERIODS } from './dashboard-periods.js';
 import { DashboardRangesSchema, dashboardQuerySchema } from './dashboard-query.js';
 
 /**
@@ -12,8 +13,8 @@ export const GuestAnalyticsQuerySchema = dashboardQuerySchema;
 /** `GET /api/analytics/guests/` query. */
 export type GuestAnalyticsQuery = z.infer<typeof GuestAnalyticsQuerySchema>;
 
-/** The periods the new/returning series is grouped by: days up to 31 days, weeks up to 26 weeks, else months. */
-export const GUEST_PERIODS = ['day', 'week', 'month'] as const;
+/** The periods the new/returning series is grouped by (`periodOf`, src/schemas/dashboard-periods.ts). */
+export const GUEST_PERIODS = DASHBOARD_PERIODS;
 /** How the new/returning series is grouped. */
 export type GuestPeriod = (typeof GUEST_PERIODS)[number];
 

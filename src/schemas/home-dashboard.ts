@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SalesKpisSchema } from './dashboard-figures.js';
 import { DashboardRangesSchema } from './dashboard-query.js';
 import { DAY_PARTS } from './segment-catalogue.js';
 
@@ -28,15 +29,7 @@ export const ChartDataSchema = DashboardRangesSchema.extend({
 export type ChartData = z.infer<typeof ChartDataSchema>;
 
 /** The KPI cards' figures over one range. */
-export const HomeKpisSchema = z.object({
-  revenue: z.number(),
-  checks: z.number().int(),
-  guests: z.number().int(),
-  /** Revenue ÷ checks in dollars with cents; null without checks. */
-  average_check: z.number().nullable(),
-  new_guests: z.number().int(),
-  returning_guests: z.number().int(),
-});
+export const HomeKpisSchema = SalesKpisSchema;
 /** The KPI cards' figures. */
 export type HomeKpis = z.infer<typeof HomeKpisSchema>;
 
@@ -83,8 +76,11 @@ export const RecommendationSchema = z.object({
   audience: z.number().int(),
   /** The assumed share of the audience that comes back for it (docs/dashboards.md). */
   response_rate: z.number(),
-  /** audience × response rate × the range's average check, in dollars: the score it is ranked by. */
-  expected_revenue: z.number(),
+  /**
+   * audience × response rate × the range's average check, in dollars: the score it is ranked by; null when the
+   * range has no checks (no average check to price it by).
+   */
+  expected_revenue: z.number().nullable(),
   details: RecommendationDetailsSchema,
   segment: RecommendedSegmentSchema,
 });

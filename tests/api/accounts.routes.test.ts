@@ -273,6 +273,8 @@ describe('Accounts API', () => {
     expect(ok.json()).toMatchObject({ token_type: 'Bearer', expires_in: 900 });
     const me = await call('GET', '/api/accounts/verify/', bearer(ok.json().access_token));
     expect(me.json()).toMatchObject({ email: 'login@example.com', role: 'analyst', impersonator: null });
+    // The company's zone, the dashboards' "today" in the browser (the demo companies' default zone).
+    expect(me.json().company).toEqual({ id: company.id, name: 'Login Co', time_zone: company.time_zone });
 
     const wrong = await call(
       'POST',

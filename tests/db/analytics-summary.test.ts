@@ -63,7 +63,7 @@ function expected(
       revenue: cents / 100,
       checks: chosen.length,
       guests: guests.size,
-      average_check: chosen.length === 0 ? 0 : Math.round(cents / chosen.length) / 100,
+      average_check: chosen.length === 0 ? null : Math.round(cents / chosen.length) / 100,
       new_guests: fresh,
       returning_guests: guests.size - fresh,
     };
@@ -105,7 +105,7 @@ function expected(
           revenue: cents / 100,
           checks: here.length,
           guests: new Set(here.flatMap((check) => (check.guest?.pos_id ? [check.guest.pos_id] : []))).size,
-          average_check: here.length === 0 ? 0 : Math.round(cents / here.length) / 100,
+          average_check: here.length === 0 ? null : Math.round(cents / here.length) / 100,
           previous_revenue: before === null ? null : before / 100,
           revenue_change:
             before === null || before === 0 ? null : Math.round(((cents - before) / before) * 10_000) / 100,
@@ -246,7 +246,7 @@ describe('Summary and Overview figures (GET /api/analytics/summary/)', () => {
       revenue: 0,
       checks: 0,
       guests: 0,
-      average_check: 0,
+      average_check: null,
       new_guests: 0,
       returning_guests: 0,
     });

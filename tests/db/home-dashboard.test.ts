@@ -1,7 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
 import { homeDashboardService } from '../../server/services/home-dashboard.service.js';
+import { dayPartRange } from '../../server/services/home-recommendations.js';
 import { segmentsService } from '../../server/services/segments.service.js';
 import type { HomeDashboard } from '../../src/schemas/home-dashboard.js';
 import { seededRandom } from '../support/clv-simulation.js';
@@ -51,12 +52,22 @@ describe('home dashboard figures and recommendations', () => {
   const birthdays = new Map<string, string>();
   const random = seededRandom(1717);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
-  const now = new Date();
+  // The clock is pinned, so the figures do not depend on the day the test runs: two days after New York moved to
+  // summer time, so the range and the previous period cross the change.
+  const now = new Date('2026-03-10T14:30:00Z');
   const today = localDay(now);
   const range = { from: shift(today, -29), to: today };
   const previous = { from: shift(today, -59), to: shift(today, -30) };
 
   useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
+  // Only Date is faked (timers and the database's own I/O run as usual): the services and the segment engine
+  // read "now" from it.
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ['Date'], now });
+  });
+  afterAll(() => {
+    vi.useRealTimers();
+  });
 
   /** A check of a guest (or nobody) at a place, `daysAgo` days back at a random hour; Tuesday lunch is rare. */
   function checkOf(number: number, guest: string | undefined, place: number, daysAgo: number): Sent | null {
@@ -110,8 +121,9 @@ describe('home dashboard figures and recommendations', () => {
         if (check) checks.push(check);
       }
     }
-    for (let anonymous = 0; anonymous < 80; anonymous++) {
-      const check = checkOf(number++, undefined, pick(places), Math.floor(random() * 90));
+    // Checks without a guest, most in the range, so every day part has enough weekday checks to compare.
+    for (let anonymous = 0; anonymous < 240; anonymous++) {
+      const check = checkOf(number++, undefined, pick(places), Math.floor(random() * 45));
       if (check) checks.push(check);
     }
     await db.tenant(companyA, (sql) => ingestChecks(sql, systemScope(companyA), checks));
@@ -280,7 +292,7 @@ describe('home dashboard figures and recommendations', () => {
   });
 
   it('answers the KPI cards of the range and the previous period, for the company and one location', async () => {
-    const service = homeDashboardService(db);
+    const service = homeDashboardService(db, () => now);
     for (const locations of [places, [places[0]!], [places[1]!, places[2]!]]) {
       const picked = locations === places ? [] : locations;
       const answer = await service.recommendations(
@@ -299,7 +311,7 @@ describe('home dashboard figures and recommendations', () => {
   });
 
   it('answers the chart data: revenue and checks per day, the previous revenue over the same days, emails', async () => {
-    const service = homeDashboardService(db);
+    const service = homeDashboardService(db, () => now);
     const answer = await service.chartData(
       companyA,
       query({ location_id: [places[0]!], compare: 'previous' }),
@@ -320,7 +332,7 @@ describe('home dashboard figures and recommendations', () => {
   });
 
   it('ranks recommendations whose audiences match the plain computation and the segments their clicks save', async () => {
-    const service = homeDashboardService(db);
+    const service = homeDashboardService(db, () => now);
     const segments = segmentsService(db);
     for (const locations of [places, [places[0]!]]) {
       const all = locations === places;
@@ -349,9 +361,9 @@ describe('home dashboard figures and recommendations', () => {
         expect(item.audience).toBeGreaterThan(0);
         // The answer is in cents: within half a cent of the product (a product ending in exactly half a cent rounds up).
         const product = item.audience * item.response_rate * average;
-        expect(Math.abs(item.expected_revenue - product)).toBeLessThanOrEqual(0.005 + 1e-9);
+        expect(Math.abs(item.expected_revenue! - product)).toBeLessThanOrEqual(0.005 + 1e-9);
       }
-      const scores = answer.recommendations.map((item) => item.expected_revenue);
+      const scores = answer.recommendations.map((item) => item.expected_revenue!);
       expect(scores).toEqual([...scores].sort((a, b) => b - a));
       // The click saves the segment; its size is the audience.
       for (const item of answer.recommendations) {
@@ -364,8 +376,36 @@ describe('home dashboard figures and recommendations', () => {
     }
   });
 
+  it('reads the slow day part over the range’s last eight weeks at most', () => {
+    expect(dayPartRange(range)).toEqual(range);
+    expect(dayPartRange({ from: shift(today, -700), to: today })).toEqual({
+      from: shift(today, -55),
+      to: today,
+    });
+    expect(dayPartRange({ from: shift(today, -55), to: today })).toEqual({
+      from: shift(today, -55),
+      to: today,
+    });
+  });
+
+  it('prices no recommendation when the range has no checks: null, not $0', async () => {
+    const service = homeDashboardService(db, () => now);
+    const empty = {
+      from_date: shift(today, -700),
+      to_date: shift(today, -671),
+      location_id: [],
+      location_group_id: [],
+    };
+    const answer = await service.recommendations(companyA, empty);
+    expect(answer.kpis).toEqual({ ...kpis(places, { from: empty.from_date, to: empty.to_date }) });
+    expect(answer.kpis.average_check).toBeNull();
+    // Lapsed regulars do not depend on the range, so there is still something to recommend, unpriced.
+    expect(answer.recommendations.length).toBeGreaterThan(0);
+    for (const item of answer.recommendations) expect(item.expected_revenue).toBeNull();
+  });
+
   it('leaves the birthday recommendation out while a birthday flow is live', async () => {
-    const service = homeDashboardService(db);
+    const service = homeDashboardService(db, () => now);
     expect(
       (await service.recommendations(companyA, query())).recommendations.map((item) => item.kind),
     ).toContain('birthdays');
@@ -389,7 +429,7 @@ describe('home dashboard figures and recommendations', () => {
   });
 
   it('answers nothing for another company’s location', async () => {
-    const service = homeDashboardService(db);
+    const service = homeDashboardService(db, () => now);
     await expect(
       service.recommendations(companyB, query({ location_id: [places[0]!] })),
     ).rejects.toMatchObject({

@@ -117,3 +117,17 @@ describe('dashboardQuerySchema', () => {
     ]);
   });
 });
+
+describe('todayIn (the presets count from the company’s today)', () => {
+  it('reads the day in the company’s zone, not the browser’s', async () => {
+    const { todayIn } = await import('../../src/app/dashboard-range.js');
+    // 03:00 UTC on 1 March is still 28 February in New York and already 1 March in Tokyo.
+    const at = new Date('2026-03-01T03:00:00Z');
+    expect(todayIn('America/New_York', at)).toBe('2026-02-28');
+    expect(todayIn('Asia/Tokyo', at)).toBe('2026-03-01');
+    expect(rangeOfPreset('thisMonth', todayIn('America/New_York', at))).toMatchObject({
+      from: '2026-02-01',
+      to: '2026-02-28',
+    });
+  });
+});

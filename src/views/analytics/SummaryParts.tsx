@@ -93,7 +93,9 @@ export function LocationTable({ figures, trend }: { figures: AnalyticsSummary; t
               <Table.Td ta="right">{figure(row.revenue, 'currency')}</Table.Td>
               <Table.Td ta="right">{figure(row.checks, 'count')}</Table.Td>
               <Table.Td ta="right">{figure(row.guests, 'count')}</Table.Td>
-              <Table.Td ta="right">{figure(row.average_check, 'currency')}</Table.Td>
+              <Table.Td ta="right">
+                {row.average_check === null ? '—' : figure(row.average_check, 'currency')}
+              </Table.Td>
               <Table.Td ta="right">
                 {row.revenue_change === null ? (
                   <Text span c="dimmed">

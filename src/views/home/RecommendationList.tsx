@@ -78,9 +78,20 @@ export function RecommendationList({
                     </Text>
                     <Text size="sm">
                       {t('homeDashboard.recommendations.expected')}:{' '}
-                      <Text span fw={700}>
-                        {formatFigure(item.expected_revenue, 'currency', i18n.language)}
-                      </Text>
+                      {item.expected_revenue === null ? (
+                        <Text
+                          span
+                          fw={700}
+                          title={t('homeDashboard.recommendations.noExpected')}
+                          aria-label={t('homeDashboard.recommendations.noExpected')}
+                        >
+                          —
+                        </Text>
+                      ) : (
+                        <Text span fw={700}>
+                          {formatFigure(item.expected_revenue, 'currency', i18n.language)}
+                        </Text>
+                      )}
                     </Text>
                     <Text size="sm" c="dimmed">
                       {t('homeDashboard.recommendations.rate', {

@@ -6,7 +6,7 @@ import { changeOf, formatFigure, type FigureFormat } from './figure-format.js';
 /**
  * One headline figure of a dashboard and its change against the previous period: an arrow and the change in
  * percent (green up, red down), "—" when there is nothing to compare (no comparison asked, or none before).
- * A skeleton stands in while the first figures load.
+ * A skeleton stands in while the first figures load; a figure there is none of (an average of no checks) is "—".
  */
 export function KpiCard({
   label,
@@ -46,7 +46,7 @@ export function KpiCard({
           style={{ fontSize: 'clamp(1rem, 11cqi, 1.625rem)', overflowWrap: 'anywhere' }}
           data-figure
         >
-          {formatFigure(value, format, i18n.language)}
+          {value === null ? '—' : formatFigure(value, format, i18n.language)}
         </Text>
       )}
       <Group gap={6} mt={4} wrap="nowrap" title={spoken}>

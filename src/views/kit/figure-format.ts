@@ -62,15 +62,5 @@ export function formatCurrencyTick(value: number | string): string {
   }).format(number);
 }
 
-/**
- * The change from `previous` to `value` in percent (12.5 for +12.5%), or null when there is nothing to compare
- * (either missing, or the previous period had none: a change from zero has no percentage).
- */
-export function changeOf(
-  value: number | null | undefined,
-  previous: number | null | undefined,
-): number | null {
-  if (value === null || value === undefined || previous === null || previous === undefined) return null;
-  if (previous === 0) return null;
-  return ((value - previous) / Math.abs(previous)) * 100;
-}
+/** The change against the previous period in percent (src/schemas/dashboard-figures.ts), for the KPI cards. */
+export { changeOf } from '../../schemas/dashboard-figures.js';
