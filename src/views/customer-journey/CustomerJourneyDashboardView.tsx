@@ -20,6 +20,10 @@ import {
 export type CustomerJourneyDashboardActor = ActorRefFrom<typeof customerJourneyDashboardMachine>;
 
 const AREA = 'customerJourney';
+// Cell figures in dark ink: white labels vanish on the scale's palest cells.
+const LABEL_INK = '#1a1b1e';
+// On a phone the cells are too narrow for their figures: the tooltip and the data table carry them.
+const PHONE_HEATMAP = [{ breakpoint: 600, options: { dataLabels: { enabled: false } } }];
 
 /** A share (0–1) as a percentage for the KPI cards, or null without figures. */
 const percentOf = (share: number | undefined): number | null => (share === undefined ? null : share * 100);
@@ -97,16 +101,22 @@ export function CustomerJourneyDashboardView({
             series: journeyHeatmap(
               matrix,
               metric,
-              (row) => t(`${AREA}.journey.rowName`, { name: row.name, total: row.total }),
+              (name, row) => t(`${AREA}.journey.rowName`, { name, total: row.total }),
               notReturned,
             ),
             options: {
               colors: ['#1c7ed6'],
-              dataLabels: { enabled: matrix.columns.length <= 8, style: { fontSize: '11px' } },
-              xaxis: { labels: { rotate: -45, trim: true, maxHeight: 90 } },
+              dataLabels: {
+                enabled: matrix.columns.length <= 8,
+                style: { fontSize: '11px', colors: [LABEL_INK] },
+                formatter: (value: number) => (metric === 'count' ? String(value) : `${value}%`),
+              },
+              xaxis: { labels: { rotate: -45, trim: true, maxHeight: 130 } },
+              yaxis: { labels: { maxWidth: 160 } },
               tooltip: {
                 y: { formatter: (value: number) => (metric === 'count' ? String(value) : `${value}%`) },
               },
+              responsive: PHONE_HEATMAP,
             },
           }}
           table={{
@@ -162,7 +172,7 @@ export function CustomerJourneyDashboardView({
                 categories: gaps.map((gap) => visitNumberLabel(gap.visit_number, TOP_VISIT_NUMBER)),
                 title: { text: t(`${AREA}.gaps.visitNumber`) },
               },
-              yaxis: { title: { text: t(`${AREA}.gaps.days`) }, min: 0 },
+              yaxis: { title: { text: t(`${AREA}.gaps.days`) }, min: 0, decimalsInFloat: 0 },
             },
           }}
           table={{
@@ -210,8 +220,13 @@ export function CustomerJourneyDashboardView({
             })),
             options: {
               colors: ['#2f9e44'],
-              dataLabels: { enabled: true, style: { fontSize: '10px' } },
+              dataLabels: {
+                enabled: true,
+                style: { fontSize: '10px', colors: [LABEL_INK] },
+                formatter: (value: number) => `${value}%`,
+              },
               xaxis: { labels: { rotate: -45 } },
+              responsive: PHONE_HEATMAP,
               tooltip: { y: { formatter: (value: number) => `${value}%` } },
             },
           }}

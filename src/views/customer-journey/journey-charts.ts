@@ -55,14 +55,20 @@ export function cellValue(guests: number, total: number, metric: JourneyMetric):
 export function journeyHeatmap(
   matrix: JourneyMatrix,
   metric: JourneyMetric,
-  rowName: (row: JourneyRow) => string,
+  rowName: (name: string, row: JourneyRow) => string,
   notReturned: string,
 ): { name: string; data: { x: string; y: number }[] }[] {
+  const short = new Map(
+    shortNames(matrix.columns.map((column) => column.name)).map((name, index) => [
+      matrix.columns[index]!.id,
+      name,
+    ]),
+  );
   return [...matrix.rows].reverse().map((row) => ({
-    name: rowName(row),
+    name: rowName(short.get(row.locationId) ?? row.name, row),
     data: [
       ...matrix.columns.map((column, index) => ({
-        x: column.name,
+        x: short.get(column.id)!,
         y: cellValue(row.next[index]!, row.total, metric),
       })),
       { x: notReturned, y: cellValue(row.notReturned, row.total, metric) },
@@ -73,4 +79,16 @@ export function journeyHeatmap(
 /** The label of a visit number: the last one listed reads "10+". */
 export function visitNumberLabel(visitNumber: number, top: number): string {
   return visitNumber >= top ? `${top}+` : String(visitNumber);
+}
+
+/**
+ * Names short enough for a chart's axis: the words every name starts with (a group's brand, "Harbor & Vine …")
+ * dropped, unless that would leave a name empty or there is only one name.
+ */
+export function shortNames(names: readonly string[]): string[] {
+  if (names.length < 2) return [...names];
+  const words = names.map((name) => name.split(' '));
+  let shared = 0;
+  while (words.every((parts) => parts.length > shared + 1 && parts[shared] === words[0]![shared])) shared++;
+  return words.map((parts) => parts.slice(shared).join(' '));
 }
