@@ -100,7 +100,9 @@ describe('the customer journey in a browser', () => {
     await expectKpis(page, quarter);
     await expect.poll(() => matrixRows(page)).toEqual(expectedRows(quarter));
     // Visit numbers 1 to 10+ each with their days until the next visit, as the API answered.
-    const gaps = page.getByRole('table', { name: 'Days until the next visit', exact: true }).locator('tbody tr');
+    const gaps = page
+      .getByRole('table', { name: 'Days until the next visit', exact: true })
+      .locator('tbody tr');
     await expect.poll(() => gaps.count()).toBe(quarter.gaps.length);
     const firstGap = await gaps.first().locator('th, td').allTextContents();
     expect(firstGap[1]!.replace(/\D/g, '')).toBe(String(quarter.gaps[0]!.visits));
