@@ -62,6 +62,7 @@ import { trackingService } from './services/tracking.service.js';
 import { locationsRoutes } from './routes/locations.routes.js';
 import { bigdataRoutes } from './routes/bigdata.routes.js';
 import { cohortsRoutes } from './routes/cohorts.routes.js';
+import { customerJourneyRoutes } from './routes/customer-journey.routes.js';
 import { guestDashboardsRoutes } from './routes/guest-dashboards.routes.js';
 import { guestsRoutes } from './routes/guests.routes.js';
 import { posCheckVoidsRoutes } from './routes/pos-check-voids.routes.js';
@@ -98,6 +99,7 @@ import { locationsService } from './services/locations.service.js';
 import { bigdataService } from './services/bigdata.service.js';
 import { cohortsService } from './services/cohorts.service.js';
 import { demographicsDashboardService } from './services/demographics-dashboard.service.js';
+import { customerJourneyService } from './services/customer-journey.service.js';
 import { guestAnalyticsDashboardService } from './services/guest-analytics-dashboard.service.js';
 import { customerProfilesService } from './services/customer-profiles.service.js';
 import { guestsService } from './services/guests.service.js';
@@ -361,6 +363,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
           demographics: demographicsDashboardService(options.db),
         }),
       );
+      await api.register(customerJourneyRoutes(customerJourneyService(options.db)));
       await api.register(posChecksRoutes(posChecksService(options.db)));
       await api.register(posCheckVoidsRoutes(posCheckVoidsService(options.db)));
       await api.register(clvRoutes(clvSettingsService(options.db)));

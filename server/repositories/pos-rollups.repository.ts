@@ -5,7 +5,9 @@ import type { CompanyId, Sql } from '../db/database.js';
  * removes checks: per location and day (revenue, checks, covers), per revenue center and day, per menu item and
  * day (units, line revenue, checks with the item), and one row per guest, location and day chained to the guest's
  * previous days (migration 0021). A day is the local date of the closing time in the company's time zone.
- * The figures always equal those counted from pos_checks (tests/db/pos-rollups.test.ts).
+ * The figures always equal those counted from pos_checks (tests/db/pos-rollups.test.ts). Each guest's visits
+ * (migration 0038: one row per guest and day, numbered, with the next visit) are worked out again from their
+ * guest-day rows wherever those change.
  */
 
 // The batch's checks with their local day; the company's zone read once.
@@ -45,6 +47,35 @@ const RECHAIN_GUESTS_ADDED_BEFORE_LATER_ROWS = rechainGuestsOf(`
     WHERE EXISTS (SELECT 1 FROM pos_guest_days d
                   WHERE d.company_id = $1 AND d.guest_id = b.guest_id AND (d.day, d.location_id) > (b.day, b.location_id))`);
 
+// Works out again the visits (migration 0038) of the guests `touched` selects (as `guest_id`) from their guest-day
+// rows: a day is one visit, at its first location by id; numbered by day, each pointing at the next. Only rows
+// that change are written, and days no longer visited are removed.
+const revisitGuestsOf = (touched: string) => `
+  WITH touched AS MATERIALIZED (${touched}),
+  visits AS MATERIALIZED (
+    SELECT guest_id, day, location_id,
+           row_number() OVER w AS visit_number, lead(day) OVER w AS next_day, lead(location_id) OVER w AS next_location_id
+    FROM (SELECT d.guest_id, d.day, min(d.location_id) AS location_id
+          FROM touched t JOIN pos_guest_days d ON d.company_id = $1 AND d.guest_id = t.guest_id
+          GROUP BY 1, 2) d
+    WINDOW w AS (PARTITION BY guest_id ORDER BY day)),
+  gone AS (
+    DELETE FROM pos_guest_visits v USING touched t
+    WHERE v.company_id = $1 AND v.guest_id = t.guest_id
+      AND NOT EXISTS (SELECT 1 FROM visits n WHERE n.guest_id = v.guest_id AND n.day = v.day))
+  INSERT INTO pos_guest_visits AS v (company_id, guest_id, day, location_id, visit_number, next_day, next_location_id)
+  SELECT $1, guest_id, day, location_id, visit_number, next_day, next_location_id FROM visits
+  ON CONFLICT (company_id, day, guest_id) DO UPDATE
+  SET location_id = excluded.location_id, visit_number = excluded.visit_number, next_day = excluded.next_day,
+      next_location_id = excluded.next_location_id
+  WHERE (v.location_id, v.visit_number, v.next_day, v.next_location_id)
+    IS DISTINCT FROM (excluded.location_id, excluded.visit_number, excluded.next_day, excluded.next_location_id)`;
+
+// The batch's guests, for their visits.
+const REVISIT_BATCH_GUESTS = revisitGuestsOf(`
+    SELECT DISTINCT guest_id FROM pos_checks
+    WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL`);
+
 /**
  * Works out the chain columns again (previous days, first day) of guests whose rows were taken away by a cascade
  * (a location's deletion takes its guest-day rows), in the caller's transaction.
@@ -56,6 +87,7 @@ export async function rechainGuestDays(
 ): Promise<void> {
   if (guestIds.length === 0) return;
   await sql.query(rechainGuestsOf('SELECT DISTINCT unnest($2::bigint[]) AS guest_id'), [companyId, guestIds]);
+  await sql.query(revisitGuestsOf('SELECT DISTINCT unnest($2::bigint[]) AS guest_id'), [companyId, guestIds]);
 }
 
 /**
@@ -106,6 +138,7 @@ export async function addChecksToRollups(
     [companyId, checkIds],
   );
   await sql.query(RECHAIN_GUESTS_ADDED_BEFORE_LATER_ROWS, [companyId, checkIds]);
+  await sql.query(REVISIT_BATCH_GUESTS, [companyId, checkIds]);
 }
 
 /**
@@ -165,12 +198,15 @@ export async function removeChecksFromRollups(
     [companyId, checkIds],
   );
   await sql.query(RECHAIN_BATCH_GUESTS, [companyId, checkIds]);
+  await sql.query(REVISIT_BATCH_GUESTS, [companyId, checkIds]);
 }
 
 /**
- * Refills a company's rollups from its checks (SQL function `pos_rollups_rebuild`, migrations 0018 and 0021): after a
+ * Refills a company's rollups from its checks (SQL functions `pos_rollups_rebuild`, migrations 0018 and 0021, and
+ * `pos_guest_visits_rebuild`, migration 0038): after a
  * bulk load that bypassed the increments, and after the company's time zone changes (every day moves).
  */
 export async function rebuildRollups(sql: Sql, companyId: CompanyId): Promise<void> {
   await sql.query('SELECT pos_rollups_rebuild($1)', [companyId]);
+  await sql.query('SELECT pos_guest_visits_rebuild($1)', [companyId]);
 }

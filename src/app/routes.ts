@@ -246,7 +246,13 @@ export const ROUTES: readonly AppRoute[] = [
     'Demographics',
     'guests',
   ),
-  page('/heatmap', comingSoon, 'pages.titles.heatmap', 'Customer Journey', 'guests'),
+  page(
+    '/heatmap',
+    lazyScreen(() => import('./screens/CustomerJourneyScreen.js'), { messages: 'customerJourney' }),
+    'pages.titles.heatmap',
+    'Customer Journey',
+    'guests',
+  ),
   // Marketing
   page(
     '/campaigns',

@@ -10,6 +10,7 @@ import { flowsMachine } from './flows.machine.js';
 import { companyTokensMachine } from './company-tokens.machine.js';
 import { companyUsersMachine } from './company-users.machine.js';
 import { csvUploadMachine } from './csv-upload.machine.js';
+import { customerJourneyDashboardMachine } from './customer-journey-dashboard.machine.js';
 import { customerProfileMachine } from './customer-profile.machine.js';
 import { demoStatusMachine } from './demo-status.machine.js';
 import { demographicsDashboardMachine } from './demographics-dashboard.machine.js';
@@ -74,6 +75,7 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   companyTokensMachine,
   companyUsersMachine,
   csvUploadMachine,
+  customerJourneyDashboardMachine,
   customerProfileMachine,
   demoStatusMachine,
   demographicsDashboardMachine,
