@@ -1,5 +1,5 @@
 import type { CompanyId, Sql } from '../db/database.js';
-import type { Days } from './guest-dashboard.repository.js';
+import type { DayBounds } from '../../src/schemas/dashboard-query.js';
 
 /**
  * The customer journey's figures (docs/dashboards.md "Customer journey"), read from `pos_guest_visits` (one row
@@ -61,7 +61,7 @@ export async function journeyMoves(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
-  range: Days,
+  range: DayBounds,
   source: JourneySource = 'rollup',
 ): Promise<MoveRow[]> {
   const result = await sql.query<{ from_location_id: string; to_location_id: string | null; guests: string }>(
@@ -84,7 +84,7 @@ export async function visitGaps(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
-  range: Days,
+  range: DayBounds,
   top: number,
   source: JourneySource = 'rollup',
 ): Promise<GapRow[]> {
@@ -108,7 +108,7 @@ export async function locationSpread(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
-  range: Days,
+  range: DayBounds,
   source: JourneySource = 'rollup',
 ): Promise<SpreadRow> {
   if (source === 'rollup' && locations === null) {

@@ -1,22 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema, IdParamSchema } from '../../src/schemas/common.js';
+import { LocationGroupSchema, LocationPageSchema, LocationSchema } from '../../src/schemas/locations.js';
 import {
   DateRangeQuerySchema,
   GroupIdParamSchema,
   LocationCreateSchema,
   LocationGroupCreateSchema,
   LocationGroupPatchSchema,
-  LocationGroupSchema,
   LocationGroupWithLocationsSchema,
   LocationListQuerySchema,
-  LocationPageSchema,
   LocationPatchSchema,
   LocationRoiQuerySchema,
   LocationRoiSchema,
-  LocationSchema,
   LocationUpdateSchema,
-} from '../../src/schemas/locations.js';
+} from '../../src/schemas/location-writes.js';
 import { access } from '../http/access.js';
 import { pageWindow, toPage } from '../http/paging.js';
 import { companyOf, writeScopeOf } from '../http/scope.js';

@@ -16,7 +16,7 @@ import {
   type JourneySource,
   type MoveRow,
 } from '../repositories/customer-journey.repository.js';
-import type { Days } from '../repositories/guest-dashboard.repository.js';
+import type { DayBounds } from '../../src/schemas/dashboard-query.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
 
 /** Rounds a share (0–1) to four decimals, as the other percentages of the API. */
@@ -90,7 +90,7 @@ async function totalsOf(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
-  range: Days,
+  range: DayBounds,
   source: JourneySource,
   moves?: readonly MoveRow[],
 ): Promise<JourneyTotals> {

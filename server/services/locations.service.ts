@@ -1,13 +1,12 @@
+import type { Location, LocationGroup } from '../../src/schemas/locations.js';
 import type {
-  Location,
   LocationCreate,
-  LocationGroup,
   LocationGroupCreate,
   LocationGroupPatch,
   LocationPatch,
   LocationRoi,
   LocationRoiQuery,
-} from '../../src/schemas/locations.js';
+} from '../../src/schemas/location-writes.js';
 import type { Database } from '../db/database.js';
 import { fieldFailure, invalid, notFound } from '../http/errors.js';
 import {

@@ -248,7 +248,7 @@ export const ROUTES: readonly AppRoute[] = [
   ),
   page(
     '/heatmap',
-    lazyScreen(() => import('./screens/CustomerJourneyScreen.js'), { messages: 'customerJourney' }),
+    lazyScreen(() => import('./screens/CustomerJourneyScreen.js'), { messages: 'dashboards' }),
     'pages.titles.heatmap',
     'Customer Journey',
     'guests',

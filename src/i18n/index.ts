@@ -27,7 +27,6 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     sentMail: () => import('virtual:messages/en/sentMail'),
     flows: () => import('virtual:messages/en/flows'),
     dashboards: () => import('virtual:messages/en/dashboards'),
-    customerJourney: () => import('virtual:messages/en/customerJourney'),
     supportReplay: () => import('virtual:messages/en/supportReplay'),
   },
   ch: {
@@ -41,7 +40,6 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     sentMail: () => import('virtual:messages/ch/sentMail'),
     flows: () => import('virtual:messages/ch/flows'),
     dashboards: () => import('virtual:messages/ch/dashboards'),
-    customerJourney: () => import('virtual:messages/ch/customerJourney'),
     supportReplay: () => import('virtual:messages/ch/supportReplay'),
   },
   es: {
@@ -55,7 +53,6 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     sentMail: () => import('virtual:messages/es/sentMail'),
     flows: () => import('virtual:messages/es/flows'),
     dashboards: () => import('virtual:messages/es/dashboards'),
-    customerJourney: () => import('virtual:messages/es/customerJourney'),
     supportReplay: () => import('virtual:messages/es/supportReplay'),
   },
   jp: {
@@ -69,7 +66,6 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     sentMail: () => import('virtual:messages/jp/sentMail'),
     flows: () => import('virtual:messages/jp/flows'),
     dashboards: () => import('virtual:messages/jp/dashboards'),
-    customerJourney: () => import('virtual:messages/jp/customerJourney'),
     supportReplay: () => import('virtual:messages/jp/supportReplay'),
   },
   de: {
@@ -83,7 +79,6 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     sentMail: () => import('virtual:messages/de/sentMail'),
     flows: () => import('virtual:messages/de/flows'),
     dashboards: () => import('virtual:messages/de/dashboards'),
-    customerJourney: () => import('virtual:messages/de/customerJourney'),
     supportReplay: () => import('virtual:messages/de/supportReplay'),
   },
   fr: {
@@ -97,7 +92,6 @@ const LOADERS: Record<Language, Record<MessagePart, () => MessagesModule>> = {
     sentMail: () => import('virtual:messages/fr/sentMail'),
     flows: () => import('virtual:messages/fr/flows'),
     dashboards: () => import('virtual:messages/fr/dashboards'),
-    customerJourney: () => import('virtual:messages/fr/customerJourney'),
     supportReplay: () => import('virtual:messages/fr/supportReplay'),
   },
 };

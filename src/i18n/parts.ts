@@ -59,9 +59,8 @@ export const ROUTE_PARTS = {
     'basketDashboard',
     'guestAnalyticsDashboard',
     'demographicsDashboard',
+    'customerJourney',
   ],
-  // The customer journey (/heatmap): the dashboard kit's texts and its own.
-  customerJourney: ['dashboardKit', 'customerJourney'],
 } as const satisfies Record<string, readonly MessageArea[]>;
 
 /** A part a route loads besides the screens' texts. */

@@ -1,9 +1,6 @@
 import { and, assign, type DoneActorEvent, emit, type ErrorActorEvent, setup } from 'xstate';
-import {
-  LocationGroupCreateSchema,
-  type LocationGroup,
-  type LocationGroupCreate,
-} from '../schemas/locations.js';
+import { type LocationGroup } from '../schemas/locations.js';
+import { LocationGroupCreateSchema, type LocationGroupCreate } from '../schemas/location-writes.js';
 import {
   fieldErrorsOf,
   problemOf,

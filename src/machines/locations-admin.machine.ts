@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import {
-  LocationCreateSchema,
-  type Location,
-  type LocationCreate,
-  type LocationGroup,
-  type LocationRoi,
-} from '../schemas/locations.js';
+import { type Location, type LocationGroup } from '../schemas/locations.js';
+import { LocationCreateSchema, type LocationCreate, type LocationRoi } from '../schemas/location-writes.js';
 import { createListMachine } from './kit/list-machine.js';
 
 /** An inclusive period of whole days (`YYYY-MM-DD`), as `GET /customers/locations/roi/` takes it. */

@@ -35,6 +35,7 @@ const PAGE_CALLS: Partial<Record<(typeof DASHBOARD_PAGES)[number], readonly stri
   '/basket-analytics': ['GET /api/analytics/basket/'],
   '/guest/analytics': ['GET /api/analytics/guests/'],
   '/demographics': ['GET /api/analytics/demographics/'],
+  '/heatmap': ['GET /api/analytics/customer-journey/'],
 };
 
 /** Each API route's access rule, by `METHOD /api/path`. */

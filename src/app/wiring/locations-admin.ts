@@ -17,13 +17,15 @@ import {
 } from '../../machines/locations-admin.machine.js';
 import {
   LocationGroupSchema,
-  LocationRoiSchema,
   LocationSchema,
   type Location,
-  type LocationCreate,
   type LocationGroup,
-  type LocationGroupCreate,
 } from '../../schemas/locations.js';
+import {
+  LocationRoiSchema,
+  type LocationCreate,
+  type LocationGroupCreate,
+} from '../../schemas/location-writes.js';
 import { apiRequest } from '../../services/api-client.js';
 import { answerOf, apiCall } from './answer.js';
 import { everyLocation } from './locations.js';

@@ -14,12 +14,8 @@ import {
 import { useTranslation } from 'react-i18next';
 import { problemMessage } from '../shared/problem-message.js';
 import type { LocationRow } from '../../machines/locations-admin.machine.js';
-import {
-  displayLocationName,
-  type Location,
-  type LocationGroup,
-  type LocationRoi,
-} from '../../schemas/locations.js';
+import { displayLocationName, type Location, type LocationGroup } from '../../schemas/locations.js';
+import { type LocationRoi } from '../../schemas/location-writes.js';
 import { ListFrame } from '../kit/ListFrame.js';
 import { useListView } from '../kit/useListView.js';
 import { LocationDialogs, type LocationsActor } from './LocationDialogs.js';
