@@ -37,8 +37,9 @@ async function dashboardData(serverUrl: string): Promise<{ db: Database; company
     serverUrl,
     DATABASE,
     async (kept) => {
-      const rows = await keptCompanyRows(kept, SLUG, ['guests', 'pos_checks']);
-      return rows.guests === guests && rows.pos_checks === checks;
+      // The rollups are filled last, in one statement: a build stopped before them is built again.
+      const rows = await keptCompanyRows(kept, SLUG, ['guests', 'pos_checks', 'pos_location_days']);
+      return rows.guests === guests && rows.pos_checks === checks && rows.pos_location_days > 0;
     },
     (empty) => generateLarge(empty, guests, checks, 'dashboards'),
   );
