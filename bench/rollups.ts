@@ -22,7 +22,9 @@ import {
   rebuildRollups,
   removeChecksFromRollups,
 } from '../server/repositories/pos-rollups.repository.js';
-import { loadDemoData } from '../server/seed/load.js';
+import { loadDemoData, updateGuestTotals } from '../server/seed/load.js';
+import { rebuildCohortRollups } from '../server/repositories/cohort-rollups.repository.js';
+import { makeTestLocationGroup } from '../tests/support/marketing.js';
 import { makeLocation } from '../tests/support/factories.js';
 import {
   benchCompany,
@@ -230,9 +232,29 @@ function lastDays(last: string): { from: string; to: string } {
   return { from: from.toISOString().slice(0, 10), to: last };
 }
 
+/**
+ * The shape of a generated data set. `rollups`: one line per check over 100 items in 10 categories, the rollups
+ * only. `dashboards` (bench/dashboards.ts): 1–4 lines per check over 60 items in 8 categories (so baskets have
+ * pairs), zip codes at the locations, a subscriber for one guest in five (a birthday for most, a zip for some),
+ * a location group of five, and the guests' totals, guest_locations, guest_menu_items and cohort rollups filled
+ * as the demo loader fills them.
+ */
+export type LargeShape = 'rollups' | 'dashboards';
+
+const SHAPES = {
+  rollups: { company: 'Bench Rollups', items: ITEMS, categories: 10, maxLines: 1 },
+  dashboards: { company: 'Bench Dashboards', items: 60, categories: 8, maxLines: 4 },
+} as const;
+
 /** The guests, menu, revenue centers, checks (a million per statement) and lines, then the rollups in bulk. */
-async function generateLarge(db: Database, guests: number, checks: number): Promise<number> {
-  const company = await benchCompany(db, 'Bench Rollups');
+export async function generateLarge(
+  db: Database,
+  guests: number,
+  checks: number,
+  shape: LargeShape = 'rollups',
+): Promise<number> {
+  const { company: name, items: itemCount, categories, maxLines } = SHAPES[shape];
+  const company = await benchCompany(db, name);
   const companyId = company.id;
   await db.owner((sql) =>
     sql.query(`UPDATE companies SET time_zone = 'America/Los_Angeles' WHERE id = $1`, [companyId]),
@@ -242,7 +264,7 @@ async function generateLarge(db: Database, guests: number, checks: number): Prom
     locations.push((await makeLocation(db, companyId, `Rollup Bistro ${String(i).padStart(2, '0')}`)).id);
   }
   const step = (label: string, started: number) =>
-    process.stderr.write(`rollups bench: ${label} in ${round((performance.now() - started) / 1000, 1)} s\n`);
+    process.stderr.write(`${shape} bench: ${label} in ${round((performance.now() - started) / 1000, 1)} s\n`);
   const owner = <T>(fn: (sql: Sql) => Promise<T>) =>
     db.owner(async (sql) => {
       // Generated consistent, so the per-row foreign-key triggers are skipped (superuser only), as a restore does.
@@ -254,15 +276,15 @@ async function generateLarge(db: Database, guests: number, checks: number): Prom
   let started = performance.now();
   const { centers, items, firstGuest } = await owner(async (sql) => {
     await sql.query(
-      `INSERT INTO menu_categories (company_id, name) SELECT $1, 'Course ' || i FROM generate_series(1, 10) i`,
-      [companyId],
+      `INSERT INTO menu_categories (company_id, name) SELECT $1, 'Course ' || i FROM generate_series(1, $2::int) i`,
+      [companyId, categories],
     );
     const madeItems = await sql.query<{ id: number }>(
       `INSERT INTO menu_items (company_id, category_id, name, price_cents)
-       SELECT $1, (SELECT id FROM menu_categories WHERE company_id = $1 AND name = 'Course ' || (1 + i % 10)),
+       SELECT $1, (SELECT id FROM menu_categories WHERE company_id = $1 AND name = 'Course ' || (1 + i % $3::int)),
               'Dish ' || i, 500 + i * 10
        FROM generate_series(1, $2::int) i RETURNING id`,
-      [companyId, ITEMS],
+      [companyId, itemCount, categories],
     );
     // Two centers per location, in location order, so a check's center is at its location.
     const madeCenters = await sql.query<{ id: number }>(
@@ -315,20 +337,68 @@ async function generateLarge(db: Database, guests: number, checks: number): Prom
   }
   started = performance.now();
   await owner((sql) =>
-    sql.query(
-      `INSERT INTO pos_check_lines (company_id, check_id, menu_item_id, quantity, unit_price_cents, amount_cents)
-       SELECT $1, c.id, ($2::bigint[])[1 + (c.id * 7919) % ${ITEMS}], 1 + c.id % 3, 500, (1 + c.id % 3) * 500
-       FROM pos_checks c WHERE c.company_id = $1`,
-      [companyId, items],
-    ),
+    maxLines === 1
+      ? sql.query(
+          `INSERT INTO pos_check_lines (company_id, check_id, menu_item_id, quantity, unit_price_cents, amount_cents)
+           SELECT $1, c.id, ($2::bigint[])[1 + (c.id * 7919) % ${itemCount}], 1 + c.id % 3, 500, (1 + c.id % 3) * 500
+           FROM pos_checks c WHERE c.company_id = $1`,
+          [companyId, items],
+        )
+      : // 1–4 distinct items per check: a first item skewed to the low (popular) ones, the others 7, 14 and 21 on.
+        sql.query(
+          `INSERT INTO pos_check_lines (company_id, check_id, menu_item_id, quantity, unit_price_cents, amount_cents)
+           SELECT $1, c.id, ($2::bigint[])[1 + (floor(((c.id * 7919) % 1000)^2 / 1000000.0 * ${itemCount})::int + 7 * k)
+                                                 % ${itemCount}],
+                  1 + (c.id + k) % 3, 500, (1 + (c.id + k) % 3) * 500
+           FROM pos_checks c, generate_series(0, ((c.id * 104729) % ${maxLines})::int) AS k
+           WHERE c.company_id = $1`,
+          [companyId, items],
+        ),
   );
   step('lines', started);
+  if (shape === 'dashboards') {
+    started = performance.now();
+    await owner((sql) => dashboardExtras(sql, companyId, locations, guests));
+    await makeTestLocationGroup(db, companyId, 'Bench five', locations.slice(0, 5));
+    step('subscribers, guest totals, cohorts', started);
+  }
   started = performance.now();
   await owner((sql) => rebuildRollups(sql, companyId));
   step('rollups', started);
   return companyId;
 }
 
+/**
+ * What the dashboards read beyond the daily rollups: zip codes at the locations, one guest in five a subscriber
+ * (a birthday for four in five of them, their location's zip for half, another zip for a quarter), then the
+ * guests' totals, guest_locations and guest_menu_items (the demo loader's statements) and the cohort rollups.
+ */
+async function dashboardExtras(
+  sql: Sql,
+  companyId: number,
+  locations: number[],
+  guests: number,
+): Promise<void> {
+  await sql.query(
+    `UPDATE locations SET zip = (97200 + (k % 20))::text
+     FROM unnest($2::bigint[]) WITH ORDINALITY AS x(id, k) WHERE locations.company_id = $1 AND locations.id = x.id`,
+    [companyId, locations],
+  );
+  await sql.query(
+    `INSERT INTO subscribers (company_id, email, zip, birthday, hashid, guest_id, source_location_id, consent_at,
+                              created_at)
+     SELECT $1, 'guest' || n || '@bench.example',
+            CASE WHEN n % 4 < 2 THEN (97201 + n % 20)::text WHEN n % 4 = 2 THEN (10000 + n % 89999)::text ELSE '' END,
+            CASE WHEN (n / 5) % 5 = 0 THEN NULL ELSE date '1950-01-01' + (n * 7919 % 20000)::int END,
+            'bs' || n, g.id, ($2::bigint[])[1 + n % 20], timestamptz '2024-01-01' + n % 700 * interval '1 day',
+            timestamptz '2024-01-01' + n % 700 * interval '1 day'
+     FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM guests WHERE company_id = $1) g
+     WHERE n % 5 = 0 AND n <= $3`,
+    [companyId, locations, guests],
+  );
+  await updateGuestTotals(sql, companyId);
+  await rebuildCohortRollups(sql, companyId);
+}
 /** The large data set on PostgreSQL: reused when it holds the counts asked for, else rebuilt. */
 async function postgresData(serverUrl: string): Promise<CallData> {
   const guests = envInt('BENCH_ROLLUP_GUESTS', 1_000_000);
@@ -340,7 +410,7 @@ async function postgresData(serverUrl: string): Promise<CallData> {
       const rows = await keptCompanyRows(kept, ROLLUP_SLUG, ['guests', 'pos_checks']);
       return rows.guests === guests && rows.pos_checks === checks;
     },
-    (empty) => generateLarge(empty, guests, checks),
+    (empty) => generateLarge(empty, guests, checks, 'rollups'),
   );
   if (buildSeconds !== null) {
     printFigure({ bench: 'rollups.generate', driver: 'postgres', guests, checks, seconds: buildSeconds });

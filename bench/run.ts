@@ -7,7 +7,7 @@
  * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts), BENCH_GUEST_DATABASE_URL a pre-seeded database for
  * it; BENCH_LOAD_SECONDS, BENCH_LOAD_PAGE_SECONDS and BENCH_LOAD_ROWS the list load's (bench/load.ts); BENCH_ONLY a
  * comma-separated subset (size, start, replay, locations, upload, imports, guests, load, rollups, segments, rfm,
- * segment-preview, sending, guest-dashboards, customer-journey, basket); BENCH_SEND_RECIPIENTS and BENCH_SEND_BATCH the send's (bench/sending.ts); BENCH_ROLLUP_* the rollups' (bench/rollups.ts), BENCH_PREVIEW_* the starter segments' previews
+ * segment-preview, sending, guest-dashboards, customer-journey, basket, dashboards); BENCH_SEND_RECIPIENTS and BENCH_SEND_BATCH the send's (bench/sending.ts); BENCH_ROLLUP_* the rollups' (bench/rollups.ts), BENCH_PREVIEW_* the starter segments' previews
  * (bench/segment-preview.ts, PostgreSQL only).
  */
 import { buildApp } from '../server/app.js';
@@ -16,6 +16,7 @@ import { createCompany } from '../server/repositories/companies.repository.js';
 import { createLocation } from '../server/repositories/locations.repository.js';
 import { benchClv } from './clv.js';
 import { benchCohorts } from './cohorts.js';
+import { benchDashboards } from './dashboards.js';
 import { benchFirstLoad } from './first-load.js';
 import { benchGuestList } from './guest-list.js';
 import { benchImports } from './imports.js';
@@ -163,7 +164,7 @@ const loop: LoopOptions = {
 const only = new Set(
   (
     process.env.BENCH_ONLY ??
-    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm,segment-preview,segment-export,sending,campaign-freeze,flows,guest-dashboards,customer-journey,basket'
+    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm,segment-preview,segment-export,sending,campaign-freeze,flows,guest-dashboards,customer-journey,basket,dashboards'
   ).split(','),
 );
 if (only.has('size')) await benchFirstLoad();
@@ -184,6 +185,9 @@ if (only.has('segments') && process.env.BENCH_DATABASE_URL) {
 if (only.has('rfm') && process.env.BENCH_DATABASE_URL) await benchRfm(process.env.BENCH_DATABASE_URL);
 // The flow engine on PostgreSQL only (bench/flows.ts).
 if (only.has('flows')) await benchFlows();
+// Every dashboard call at 1M guests / 10M checks on PostgreSQL only (bench/dashboards.ts).
+if (only.has('dashboards') && process.env.BENCH_DATABASE_URL)
+  await benchDashboards(process.env.BENCH_DATABASE_URL);
 for (const driver of benchDrivers()) {
   if (only.has('locations')) await benchLocationsList(driver, loop);
   if (only.has('upload')) await benchUpload(driver);

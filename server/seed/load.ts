@@ -360,7 +360,7 @@ async function copyCheckBatch(bulk: BulkWriter, ids: CompanyIds, batch: CheckRec
  * Sets every guest's running metrics from their checks, one statement each: the same figures
  * `addChecksToGuests` keeps up check by check (pos.repository.ts), counted here in bulk.
  */
-async function updateGuestTotals(sql: Sql, companyId: number): Promise<void> {
+export async function updateGuestTotals(sql: Sql, companyId: number): Promise<void> {
   // Fresh statistics first: with none, PostgreSQL may join the aggregate to the guests by nested loop.
   await sql.exec('ANALYZE guests, pos_checks, pos_check_lines');
   await sql.query(

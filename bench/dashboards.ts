@@ -1,0 +1,272 @@
+/**
+ * The dashboard calls (docs/dashboards.md) at volume, PostgreSQL only: each call through the whole HTTP stack
+ * in-process (`app.inject` with a bench token), reading the rollups, beside its headline figure computed from raw
+ * `pos_checks` by hand-written SQL in the same run; the two answers are compared and p50/p95 of both printed with
+ * their ratio, over the last 90 and 365 days, for all locations and for a group of five.
+ *
+ * One company of BENCH_DASHBOARD_GUESTS (1,000,000) guests and BENCH_DASHBOARD_CHECKS (10,000,000) checks of 1–4
+ * lines over two years at 20 locations (bench/rollups.ts `generateLarge`, shape `dashboards`), in the database
+ * `regulars_bench_dashboards` on the BENCH_DATABASE_URL server (BENCH_DASHBOARD_DATABASE another name), kept for
+ * the next run and rebuilt only when its counts differ. BENCH_DASHBOARD_BUILD_ONLY=1 builds it and stops, so the
+ * build runs outside the timed part. BENCH_DASHBOARD_ITERATIONS (20, after one untimed) and
+ * BENCH_DASHBOARD_RAW_ITERATIONS (3) the timed loops; BENCH_DASHBOARD_CALLS a comma-separated subset of the calls
+ * (`CALLS` below: summary, overview, chart_data …).
+ */
+import { buildApp } from '../server/app.js';
+import type { Database } from '../server/db/database.js';
+import { generateLarge } from './rollups.js';
+import {
+  benchToken,
+  type LoopResult,
+  envInt,
+  keptCompanyRows,
+  openKeptDatabase,
+  printFigure,
+  round,
+  timeLoop,
+} from './support.js';
+
+const DATABASE = process.env.BENCH_DASHBOARD_DATABASE ?? 'regulars_bench_dashboards';
+const SLUG = 'bench-dashboards';
+
+/** The kept data set: reused when it holds the counts asked for, else built (and the build's seconds printed). */
+async function dashboardData(serverUrl: string): Promise<{ db: Database; companyId: number; data: string }> {
+  const guests = envInt('BENCH_DASHBOARD_GUESTS', 1_000_000);
+  const checks = envInt('BENCH_DASHBOARD_CHECKS', 10_000_000);
+  const { db, buildSeconds } = await openKeptDatabase(
+    serverUrl,
+    DATABASE,
+    async (kept) => {
+      // The rollups are filled last, in one statement: a build stopped before them is built again.
+      const rows = await keptCompanyRows(kept, SLUG, ['guests', 'pos_checks', 'pos_location_days']);
+      return rows.guests === guests && rows.pos_checks === checks && rows.pos_location_days > 0;
+    },
+    (empty) => generateLarge(empty, guests, checks, 'dashboards'),
+  );
+  if (buildSeconds !== null) {
+    printFigure({ bench: 'dashboards.build', driver: 'postgres', guests, checks, seconds: buildSeconds });
+  }
+  const found = await keptCompanyRows(db, SLUG, []);
+  return { db, companyId: found.companyId, data: `${guests}-guests-${checks}-checks` };
+}
+
+// ───────────────────────────── the headline figures from raw pos_checks ─────────────────────────────
+
+// $1 the company, $2 and $3 the range's first and last local days, $4 the locations (null: every location): the
+// range's checks `r`, read straight from pos_checks.
+const RANGE_CHECKS = `bounds AS MATERIALIZED (
+    SELECT ($2::date::timestamp AT TIME ZONE time_zone) AS f, (($3::date + 1)::timestamp AT TIME ZONE time_zone) AS t
+    FROM companies WHERE id = $1),
+  r AS MATERIALIZED (
+    SELECT c.id, c.guest_id, c.total_cents FROM pos_checks c
+    WHERE c.company_id = $1 AND c.closed_at >= (SELECT f FROM bounds) AND c.closed_at < (SELECT t FROM bounds)
+      AND ($4::bigint[] IS NULL OR c.location_id = ANY($4::bigint[])))`;
+
+const RAW = {
+  /** Revenue, checks, distinct guests and guests' checks of the range. */
+  sales: `WITH ${RANGE_CHECKS}
+    SELECT coalesce(sum(total_cents), 0)::bigint AS revenue_cents, count(*)::bigint AS checks,
+           count(DISTINCT guest_id)::bigint AS guests, count(guest_id)::bigint AS visits FROM r`,
+  /** The range's checks, and those holding both items $5 and $6 (a pair's support). */
+  pair: `WITH ${RANGE_CHECKS}
+    SELECT (SELECT count(*) FROM r)::bigint AS checks,
+           (SELECT count(*) FROM r WHERE EXISTS (SELECT 1 FROM pos_check_lines l
+              WHERE l.company_id = $1 AND l.check_id = r.id AND l.menu_item_id = $5::bigint)
+            AND EXISTS (SELECT 1 FROM pos_check_lines l
+              WHERE l.company_id = $1 AND l.check_id = r.id AND l.menu_item_id = $6::bigint))::bigint AS pair_checks`,
+  /** The range's distinct guests, and those of them with a linked subscriber. */
+  people: `WITH ${RANGE_CHECKS}, g AS MATERIALIZED (SELECT DISTINCT guest_id FROM r WHERE guest_id IS NOT NULL)
+    SELECT (SELECT count(*) FROM g)::bigint AS guests,
+           (SELECT count(*) FROM g WHERE EXISTS (SELECT 1 FROM subscribers s
+              WHERE s.company_id = $1 AND s.guest_id = g.guest_id))::bigint AS subscribed`,
+};
+
+type Row = Record<string, string | number>;
+type Body = Record<string, unknown>;
+const cents = (dollars: unknown) => Math.round(Number(dollars) * 100);
+const numbers = (row: Row, keys: string[]) => keys.map((key) => Number(row[key]));
+const field = (body: Body, key: string) => body[key] as Record<string, number>;
+
+/**
+ * One dashboard call: its path (the range and scope are added), the headline figures read from its answer,
+ * the raw statement, the extra parameters it takes from the answer ($5, $6 …) and the same figures from its row.
+ * One entry per call: a new dashboard is one more line here.
+ */
+interface DashboardCall {
+  name: string;
+  path: string;
+  figures: string;
+  fromApi: (body: Body) => number[];
+  raw: string;
+  rawArgs?: (body: Body) => unknown[];
+  fromRaw: (row: Row) => number[];
+}
+
+const SALES = (row: Row) => [Number(row.revenue_cents), ...numbers(row, ['checks', 'guests'])];
+const totals = (key: string) => (body: Body) => {
+  const t = field(body, key);
+  return [cents(t.revenue), t.checks!, t.guests!];
+};
+
+const CALLS: DashboardCall[] = [
+  {
+    name: 'summary',
+    path: '/api/analytics/summary/',
+    figures: 'revenue, checks, guests',
+    fromApi: totals('totals'),
+    raw: RAW.sales,
+    fromRaw: SALES,
+  },
+  {
+    name: 'overview',
+    path: '/api/analytics/overview/',
+    figures: 'revenue, checks, guests',
+    fromApi: totals('totals'),
+    raw: RAW.sales,
+    fromRaw: SALES,
+  },
+  {
+    name: 'chart_data',
+    path: '/api/analytics/chart-data/',
+    figures: 'revenue',
+    fromApi: (body) => [cents(body.revenue)],
+    raw: RAW.sales,
+    fromRaw: (row) => [Number(row.revenue_cents)],
+  },
+  {
+    name: 'recommendations',
+    path: '/api/analytics/recommendations/',
+    figures: 'revenue, checks, guests',
+    fromApi: totals('kpis'),
+    raw: RAW.sales,
+    fromRaw: SALES,
+  },
+  {
+    name: 'basket',
+    path: '/api/analytics/basket/',
+    figures: 'checks, top pair checks',
+    fromApi: (body) => [field(body, 'totals').checks!, (body.pairs as { checks: number }[])[0]?.checks ?? 0],
+    raw: RAW.pair,
+    rawArgs: (body) => {
+      const top = (body.pairs as { item_id: number; with_item_id: number }[])[0];
+      return [top?.item_id ?? 0, top?.with_item_id ?? 0];
+    },
+    fromRaw: (row) => numbers(row, ['checks', 'pair_checks']),
+  },
+  {
+    name: 'guests',
+    path: '/api/analytics/guests/',
+    figures: 'guests, visits',
+    fromApi: (body) => [field(body, 'totals').guests!, field(body, 'totals').visits!],
+    raw: RAW.sales,
+    fromRaw: (row) => numbers(row, ['guests', 'visits']),
+  },
+  {
+    name: 'demographics',
+    path: '/api/analytics/demographics/',
+    figures: 'guests, guests subscribed',
+    fromApi: (body) => {
+      const share = field(body, 'share');
+      return [share.guests_subscribed! + share.guests_only!, share.guests_subscribed!];
+    },
+    raw: RAW.people,
+    fromRaw: (row) => numbers(row, ['guests', 'subscribed']),
+  },
+];
+
+/** The last day of the generated data (two years from 2024-01-01), and the ranges measured ending on it. */
+const LAST_DAY = '2025-12-30';
+const RANGE_DAYS = [90, 365];
+
+function rangeOf(days: number): { from: string; to: string } {
+  const from = new Date(`${LAST_DAY}T00:00:00Z`);
+  from.setUTCDate(from.getUTCDate() - days + 1);
+  return { from: from.toISOString().slice(0, 10), to: LAST_DAY };
+}
+
+/** Every location, and the group of five the generator made (its id and locations). */
+async function scopes(db: Database, companyId: number) {
+  const group = await db.tenant(companyId, async (sql) => {
+    const { rows } = await sql.query<{ id: number; locations: number[] }>(
+      `SELECT g.id, array_agg(m.location_id ORDER BY m.location_id) AS locations
+       FROM location_groups g JOIN location_group_members m ON m.company_id = g.company_id AND m.group_id = g.id
+       WHERE g.company_id = $1 GROUP BY g.id ORDER BY g.id LIMIT 1`,
+      [companyId],
+    );
+    return rows[0]!;
+  });
+  return [
+    { scope: 'all_locations', query: '', locations: null },
+    { scope: 'group_of_5', query: `&location_group_id=${group.id}`, locations: group.locations.map(Number) },
+  ];
+}
+
+/** Prints every dashboard call's figures on the kept data set (PostgreSQL only: the volume is the point). */
+export async function benchDashboards(serverUrl: string): Promise<void> {
+  const data = await dashboardData(serverUrl);
+  try {
+    // Building the kept database is no timing: BENCH_DASHBOARD_BUILD_ONLY builds it and stops.
+    if (process.env.BENCH_DASHBOARD_BUILD_ONLY) return;
+    await benchCalls(data);
+  } finally {
+    await data.db.close();
+  }
+}
+
+/** Each call × range × scope: the call's p50/p95 beside the raw figure's, and whether the two agree. */
+async function benchCalls(data: { db: Database; companyId: number; data: string }): Promise<void> {
+  const { db, companyId } = data;
+  const app = await buildApp({ db, logLevel: 'silent', clientDir: null, imports: { runJobs: false } });
+  try {
+    await app.ready();
+    const headers = await benchToken(db, companyId);
+    const loop = { warmup: 1, iterations: envInt('BENCH_DASHBOARD_ITERATIONS', 20) };
+    const rawLoop = { warmup: 0, iterations: envInt('BENCH_DASHBOARD_RAW_ITERATIONS', 3) };
+    const only = process.env.BENCH_DASHBOARD_CALLS?.split(',');
+    for (const call of CALLS.filter((item) => !only || only.includes(item.name))) {
+      for (const days of RANGE_DAYS) {
+        const { from, to } = rangeOf(days);
+        for (const scope of await scopes(db, companyId)) {
+          const url = `${call.path}?from_date=${from}&to_date=${to}${scope.query}`;
+          const get = async () => {
+            const response = await app.inject({ method: 'GET', url, headers });
+            if (response.statusCode !== 200)
+              throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
+            return response.json<Body>();
+          };
+          const answer = await get();
+          const args = [companyId, from, to, scope.locations, ...(call.rawArgs?.(answer) ?? [])];
+          let rawRow: Row | undefined;
+          const raw = () =>
+            db.tenant(companyId, async (sql) => {
+              rawRow = (await sql.query<Row>(call.raw, args)).rows[0];
+            });
+          const timed: LoopResult = await timeLoop(get, loop);
+          const direct: LoopResult = await timeLoop(raw, rawLoop);
+          const api = call.fromApi(answer);
+          const fromRaw = call.fromRaw(rawRow!);
+          printFigure({
+            bench: `dashboards.${call.name}`,
+            driver: 'postgres',
+            data: data.data,
+            days,
+            scope: scope.scope,
+            figures: call.figures,
+            api_figures: api.join(' '),
+            same_answer: JSON.stringify(api) === JSON.stringify(fromRaw),
+            p50_ms: round(timed.p50Ms, 1),
+            p95_ms: round(timed.p95Ms, 1),
+            within_300_ms: timed.p95Ms <= 300,
+            raw_p50_ms: round(direct.p50Ms, 1),
+            raw_p95_ms: round(direct.p95Ms, 1),
+            raw_over_call_p95: round(direct.p95Ms / timed.p95Ms, 1),
+            iterations: loop.iterations,
+            raw_iterations: rawLoop.iterations,
+          });
+        }
+      }
+    }
+  } finally {
+    await app.close();
+  }
+}
