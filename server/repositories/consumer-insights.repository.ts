@@ -230,7 +230,10 @@ export async function segmentCategoryFigures(
 export const SEGMENT_PICKER_LIMIT = 500;
 
 /** The company's saved segments for the picker: id and name, by name. */
-export async function segmentChoices(sql: Sql, companyId: CompanyId): Promise<{ id: number; name: string }[]> {
+export async function segmentChoices(
+  sql: Sql,
+  companyId: CompanyId,
+): Promise<{ id: number; name: string }[]> {
   const { rows } = await sql.query<{ id: number; name: string }>(
     'SELECT id, name FROM segments WHERE company_id = $1 ORDER BY lower(name), id LIMIT $2',
     [companyId, SEGMENT_PICKER_LIMIT],

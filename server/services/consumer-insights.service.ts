@@ -30,9 +30,11 @@ import { membersOf } from './segment-members.js';
 
 const dollars = (cents: number) => cents / 100;
 /** A part of a whole in percent, two decimals; 0 of 0 is 0. */
-const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
+const percent = (part: number, whole: number) =>
+  whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100;
 /** An average check to the cent, null without checks. */
-const averageCheck = (cents: number, checks: number) => (checks === 0 ? null : Math.round(cents / checks) / 100);
+const averageCheck = (cents: number, checks: number) =>
+  checks === 0 ? null : Math.round(cents / checks) / 100;
 const sum = (rows: readonly HourRow[], pick: (row: HourRow) => number) =>
   rows.reduce((total, row) => total + pick(row), 0);
 

@@ -59,6 +59,7 @@ export const ROUTE_PARTS = {
     'basketDashboard',
     'guestAnalyticsDashboard',
     'demographicsDashboard',
+    'consumerInsights',
   ],
 } as const satisfies Record<string, readonly MessageArea[]>;
 
