@@ -314,7 +314,11 @@ export function ConsumerInsightsView({
               ],
               options: {
                 plotOptions: { bar: { horizontal: true } },
-                xaxis: { categories: (categories?.rows ?? []).map((row) => row.category) },
+                xaxis: {
+                  categories: (categories?.rows ?? []).map((row) => row.category),
+                  // The bars are shares: the value axis says so.
+                  labels: { formatter: (value: string) => `${value}%` },
+                },
                 tooltip: { y: { formatter: (value: number) => formatFigure(value, 'percent', language) } },
               },
             }}
