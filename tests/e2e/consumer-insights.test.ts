@@ -26,11 +26,11 @@ async function kpi(page: Page, label: string): Promise<string> {
 /** The digits of each body row's cell `column` of a chart's data table (visually hidden until shown). */
 async function tableColumn(page: Page, table: string, column: number): Promise<string[]> {
   const rows = page.getByRole('table', { name: table }).locator('tbody tr');
-  return (await rows.evaluateAll(
+  return rows.evaluateAll<string[], number>(
     (all, index) =>
       all.map((row) => (row.querySelectorAll('td')[index]?.textContent ?? '').replace(/\D/g, '')),
     column,
-  )) as string[];
+  );
 }
 
 describe('the consumer insights dashboard in a browser', () => {
@@ -79,9 +79,10 @@ describe('the consumer insights dashboard in a browser', () => {
     expect(one.segments.length).toBeGreaterThan(0);
     const segment = one.segments[0]!;
     const chosen = nextAnswer(page, (q) => q.get('segment_id') === String(segment.id));
-    const select = page.getByRole('textbox', { name: 'Segment' });
+    const select = page.getByLabel('Segment', { exact: true });
     await select.focus();
-    await select.fill(segment.name);
+    await page.keyboard.type(segment.name);
+    await page.getByRole('option', { name: segment.name, exact: true }).waitFor();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     const { body: theirs } = await chosen;

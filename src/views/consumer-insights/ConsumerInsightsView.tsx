@@ -121,7 +121,7 @@ export function ConsumerInsightsView({
         <SegmentedControl
           aria-label={t(`${AREA}.hours.metric`)}
           value={hourMetric}
-          onChange={(value) => setHourMetric(value as HourMetric)}
+          onChange={setHourMetric}
           data={[
             { value: 'checks', label: t(`${AREA}.hours.checks`) },
             { value: 'revenue', label: t(`${AREA}.hours.revenue`) },
@@ -275,7 +275,7 @@ export function ConsumerInsightsView({
           <SegmentedControl
             aria-label={t(`${AREA}.categories.metric`)}
             value={shareMetric}
-            onChange={(value) => setShareMetric(value as ShareMetric)}
+            onChange={setShareMetric}
             data={[
               { value: 'units', label: t(`${AREA}.categories.units`) },
               { value: 'revenue', label: t(`${AREA}.categories.revenue`) },
