@@ -79,8 +79,10 @@ describe('the consumer insights dashboard in a browser', () => {
     expect(one.segments.length).toBeGreaterThan(0);
     const segment = one.segments[0]!;
     const chosen = nextAnswer(page, (q) => q.get('segment_id') === String(segment.id));
-    const select = page.getByLabel('Segment', { exact: true });
+    const select = page.getByRole('combobox', { name: 'Segment' });
     await select.focus();
+    // The search holds the picked name ("All guests"): replace it.
+    await page.keyboard.press('Control+A');
     await page.keyboard.type(segment.name);
     await page.getByRole('option', { name: segment.name, exact: true }).waitFor();
     await page.keyboard.press('ArrowDown');
