@@ -216,7 +216,13 @@ export function ConsumerInsightsView({
                 : []),
             ],
             options: {
-              xaxis: { categories: dayParts.map((row) => t(`${AREA}.dayParts.names.${row.day_part}`)) },
+              // Across, the day parts' names (with their hours) ran into each other in Japanese and on a phone.
+              plotOptions: { bar: { horizontal: true } },
+              xaxis: {
+                categories: dayParts.map((row) => t(`${AREA}.dayParts.names.${row.day_part}`)),
+                // Fewer checks on the value axis: six ran together on a phone.
+                tickAmount: 3,
+              },
             },
           }}
           table={{
