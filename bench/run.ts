@@ -7,7 +7,7 @@
  * BENCH_GUEST_WARMUP the guest list's (bench/guest-list.ts), BENCH_GUEST_DATABASE_URL a pre-seeded database for
  * it; BENCH_LOAD_SECONDS, BENCH_LOAD_PAGE_SECONDS and BENCH_LOAD_ROWS the list load's (bench/load.ts); BENCH_ONLY a
  * comma-separated subset (size, start, replay, locations, upload, imports, guests, load, rollups, segments, rfm,
- * segment-preview, sending, guest-dashboards, customer-journey, basket, dashboards); BENCH_SEND_RECIPIENTS and BENCH_SEND_BATCH the send's (bench/sending.ts); BENCH_ROLLUP_* the rollups' (bench/rollups.ts), BENCH_PREVIEW_* the starter segments' previews
+ * segment-preview, sending, guest-dashboards, customer-journey, basket, consumer-insights, dashboards); BENCH_SEND_RECIPIENTS and BENCH_SEND_BATCH the send's (bench/sending.ts); BENCH_ROLLUP_* the rollups' (bench/rollups.ts), BENCH_PREVIEW_* the starter segments' previews
  * (bench/segment-preview.ts, PostgreSQL only).
  */
 import { buildApp } from '../server/app.js';
@@ -27,6 +27,7 @@ import { benchReplay } from './replay.js';
 import { benchRollups } from './rollups.js';
 import { benchCustomerJourney } from './customer-journey.js';
 import { benchGuestDashboards } from './guest-dashboards.js';
+import { benchConsumerInsights } from './consumer-insights.js';
 import { benchBasket } from './basket.js';
 import { benchSegmentDashboard } from './segment-dashboard.js';
 import { benchSegmentExport } from './segment-export.js';
@@ -164,7 +165,7 @@ const loop: LoopOptions = {
 const only = new Set(
   (
     process.env.BENCH_ONLY ??
-    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm,segment-preview,segment-export,sending,campaign-freeze,flows,guest-dashboards,customer-journey,basket,dashboards'
+    'size,start,replay,clv,cohorts,locations,upload,imports,checks,guests,load,rollups,segments,rfm,segment-preview,segment-export,sending,campaign-freeze,flows,guest-dashboards,customer-journey,basket,consumer-insights,dashboards'
   ).split(','),
 );
 if (only.has('size')) await benchFirstLoad();
@@ -201,6 +202,7 @@ for (const driver of benchDrivers()) {
   if (only.has('rollups')) await benchRollups(driver);
   if (only.has('guest-dashboards')) await benchGuestDashboards(driver);
   if (only.has('customer-journey')) await benchCustomerJourney(driver);
+  if (only.has('consumer-insights')) await benchConsumerInsights(driver);
   if (only.has('basket')) await benchBasket(driver);
   if (only.has('segments')) await benchSegments(driver);
   if (only.has('segment-preview')) await benchSegmentPreview(driver);

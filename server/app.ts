@@ -64,6 +64,7 @@ import { bigdataRoutes } from './routes/bigdata.routes.js';
 import { cohortsRoutes } from './routes/cohorts.routes.js';
 import { customerJourneyRoutes } from './routes/customer-journey.routes.js';
 import { guestDashboardsRoutes } from './routes/guest-dashboards.routes.js';
+import { consumerInsightsRoutes } from './routes/consumer-insights.routes.js';
 import { guestsRoutes } from './routes/guests.routes.js';
 import { posCheckVoidsRoutes } from './routes/pos-check-voids.routes.js';
 import { posAnalyticsRoutes } from './routes/pos-analytics.routes.js';
@@ -100,6 +101,7 @@ import { bigdataService } from './services/bigdata.service.js';
 import { cohortsService } from './services/cohorts.service.js';
 import { demographicsDashboardService } from './services/demographics-dashboard.service.js';
 import { customerJourneyService } from './services/customer-journey.service.js';
+import { consumerInsightsService } from './services/consumer-insights.service.js';
 import { guestAnalyticsDashboardService } from './services/guest-analytics-dashboard.service.js';
 import { customerProfilesService } from './services/customer-profiles.service.js';
 import { guestsService } from './services/guests.service.js';
@@ -371,6 +373,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       await api.register(analyticsSummaryRoutes(analyticsSummaryService(options.db)));
       await api.register(homeDashboardRoutes(homeDashboardService(options.db)));
       await api.register(basketRoutes(basketService(options.db)));
+      await api.register(consumerInsightsRoutes(consumerInsightsService(options.db)));
       await api.register(
         importsRoutes(importsService(options.db, runner, importSettings), importSettings.maxBytes),
       );

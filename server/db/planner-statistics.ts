@@ -22,6 +22,7 @@ export const CHECK_TABLES = [
   'pos_revenue_center_days',
   'pos_menu_item_days',
   'pos_guest_days',
+  'pos_location_hours',
 ] as const;
 
 /** When to analyse again: at least `minimumRows` added, and at least `growth` of the rows there before. */

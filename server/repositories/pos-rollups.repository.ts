@@ -3,8 +3,9 @@ import type { CompanyId, Sql } from '../db/database.js';
 /**
  * The daily rollups of the POS checks (migration 0018), kept by increments in the transaction that stores or
  * removes checks: per location and day (revenue, checks, covers), per revenue center and day, per menu item and
- * day (units, line revenue, checks with the item), and one row per guest, location and day chained to the guest's
- * previous days (migration 0021). A day is the local date of the closing time in the company's time zone.
+ * day (units, line revenue, checks with the item), one row per guest, location and day chained to the guest's
+ * previous days (migration 0021), and per location, day, opening weekday and hour, and day part (migration 0037).
+ * A day is the local date of the closing time in the company's time zone.
  * The figures always equal those counted from pos_checks (tests/db/pos-rollups.test.ts). Each guest's visits
  * (migration 0038: one row per guest and day, numbered, with the next visit) are worked out again from their
  * guest-day rows wherever those change.
@@ -13,8 +14,21 @@ import type { CompanyId, Sql } from '../db/database.js';
 // The batch's checks with their local day; the company's zone read once.
 const BATCH = `batch AS MATERIALIZED (
   SELECT c.id, c.location_id, c.revenue_center_id, c.guest_id, c.total_cents, c.guest_count,
-         (c.closed_at AT TIME ZONE (SELECT time_zone FROM companies WHERE id = $1))::date AS day
-  FROM pos_checks c WHERE c.company_id = $1 AND c.id = ANY($2::bigint[]))`;
+         (c.closed_at AT TIME ZONE co.time_zone)::date AS day,
+         extract(isodow FROM c.opened_at AT TIME ZONE co.time_zone)::smallint AS weekday,
+         extract(hour FROM c.opened_at AT TIME ZONE co.time_zone)::smallint AS hour,
+         day_part(c.opened_at, loc.time_zone) AS day_part
+  FROM pos_checks c JOIN companies co ON co.id = $1 JOIN locations loc ON loc.id = c.location_id
+  WHERE c.company_id = $1 AND c.id = ANY($2::bigint[]))`;
+
+// The batch's checks by location, day, opening weekday and hour (company's zone) and day part (location's zone),
+// for the hourly rollup pos_location_hours (migration 0037).
+const BATCH_HOURS = `SELECT location_id, day, weekday, hour, day_part,
+         count(*) AS checks, sum(total_cents) AS revenue, sum(guest_count) AS covers,
+         count(*) FILTER (WHERE guest_count = 1) AS p1, count(*) FILTER (WHERE guest_count = 2) AS p2,
+         count(*) FILTER (WHERE guest_count = 3) AS p3, count(*) FILTER (WHERE guest_count = 4) AS p4,
+         count(*) FILTER (WHERE guest_count = 5) AS p5, count(*) FILTER (WHERE guest_count >= 6) AS p6
+  FROM batch GROUP BY 1, 2, 3, 4, 5`;
 
 // Works out again the chain columns of the guests `touched` selects (as `guest_id`) from all their rows: the
 // previous day (by day, then location), the previous day at the row's location and the first day. Rows added by
@@ -123,7 +137,20 @@ export async function addChecksToRollups(
        GROUP BY 2, 3, 4
        ON CONFLICT (company_id, location_id, day, menu_item_id) DO UPDATE
        SET units = t.units + excluded.units, revenue_cents = t.revenue_cents + excluded.revenue_cents,
-           checks = t.checks + excluded.checks)
+           checks = t.checks + excluded.checks),
+     hours AS (
+       INSERT INTO pos_location_hours AS t (company_id, location_id, day, weekday, hour, day_part, checks,
+                                           revenue_cents, covers, party_1, party_2, party_3, party_4, party_5,
+                                           party_6_plus)
+       SELECT $1, h.location_id, h.day, h.weekday, h.hour, h.day_part, h.checks, h.revenue, h.covers,
+              h.p1, h.p2, h.p3, h.p4, h.p5, h.p6
+       FROM (${BATCH_HOURS}) h
+       ON CONFLICT (company_id, day, location_id, weekday, hour, day_part) DO UPDATE
+       SET checks = t.checks + excluded.checks, revenue_cents = t.revenue_cents + excluded.revenue_cents,
+           covers = t.covers + excluded.covers, party_1 = t.party_1 + excluded.party_1,
+           party_2 = t.party_2 + excluded.party_2, party_3 = t.party_3 + excluded.party_3,
+           party_4 = t.party_4 + excluded.party_4, party_5 = t.party_5 + excluded.party_5,
+           party_6_plus = t.party_6_plus + excluded.party_6_plus)
      INSERT INTO pos_guest_days AS t (company_id, location_id, day, guest_id, checks, prev_day, prev_day_here, first_day)
      SELECT $1, g.location_id, g.day, g.guest_id, g.checks,
             (SELECT p.day FROM pos_guest_days p
@@ -173,7 +200,15 @@ export async function removeChecksFromRollups(
                     count(DISTINCT b.id) AS checks
              FROM batch b JOIN pos_check_lines l ON l.company_id = $1 AND l.check_id = b.id GROUP BY 1, 2, 3) b
        WHERE t.company_id = $1 AND t.location_id = b.location_id AND t.day = b.day
-         AND t.menu_item_id = b.menu_item_id)
+         AND t.menu_item_id = b.menu_item_id),
+     hours AS (
+       UPDATE pos_location_hours t
+       SET checks = t.checks - h.checks, revenue_cents = t.revenue_cents - h.revenue, covers = t.covers - h.covers,
+           party_1 = t.party_1 - h.p1, party_2 = t.party_2 - h.p2, party_3 = t.party_3 - h.p3,
+           party_4 = t.party_4 - h.p4, party_5 = t.party_5 - h.p5, party_6_plus = t.party_6_plus - h.p6
+       FROM (${BATCH_HOURS}) h
+       WHERE t.company_id = $1 AND t.location_id = h.location_id AND t.day = h.day AND t.weekday = h.weekday
+         AND t.hour = h.hour AND t.day_part = h.day_part)
      UPDATE pos_guest_days t SET checks = t.checks - b.checks
      FROM (SELECT location_id, day, guest_id, count(*) AS checks FROM batch WHERE guest_id IS NOT NULL
            GROUP BY 1, 2, 3) b
@@ -192,6 +227,9 @@ export async function removeChecksFromRollups(
        WHERE t.company_id = $1 AND t.location_id = k.location_id AND t.day = k.day AND t.checks = 0),
      items AS (
        DELETE FROM pos_menu_item_days t USING keys k
+       WHERE t.company_id = $1 AND t.location_id = k.location_id AND t.day = k.day AND t.checks = 0),
+     hours AS (
+       DELETE FROM pos_location_hours t USING keys k
        WHERE t.company_id = $1 AND t.location_id = k.location_id AND t.day = k.day AND t.checks = 0)
      DELETE FROM pos_guest_days t USING keys k
      WHERE t.company_id = $1 AND t.location_id = k.location_id AND t.day = k.day AND t.checks = 0`,
@@ -202,8 +240,8 @@ export async function removeChecksFromRollups(
 }
 
 /**
- * Refills a company's rollups from its checks (SQL functions `pos_rollups_rebuild`, migrations 0018 and 0021, and
- * `pos_guest_visits_rebuild`, migration 0038): after a
+ * Refills a company's rollups from its checks (SQL functions `pos_rollups_rebuild`, migrations 0018, 0021 and
+ * 0037, and `pos_guest_visits_rebuild`, migration 0038): after a
  * bulk load that bypassed the increments, and after the company's time zone changes (every day moves).
  */
 export async function rebuildRollups(sql: Sql, companyId: CompanyId): Promise<void> {

@@ -19,7 +19,7 @@ import { ruleSetOf, segmentLocations } from './segment-input.js';
  */
 
 /** The segment's member guests as a fragment over its own locations and groups; null when nobody can be in it. */
-async function membersOf(
+export async function membersOf(
   sql: Sql,
   companyId: CompanyId,
   row: SegmentRow,

@@ -190,7 +190,7 @@ export const ROUTES: readonly AppRoute[] = [
   ),
   page(
     '/consumer/insights/analytics',
-    comingSoon,
+    lazyScreen(() => import('./screens/ConsumerInsightsScreen.js'), { messages: 'dashboards' }),
     'pages.titles.consumerInsights',
     'Consumer Insights Analytics',
     'insights',

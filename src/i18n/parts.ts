@@ -60,6 +60,7 @@ export const ROUTE_PARTS = {
     'guestAnalyticsDashboard',
     'demographicsDashboard',
     'customerJourney',
+    'consumerInsights',
   ],
 } as const satisfies Record<string, readonly MessageArea[]>;
 

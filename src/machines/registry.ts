@@ -39,6 +39,7 @@ import { homeDashboardMachine } from './home-dashboard.machine.js';
 import { recommendationFollowMachine } from './recommendation-follow.machine.js';
 import { basketAnalyticsMachine } from './basket-analytics.machine.js';
 import { basketSegmentMachine } from './basket-segment.machine.js';
+import { consumerInsightsMachine } from './consumer-insights.machine.js';
 import { segmentBuilderMachine } from './segment-builder.machine.js';
 import { segmentCloneMachine } from './segment-clone.machine.js';
 import { segmentExportMachine } from './segment-export.machine.js';
@@ -104,6 +105,7 @@ export const MACHINE_LIST: readonly AnyStateMachine[] = [
   recommendationFollowMachine,
   basketAnalyticsMachine,
   basketSegmentMachine,
+  consumerInsightsMachine,
   segmentBuilderMachine,
   segmentCloneMachine,
   segmentExportMachine,

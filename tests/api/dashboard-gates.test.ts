@@ -36,6 +36,7 @@ const PAGE_CALLS: Partial<Record<(typeof DASHBOARD_PAGES)[number], readonly stri
   '/guest/analytics': ['GET /api/analytics/guests/'],
   '/demographics': ['GET /api/analytics/demographics/'],
   '/heatmap': ['GET /api/analytics/customer-journey/'],
+  '/consumer/insights/analytics': ['GET /api/analytics/consumer-insights/'],
 };
 
 /** Each API route's access rule, by `METHOD /api/path`. */

@@ -1,0 +1,210 @@
+import {
+  INSIGHT_DAY_PARTS,
+  PARTY_SIZES,
+  TOP_CATEGORY_COUNT,
+  VISIT_GAPS,
+  type CategoryShare,
+  type ConsumerInsights,
+  type ConsumerInsightsQuery,
+  type InsightTotals,
+  type VisitGaps,
+} from '../../src/schemas/consumer-insights.js';
+import type { Database, Sql } from '../db/database.js';
+import { fieldFailure, invalid, notFound } from '../http/errors.js';
+import {
+  categoryFigures,
+  guestsWithChecks,
+  hourFigures,
+  segmentCategoryFigures,
+  segmentChoices,
+  visitGaps,
+  type CategoryRow,
+  type HourRow,
+  type InsightDays,
+  type VisitGapRow,
+} from '../repositories/consumer-insights.repository.js';
+import { SegmentRulesRefusedError } from '../repositories/segment-rules.repository.js';
+import { getSegment } from '../repositories/segments.repository.js';
+import { resolveDashboardScope } from './dashboard-scope.js';
+import { membersOf } from './segment-members.js';
+
+const dollars = (cents: number) => cents / 100;
+/** A part of a whole in percent, two decimals; 0 of 0 is 0. */
+const percent = (part: number, whole: number) =>
+  whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100;
+/** An average check to the cent, null without checks. */
+const averageCheck = (cents: number, checks: number) =>
+  checks === 0 ? null : Math.round(cents / checks) / 100;
+const sum = (rows: readonly HourRow[], pick: (row: HourRow) => number) =>
+  rows.reduce((total, row) => total + pick(row), 0);
+
+/** The range's totals from its hour rows. */
+export function totalsOf(rows: readonly HourRow[]): InsightTotals {
+  const checks = sum(rows, (row) => row.checks);
+  const cents = sum(rows, (row) => row.revenue_cents);
+  const covers = sum(rows, (row) => row.covers);
+  return {
+    checks,
+    revenue: dollars(cents),
+    covers,
+    average_check: averageCheck(cents, checks),
+    average_party: checks === 0 ? null : Math.round((covers / checks) * 100) / 100,
+  };
+}
+
+/** Checks, revenue and average check per day part, every day part listed. */
+function dayPartsOf(rows: readonly HourRow[]) {
+  return INSIGHT_DAY_PARTS.map((dayPart) => {
+    const mine = rows.filter((row) => row.day_part === dayPart);
+    const checks = sum(mine, (row) => row.checks);
+    const cents = sum(mine, (row) => row.revenue_cents);
+    return { day_part: dayPart, checks, revenue: dollars(cents), average_check: averageCheck(cents, checks) };
+  });
+}
+
+/** Every weekday (1 Monday … 7 Sunday) × hour cell, 0 where no check opened. */
+function hoursOf(rows: readonly HourRow[]) {
+  const cells = [];
+  for (let weekday = 1; weekday <= 7; weekday++) {
+    for (let hour = 0; hour < 24; hour++) {
+      const mine = rows.filter((row) => row.weekday === weekday && row.hour === hour);
+      cells.push({
+        weekday,
+        hour,
+        checks: sum(mine, (row) => row.checks),
+        revenue: dollars(sum(mine, (row) => row.revenue_cents)),
+      });
+    }
+  }
+  return cells;
+}
+
+/** Checks by party size. */
+function partySizesOf(rows: readonly HourRow[]) {
+  const columns = ['party_1', 'party_2', 'party_3', 'party_4', 'party_5', 'party_6_plus'] as const;
+  return PARTY_SIZES.map((size, index) => ({ size, checks: sum(rows, (row) => row[columns[index]!]) }));
+}
+
+/** The return visits by days since the previous one. */
+function gapsOf(row: VisitGapRow): VisitGaps {
+  return {
+    visits: row.visits,
+    median_days: row.median_days,
+    buckets: VISIT_GAPS.map((gap) => ({ gap, visits: row[`gap_${gap}`] })),
+  };
+}
+
+/** The top categories of `mine` (by items, then revenue, then name) beside every guest's shares. */
+function categoryShares(mine: readonly CategoryRow[], all: readonly CategoryRow[]): CategoryShare[] {
+  const units = mine.reduce((total, row) => total + row.units, 0);
+  const cents = mine.reduce((total, row) => total + row.revenue_cents, 0);
+  const allUnits = all.reduce((total, row) => total + row.units, 0);
+  const allCents = all.reduce((total, row) => total + row.revenue_cents, 0);
+  return [...mine]
+    .sort(
+      (a, b) =>
+        b.units - a.units ||
+        b.revenue_cents - a.revenue_cents ||
+        a.category.localeCompare(b.category) ||
+        a.category_id - b.category_id,
+    )
+    .slice(0, TOP_CATEGORY_COUNT)
+    .map((row) => {
+      const every = all.find((other) => other.category_id === row.category_id);
+      return {
+        category_id: row.category_id,
+        category: row.category,
+        units: row.units,
+        revenue: dollars(row.revenue_cents),
+        units_share: percent(row.units, units),
+        revenue_share: percent(row.revenue_cents, cents),
+        all_units: every?.units ?? 0,
+        all_revenue: dollars(every?.revenue_cents ?? 0),
+        all_units_share: percent(every?.units ?? 0, allUnits),
+        all_revenue_share: percent(every?.revenue_cents ?? 0, allCents),
+      };
+    });
+}
+
+/** The segment's categories (members' checks of the range) or, without one, every guest's. */
+async function favouriteCategories(
+  sql: Sql,
+  companyId: number,
+  segmentId: number | null,
+  locations: number[] | null,
+  range: InsightDays,
+): Promise<ConsumerInsights['categories']> {
+  const all = await categoryFigures(sql, companyId, locations, range);
+  let mine: { guests: number; categories: CategoryRow[] };
+  if (segmentId === null) {
+    mine = { guests: await guestsWithChecks(sql, companyId, locations, range), categories: all };
+  } else {
+    const row = await getSegment(sql, companyId, segmentId);
+    if (!row) throw notFound('Segment');
+    try {
+      mine = await segmentCategoryFigures(
+        sql,
+        companyId,
+        await membersOf(sql, companyId, row),
+        locations,
+        range,
+      );
+    } catch (error) {
+      // A saved segment whose rules can no longer be counted (a rule retired since): say so on the field.
+      if (error instanceof SegmentRulesRefusedError) {
+        throw invalid({ segment_id: fieldFailure('not_valid', "The segment's rules cannot be counted") });
+      }
+      throw error;
+    }
+  }
+  const total = (rows: readonly CategoryRow[], pick: (row: CategoryRow) => number) =>
+    rows.reduce((sum, row) => sum + pick(row), 0);
+  return {
+    segment_id: segmentId,
+    guests: mine.guests,
+    units: total(mine.categories, (row) => row.units),
+    revenue: dollars(total(mine.categories, (row) => row.revenue_cents)),
+    all_units: total(all, (row) => row.units),
+    all_revenue: dollars(total(all, (row) => row.revenue_cents)),
+    rows: categoryShares(mine.categories, all),
+  };
+}
+
+/** The consumer insights dashboard (`GET /api/analytics/consumer-insights/`; docs/dashboards.md). */
+export function consumerInsightsService(db: Database) {
+  return {
+    /**
+     * When the range's guests came (weekday × hour), their party sizes, day parts, days between visits, and a
+     * segment's favourite categories beside every guest's, at the picked locations; the previous period's
+     * totals, day parts and visit gaps with `compare=previous`. Another company's location, group or segment
+     * is a 404.
+     */
+    async figures(companyId: number, query: ConsumerInsightsQuery): Promise<ConsumerInsights> {
+      return db.tenant(companyId, async (sql) => {
+        const scope = await resolveDashboardScope(sql, companyId, query);
+        const locations = scope.locationIds;
+        const range = { from: query.from_date, to: query.to_date };
+        const previous = scope.previous && { from: scope.previous.from!, to: scope.previous.to! };
+        const hours = await hourFigures(sql, companyId, locations, range);
+        const before = previous ? await hourFigures(sql, companyId, locations, previous) : null;
+        return {
+          range,
+          previous,
+          totals: totalsOf(hours),
+          previous_totals: before && totalsOf(before),
+          hours: hoursOf(hours),
+          party_sizes: partySizesOf(hours),
+          day_parts: dayPartsOf(hours),
+          previous_day_parts: before && dayPartsOf(before),
+          visit_gaps: gapsOf(await visitGaps(sql, companyId, locations, range)),
+          previous_visit_gaps: previous && gapsOf(await visitGaps(sql, companyId, locations, previous)),
+          segments: await segmentChoices(sql, companyId),
+          categories: await favouriteCategories(sql, companyId, query.segment_id ?? null, locations, range),
+        };
+      });
+    },
+  };
+}
+
+/** The consumer insights dashboard service. */
+export type ConsumerInsightsService = ReturnType<typeof consumerInsightsService>;
