@@ -1,3 +1,4 @@
+import type { DayBounds } from '../src/schemas/dashboard-query.js';
 /**
  * The consumer insights call (docs/dashboards.md "Consumer insights") at demo scale: the demo data at SEED_SCALE
  * (small) on PGlite, and on PostgreSQL when BENCH_DATABASE_URL names a server. p50/p95 of the service behind
@@ -13,14 +14,13 @@ import {
   segmentChoices,
   type HourRow,
   type HourSource,
-  type InsightDays,
 } from '../server/repositories/consumer-insights.repository.js';
 import { consumerInsightsService } from '../server/services/consumer-insights.service.js';
 import { addDays } from '../src/schemas/dashboard-query.js';
 import { envInt, openBenchDatabase, printFigure, round, timeLoop, type BenchDriver } from './support.js';
 
 /** The demo company's last 90 days with checks. */
-async function lastNinetyDays(db: Database, companyId: number): Promise<InsightDays> {
+async function lastNinetyDays(db: Database, companyId: number): Promise<DayBounds> {
   const last = await db.tenant(companyId, async (sql) => {
     const { rows } = await sql.query<{ day: string }>(
       `SELECT to_char(max(day), 'YYYY-MM-DD') AS day FROM pos_location_days WHERE company_id = $1`,

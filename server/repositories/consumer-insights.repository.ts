@@ -1,3 +1,4 @@
+import type { DayBounds } from '../../src/schemas/dashboard-query.js';
 import { sql as rawSql, type RawBuilder } from 'kysely';
 import type { CompanyId, Sql } from '../db/database.js';
 import { runWithSegmentPlanner } from './segment-rules/planner.js';
@@ -9,12 +10,6 @@ import { runWithSegmentPlanner } from './segment-rules/planner.js';
  * categories from `pos_menu_item_days` and a segment's from its members' checks of the range. Days are local
  * dates of the closing time in the company's zone; `null` locations mean every location.
  */
-
-/** An inclusive range of the company's local days. */
-export interface InsightDays {
-  from: string;
-  to: string;
-}
 
 /** One weekday, hour and day part of the range: its checks, revenue, covers and checks by party size. */
 export interface HourRow {
@@ -66,7 +61,7 @@ export async function hourFigures(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
-  range: InsightDays,
+  range: DayBounds,
   source: HourSource = 'rollup',
 ): Promise<HourRow[]> {
   const { rows } = await sql.query<HourRow>(source === 'rollup' ? HOURS_ROLLUP : HOURS_RAW, [
@@ -124,7 +119,7 @@ export async function visitGaps(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
-  range: InsightDays,
+  range: DayBounds,
 ): Promise<VisitGapRow> {
   const { rows } = await sql.query<VisitGapRow>(VISIT_GAPS, [companyId, locations, range.from, range.to]);
   return rows[0]!;
@@ -143,7 +138,7 @@ export async function categoryFigures(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
-  range: InsightDays,
+  range: DayBounds,
 ): Promise<CategoryRow[]> {
   const { rows } = await sql.query<CategoryRow>(
     `SELECT mc.id AS category_id, mc.name AS category, sum(d.units) AS units, sum(d.revenue_cents) AS revenue_cents
@@ -163,7 +158,7 @@ export async function guestsWithChecks(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
-  range: InsightDays,
+  range: DayBounds,
 ): Promise<number> {
   const { rows } = await sql.query<{ guests: number }>(
     `SELECT count(DISTINCT guest_id) AS guests FROM pos_guest_days
@@ -190,7 +185,7 @@ export async function segmentCategoryFigures(
   companyId: CompanyId,
   members: RawBuilder<{ id: number }> | null,
   locations: number[] | null,
-  range: InsightDays,
+  range: DayBounds,
 ): Promise<SegmentCategoryRows> {
   if (members === null) return { guests: 0, categories: [] };
   const [row] = await runWithSegmentPlanner(

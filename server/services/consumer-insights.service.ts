@@ -20,21 +20,18 @@ import {
   visitGaps,
   type CategoryRow,
   type HourRow,
-  type InsightDays,
   type VisitGapRow,
 } from '../repositories/consumer-insights.repository.js';
 import { SegmentRulesRefusedError } from '../repositories/segment-rules.repository.js';
 import { getSegment } from '../repositories/segments.repository.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
 import { membersOf } from './segment-members.js';
+import { averageCheck, dollars } from '../../src/schemas/dashboard-figures.js';
+import type { DayBounds } from '../../src/schemas/dashboard-query.js';
 
-const dollars = (cents: number) => cents / 100;
 /** A part of a whole in percent, two decimals; 0 of 0 is 0. */
 const percent = (part: number, whole: number) =>
   whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100;
-/** An average check to the cent, null without checks. */
-const averageCheck = (cents: number, checks: number) =>
-  checks === 0 ? null : Math.round(cents / checks) / 100;
 const sum = (rows: readonly HourRow[], pick: (row: HourRow) => number) =>
   rows.reduce((total, row) => total + pick(row), 0);
 
@@ -132,7 +129,7 @@ async function favouriteCategories(
   companyId: number,
   segmentId: number | null,
   locations: number[] | null,
-  range: InsightDays,
+  range: DayBounds,
 ): Promise<ConsumerInsights['categories']> {
   const all = await categoryFigures(sql, companyId, locations, range);
   let mine: { guests: number; categories: CategoryRow[] };

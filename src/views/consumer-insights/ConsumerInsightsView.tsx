@@ -210,7 +210,8 @@ export function ConsumerInsightsView({
                 ? [
                     {
                       name: t(`${AREA}.dayParts.previousChecks`),
-                      data: figures.previous_day_parts.map((row) => row.checks),
+                      // By day part, as the table matches them, not by position.
+                      data: dayParts.map((row) => previousChecks(figures, row.day_part)),
                     },
                   ]
                 : []),
