@@ -2,31 +2,19 @@ import { map } from 'rxjs';
 import type { BasketExtra } from '../../machines/basket-analytics.machine.js';
 import { basketAnalyticsMachine } from '../../machines/basket-analytics.machine.js';
 import { basketSegmentMachine, type BasketSegmentRequest } from '../../machines/basket-segment.machine.js';
-import type { DashboardRequest } from '../../machines/kit/dashboard-machine.js';
 import { BasketSchema } from '../../schemas/basket-analytics.js';
 import { SegmentSchema } from '../../schemas/segment-records.js';
 import { apiRequest } from '../../services/api-client.js';
 import { apiCall } from './answer.js';
+import { dashboardCall } from './dashboard-call.js';
 
 /** The basket dashboard's call: `GET /analytics/basket/` with the locations, range, comparison and own filters. */
 export const basketAnalyticsLogic = basketAnalyticsMachine.provide({
   actors: {
-    loadFigures: apiCall(({ filter, range, compare, extra }: DashboardRequest<BasketExtra>) =>
-      apiRequest({
-        method: 'GET',
-        path: '/analytics/basket/',
-        query: {
-          location_id: filter.location_id,
-          location_group_id: filter.location_group_id,
-          from_date: range.from,
-          to_date: range.to,
-          compare: compare ? 'previous' : undefined,
-          min_support: extra.minSupport,
-          day_part: extra.dayPart ?? undefined,
-        },
-        schema: BasketSchema,
-      }),
-    ),
+    loadFigures: dashboardCall('/analytics/basket/', BasketSchema, (extra: BasketExtra) => ({
+      min_support: extra.minSupport,
+      day_part: extra.dayPart ?? undefined,
+    })),
   },
 });
 

@@ -9,17 +9,7 @@ import { ChartDataSchema, HomeDashboardSchema } from '../../schemas/home-dashboa
 import { SegmentSchema } from '../../schemas/segment-records.js';
 import { apiRequest } from '../../services/api-client.js';
 import { apiCall } from './answer.js';
-
-/** The query both home dashboard calls take: the range, the comparison and the header's locations. */
-function queryOf({ filter, range, compare }: DashboardRequest<NoExtra>) {
-  return {
-    from_date: range.from,
-    to_date: range.to,
-    compare: compare ? 'previous' : undefined,
-    location_id: filter.location_id,
-    location_group_id: filter.location_group_id,
-  };
-}
+import { dashboardQuery } from './dashboard-call.js';
 
 /** The home dashboard's figures: the chart data and the KPI cards with the recommendations, asked together. */
 export const homeDashboardLogic = homeDashboardMachine.provide({
@@ -29,13 +19,13 @@ export const homeDashboardLogic = homeDashboardMachine.provide({
         chart: apiRequest({
           method: 'GET',
           path: '/analytics/chart-data/',
-          query: queryOf(request),
+          query: dashboardQuery(request),
           schema: ChartDataSchema,
         }),
         home: apiRequest({
           method: 'GET',
           path: '/analytics/recommendations/',
-          query: queryOf(request),
+          query: dashboardQuery(request),
           schema: HomeDashboardSchema,
         }),
       }).pipe(map((figures): HomeFigures => figures)),
