@@ -1,6 +1,7 @@
 import { type CSSVariablesResolver, localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
 import { RouterProvider } from 'react-router';
 import { theme } from '../views/theme.js';
+import { FileSaveProvider } from './file-save-context.js';
 import { LocationSelectionProvider } from './location-selection-context.js';
 import { SessionProvider } from './session-context.js';
 import { styleNonce } from './content-security.js';
@@ -20,8 +21,8 @@ const cssVariablesResolver: CSSVariablesResolver = (theme) => ({
 });
 
 /**
- * The whole app: Mantine with the theme, the session and location-selection actors in context, and the
- * session's router rendering the pages (src/app/router.ts, src/app/AppLayout.tsx).
+ * The whole app: Mantine with the theme, the session and location-selection actors and the file save in context,
+ * and the session's router rendering the pages (src/app/router.ts, src/app/AppLayout.tsx).
  */
 export function App({ session }: { session: Session }) {
   return (
@@ -34,8 +35,10 @@ export function App({ session }: { session: Session }) {
     >
       <SessionProvider session={session}>
         <LocationSelectionProvider>
-          {/* Outside transitions: a location and the navigation machine's check of it render together. */}
-          <RouterProvider router={session.router} useTransitions={false} />
+          <FileSaveProvider>
+            {/* Outside transitions: a location and the navigation machine's check of it render together. */}
+            <RouterProvider router={session.router} useTransitions={false} />
+          </FileSaveProvider>
         </LocationSelectionProvider>
       </SessionProvider>
     </MantineProvider>

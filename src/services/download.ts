@@ -31,7 +31,7 @@ export function splitApiUrl(target: string): { path: string; search: Record<stri
 }
 
 /** Hands text to the browser as a downloaded file. */
-function saveText(text: string, fileName: string, type: string): void {
+export function saveText(text: string, fileName: string, type: string): void {
   saveBlob(new Blob([text], { type }), fileName);
 }
 

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Demographics } from '../../src/schemas/demographics-dashboard.js';
@@ -90,6 +91,20 @@ describe('the guest dashboards in a browser', () => {
       const cells = ages.locator('tbody tr').nth(index).locator('td');
       expect((await cells.nth(1).textContent())?.replace(/\D/g, ''), band.band).toBe(String(band.people));
     }
+    // The chart's CSV holds the same counts, one line per band after the headers, marked UTF-8 for spreadsheets.
+    const ageCard = page.locator('.mantine-Paper-root', {
+      has: page.getByRole('heading', { name: 'Age', exact: true }),
+    });
+    const download = page.waitForEvent('download');
+    await ageCard.getByRole('button', { name: 'Download CSV' }).click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toMatch(/\.csv$/);
+    const csv = await readFile(await saved.path(), 'utf8');
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    const lines = csv.slice(1).trimEnd().split('\r\n');
+    expect(lines.slice(1).map((line) => line.split(',')[1])).toEqual(
+      body.age_bands.map((band) => String(band.people)),
+    );
     expect(describeViolations(await seriousA11yViolations(page))).toBe('');
     await screenshots(page, 'guest-dashboards', 'demographics-90-days-west-side');
 

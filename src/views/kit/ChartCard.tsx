@@ -12,6 +12,7 @@ import {
 } from '@mantine/core';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSaveTextFile } from '../../app/file-save-context.js';
 import { formatFigure, type FigureFormat } from './figure-format.js';
 import { LazyChart, type LazyChartProps } from './LazyChart.js';
 import { tableCsv } from './table-csv.js';
@@ -28,19 +29,6 @@ export interface ChartTable {
   caption: string;
   columns: ChartTableColumn[];
   rows: Record<string, string | number | null>[];
-}
-
-/** Offers a text as a file download (a Blob, nothing sent anywhere). */
-function download(name: string, text: string): void {
-  // The byte-order mark makes spreadsheets read the file as UTF-8 (accents, CJK location names).
-  const url = URL.createObjectURL(new Blob(['\uFEFF', text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name.endsWith('.csv') ? name : `${name}.csv`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
 /**
@@ -69,6 +57,7 @@ export function ChartCard({
   csvName: string;
 }) {
   const { t, i18n } = useTranslation();
+  const saveTextFile = useSaveTextFile();
   const [showTable, setShowTable] = useState(false);
   const tableId = useId();
   const waiting = loading && table.rows.length === 0 && !emptyReason;
@@ -128,7 +117,14 @@ export function ChartCard({
               size="compact-sm"
               variant="default"
               disabled={table.rows.length === 0}
-              onClick={() => download(csvName, tableCsv(table.columns, table.rows))}
+              onClick={() =>
+                // The byte-order mark makes spreadsheets read the file as UTF-8 (accents, CJK location names).
+                saveTextFile(
+                  `\uFEFF${tableCsv(table.columns, table.rows)}`,
+                  csvName.endsWith('.csv') ? csvName : `${csvName}.csv`,
+                  'text/csv;charset=utf-8',
+                )
+              }
             >
               {t('dashboardKit.chart.downloadCsv')}
             </Button>
