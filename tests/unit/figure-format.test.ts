@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeOf, formatFigure } from '../../src/views/kit/figure-format.js';
+import { changeOf, formatFigure, sharePercent, topBucketLabel } from '../../src/views/kit/figure-format.js';
 
 describe('formatFigure (dashboard figures, spec §9)', () => {
   it('writes money with a dollar sign, two decimals and thousands separators in every language', () => {
@@ -45,5 +45,17 @@ describe('changeOf (against the previous period)', () => {
     expect(changeOf(10, 0)).toBeNull();
     expect(changeOf(10, null)).toBeNull();
     expect(changeOf(null, 10)).toBeNull();
+  });
+});
+
+describe('topBucketLabel and sharePercent (chart axes and values)', () => {
+  it('labels the last bucket with a plus and every other count as it is', () => {
+    expect([1, 9, 10, 14].map((count) => topBucketLabel(count, 10))).toEqual(['1', '9', '10+', '10+']);
+  });
+
+  it('turns a share into a percent with two decimals', () => {
+    expect(sharePercent(0.12345)).toBe(12.35);
+    expect(sharePercent(1 / 8)).toBe(12.5);
+    expect(sharePercent(0)).toBe(0);
   });
 });

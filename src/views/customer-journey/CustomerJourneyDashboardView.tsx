@@ -7,14 +7,9 @@ import { GAP_BUCKETS, TOP_VISIT_NUMBER, type JourneyTotals } from '../../schemas
 import { ChartCard } from '../kit/ChartCard.js';
 import { DashboardFrame, type DashboardRangeProps } from '../kit/DashboardFrame.js';
 import { useDashboardState } from '../kit/dashboard-state.js';
+import { topBucketLabel } from '../kit/figure-format.js';
 import { KpiCard } from '../kit/KpiCard.js';
-import {
-  cellValue,
-  journeyHeatmap,
-  journeyMatrix,
-  visitNumberLabel,
-  type JourneyMetric,
-} from './journey-charts.js';
+import { cellValue, journeyHeatmap, journeyMatrix, type JourneyMetric } from './journey-charts.js';
 
 /** The customer journey dashboard's actor, as the view sees it. */
 export type CustomerJourneyDashboardActor = ActorRefFrom<typeof customerJourneyDashboardMachine>;
@@ -67,7 +62,7 @@ export function CustomerJourneyDashboardView({
     t(`${AREA}.gaps.notYet`),
   ];
   const visitName = (visitNumber: number) =>
-    t(`${AREA}.gaps.visit`, { n: visitNumberLabel(visitNumber, TOP_VISIT_NUMBER) });
+    t(`${AREA}.gaps.visit`, { n: topBucketLabel(visitNumber, TOP_VISIT_NUMBER) });
 
   return (
     <DashboardFrame actor={actor} title={t(`${AREA}.title`)} intro={t(`${AREA}.intro`)} {...range}>
@@ -169,7 +164,7 @@ export function CustomerJourneyDashboardView({
               stroke: { width: [2, 3, 2], dashArray: [4, 0, 4] },
               markers: { size: 4 },
               xaxis: {
-                categories: gaps.map((gap) => visitNumberLabel(gap.visit_number, TOP_VISIT_NUMBER)),
+                categories: gaps.map((gap) => topBucketLabel(gap.visit_number, TOP_VISIT_NUMBER)),
                 title: { text: t(`${AREA}.gaps.visitNumber`) },
               },
               yaxis: { title: { text: t(`${AREA}.gaps.days`) }, min: 0, decimalsInFloat: 0 },
@@ -189,7 +184,7 @@ export function CustomerJourneyDashboardView({
               { key: 'within90', label: t(`${AREA}.gaps.within`, { days: 90 }), format: 'percent' },
             ],
             rows: gaps.map((gap) => ({
-              visit: visitNumberLabel(gap.visit_number, TOP_VISIT_NUMBER),
+              visit: topBucketLabel(gap.visit_number, TOP_VISIT_NUMBER),
               visits: gap.visits,
               returned: gap.returned,
               p25: gap.p25_days,
@@ -242,7 +237,7 @@ export function CustomerJourneyDashboardView({
               { key: 'visits', label: t(`${AREA}.gaps.visits`), format: 'count' },
             ],
             rows: gaps.map((gap) => ({
-              visit: visitNumberLabel(gap.visit_number, TOP_VISIT_NUMBER),
+              visit: topBucketLabel(gap.visit_number, TOP_VISIT_NUMBER),
               ...Object.fromEntries(
                 [...gap.buckets, gap.not_returned].map((visits, index) => [`b${index}`, visits]),
               ),

@@ -1,4 +1,5 @@
 import type { CustomerJourney } from '../../schemas/customer-journey.js';
+import { sharePercent } from '../kit/figure-format.js';
 
 /** How the journey matrix's cells read: guests, or the share of the row's guests in percent. */
 export type JourneyMetric = 'count' | 'rowPercent';
@@ -45,7 +46,7 @@ export function journeyMatrix(figures: CustomerJourney | null): JourneyMatrix {
 /** A cell as shown: the guests, or their share of the row in percent (two decimals). */
 export function cellValue(guests: number, total: number, metric: JourneyMetric): number {
   if (metric === 'count') return guests;
-  return total === 0 ? 0 : Math.round((guests / total) * 10_000) / 100;
+  return total === 0 ? 0 : sharePercent(guests / total);
 }
 
 /**
@@ -74,11 +75,6 @@ export function journeyHeatmap(
       { x: notReturned, y: cellValue(row.notReturned, row.total, metric) },
     ],
   }));
-}
-
-/** The label of a visit number: the last one listed reads "10+". */
-export function visitNumberLabel(visitNumber: number, top: number): string {
-  return visitNumber >= top ? `${top}+` : String(visitNumber);
 }
 
 /**

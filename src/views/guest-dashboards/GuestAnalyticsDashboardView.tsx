@@ -7,8 +7,9 @@ import { TOP_VISIT_COUNT, type GuestAnalytics } from '../../schemas/guest-analyt
 import { ChartCard } from '../kit/ChartCard.js';
 import { DashboardFrame, type DashboardRangeProps } from '../kit/DashboardFrame.js';
 import { useDashboardState } from '../kit/dashboard-state.js';
+import { topBucketLabel } from '../kit/figure-format.js';
 import { KpiCard } from '../kit/KpiCard.js';
-import { cohortHeatmap, visitsLabel } from './guest-charts.js';
+import { cohortHeatmap } from './guest-charts.js';
 
 /** The guest analytics dashboard's actor, as the view sees it. */
 export type GuestAnalyticsDashboardActor = ActorRefFrom<typeof guestAnalyticsDashboardMachine>;
@@ -113,7 +114,7 @@ export function GuestAnalyticsDashboardView({
             series: [{ name: t(`${AREA}.frequency.guests`), data: frequency.map((row) => row.guests) }],
             options: {
               xaxis: {
-                categories: frequency.map((row) => visitsLabel(row.visits, TOP_VISIT_COUNT)),
+                categories: frequency.map((row) => topBucketLabel(row.visits, TOP_VISIT_COUNT)),
                 title: { text: t(`${AREA}.frequency.visits`) },
               },
             },
@@ -125,7 +126,7 @@ export function GuestAnalyticsDashboardView({
               { key: 'guests', label: t(`${AREA}.frequency.guests`), format: 'count' },
             ],
             rows: frequency.map((row) => ({
-              visits: visitsLabel(row.visits, TOP_VISIT_COUNT),
+              visits: topBucketLabel(row.visits, TOP_VISIT_COUNT),
               guests: row.guests,
             })),
           }}

@@ -1,9 +1,5 @@
 import type { CohortRow } from '../../schemas/cohorts.js';
-
-/** A visit count as the distribution labels it: the top count reads "10+". */
-export function visitsLabel(visits: number, top: number): string {
-  return visits >= top ? `${top}+` : String(visits);
-}
+import { sharePercent } from '../kit/figure-format.js';
 
 /**
  * The cohort heatmap's series: one row per cohort (newest on top, as ApexCharts draws the last series first),
@@ -23,7 +19,7 @@ export function cohortHeatmap(
       const value = !month
         ? null
         : metric === 'retention'
-          ? Math.round(month.retention * 10_000) / 100
+          ? sharePercent(month.retention)
           : Math.round(month.revenue * 100) / 100;
       return { x: columnName(offset), y: value as number };
     }),

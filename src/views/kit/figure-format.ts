@@ -62,5 +62,15 @@ export function formatCurrencyTick(value: number | string): string {
   }).format(number);
 }
 
+/** A count on a distribution's axis whose last bucket holds everything from `top` on: `10+`. */
+export function topBucketLabel(count: number, top: number): string {
+  return count >= top ? `${top}+` : String(count);
+}
+
+/** A share (0–1) as a chart's percent value, two decimals: 0.1234 → 12.34. */
+export function sharePercent(share: number): number {
+  return Math.round(share * 10_000) / 100;
+}
+
 /** The change against the previous period in percent (src/schemas/dashboard-figures.ts), for the KPI cards. */
 export { changeOf } from '../../schemas/dashboard-figures.js';
