@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useContext } from 'react';
-import { saveText } from '../services/download.js';
+import { saveText } from '../services/file-save.js';
 
 /** Hands a text made in the browser to the user as a downloaded file (nothing is sent anywhere). */
 export type SaveTextFile = (text: string, fileName: string, type: string) => void;

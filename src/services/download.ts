@@ -1,5 +1,6 @@
 import { firstValueFrom, fromEvent, takeUntil } from 'rxjs';
 import { apiRequestText, type ApiRequest } from './api-client.js';
+import { saveText } from './file-save.js';
 
 /**
  * Fetches an authenticated CSV from the API (a path under /api, or a full `/api/…` URL such as an import
@@ -28,23 +29,4 @@ export function splitApiUrl(target: string): { path: string; search: Record<stri
   const search: Record<string, string[]> = {};
   for (const [name, value] of url.searchParams) (search[name] ??= []).push(value);
   return { path, search };
-}
-
-/** Hands text to the browser as a downloaded file. */
-export function saveText(text: string, fileName: string, type: string): void {
-  saveBlob(new Blob([text], { type }), fileName);
-}
-
-/** Hands a blob to the browser as a downloaded file, through a blob URL revoked once the click is handled. */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked after the click has been handled so the download can start.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
 }

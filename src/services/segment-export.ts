@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import { apiAuth, apiErrorOf, apiUrl } from './api-client.js';
-import { saveBlob } from './download.js';
+import { saveBlob } from './file-save.js';
 
 /** What a segment export reports: rows received so far, then the rows saved once the file is handed over. */
 export type SegmentExportProgress = { type: 'progress'; rows: number } | { type: 'saved'; rows: number };
