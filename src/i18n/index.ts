@@ -126,9 +126,15 @@ let requestedLanguage: Language | null = null;
 export async function loadLanguage(language: Language): Promise<void> {
   requestedLanguage = language;
   let loaded = -1;
-  while (loaded !== partsInUse.size) {
-    loaded = partsInUse.size;
-    await Promise.all([...partsInUse].map((part) => loadPart(language, part)));
+  try {
+    while (loaded !== partsInUse.size) {
+      loaded = partsInUse.size;
+      await Promise.all([...partsInUse].map((part) => loadPart(language, part)));
+    }
+  } catch (error) {
+    // A failed switch leaves the old language on screen: later screens must not wait for the failed one's texts.
+    if (requestedLanguage === language) requestedLanguage = null;
+    throw error;
   }
 }
 
