@@ -187,7 +187,10 @@ export async function basketTotals(
   companyId: CompanyId,
   filter: BasketFilter,
 ): Promise<BasketTotalsRow> {
-  const { rows } = await sql.query<Omit<BasketTotalsRow, 'guests'>>(TOTALS, rangeParameters(companyId, filter));
+  const { rows } = await sql.query<Omit<BasketTotalsRow, 'guests'>>(
+    TOTALS,
+    rangeParameters(companyId, filter),
+  );
   const { guests } = await basketGuests(sql, companyId, filter, null);
   return { ...numbers(rows[0]!), guests };
 }
