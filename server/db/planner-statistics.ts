@@ -23,6 +23,10 @@ export const CHECK_TABLES = [
   'pos_menu_item_days',
   'pos_guest_days',
   'pos_location_hours',
+  'pos_basket_checks',
+  'pos_basket_items',
+  'pos_basket_categories',
+  'pos_basket_pairs',
 ] as const;
 
 /** When to analyse again: at least `minimumRows` added, and at least `growth` of the rows there before. */

@@ -1,11 +1,13 @@
 import type { CompanyId, Sql } from '../db/database.js';
 
 /**
- * Basket figures read from the checks and their lines (docs/dashboards.md, "Basket"): the daily rollups have no
- * day part and no pairs, so the range's checks are read once (the closing-time index), their lines once, and
- * pairs are counted only among the `pairItems` items on most checks (or with the focus item), which bounds the
- * self-join. Days are local dates of the closing time in the company's zone; day parts use the location's zone
- * (`day_part()`, migration 0016), as the segment rules do.
+ * Basket figures (docs/dashboards.md, "Basket"): checks, units, revenue, items, categories and pairs from the basket
+ * rollups (migration 0041, basket-rollups.repository.ts) — the range's whole months and the days of its partial
+ * months, at the picked locations (or every location's rows) and day part (or every day part's rows) — so the rows
+ * read grow with the range's months, days and locations, not with its checks. Distinct guests cannot be added up
+ * from rollups; they are counted from the range's checks (and lines, per item). Days are local dates of the closing
+ * time in the company's zone; day parts use the location's zone (`day_part()`, migration 0016), as the segment
+ * rules do.
  */
 
 /** What a basket query covers. */
@@ -77,28 +79,107 @@ export interface BasketRows {
   pairs: BasketPairRow[];
 }
 
-// The range's checks ($1 company, $2 locations or null, $3 first day, $4 last day, $5 zone, $6 day part or null)
-// and their lines, one row per check and item.
-const CHECKS_AND_LINES = `
+/** The spans a range reads: its whole months [monthFrom, monthTo) and its other days (both ISO dates). */
+export interface RangeSpans {
+  monthFrom: string;
+  monthTo: string;
+}
+
+const iso = (date: Date) => date.toISOString().slice(0, 10);
+
+/**
+ * The whole months within `from` … `to` (both inclusive) as [monthFrom, monthTo); without one, both are the day
+ * after `to`, so every day of the range is read from the day rows.
+ */
+export function rangeSpans(from: string, to: string): RangeSpans {
+  const first = new Date(`${from}T00:00:00Z`);
+  const last = new Date(`${to}T00:00:00Z`);
+  const dayAfter = new Date(last);
+  dayAfter.setUTCDate(dayAfter.getUTCDate() + 1);
+  const monthFrom =
+    first.getUTCDate() === 1 ? first : new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 1));
+  const monthTo =
+    dayAfter.getUTCDate() === 1 ? dayAfter : new Date(Date.UTC(last.getUTCFullYear(), last.getUTCMonth(), 1));
+  if (monthFrom >= monthTo) return { monthFrom: iso(dayAfter), monthTo: iso(dayAfter) };
+  return { monthFrom: iso(monthFrom), monthTo: iso(monthTo) };
+}
+
+// One rollup table's rows of the range ($1 company, $2 locations, 0 for every location, $3 day part, '' for every
+// day part, $4 first day, $5 last day, $6 first whole month, $7 end of the whole months): three index ranges.
+const rangeRows = (table: string) => `(
+  SELECT * FROM ${table} WHERE company_id = $1 AND span = 'm' AND location_id = ANY($2::bigint[])
+    AND day_part = $3::text AND start >= $6::date AND start < $7::date
+  UNION ALL
+  SELECT * FROM ${table} WHERE company_id = $1 AND span = 'd' AND location_id = ANY($2::bigint[])
+    AND day_part = $3::text AND start >= $4::date AND start < $6::date
+  UNION ALL
+  SELECT * FROM ${table} WHERE company_id = $1 AND span = 'd' AND location_id = ANY($2::bigint[])
+    AND day_part = $3::text AND start >= $7::date AND start <= $5::date)`;
+
+/** The first seven parameters of a rollup read. */
+function rangeParameters(companyId: CompanyId, filter: BasketFilter): unknown[] {
+  const spans = rangeSpans(filter.from, filter.to);
+  return [
+    companyId,
+    filter.locations ?? [0],
+    filter.dayPart ?? '',
+    filter.from,
+    filter.to,
+    spans.monthFrom,
+    spans.monthTo,
+  ];
+}
+
+const TOTALS = `
+  SELECT coalesce(sum(checks), 0)::bigint AS checks, coalesce(sum(units), 0)::bigint AS units,
+         coalesce(sum(revenue_cents), 0)::bigint AS revenue_cents,
+         coalesce(sum(multi_item_checks), 0)::bigint AS multi_item_checks
+  FROM ${rangeRows('pos_basket_checks')} t`;
+
+// The range's checks with a guest ($1 company, $2 locations or null, $3 first day, $4 last day, $5 zone, $6 day
+// part or null).
+const GUEST_CHECKS = `
   checks AS MATERIALIZED (
     SELECT c.id, c.guest_id FROM pos_checks c JOIN locations loc ON loc.id = c.location_id
     WHERE c.company_id = $1 AND ($2::bigint[] IS NULL OR c.location_id = ANY($2::bigint[]))
       AND c.closed_at >= ($3::date::timestamp AT TIME ZONE $5::text)
       AND c.closed_at < (($4::date + 1)::timestamp AT TIME ZONE $5::text)
-      AND ($6::text IS NULL OR day_part(c.opened_at, loc.time_zone) = $6::text)),
-  lines AS MATERIALIZED (
-    SELECT l.check_id, l.menu_item_id, min(k.guest_id) AS guest_id,
-           sum(l.quantity)::bigint AS units, sum(l.amount_cents)::bigint AS cents
-    FROM checks k JOIN pos_check_lines l ON l.company_id = $1 AND l.check_id = k.id
-    GROUP BY 1, 2)`;
+      AND c.guest_id IS NOT NULL
+      AND ($6::text IS NULL OR day_part(c.opened_at, loc.time_zone) = $6::text))`;
 
-const TOTALS = `
-  SELECT (SELECT count(*) FROM checks)::bigint AS checks,
-         (SELECT coalesce(sum(units), 0) FROM lines)::bigint AS units,
-         (SELECT coalesce(sum(cents), 0) FROM lines)::bigint AS revenue_cents,
-         (SELECT count(DISTINCT guest_id) FROM checks)::bigint AS guests,
-         (SELECT count(*) FROM (SELECT check_id FROM lines GROUP BY 1 HAVING count(*) > 1) m)::bigint
-           AS multi_item_checks`;
+const guestParameters = (companyId: CompanyId, filter: BasketFilter) => [
+  companyId,
+  filter.locations,
+  filter.from,
+  filter.to,
+  filter.zone,
+  filter.dayPart,
+];
+
+/** The range's distinct guests, and with `itemIds` those of each of these items (checks holding it). */
+async function basketGuests(
+  sql: Sql,
+  companyId: CompanyId,
+  filter: BasketFilter,
+  itemIds: readonly number[] | null,
+): Promise<{ guests: number; items: Map<number, number> }> {
+  const { rows } = await sql.query<{ guests: number; items: { menu_item_id: number; guests: number }[] }>(
+    `WITH ${GUEST_CHECKS}
+     SELECT (SELECT count(DISTINCT guest_id) FROM checks)::bigint AS guests,
+            CASE WHEN $7::bigint[] IS NULL THEN '[]'::json ELSE
+              (SELECT coalesce(json_agg(json_build_object('menu_item_id', g.menu_item_id, 'guests', g.guests)), '[]')
+               FROM (SELECT l.menu_item_id, count(DISTINCT k.guest_id) AS guests
+                     FROM checks k JOIN pos_check_lines l ON l.company_id = $1 AND l.check_id = k.id
+                     WHERE l.menu_item_id = ANY($7::bigint[])
+                     GROUP BY 1) g) END AS items`,
+    [...guestParameters(companyId, filter), itemIds],
+  );
+  const row = rows[0]!;
+  return {
+    guests: Number(row.guests),
+    items: new Map(row.items.map((item) => [Number(item.menu_item_id), Number(item.guests)])),
+  };
+}
 
 /** The totals alone (the previous period's KPI cards). */
 export async function basketTotals(
@@ -106,21 +187,18 @@ export async function basketTotals(
   companyId: CompanyId,
   filter: BasketFilter,
 ): Promise<BasketTotalsRow> {
-  const { rows } = await sql.query<BasketTotalsRow>(`WITH ${CHECKS_AND_LINES} ${TOTALS}`, [
-    companyId,
-    filter.locations,
-    filter.from,
-    filter.to,
-    filter.zone,
-    filter.dayPart,
-  ]);
-  return numbers(rows[0]!);
+  const { rows } = await sql.query<Omit<BasketTotalsRow, 'guests'>>(
+    TOTALS,
+    rangeParameters(companyId, filter),
+  );
+  const { guests } = await basketGuests(sql, companyId, filter, null);
+  return { ...numbers(rows[0]!), guests };
 }
 
 /**
  * Totals, items (most checks first, at most `itemLimit`), categories and the pairs at or above the minimum
- * support, in one statement over one read of the checks. Pairs: among the `pairItems` items on most checks, or,
- * with a focus item, every pair holding it; most checks first, at most `pairLimit`.
+ * support, from the rollups in one statement, then the guests. Pairs: among the `pairItems` items on most checks,
+ * or, with a focus item, every pair holding it; most checks first, at most `pairLimit`.
  */
 export async function basketFigures(
   sql: Sql,
@@ -129,58 +207,47 @@ export async function basketFigures(
   options: PairOptions,
 ): Promise<BasketRows> {
   const { rows } = await sql.query<{
-    totals: BasketTotalsRow;
-    items: BasketItemRow[];
+    totals: Omit<BasketTotalsRow, 'guests'>;
+    items: Omit<BasketItemRow, 'guests'>[];
     categories: BasketCategoryRow[];
     pairs: BasketPairRow[];
   }>(
-    `WITH ${CHECKS_AND_LINES},
+    `WITH totals AS MATERIALIZED (${TOTALS}),
      items AS MATERIALIZED (
-       SELECT menu_item_id, count(*) AS checks, sum(units) AS units, sum(cents) AS cents,
-              count(DISTINCT guest_id) AS guests
-       FROM lines GROUP BY 1),
+       SELECT menu_item_id, sum(checks) AS checks, sum(units) AS units, sum(revenue_cents) AS cents
+       FROM ${rangeRows('pos_basket_items')} t GROUP BY 1),
      pair_items AS MATERIALIZED (
-       SELECT menu_item_id FROM items ORDER BY checks DESC, menu_item_id LIMIT $10),
-     focus_checks AS MATERIALIZED (
-       SELECT check_id FROM lines WHERE menu_item_id = $9::bigint),
-     -- Without a focus item, the lines of the top items; with one, only the lines of checks holding it.
-     pair_lines AS MATERIALIZED (
-       SELECT check_id, menu_item_id FROM lines
-       WHERE CASE WHEN $9::bigint IS NULL THEN menu_item_id IN (SELECT menu_item_id FROM pair_items)
-                  ELSE check_id IN (SELECT check_id FROM focus_checks) END),
+       SELECT menu_item_id FROM items ORDER BY checks DESC, menu_item_id LIMIT $11),
+     -- Without a focus item, the pairs of the top items; with one, every pair holding it.
      pairs AS (
-       SELECT a.menu_item_id AS a, b.menu_item_id AS b, count(*) AS checks
-       FROM pair_lines a JOIN pair_lines b ON b.check_id = a.check_id AND b.menu_item_id > a.menu_item_id
-       WHERE $9::bigint IS NULL OR a.menu_item_id = $9::bigint OR b.menu_item_id = $9::bigint
+       SELECT item_a AS a, item_b AS b, sum(checks) AS checks
+       FROM ${rangeRows('pos_basket_pairs')} t
+       WHERE CASE WHEN $10::bigint IS NULL
+                  THEN item_a IN (SELECT menu_item_id FROM pair_items) AND item_b IN (SELECT menu_item_id FROM pair_items)
+                  ELSE item_a = $10::bigint OR item_b = $10::bigint END
        GROUP BY 1, 2
-       HAVING count(*) * 10000 >= $8::bigint * (SELECT count(*) FROM checks)
-       ORDER BY count(*) DESC, 1, 2
-       LIMIT $11),
+       HAVING sum(checks) * 10000 >= $9::bigint * (SELECT checks FROM totals)
+       ORDER BY sum(checks) DESC, 1, 2
+       LIMIT $12),
      named_pairs AS (
        SELECT p.a, ma.name AS a_name, ia.checks AS a_checks, p.b, mb.name AS b_name, ib.checks AS b_checks, p.checks
        FROM pairs p JOIN items ia ON ia.menu_item_id = p.a JOIN items ib ON ib.menu_item_id = p.b
        JOIN menu_items ma ON ma.id = p.a JOIN menu_items mb ON mb.id = p.b)
-     SELECT (SELECT row_to_json(t) FROM (${TOTALS}) t) AS totals,
+     SELECT (SELECT row_to_json(t) FROM totals t) AS totals,
             (SELECT coalesce(json_agg(row_to_json(i) ORDER BY i.checks DESC, i.menu_item_id), '[]')
              FROM (SELECT x.menu_item_id, mi.name, mi.category_id, mc.name AS category, x.units,
-                          x.cents AS revenue_cents, x.checks, x.guests
+                          x.cents AS revenue_cents, x.checks
                    FROM items x JOIN menu_items mi ON mi.id = x.menu_item_id
                    JOIN menu_categories mc ON mc.id = mi.category_id
-                   ORDER BY x.checks DESC, x.menu_item_id LIMIT $7) i) AS items,
+                   ORDER BY x.checks DESC, x.menu_item_id LIMIT $8) i) AS items,
             (SELECT coalesce(json_agg(row_to_json(c) ORDER BY c.checks DESC, c.category_id), '[]')
-             FROM (SELECT mi.category_id, mc.name AS category, sum(l.units) AS units, sum(l.cents) AS revenue_cents,
-                          count(DISTINCT l.check_id) AS checks
-                   FROM lines l JOIN menu_items mi ON mi.id = l.menu_item_id
-                   JOIN menu_categories mc ON mc.id = mi.category_id
+             FROM (SELECT t.category_id, mc.name AS category, sum(t.units) AS units,
+                          sum(t.revenue_cents) AS revenue_cents, sum(t.checks) AS checks
+                   FROM ${rangeRows('pos_basket_categories')} t JOIN menu_categories mc ON mc.id = t.category_id
                    GROUP BY 1, 2) c) AS categories,
             (SELECT coalesce(json_agg(row_to_json(p) ORDER BY p.checks DESC, p.a, p.b), '[]') FROM named_pairs p) AS pairs`,
     [
-      companyId,
-      filter.locations,
-      filter.from,
-      filter.to,
-      filter.zone,
-      filter.dayPart,
+      ...rangeParameters(companyId, filter),
       options.itemLimit,
       options.minSupportBasisPoints,
       options.focusItem,
@@ -189,9 +256,16 @@ export async function basketFigures(
     ],
   );
   const row = rows[0]!;
+  const items = row.items.map(numbers);
+  const guests = await basketGuests(
+    sql,
+    companyId,
+    filter,
+    items.map((item) => item.menu_item_id),
+  );
   return {
-    totals: numbers(row.totals),
-    items: row.items.map(numbers),
+    totals: { ...numbers(row.totals), guests: guests.guests },
+    items: items.map((item) => ({ ...item, guests: guests.items.get(item.menu_item_id) ?? 0 })),
     categories: row.categories.map(numbers),
     pairs: row.pairs.map(numbers),
   };

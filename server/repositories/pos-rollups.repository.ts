@@ -1,4 +1,9 @@
 import type { CompanyId, Sql } from '../db/database.js';
+import {
+  addChecksToBasketRollups,
+  rebuildBasketRollups,
+  removeChecksFromBasketRollups,
+} from './basket-rollups.repository.js';
 
 /**
  * The daily rollups of the POS checks (migration 0018), kept by increments in the transaction that stores or
@@ -8,7 +13,8 @@ import type { CompanyId, Sql } from '../db/database.js';
  * A day is the local date of the closing time in the company's time zone.
  * The figures always equal those counted from pos_checks (tests/db/pos-rollups.test.ts). Each guest's visits
  * (migration 0038: one row per guest and day, numbered, with the next visit) are worked out again from their
- * guest-day rows wherever those change.
+ * guest-day rows wherever those change. The basket rollups (migration 0041, basket-rollups.repository.ts) move
+ * with the same checks.
  */
 
 // The batch's checks with their local day; the company's zone read once.
@@ -166,6 +172,7 @@ export async function addChecksToRollups(
   );
   await sql.query(RECHAIN_GUESTS_ADDED_BEFORE_LATER_ROWS, [companyId, checkIds]);
   await sql.query(REVISIT_BATCH_GUESTS, [companyId, checkIds]);
+  await addChecksToBasketRollups(sql, companyId, checkIds);
 }
 
 /**
@@ -179,6 +186,7 @@ export async function removeChecksFromRollups(
   checkIds: readonly number[],
 ): Promise<void> {
   if (checkIds.length === 0) return;
+  await removeChecksFromBasketRollups(sql, companyId, checkIds);
   await sql.query(
     `WITH ${BATCH},
      locations AS (
@@ -241,10 +249,11 @@ export async function removeChecksFromRollups(
 
 /**
  * Refills a company's rollups from its checks (SQL functions `pos_rollups_rebuild`, migrations 0018, 0021 and
- * 0037, and `pos_guest_visits_rebuild`, migration 0038): after a
+ * 0037, `pos_guest_visits_rebuild`, migration 0038, and `pos_basket_rollups_rebuild`, migration 0041): after a
  * bulk load that bypassed the increments, and after the company's time zone changes (every day moves).
  */
 export async function rebuildRollups(sql: Sql, companyId: CompanyId): Promise<void> {
   await sql.query('SELECT pos_rollups_rebuild($1)', [companyId]);
   await sql.query('SELECT pos_guest_visits_rebuild($1)', [companyId]);
+  await rebuildBasketRollups(sql, companyId);
 }

@@ -29,6 +29,10 @@ import {
   type LocationRow,
 } from '../repositories/locations.repository.js';
 import { exitOutOfGroupScope } from '../repositories/flow-exits.repository.js';
+import {
+  recountLocationInBasketRollups,
+  removeLocationFromBasketRollups,
+} from '../repositories/basket-rollups.repository.js';
 import { removeLocationFromCohorts } from '../repositories/cohort-rollups.repository.js';
 import { lockCompanyIngestion } from '../repositories/pos-ingestion.repository.js';
 import { rechainGuestDays } from '../repositories/pos-rollups.repository.js';
@@ -101,7 +105,16 @@ export function locationsService(db: Database) {
       return presentLocation(await db.tenant(scope.companyId, (sql) => createLocation(sql, scope, input)));
     },
     async update(scope: WriteScope, id: number, changes: LocationPatch): Promise<Location> {
-      const row = await db.tenant(scope.companyId, (sql) => updateLocation(sql, scope, id, changes));
+      const row = await db.tenant(scope.companyId, async (sql) => {
+        const before = changes.time_zone === undefined ? null : await getLocation(sql, scope.companyId, id);
+        const updated = await updateLocation(sql, scope, id, changes);
+        // The basket rollups hold day parts of the location's zone: a new zone moves its checks between them.
+        if (updated && before && before.time_zone !== updated.time_zone) {
+          await lockCompanyIngestion(sql, scope.companyId);
+          await recountLocationInBasketRollups(sql, scope.companyId, id);
+        }
+        return updated;
+      });
       if (!row) throw notFound('Location');
       return presentLocation(row);
     },
@@ -111,6 +124,7 @@ export function locationsService(db: Database) {
         // out again first, their running figures and first days after.
         await lockCompanyIngestion(sql, scope.companyId);
         await removeLocationFromCohorts(sql, scope.companyId, id);
+        await removeLocationFromBasketRollups(sql, scope.companyId, id);
         const guests = await guestsWithChecksAt(sql, scope.companyId, id);
         const deleted = await deleteLocation(sql, scope, id);
         await recountGuests(sql, scope.companyId, guests);
