@@ -117,6 +117,33 @@ export async function countSegment(
 }
 
 /**
+ * The members of several segments (each a rule set and its picker) counted in one scan of the company's guests,
+ * in the order given: the `all` of `countSegment` for each, without the marketable, trackable and company counts
+ * (the home dashboard's recommendations, docs/dashboards.md). Refused as `countSegment` is.
+ */
+export async function countSegmentMembers(
+  sql: Sql,
+  companyId: CompanyId,
+  segments: readonly { ruleSet: SegmentRuleSet; scope: SegmentScope }[],
+): Promise<number[]> {
+  if (segments.length === 0) return [];
+  const members: RawBuilder<SqlBool>[] = [];
+  for (const segment of segments) {
+    members.push((await segmentStatement(sql, companyId, segment.ruleSet, segment.scope)).member);
+  }
+  const counts = members.map(
+    (member, index) => rawSql`(count(*) FILTER (WHERE ${member}))::int AS ${rawSql.raw(`c${index}`)}`,
+  );
+  const [row] = await run(
+    sql,
+    rawSql<
+      Record<string, number>
+    >`SELECT ${rawSql.join(counts)} FROM guests g WHERE g.company_id = ${companyId}`,
+  );
+  return members.map((_, index) => row?.[`c${index}`] ?? 0);
+}
+
+/**
  * The segment's member guests as a statement fragment, `SELECT g.id FROM guests g WHERE …`, for a statement that
  * reads them in one go (a campaign's audience, docs/campaigns.md); run it with `runWithSegmentPlanner`. Refused
  * as `countSegment` is.
