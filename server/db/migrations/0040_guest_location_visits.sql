@@ -13,3 +13,4 @@ UPDATE guest_locations gl SET first_visit_at = a.first_at, last_visit_at = a.las
 FROM (SELECT company_id, guest_id, location_id, min(closed_at) AS first_at, max(closed_at) AS last_at
       FROM pos_checks WHERE guest_id IS NOT NULL GROUP BY company_id, guest_id, location_id) a
 WHERE gl.company_id = a.company_id AND gl.guest_id = a.guest_id AND gl.location_id = a.location_id;
+

@@ -320,8 +320,10 @@ export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
         ? rawSql`JOIN menu_items mi ON mi.company_id = ${companyId} AND mi.id = l.menu_item_id`
         : rawSql``;
       if (unscoped(ctx, rule)) {
+        // Every row is written from at least one check (pos.repository.ts, the bulk fill), so an item's buyers
+        // are read from the index (company, item, guest) alone.
         const bought = rawSql`SELECT l.guest_id FROM guest_menu_items l ${items}
-                              WHERE l.company_id = ${companyId} AND l.checks > 0 AND ${item}`;
+                              WHERE l.company_id = ${companyId} AND ${item}`;
         return rule.operator === 'none' ? notInGuests(bought) : inGuests(bought);
       }
       const lines = rawSql`JOIN pos_check_lines l ON l.company_id = ${companyId} AND l.check_id = c.id ${items}`;
