@@ -219,6 +219,7 @@ async function audiencesOf(
   sql: Sql,
   companyId: number,
   found: readonly Candidate[],
+  picked: number[] | null,
   asOf: Date,
 ): Promise<number[]> {
   const lapsedAt = found
@@ -232,20 +233,17 @@ async function audiencesOf(
           days: LAPSED_DAYS,
           asOf,
         });
+  // The other candidates' own locations are all the picked ones.
   const others = found.filter((candidate) => candidate.kind !== 'lapsed_regulars');
   const counts = await countSegmentMembers(
     sql,
     companyId,
     others.map((candidate) => ({
-      ruleSet: {
-        segment_groups: [
-          {
-            segment_rules: candidate.rules as unknown as SegmentRuleSet['segment_groups'][0]['segment_rules'],
-          },
-        ],
-      },
-      scope: { locationIds: candidate.locationIds.length > 0 ? candidate.locationIds : null, asOf },
+      segment_groups: [
+        { segment_rules: candidate.rules as unknown as SegmentRuleSet['segment_groups'][0]['segment_rules'] },
+      ],
     })),
+    { locationIds: picked, asOf },
   );
   return found.map((candidate) =>
     candidate.kind === 'lapsed_regulars'
@@ -272,7 +270,7 @@ export async function recommendations(
 ): Promise<Recommendation[]> {
   if (scope.locationIds !== null && scope.locationIds.length === 0) return [];
   const found = await candidates(sql, companyId, scope.locationIds, scope.range, scope.month);
-  const audiences = await audiencesOf(sql, companyId, found, scope.asOf);
+  const audiences = await audiencesOf(sql, companyId, found, scope.locationIds, scope.asOf);
   const counted = found.map((candidate, index): Recommendation => {
     const audience = audiences[index]!;
     const rate = RESPONSE_RATES[candidate.kind];
