@@ -1,10 +1,14 @@
 import type { DayBounds } from '../../src/schemas/dashboard-query.js';
 import type { CompanyId, Sql } from '../db/database.js';
+import { sql as rawSql } from 'kysely';
+import { queryBuilder } from '../db/query-builder.js';
 import type { RangeInstants } from './company-clock.repository.js';
+import { SegmentClock } from './segment-rules/clock.js';
 
 /**
  * The home dashboard's own figures (docs/dashboards.md, "Recommendations"): revenue and checks per day from the
- * daily rollups, emails sent, checks by weekday and day part (the range's last eight weeks at most), the best sellers, whether a birthday flow is live.
+ * daily rollups, emails sent, checks by weekday and day part (the range's last eight weeks at most), the best
+ * sellers, whether a birthday flow is live, and the lapsed regulars of each location.
  * Days are `YYYY-MM-DD` in the company's time zone, both ends inclusive; `null` locations mean every location.
  */
 
@@ -56,7 +60,8 @@ export interface WeekdayDayPartRow {
 /**
  * The range's checks by weekday and day part, as the segment rules read them: the weekday of the check's local
  * day (closing time, company's zone), the day part of its opening hour in the location's zone (`day_part()`).
- * Day parts are not in the rollups, so this reads the range's checks (index on location and closing time).
+ * From the hourly rollup `pos_location_hours` (migration 0037), whose day is that local closing day and whose day
+ * part is that `day_part()`: rows per day, location and hour, whatever the number of checks.
  */
 export async function weekdayDayPartChecks(
   sql: Sql,
@@ -65,17 +70,43 @@ export async function weekdayDayPartChecks(
   range: DayBounds,
 ): Promise<WeekdayDayPartRow[]> {
   const { rows } = await sql.query<WeekdayDayPartRow>(
-    `WITH zone AS (SELECT time_zone FROM companies WHERE id = $1)
-     SELECT extract(isodow FROM c.closed_at AT TIME ZONE zone.time_zone)::int AS weekday,
-            day_part(c.opened_at, loc.time_zone) AS day_part, count(*)::int AS checks
-     FROM zone, pos_checks c JOIN locations loc ON loc.id = c.location_id
-     WHERE c.company_id = $1 AND ($2::bigint[] IS NULL OR c.location_id = ANY($2::bigint[]))
-       AND c.closed_at >= ($3::date::timestamp AT TIME ZONE zone.time_zone)
-       AND c.closed_at < (($4::date + 1)::timestamp AT TIME ZONE zone.time_zone)
+    `SELECT extract(isodow FROM h.day)::int AS weekday, h.day_part, sum(h.checks)::int AS checks
+     FROM pos_location_hours h
+     WHERE h.company_id = $1 AND ($2::bigint[] IS NULL OR h.location_id = ANY($2::bigint[]))
+       AND h.day BETWEEN $3::date AND $4::date
      GROUP BY 1, 2 ORDER BY 1, 2`,
     [companyId, locations, range.from, range.to],
   );
   return rows;
+}
+
+/**
+ * Lapsed regulars of each location, in one grouped count: the guests with at least `minVisits` checks at the
+ * location and none there since the start of the local day `days − 1` days before `asOf`'s — exactly the guests
+ * of the segment rules `location in [L]`, `visit_count ≥ minVisits`, `days_since_last_visit ≥ days` (the segment
+ * engine's scoped figures, segment-rules/conditions.ts, read the same `guest_locations` row and the same bound of
+ * `SegmentClock`). Locations without one are absent.
+ */
+export async function lapsedRegularsByLocation(
+  sql: Sql,
+  companyId: CompanyId,
+  locations: readonly number[],
+  rule: { minVisits: number; days: number; asOf: Date },
+): Promise<Map<number, number>> {
+  const zone = await sql.query<{ time_zone: string }>('SELECT time_zone FROM companies WHERE id = $1', [
+    companyId,
+  ]);
+  const clock = new SegmentClock(zone.rows[0]?.time_zone ?? 'UTC', rule.asOf);
+  const statement = rawSql<{ location_id: number; guests: number }>`
+    SELECT gl.location_id::int AS location_id, count(*)::int AS guests FROM guest_locations gl
+    WHERE gl.company_id = ${companyId} AND gl.location_id = ANY(${[...locations]}::bigint[])
+      AND gl.visits >= ${rule.minVisits}::int AND gl.last_visit_at < ${clock.dayStart(rule.days - 1)}
+    GROUP BY gl.location_id`.compile(queryBuilder);
+  const { rows } = await sql.query<{ location_id: number; guests: number }>(
+    statement.sql,
+    statement.parameters,
+  );
+  return new Map(rows.map((row) => [row.location_id, row.guests]));
 }
 
 /** A menu item's sales in a range. */
@@ -85,7 +116,10 @@ export interface BestSellerRow {
   units: number;
 }
 
-/** The range's best-selling menu items by units (then revenue, then id), from `pos_menu_item_days`. */
+/**
+ * The range's best-selling menu items by units (then revenue, then id), from `pos_menu_item_days`: its rows (a
+ * day × location × item each) summed per item first, then the few items named.
+ */
 export async function bestSellers(
   sql: Sql,
   companyId: CompanyId,
@@ -94,12 +128,14 @@ export async function bestSellers(
   limit: number,
 ): Promise<BestSellerRow[]> {
   const { rows } = await sql.query<BestSellerRow>(
-    `SELECT d.menu_item_id::int AS menu_item_id, i.name, sum(d.units)::int AS units
-     FROM pos_menu_item_days d JOIN menu_items i ON i.company_id = $1 AND i.id = d.menu_item_id
-     WHERE d.company_id = $1 AND ($2::bigint[] IS NULL OR d.location_id = ANY($2::bigint[]))
-       AND d.day BETWEEN $3::date AND $4::date
-     GROUP BY d.menu_item_id, i.name
-     ORDER BY sum(d.units) DESC, sum(d.revenue_cents) DESC, d.menu_item_id
+    `WITH sold AS (
+       SELECT d.menu_item_id, sum(d.units) AS units, sum(d.revenue_cents) AS revenue_cents FROM pos_menu_item_days d
+       WHERE d.company_id = $1 AND ($2::bigint[] IS NULL OR d.location_id = ANY($2::bigint[]))
+         AND d.day BETWEEN $3::date AND $4::date
+       GROUP BY d.menu_item_id)
+     SELECT s.menu_item_id::int AS menu_item_id, i.name, s.units::int AS units
+     FROM sold s JOIN menu_items i ON i.company_id = $1 AND i.id = s.menu_item_id
+     ORDER BY s.units DESC, s.revenue_cents DESC, s.menu_item_id
      LIMIT $5`,
     [companyId, locations, range.from, range.to, limit],
   );

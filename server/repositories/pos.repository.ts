@@ -303,6 +303,13 @@ export const GUEST_CHECK_FIGURES = `
   count(*) FILTER (WHERE day_part(c.opened_at, loc.time_zone) = 'late')::int AS late`;
 
 /**
+ * Visits, spend and the first and last visit per guest and location over company `$1`'s checks (group by
+ * `company_id, guest_id, location_id`): the columns of `guest_locations`, shared with the demo loader.
+ */
+export const GUEST_LOCATION_FIGURES = `company_id, guest_id, location_id, count(*)::int, sum(total_cents)::bigint,
+  min(closed_at), max(closed_at)`;
+
+/**
  * Units and checks per guest and menu item over the lines `l` of company `$1`'s checks `c` (group by
  * `c.company_id, c.guest_id, l.menu_item_id`), shared with the demo loader like `GUEST_CHECK_FIGURES`.
  */
@@ -350,13 +357,17 @@ export async function addChecksToGuests(
     [companyId, checkIds],
   );
   await sql.query(
-    `INSERT INTO guest_locations (company_id, guest_id, location_id, visits, spend_cents)
-     SELECT company_id, guest_id, location_id, count(*)::int, sum(total_cents)::bigint FROM pos_checks
+    `INSERT INTO guest_locations (company_id, guest_id, location_id, visits, spend_cents, first_visit_at,
+                                  last_visit_at)
+     SELECT ${GUEST_LOCATION_FIGURES} FROM pos_checks
      WHERE company_id = $1 AND id = ANY($2::bigint[]) AND guest_id IS NOT NULL
      GROUP BY company_id, guest_id, location_id
      ON CONFLICT (company_id, guest_id, location_id) DO UPDATE
        SET visits = guest_locations.visits + excluded.visits,
-           spend_cents = guest_locations.spend_cents + excluded.spend_cents`,
+           spend_cents = guest_locations.spend_cents + excluded.spend_cents,
+           -- A late check can be the earliest or not the latest; least/greatest skip a row's NULLs.
+           first_visit_at = least(guest_locations.first_visit_at, excluded.first_visit_at),
+           last_visit_at = greatest(guest_locations.last_visit_at, excluded.last_visit_at)`,
     [companyId, checkIds],
   );
   await sql.query(
@@ -418,9 +429,10 @@ export async function recountGuests(
   // Rows stay: a guest added or imported at a location belongs to it without a visit.
   await sql.query(
     `UPDATE guest_locations gl
-     SET (visits, spend_cents) = (SELECT count(*)::int, coalesce(sum(c.total_cents), 0)::bigint FROM pos_checks c
-                                  WHERE c.company_id = $1 AND c.guest_id = gl.guest_id
-                                    AND c.location_id = gl.location_id)
+     SET (visits, spend_cents, first_visit_at, last_visit_at) =
+           (SELECT count(*)::int, coalesce(sum(c.total_cents), 0)::bigint, min(c.closed_at), max(c.closed_at)
+            FROM pos_checks c
+            WHERE c.company_id = $1 AND c.guest_id = gl.guest_id AND c.location_id = gl.location_id)
      WHERE gl.company_id = $1 AND gl.guest_id = ANY($2::bigint[])`,
     [companyId, guestIds],
   );

@@ -70,16 +70,20 @@ async function segmentStatement(
     companyId,
     clock: new SegmentClock(zone.rows[0]?.time_zone ?? 'UTC', scope.asOf ?? new Date()),
   };
-  const conditions = [ruleSetCondition(base, ruleSet.segment_groups)];
-  if (picked.length > 0) {
-    // The picker: guests who visited one of the picked locations.
-    const visited = rawSql`SELECT gl.guest_id FROM guest_locations gl
-      WHERE gl.company_id = ${companyId} AND gl.visits > 0 AND gl.location_id = ANY(${picked}::bigint[])`;
-    conditions.push(inGuests(visited));
-  }
+  const rules = ruleSetCondition(base, ruleSet.segment_groups);
+  const conditions = [rules];
+  // The picker: guests who visited one of the picked locations.
+  const picker =
+    picked.length > 0
+      ? inGuests(rawSql`SELECT gl.guest_id FROM guest_locations gl
+          WHERE gl.company_id = ${companyId} AND gl.visits > 0 AND gl.location_id = ANY(${picked}::bigint[])`)
+      : rawSql<SqlBool>`TRUE`;
+  if (picked.length > 0) conditions.push(picker);
   const member = rawSql<SqlBool>`(${rawSql.join(conditions, rawSql` AND `)})`;
   return {
     member,
+    rules,
+    picker,
     from: rawSql`FROM guests g WHERE g.company_id = ${companyId} AND ${member}`,
     marketable: excludesMarketable(ruleSet.segment_groups) ? rawSql<SqlBool>`false` : marketable(base),
   };
@@ -114,6 +118,33 @@ export async function countSegment(
     trackable: row?.trackable ?? 0,
     company_guests: row?.company_guests ?? 0,
   };
+}
+
+/**
+ * The members of several rule sets under one scope (the same picker and moment) counted in one scan of the
+ * company's guests, in the order given: the `all` of `countSegment` for each, without the marketable, trackable
+ * and company counts (the home dashboard's recommendations, docs/dashboards.md). The picker's set is worked out
+ * once, for the scan, not once per rule set. Refused as `countSegment` is.
+ */
+export async function countSegmentMembers(
+  sql: Sql,
+  companyId: CompanyId,
+  ruleSets: readonly SegmentRuleSet[],
+  scope: SegmentScope = {},
+): Promise<number[]> {
+  if (ruleSets.length === 0) return [];
+  const statements = [];
+  for (const ruleSet of ruleSets) statements.push(await segmentStatement(sql, companyId, ruleSet, scope));
+  const counts = statements.map(
+    (statement, index) =>
+      rawSql`(count(*) FILTER (WHERE ${statement.rules}))::int AS ${rawSql.raw(`c${index}`)}`,
+  );
+  const [row] = await run(
+    sql,
+    rawSql<Record<string, number>>`SELECT ${rawSql.join(counts)} FROM guests g
+                                   WHERE g.company_id = ${companyId} AND ${statements[0]!.picker}`,
+  );
+  return statements.map((_, index) => row?.[`c${index}`] ?? 0);
 }
 
 /**

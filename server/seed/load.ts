@@ -16,7 +16,11 @@ import { ALL_FEATURES } from '../../src/schemas/features.js';
 import { DEMO_PASSWORD, type Scale } from './blueprints.js';
 import { bulkWriter, checksPerCopyOn, type BulkWriter } from './bulk.js';
 import { companyChecks, type CheckRecord } from './checks.js';
-import { GUEST_CHECK_FIGURES, GUEST_ITEM_FIGURES } from '../repositories/pos.repository.js';
+import {
+  GUEST_CHECK_FIGURES,
+  GUEST_ITEM_FIGURES,
+  GUEST_LOCATION_FIGURES,
+} from '../repositories/pos.repository.js';
 import { rebuildCohortRollups } from '../repositories/cohort-rollups.repository.js';
 import { rebuildRollups } from '../repositories/pos-rollups.repository.js';
 import { companyCompetitors } from './competitors.js';
@@ -379,8 +383,9 @@ export async function updateGuestTotals(sql: Sql, companyId: number): Promise<vo
   );
   // Seeded first locations are always a location with a check, so the checks alone fill the table.
   await sql.query(
-    `INSERT INTO guest_locations (company_id, guest_id, location_id, visits, spend_cents)
-     SELECT company_id, guest_id, location_id, count(*)::int, sum(total_cents)::bigint FROM pos_checks
+    `INSERT INTO guest_locations (company_id, guest_id, location_id, visits, spend_cents, first_visit_at,
+                                  last_visit_at)
+     SELECT ${GUEST_LOCATION_FIGURES} FROM pos_checks
      WHERE company_id = $1 AND guest_id IS NOT NULL
      GROUP BY company_id, guest_id, location_id`,
     [companyId],

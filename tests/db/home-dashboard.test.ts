@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
+import { lapsedRegularsByLocation } from '../../server/repositories/home-dashboard.repository.js';
+import { countSegment } from '../../server/repositories/segment-rules.repository.js';
 import { homeDashboardService } from '../../server/services/home-dashboard.service.js';
 import { dayPartRange } from '../../server/services/home-recommendations.js';
 import { segmentsService } from '../../server/services/segments.service.js';
@@ -209,22 +211,24 @@ describe('home dashboard figures and recommendations', () => {
   const visited = (checks: Sent[], locations: number[]) =>
     checks.some((check) => locations.includes(check.location_id));
 
+  /** The guests with 3+ checks at the place and none there in 60+ days, counted over the checks. */
+  function lapsedAt(place: number): number {
+    return [...byGuest().values()].filter((checks) => {
+      const here = checks.filter((check) => check.location_id === place);
+      const last = here
+        .map((check) => check.day)
+        .sort()
+        .at(-1);
+      return here.length >= 3 && last !== undefined && daysBetween(last, today) >= 60;
+    }).length;
+  }
+
   /** The expected audiences of the recommendations at the locations. */
   async function expectedAudiences(locations: number[], all: boolean) {
     const guests = byGuest();
     const lapsed = places
       .filter((place) => locations.includes(place))
-      .map((place) => ({
-        place,
-        audience: [...guests.values()].filter((checks) => {
-          const here = checks.filter((check) => check.location_id === place);
-          const last = here
-            .map((check) => check.day)
-            .sort()
-            .at(-1);
-          return here.length >= 3 && last !== undefined && daysBetween(last, today) >= 60;
-        }).length,
-      }))
+      .map((place) => ({ place, audience: lapsedAt(place) }))
       .sort((a, b) => b.audience - a.audience || a.place - b.place)[0]!;
     const month = Number(today.slice(5, 7));
     const birthdayAudience = [...guests.entries()].filter(
@@ -374,6 +378,35 @@ describe('home dashboard figures and recommendations', () => {
         expect(saved.segmentcache.all_customers).toBe(item.audience);
       }
     }
+  });
+
+  it("counts every location's lapsed regulars in one statement, as the checks and the segment engine count them", async () => {
+    const grouped = await db.tenant(companyA, (sql) =>
+      lapsedRegularsByLocation(sql, companyA, places, { minVisits: 3, days: 60, asOf: now }),
+    );
+    for (const place of places) {
+      const engine = await db.tenant(companyA, (sql) =>
+        countSegment(
+          sql,
+          companyA,
+          {
+            segment_groups: [
+              {
+                segment_rules: [
+                  { type: 'location', operator: 'in', value: [place] },
+                  { type: 'visit_count', operator: 'gte', value: 3 },
+                  { type: 'days_since_last_visit', operator: 'gte', value: 60 },
+                ],
+              },
+            ],
+          },
+          { asOf: now },
+        ),
+      );
+      expect(grouped.get(place) ?? 0).toBe(lapsedAt(place));
+      expect(engine.all).toBe(lapsedAt(place));
+    }
+    expect([...grouped.values()].filter((guests) => guests > 0).length).toBeGreaterThan(0);
   });
 
   it('reads the slow day part over the range’s last eight weeks at most', () => {

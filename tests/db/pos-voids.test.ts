@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
 import { voidChecks } from '../../server/repositories/pos-voids.repository.js';
+import { updateGuestTotals } from '../../server/seed/load.js';
 import { locationsService } from '../../server/services/locations.service.js';
 import { seededRandom } from '../support/clv-simulation.js';
 import { makeGuest, makeLocation, systemScope } from '../support/factories.js';
@@ -23,7 +24,8 @@ async function keptFigures(db: Database, companyId: number) {
     ).rows,
     locations: (
       await sql.query(
-        `SELECT g.pos_id, gl.location_id, gl.visits, gl.spend_cents::int AS spend
+        `SELECT g.pos_id, gl.location_id, gl.visits, gl.spend_cents::int AS spend, gl.first_visit_at,
+                gl.last_visit_at
          FROM guest_locations gl JOIN guests g ON g.id = gl.guest_id
          WHERE gl.company_id = $1 ORDER BY g.pos_id, gl.location_id`,
         [companyId],
@@ -80,7 +82,8 @@ async function figuresFromRawChecks(db: Database, companyId: number) {
     ).rows,
     locations: (
       await sql.query(
-        `SELECT g.pos_id, gl.location_id, count(c.id)::int AS visits, coalesce(sum(c.total_cents), 0)::int AS spend
+        `SELECT g.pos_id, gl.location_id, count(c.id)::int AS visits, coalesce(sum(c.total_cents), 0)::int AS spend,
+                min(c.closed_at) AS first_visit_at, max(c.closed_at) AS last_visit_at
          FROM guest_locations gl JOIN guests g ON g.id = gl.guest_id
          LEFT JOIN pos_checks c ON c.guest_id = gl.guest_id AND c.location_id = gl.location_id
          WHERE gl.company_id = $1 GROUP BY g.pos_id, gl.location_id ORDER BY g.pos_id, gl.location_id`,
@@ -180,6 +183,29 @@ describe('voiding checks', () => {
       });
     }
     await db.tenant(companyA, (sql) => ingestChecks(sql, systemScope(companyA), sent));
+  });
+
+  it('keeps every figure as the checks say as they arrive, a late check too, and the bulk fill agrees', async () => {
+    // A check closed long before every other, arriving last: the earliest visit moves back, the latest stays.
+    const late = { ...sent[0]!, check_number: 'C-late', guest: { pos_id: 'V-1' } };
+    late.opened_at = new Date(Date.UTC(2024, 5, 1, 18));
+    late.closed_at = new Date(Date.UTC(2024, 5, 1, 19));
+    await db.tenant(companyA, (sql) => ingestChecks(sql, systemScope(companyA), [late]));
+    sent.push(late);
+    const raw = await figuresFromRawChecks(db, companyA);
+    expect(
+      raw.locations.some(
+        (row) => (row.first_visit_at as Date | null)?.getTime() === late.closed_at.getTime(),
+      ),
+    ).toBe(true);
+    expect(await keptFigures(db, companyA)).toEqual(raw);
+    // The demo loader's and the bench's bulk fill, over rows with visits (a walk-in's row without one stays).
+    await db.owner(async (sql) => {
+      await sql.query('DELETE FROM guest_locations WHERE company_id = $1 AND visits > 0', [companyA]);
+      await sql.query('DELETE FROM guest_menu_items WHERE company_id = $1', [companyA]);
+      await updateGuestTotals(sql, companyA);
+    });
+    expect(await keptFigures(db, companyA)).toEqual(raw);
   });
 
   it('takes checks away and leaves every guest figure as the remaining checks say', async () => {

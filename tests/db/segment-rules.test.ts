@@ -5,6 +5,7 @@ import { createLocationGroup } from '../../server/repositories/location-groups.r
 import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
 import {
   countSegment,
+  countSegmentMembers,
   segmentMemberIds,
   SegmentRulesRefusedError,
 } from '../../server/repositories/segment-rules.repository.js';
@@ -273,6 +274,23 @@ describe('segment rules compiled to SQL', () => {
     // The cases are not all trivially everyone or no one.
     expect(nonEmpty).toBeGreaterThan(150);
   }, 240_000);
+
+  it('count several rule sets under one picker in one statement, each as the independent evaluation', async () => {
+    const generate = ruleSetGenerator(random, ids, AS_OF);
+    for (let n = 0; n < 20; n++) {
+      const ruleSets = Array.from({ length: 1 + (n % 4) }, () => {
+        const checked = checkRuleSet(generate());
+        if (!checked.ok) throw new Error(`generated an invalid rule set: ${JSON.stringify(checked.fields)}`);
+        return checked.ruleSet;
+      });
+      const picked = n % 2 === 0 ? ids.locations.filter(() => random() < 0.5) : [];
+      const counted = await asA((sql) =>
+        countSegmentMembers(sql, companyA, ruleSets, { locationIds: picked, asOf: AS_OF }),
+      );
+      const context = JSON.stringify({ case: n, picked, ruleSets });
+      expect(counted, context).toEqual(ruleSets.map((ruleSet) => model.counts(ruleSet, picked).all));
+    }
+  });
 
   it('score recency, frequency and monetary quintiles as an independent ranking does', async () => {
     const compiled = rfmScores(companyA).compile(queryBuilder);

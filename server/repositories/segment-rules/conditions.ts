@@ -7,8 +7,8 @@ import { guestsInRfmCells } from './rfm.js';
 /**
  * One condition per rule over the guest `g` (docs/segments.md has each type's definition). Every value is a
  * parameter; the only text joined in is this file's own. Figures over a window or over a group's locations
- * are read from the checks, grouped by guest; all-time figures over every location from the running totals on
- * `guests`. A figure condition that holds for a guest without checks (`visits ≤ 2`) is written as "not among the
+ * are read from the checks, grouped by guest; all-time figures over some locations from each guest's rows in
+ * `guest_locations`; all-time figures over every location from the running totals on `guests`. A figure condition that holds for a guest without checks (`visits ≤ 2`) is written as "not among the
  * guests whose checks break it", so guests with no check count too.
  */
 
@@ -118,13 +118,50 @@ function checkConditions(ctx: RuleContext, windowDays: number | undefined, where
   ]);
 }
 
-/** A figure of the guest's checks (`aggregate`) compared, guests without checks counting as 0. */
-function checkFigure(ctx: RuleContext, rule: SegmentRule, aggregate: RawBuilder<unknown>, figure: Figure) {
-  const { condition, atZero } = compare(aggregate, rule.operator, rule.value, figure);
-  const checks = guestChecks(ctx, rule.window_days);
+/**
+ * The guests' rows at the group's scope's locations where they have a check (`guest_locations`, alias `gl`):
+ * visits, spend, first and last visit there are kept on each row as checks arrive (migration 0040), so a figure
+ * over all time at some locations reads a row per guest and location, not the checks; the same figures the
+ * checks give, grouped by guest.
+ */
+function guestLocationRows(ctx: RuleContext) {
+  const where = and([
+    rawSql<SqlBool>`gl.company_id = ${ctx.companyId}`,
+    rawSql<SqlBool>`gl.visits > 0`,
+    ...ctx.scope.map((set) => rawSql<SqlBool>`gl.location_id IN (${set})`),
+  ]);
+  return rawSql`SELECT gl.guest_id FROM guest_locations gl WHERE ${where}`;
+}
+
+/** Whether a rule's figure comes from `guest_locations`: scoped to locations, over all time. */
+const locationScoped = (ctx: RuleContext, rule: SegmentRule) =>
+  ctx.scope.length > 0 && rule.window_days === undefined;
+
+/**
+ * A figure of the guest's checks compared, guests without checks counting as 0: `aggregate` over the checks
+ * (alias `c`) in a window, `rowsAggregate` over the guest's location rows (alias `gl`) when scoped to locations
+ * for all time.
+ */
+function checkFigure(
+  ctx: RuleContext,
+  rule: SegmentRule,
+  aggregate: RawBuilder<unknown>,
+  rowsAggregate: RawBuilder<unknown>,
+  figure: Figure,
+) {
+  const scoped = locationScoped(ctx, rule);
+  const { condition, atZero } = compare(
+    scoped ? rowsAggregate : aggregate,
+    rule.operator,
+    rule.value,
+    figure,
+  );
+  const grouped = scoped
+    ? rawSql`${guestLocationRows(ctx)} GROUP BY gl.guest_id`
+    : rawSql`${guestChecks(ctx, rule.window_days)} GROUP BY c.guest_id`;
   return atZero
-    ? notInGuests(rawSql`${checks} GROUP BY c.guest_id HAVING NOT (${condition})`)
-    : inGuests(rawSql`${checks} GROUP BY c.guest_id HAVING ${condition}`);
+    ? notInGuests(rawSql`${grouped} HAVING NOT (${condition})`)
+    : inGuests(rawSql`${grouped} HAVING ${condition}`);
 }
 
 /** Conditions on an instant (a first or last visit) for the day-count and date operators. */
@@ -161,14 +198,18 @@ function instantConditions(
   }
 }
 
-/** A condition on the first or last visit: the running figure, or the scoped checks' min or max. */
+/**
+ * A condition on the first or last visit: the running figure on the guest, or, scoped to locations, the earliest
+ * first or latest last visit of the guest's rows there (each row's own figure over its checks).
+ */
 function visitInstant(ctx: RuleContext, rule: SegmentRule, column: 'first_visit_at' | 'last_visit_at') {
   if (ctx.scope.length === 0) {
     return and(instantConditions(ctx, rawSql.ref(`g.${column}`), rule.operator, rule.value));
   }
-  const aggregate = column === 'first_visit_at' ? rawSql`min(c.closed_at)` : rawSql`max(c.closed_at)`;
+  const aggregate =
+    column === 'first_visit_at' ? rawSql`min(gl.first_visit_at)` : rawSql`max(gl.last_visit_at)`;
   const having = and(instantConditions(ctx, aggregate, rule.operator, rule.value));
-  return inGuests(rawSql`${guestChecks(ctx, undefined)} GROUP BY c.guest_id HAVING ${having}`);
+  return inGuests(rawSql`${guestLocationRows(ctx)} GROUP BY gl.guest_id HAVING ${having}`);
 }
 
 /** `any` (at least one such check) or `none` of the checks matching `where`. */
@@ -255,12 +296,12 @@ export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
     case 'visit_count':
       return unscoped(ctx, rule)
         ? compare(rawSql`g.visit_count`, rule.operator, rule.value, WHOLE).condition
-        : checkFigure(ctx, rule, rawSql`count(*)`, WHOLE);
+        : checkFigure(ctx, rule, rawSql`count(*)`, rawSql`sum(gl.visits)`, WHOLE);
     case 'total_spend':
       if (rule.operator === 'top_percent') return topSpenders(ctx, rule);
       return unscoped(ctx, rule)
         ? compare(rawSql`g.total_spend_cents`, rule.operator, rule.value, CENTS).condition
-        : checkFigure(ctx, rule, rawSql`sum(c.total_cents)`, CENTS);
+        : checkFigure(ctx, rule, rawSql`sum(c.total_cents)`, rawSql`sum(gl.spend_cents)`, CENTS);
     case 'days_since_last_visit':
       return visitInstant(ctx, rule, 'last_visit_at');
     case 'first_visit':
@@ -279,8 +320,10 @@ export function ruleCondition(ctx: RuleContext, rule: SegmentRule): Condition {
         ? rawSql`JOIN menu_items mi ON mi.company_id = ${companyId} AND mi.id = l.menu_item_id`
         : rawSql``;
       if (unscoped(ctx, rule)) {
+        // Every row is written from at least one check (pos.repository.ts, the bulk fill), so an item's buyers
+        // are read from the index (company, item, guest) alone.
         const bought = rawSql`SELECT l.guest_id FROM guest_menu_items l ${items}
-                              WHERE l.company_id = ${companyId} AND l.checks > 0 AND ${item}`;
+                              WHERE l.company_id = ${companyId} AND ${item}`;
         return rule.operator === 'none' ? notInGuests(bought) : inGuests(bought);
       }
       const lines = rawSql`JOIN pos_check_lines l ON l.company_id = ${companyId} AND l.check_id = c.id ${items}`;
