@@ -1,0 +1,83 @@
+-- Distinct guests of any range without reading every guest-day (issue 17; docs/dashboards.md "Distinct guests
+-- from the presence rollup"). A guest is in a range [from, to] once: on the first of their days in it, the one
+-- whose previous day in the same scope is before `from` (or who had none). So counting, per scope, day and
+-- previous day, the guests of that day turns "distinct guests of a range" into a sum over rows with the day in the
+-- range and the previous day before `from`: its size grows with the range's days times earlier days, not with
+-- guests or checks. A first presence in the scope (no previous day: '-infinity') also keeps the guest's first day
+-- at the company, so "new guests" (first day in the range) is a sum too. Scopes: the company (scope_kind 0,
+-- scope_id 0), each location (1, its id) and each location group (2, its id; rebuilt when its members change).
+-- Derived from pos_guest_days and kept with it (server/repositories/guest-presence.repository.ts).
+
+SELECT set_config('app.platform', 'on', true);
+
+CREATE TABLE pos_guest_presence (
+  company_id  bigint NOT NULL REFERENCES companies ON DELETE CASCADE,
+  scope_kind  smallint NOT NULL CHECK (scope_kind IN (0, 1, 2)),
+  scope_id    bigint NOT NULL,
+  day         date NOT NULL,
+  -- The guest's previous day in the scope; '-infinity' for their first day there.
+  prev_day    date NOT NULL,
+  -- The guest's first day at the company on a first day in the scope; '-infinity' on the others.
+  first_day   date NOT NULL,
+  -- The guests of that day, scope, previous and first day, and their checks there that day.
+  guests      bigint NOT NULL,
+  checks      bigint NOT NULL,
+  PRIMARY KEY (company_id, scope_kind, scope_id, day, prev_day, first_day) INCLUDE (guests, checks)
+);
+-- Rows an increment emptied, found without reading the company's rows.
+CREATE INDEX pos_guest_presence_empty ON pos_guest_presence (company_id) WHERE guests = 0;
+
+ALTER TABLE pos_guest_presence ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pos_guest_presence FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pos_guest_presence
+  USING (company_id = (SELECT app_company_id()) OR (SELECT app_is_platform()))
+  WITH CHECK (company_id = (SELECT app_company_id()) OR (SELECT app_is_platform()));
+GRANT SELECT, INSERT, UPDATE, DELETE ON pos_guest_presence TO regulars_app;
+
+-- The presence rows of some guests (null: all) of a company, from their guest-day rows: for the company and each
+-- location from the chains pos_guest_days keeps (a day at several locations is one presence in the company, its
+-- previous day that of its first row); for each group (only_group: just that one) from the guest's days at its
+-- member locations. Subtracted before a change to those guests' rows and added after (the increments), or
+-- inserted for the whole company (the rebuild).
+CREATE FUNCTION pos_guest_presence_rows(company bigint, guest_ids bigint[], only_group bigint)
+RETURNS TABLE (scope_kind smallint, scope_id bigint, day date, prev_day date, first_day date, guests bigint,
+               checks bigint)
+LANGUAGE sql STABLE AS $$
+  WITH entries AS (
+    SELECT 0::smallint AS kind, 0::bigint AS scope_id, g.day,
+           min(coalesce(g.prev_day, '-infinity'::date)) AS prev, min(g.first_day) AS first_day, sum(g.checks) AS checks
+    FROM pos_guest_days g
+    WHERE only_group IS NULL AND g.company_id = company AND (guest_ids IS NULL OR g.guest_id = ANY(guest_ids))
+    GROUP BY g.guest_id, g.day
+    UNION ALL
+    SELECT 1::smallint, g.location_id, g.day, coalesce(g.prev_day_here, '-infinity'::date), g.first_day, g.checks
+    FROM pos_guest_days g
+    WHERE only_group IS NULL AND g.company_id = company AND (guest_ids IS NULL OR g.guest_id = ANY(guest_ids))
+    UNION ALL
+    SELECT 2::smallint, x.group_id, x.day,
+           coalesce(lag(x.day) OVER (PARTITION BY x.group_id, x.guest_id ORDER BY x.day), '-infinity'::date),
+           x.first_day, x.checks
+    FROM (SELECT m.group_id, g.guest_id, g.day, min(g.first_day) AS first_day, sum(g.checks) AS checks
+          FROM pos_guest_days g
+          JOIN location_group_members m ON m.company_id = company AND m.location_id = g.location_id
+          WHERE g.company_id = company AND (guest_ids IS NULL OR g.guest_id = ANY(guest_ids))
+            AND (only_group IS NULL OR m.group_id = only_group)
+          GROUP BY 1, 2, 3) x)
+  SELECT kind, scope_id, day, prev,
+         CASE WHEN prev = '-infinity'::date THEN first_day ELSE '-infinity'::date END,
+         count(*), sum(checks)::bigint
+  FROM entries GROUP BY 1, 2, 3, 4, 5;
+$$;
+GRANT EXECUTE ON FUNCTION pos_guest_presence_rows(bigint, bigint[], bigint) TO regulars_app;
+
+-- Refills a company's presence rows from its guest-day rows (after pos_rollups_rebuild; rebuildRollups calls it).
+CREATE FUNCTION pos_guest_presence_rebuild(company bigint) RETURNS void
+LANGUAGE sql AS $$
+  DELETE FROM pos_guest_presence WHERE company_id = company;
+  INSERT INTO pos_guest_presence (company_id, scope_kind, scope_id, day, prev_day, first_day, guests, checks)
+  SELECT company, r.scope_kind, r.scope_id, r.day, r.prev_day, r.first_day, r.guests, r.checks
+  FROM pos_guest_presence_rows(company, NULL, NULL) r;
+$$;
+GRANT EXECUTE ON FUNCTION pos_guest_presence_rebuild(bigint) TO regulars_app;
+
+SELECT pos_guest_presence_rebuild(id) FROM companies;
