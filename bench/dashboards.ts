@@ -94,7 +94,7 @@ async function markDerived(db: Database): Promise<void> {
     const { rows } = await sql.query<{ name: string }>(`SELECT ${LAST_MIGRATION} AS name`);
     // COMMENT takes no parameters; the name is a migration file's, checked to be one.
     const name = rows[0]!.name;
-    if (!/^[0-9a-z_]+$/.test(name)) throw new Error(`unexpected migration name ${name}`);
+    if (!/^[0-9a-z_.]+$/.test(name)) throw new Error(`unexpected migration name ${name}`);
     await sql.exec(`COMMENT ON DATABASE ${DATABASE} IS '${name}'`);
   });
 }

@@ -42,6 +42,12 @@ const APPLY = `INSERT INTO pos_guest_presence AS t (company_id, scope_kind, scop
   FROM pos_guest_presence_rows($1, $2::bigint[], NULL) r
   ON CONFLICT (company_id, scope_kind, scope_id, day, prev_day, first_day) DO UPDATE
   SET guests = t.guests + excluded.guests, checks = t.checks + excluded.checks`;
+// The same for their frequency rows (guests with at least k checks, k from 2 to 10).
+const APPLY_FREQUENCY = `INSERT INTO pos_guest_frequency AS t (company_id, scope_kind, scope_id, day, visits, before_day, guests)
+  SELECT $1, r.scope_kind, r.scope_id, r.day, r.visits, r.before_day, $3::int * r.guests
+  FROM pos_guest_frequency_rows($1, $2::bigint[], NULL) r
+  ON CONFLICT (company_id, scope_kind, scope_id, day, visits, before_day) DO UPDATE
+  SET guests = t.guests + excluded.guests`;
 
 /**
  * Takes the presence rows of some guests out, before their guest-day rows change (a batch of checks, a void,
@@ -54,16 +60,25 @@ export async function subtractGuestPresence(
 ): Promise<void> {
   if (guestIds.length === 0) return;
   await sql.query(APPLY, [companyId, guestIds, -1]);
+  await sql.query(APPLY_FREQUENCY, [companyId, guestIds, -1]);
 }
 
-// Rows an increment left without guests (found by the partial index on them).
-const DROP_EMPTY = 'DELETE FROM pos_guest_presence WHERE company_id = $1 AND guests = 0';
+// Rows an increment left without guests (found by the partial indexes on them).
+async function dropEmpty(sql: Sql, companyId: CompanyId): Promise<void> {
+  await sql.query('DELETE FROM pos_guest_presence WHERE company_id = $1 AND guests = 0', [companyId]);
+  await sql.query('DELETE FROM pos_guest_frequency WHERE company_id = $1 AND guests = 0', [companyId]);
+}
 
 /** Puts the presence rows of some guests back from their guest-day rows, and drops the rows left empty. */
-export async function addGuestPresence(sql: Sql, companyId: CompanyId, guestIds: readonly number[]): Promise<void> {
+export async function addGuestPresence(
+  sql: Sql,
+  companyId: CompanyId,
+  guestIds: readonly number[],
+): Promise<void> {
   if (guestIds.length === 0) return;
   await sql.query(APPLY, [companyId, guestIds, 1]);
-  await sql.query(DROP_EMPTY, [companyId]);
+  await sql.query(APPLY_FREQUENCY, [companyId, guestIds, 1]);
+  await dropEmpty(sql, companyId);
 }
 
 /** Takes the presence rows of guests about to be deleted out for good (their guest-day rows go with them). */
@@ -74,7 +89,8 @@ export async function removeGuestPresence(
 ): Promise<void> {
   if (guestIds.length === 0) return;
   await sql.query(APPLY, [companyId, guestIds, -1]);
-  await sql.query(DROP_EMPTY, [companyId]);
+  await sql.query(APPLY_FREQUENCY, [companyId, guestIds, -1]);
+  await dropEmpty(sql, companyId);
 }
 
 /** The guests of a batch of stored checks, whose presence rows the batch moves. */
@@ -91,21 +107,32 @@ export async function guestsOfChecks(
   return rows.map((row) => Number(row.guest_id));
 }
 
-/** Works a location group's presence rows out again from scratch: its members changed, or it is new or gone. */
+/** Works a location group's presence and frequency rows out again: its members changed, or it is new or gone. */
 export async function rebuildGroupPresence(sql: Sql, companyId: CompanyId, groupId: number): Promise<void> {
+  const params = [companyId, groupId];
   await sql.query(
     'DELETE FROM pos_guest_presence WHERE company_id = $1 AND scope_kind = 2 AND scope_id = $2',
-    [companyId, groupId],
+    params,
   );
   await sql.query(
     `INSERT INTO pos_guest_presence (company_id, scope_kind, scope_id, day, prev_day, first_day, guests, checks)
      SELECT $1, r.scope_kind, r.scope_id, r.day, r.prev_day, r.first_day, r.guests, r.checks
      FROM pos_guest_presence_rows($1, NULL, $2) r`,
-    [companyId, groupId],
+    params,
+  );
+  await sql.query(
+    'DELETE FROM pos_guest_frequency WHERE company_id = $1 AND scope_kind = 2 AND scope_id = $2',
+    params,
+  );
+  await sql.query(
+    `INSERT INTO pos_guest_frequency (company_id, scope_kind, scope_id, day, visits, before_day, guests)
+     SELECT $1, r.scope_kind, r.scope_id, r.day, r.visits, r.before_day, r.guests
+     FROM pos_guest_frequency_rows($1, NULL, $2) r`,
+    params,
   );
 }
 
-/** Refills a company's presence rows from its guest-day rows (the bulk rebuild). */
+/** Refills a company's presence and frequency rows from its guest-day rows (the bulk rebuild). */
 export async function rebuildGuestPresence(sql: Sql, companyId: CompanyId): Promise<void> {
   await sql.query('SELECT pos_guest_presence_rebuild($1)', [companyId]);
 }
@@ -204,4 +231,38 @@ export async function presenceByLocation(
     [companyId, locations, range.from, range.to],
   );
   return rows;
+}
+
+/** Guests by their number of checks in a range. */
+export interface PresenceVisitsRow {
+  visits: number;
+  guests: number;
+}
+
+/**
+ * Guests of the scope by their number of checks in the range, 1 to `top` (10 at most), the top count holding every
+ * guest with at least that many; only counts with guests. Those with at least k checks are a sum of frequency
+ * rows (at least 1: the distinct guests), and those with exactly k the difference of two such sums.
+ */
+export async function presenceVisitCounts(
+  sql: Sql,
+  companyId: CompanyId,
+  scope: PresenceScope,
+  range: { from: string; to: string },
+  top: number,
+): Promise<PresenceVisitsRow[]> {
+  const { rows } = await sql.query<{ visits: number; guests: string }>(
+    `SELECT visits::int AS visits, coalesce(sum(guests) FILTER (WHERE before_day < $4::date), 0)::bigint AS guests
+     FROM pos_guest_frequency WHERE ${IN_RANGE} AND visits <= $6
+     GROUP BY visits`,
+    [companyId, ...keyOf(scope), range.from, range.to, top],
+  );
+  const atLeast = new Map(rows.map((row) => [row.visits, Number(row.guests)]));
+  atLeast.set(1, (await presenceTotals(sql, companyId, scope, range)).guests);
+  const counts: PresenceVisitsRow[] = [];
+  for (let visits = 1; visits <= top; visits++) {
+    const guests = (atLeast.get(visits) ?? 0) - (visits < top ? (atLeast.get(visits + 1) ?? 0) : 0);
+    if (guests > 0) counts.push({ visits, guests });
+  }
+  return counts;
 }

@@ -9,7 +9,11 @@ import {
 } from '../../src/schemas/guest-analytics-dashboard.js';
 import type { Database, Sql } from '../db/database.js';
 import { guestsByPeriod, guestTotals, visitCounts } from '../repositories/guest-dashboard.repository.js';
-import { presenceByPeriod, presenceTotals } from '../repositories/guest-presence.repository.js';
+import {
+  presenceByPeriod,
+  presenceTotals,
+  presenceVisitCounts,
+} from '../repositories/guest-presence.repository.js';
 import { cohortRowsFor } from './cohorts.service.js';
 import { resolveDashboardScope, type DashboardScope } from './dashboard-scope.js';
 
@@ -59,7 +63,9 @@ export function guestAnalyticsDashboardService(db: Database) {
             new_guests: row.new_guests,
             returning_guests: row.guests - row.new_guests,
           })),
-          visit_frequency: await visitCounts(sql, companyId, scope.locationIds, range, TOP_VISIT_COUNT),
+          visit_frequency: scope.presence
+            ? await presenceVisitCounts(sql, companyId, scope.presence, range, TOP_VISIT_COUNT)
+            : await visitCounts(sql, companyId, scope.locationIds, range, TOP_VISIT_COUNT),
           // The cohort calls' own reading (cohorts whose month holds a day of the asked days), a year of offsets.
           cohorts: await cohortRowsFor(sql, companyId, {
             location_id: query.location_id,

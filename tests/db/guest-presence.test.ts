@@ -4,6 +4,7 @@ import {
   presenceByLocation,
   presenceByPeriod,
   presenceTotals,
+  presenceVisitCounts,
   type PresenceScope,
 } from '../../server/repositories/guest-presence.repository.js';
 import { updateLocationGroup } from '../../server/repositories/location-groups.repository.js';
@@ -20,6 +21,13 @@ import { useTwoCompanies } from '../support/two-companies.js';
 const STORED = `SELECT scope_kind, scope_id::int AS scope_id, day::text, prev_day::text, first_day::text,
                        guests::int, checks::int
                 FROM pos_guest_presence WHERE company_id = $1`;
+
+// The frequency rows stored, and as the bulk rebuild's function works them out from scratch.
+const FREQUENCY = `SELECT scope_kind, scope_id::int AS scope_id, day::text, visits, before_day::text, guests::int
+                   FROM pos_guest_frequency WHERE company_id = $1`;
+const FREQUENCY_REBUILT = `SELECT scope_kind, scope_id::int AS scope_id, day::text, visits, before_day::text,
+                                  guests::int
+                           FROM pos_guest_frequency_rows($1, NULL, NULL)`;
 
 /** A guest's check as the brute force sees it: the local day of its closing time in the company's zone. */
 interface CheckDay {
@@ -121,6 +129,20 @@ function rangeByBruteForce(checks: CheckDay[], locations: number[] | null, from:
   };
 }
 
+/** Guests by their number of checks in a range in a scope, 10 meaning 10 or more, only counts with guests. */
+function visitCountsByBruteForce(checks: CheckDay[], locations: number[] | null, from: string, to: string) {
+  const perGuest = new Map<number, number>();
+  for (const check of checks) {
+    if (check.day < from || check.day > to) continue;
+    if (locations !== null && !locations.includes(check.location_id)) continue;
+    perGuest.set(check.guest_id, (perGuest.get(check.guest_id) ?? 0) + 1);
+  }
+  const byCount = new Map<number, number>();
+  for (const count of perGuest.values())
+    byCount.set(Math.min(count, 10), (byCount.get(Math.min(count, 10)) ?? 0) + 1);
+  return [...byCount.entries()].sort((a, b) => a[0] - b[0]).map(([visits, guests]) => ({ visits, guests }));
+}
+
 describe('distinct-guest rollup kept with the checks', () => {
   let db: Database;
   let companyA: number;
@@ -150,12 +172,18 @@ describe('distinct-guest rollup kept with the checks', () => {
 
   const ingest = (companyId: number, checks: IngestCheck[]) =>
     db.tenant(companyId, (sql) => ingestChecks(sql, systemScope(companyId), checks));
+  const rowsOf = async (sql: Sql, text: string, companyId: number) =>
+    (await sql.query(text, [companyId])).rows.map((row) => JSON.stringify(row)).sort();
   const expectExact = async (companyId: number) => {
-    const [stored, brute] = await db.tenant(companyId, async (sql) => [
-      (await sql.query(STORED, [companyId])).rows.map((row) => JSON.stringify(row)).sort(),
+    const [stored, brute, frequency, rebuilt] = await db.tenant(companyId, async (sql) => [
+      await rowsOf(sql, STORED, companyId),
       await bruteForce(sql, companyId),
+      await rowsOf(sql, FREQUENCY, companyId),
+      await rowsOf(sql, FREQUENCY_REBUILT, companyId),
     ]);
     expect(stored).toEqual(brute);
+    // The frequency rows kept by increments are those of the bulk rebuild (their sums are checked below).
+    expect(frequency).toEqual(rebuilt);
     return stored;
   };
 
@@ -218,10 +246,11 @@ describe('distinct-guest rollup kept with the checks', () => {
       [{ kind: 'group', id: groups[0]! }, [locations[0]!, locations[1]!]],
       [{ kind: 'group', id: groups[1]! }, [locations[1]!, locations[2]!]],
     ];
+    const frequencies: number[] = [];
     for (let draw = 0; draw < 12; draw++) {
       const start = Math.floor(random() * 40);
       const from = new Date(Date.UTC(2025, 2, 1 + start)).toISOString().slice(0, 10);
-      const to = new Date(Date.UTC(2025, 2, 1 + start + Math.floor(random() * 20)))
+      const to = new Date(Date.UTC(2025, 2, 1 + start + Math.floor(random() * 40)))
         .toISOString()
         .slice(0, 10);
       for (const [scope, ids] of scopes) {
@@ -232,6 +261,16 @@ describe('distinct-guest rollup kept with the checks', () => {
           to,
           ...rangeByBruteForce(checks, ids, from, to),
         });
+        const visits = await db.tenant(companyA, (sql) =>
+          presenceVisitCounts(sql, companyA, scope, { from, to }, 10),
+        );
+        expect({ scope, from, to, visits }).toEqual({
+          scope,
+          from,
+          to,
+          visits: visitCountsByBruteForce(checks, ids, from, to),
+        });
+        frequencies.push(...visits.map((row) => row.visits));
       }
       // Per week: each week's days inside the range are a range of their own.
       const weeks = await db.tenant(companyA, (sql) =>
@@ -261,6 +300,8 @@ describe('distinct-guest rollup kept with the checks', () => {
         ]);
       }
     }
+    // Not trivial: guests came once, a few times and ten times or more.
+    expect(new Set(frequencies)).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]));
   });
 
   it('follows a group’s members, guests erased, checks taken away and a location deleted', async () => {
