@@ -23,6 +23,8 @@ export const CHECK_TABLES = [
   'pos_menu_item_days',
   'pos_guest_days',
   'pos_location_hours',
+  'pos_guest_presence',
+  'pos_guest_frequency',
 ] as const;
 
 /** When to analyse again: at least `minimumRows` added, and at least `growth` of the rows there before. */
