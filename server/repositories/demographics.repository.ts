@@ -103,6 +103,9 @@ export async function demographicCounts(
   top: number,
   guests: number | null = null,
 ): Promise<DemographicCounts & { zipped: number }> {
+  // The probes' estimated cost sets off PostgreSQL's JIT, whose compiling took longer than the statement runs
+  // (measured at 100,000 guests: 1.7 s with it, 0.5 s without, on a loaded machine).
+  await sql.query('SET LOCAL jit = off');
   const { rows } = await sql.query<DemographicCounts & { zipped: number }>(
     `WITH ${guests === null ? EVERY_GUEST : SUBSCRIBED_GUESTS} ${PEOPLE},
      aged AS (SELECT birthday, date_part('year', age($4::date, birthday))::int AS age FROM people)
