@@ -27,6 +27,8 @@ export const CHECK_TABLES = [
   'pos_basket_items',
   'pos_basket_categories',
   'pos_basket_pairs',
+  'pos_guest_presence',
+  'pos_guest_frequency',
 ] as const;
 
 /** When to analyse again: at least `minimumRows` added, and at least `growth` of the rows there before. */

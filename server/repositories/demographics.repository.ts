@@ -23,10 +23,11 @@ export interface DemographicCounts {
   distance: KeyCount[];
 }
 
-// $2 the locations (null: all), $3 and $4 the range's ends ($6 and $7 the same as instants). One row per person:
-// kind, birthday, zip, and whether the zip is that of a location they are tied to (visited in the range, or joined
-// at): null when unknown.
-const PEOPLE = `
+// $2 the locations (null: all), $3 and $4 the range's ends ($6 and $7 the same as instants). One row per person
+// (after one of the two readings of the range's guests above): kind, birthday, zip, and whether the zip is that of
+// a location they are tied to (visited in the range, or joined at): null when unknown.
+// Every guest of the range with the locations they came to, and the profile of those with a linked subscriber.
+const EVERY_GUEST = `
   visits AS MATERIALIZED (
     SELECT guest_id, array_agg(DISTINCT location_id) AS locations FROM pos_guest_days
     WHERE company_id = $1 AND ($2::bigint[] IS NULL OR location_id = ANY($2::bigint[]))
@@ -35,7 +36,26 @@ const PEOPLE = `
   profiles AS (
     SELECT DISTINCT ON (s.guest_id) s.guest_id, s.birthday, s.zip FROM subscribers s
     WHERE s.company_id = $1 AND s.guest_id IN (SELECT guest_id FROM visits)
+    ORDER BY s.guest_id, s.id),`;
+
+// Only the subscribed guests of the range, probed from the subscribers' side: each guest with a linked subscriber
+// (the earliest's profile) and the locations they came to in the range, read from their own guest-day rows. The
+// guests without a subscriber are then only counted (they have no birthday or zip).
+const SUBSCRIBED_GUESTS = `
+  linked AS MATERIALIZED (
+    SELECT DISTINCT ON (s.guest_id) s.guest_id, s.birthday, s.zip FROM subscribers s
+    WHERE s.company_id = $1 AND s.guest_id IS NOT NULL
     ORDER BY s.guest_id, s.id),
+  visits AS MATERIALIZED (
+    SELECT l.guest_id, v.locations FROM linked l
+    CROSS JOIN LATERAL (
+      SELECT array_agg(DISTINCT d.location_id) AS locations FROM pos_guest_days d
+      WHERE d.company_id = $1 AND d.guest_id = l.guest_id AND d.day BETWEEN $3::date AND $4::date
+        AND ($2::bigint[] IS NULL OR d.location_id = ANY($2::bigint[]))) v
+    WHERE v.locations IS NOT NULL),
+  profiles AS (SELECT l.guest_id, l.birthday, l.zip FROM linked l JOIN visits v USING (guest_id)),`;
+
+const PEOPLE = `
   -- Subscribers who joined in the range at the locations and did not visit there in it, one row per person: a
   -- guest once (several subscribers linked to one guest are one person), an unlinked subscriber once; the
   -- person's earliest such subscriber (lowest id) gives the birthday, zip and join location.
@@ -81,9 +101,13 @@ export async function demographicCounts(
   range: DayBounds,
   instants: RangeInstants,
   top: number,
+  guests: number | null = null,
 ): Promise<DemographicCounts & { zipped: number }> {
+  // The probes' estimated cost sets off PostgreSQL's JIT, whose compiling took longer than the statement runs
+  // (measured at 100,000 guests: 1.7 s with it, 0.5 s without, on a loaded machine).
+  await sql.query('SET LOCAL jit = off');
   const { rows } = await sql.query<DemographicCounts & { zipped: number }>(
-    `WITH ${PEOPLE},
+    `WITH ${guests === null ? EVERY_GUEST : SUBSCRIBED_GUESTS} ${PEOPLE},
      aged AS (SELECT birthday, date_part('year', age($4::date, birthday))::int AS age FROM people)
      SELECT ${counted('SELECT kind AS key, count(*)::int AS people FROM people GROUP BY 1')} AS kinds,
             ${counted(`SELECT ${BAND} AS key, count(*)::int AS people FROM aged GROUP BY 1`)} AS bands,
@@ -98,5 +122,22 @@ export async function demographicCounts(
             )} AS distance`,
     [companyId, locations, range.from, range.to, top, instants.start, instants.end],
   );
-  return rows[0]!;
+  const counts = rows[0]!;
+  if (guests === null) return counts;
+  // The guests without a subscriber, read from the subscribers' side only as a number: no birthday, no zip.
+  const subscribed = counts.kinds.find((kind) => kind.key === 'guests_subscribed')?.people ?? 0;
+  const only = guests - subscribed;
+  const plus = (list: KeyCount[], key: string | null): KeyCount[] =>
+    only === 0
+      ? list
+      : list.some((count) => count.key === key)
+        ? list.map((count) => (count.key === key ? { key: count.key, people: count.people + only } : count))
+        : [...list, { key: key as string, people: only }];
+  return {
+    ...counts,
+    kinds: plus(counts.kinds, 'guests_only'),
+    bands: plus(counts.bands, null),
+    zips: plus(counts.zips, ''),
+    distance: plus(counts.distance, 'unknown'),
+  };
 }

@@ -1,5 +1,6 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
+import { rebuildGroupPresence } from './guest-presence.repository.js';
 import { findLocationsByIds, type LocationRow } from './location-rows.js';
 import type { WriteScope } from './scope.js';
 
@@ -87,6 +88,8 @@ async function replaceMembers(
      SELECT $1, $2, unnest($3::bigint[])`,
     [companyId, groupId, unique],
   );
+  // The group's distinct guests follow its members at once (docs/dashboards.md, "Distinct guests").
+  await rebuildGroupPresence(sql, companyId, groupId);
 }
 
 /** All of a company's groups, with earnings when a period is given. */
@@ -186,6 +189,7 @@ export async function deleteLocationGroup(sql: Sql, scope: WriteScope, id: numbe
   const before = (await selectGroups(sql, scope.companyId, [id], null))[0];
   if (!before) return false;
   await sql.query('DELETE FROM location_groups WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
+  await rebuildGroupPresence(sql, scope.companyId, id);
   await recordAudit(sql, scope, { action: 'delete', entity: 'location_group', entityId: id, before });
   return true;
 }

@@ -1,4 +1,10 @@
 import type { CompanyId, Sql } from '../db/database.js';
+import {
+  presenceByLocation,
+  presenceScopeOf,
+  presenceTotals,
+  type PresenceScope,
+} from './guest-presence.repository.js';
 import { likePattern } from './like-pattern.js';
 
 /**
@@ -55,10 +61,6 @@ const IN_SCOPE = `($2::bigint[] IS NULL OR location_id = ANY($2::bigint[]))
 // hundred thousand, kept in memory for this transaction rather than spilled (the default 4 MB spills at 100,000).
 const DISTINCT_GUESTS_MEMORY = `SET LOCAL work_mem = '64MB'`;
 
-// A guest-day row that is its guest's first in the range: chained (migration 0021) to a day before the range's
-// first, or to none. $3 the range's first day (null: open, so only the guest's first row ever).
-const FIRST_IN_RANGE = (previous: 'prev_day' | 'prev_day_here') =>
-  `(${previous} IS NULL OR ${previous} < $3::date)`;
 // The guest's first day at the company falls in the range (its last day is above every row of the range).
 const NEW_IN_RANGE = `($3::date IS NULL OR first_day >= $3::date)`;
 
@@ -73,38 +75,37 @@ export interface SalesRow {
 /**
  * Revenue and checks summed over the days; guests counted once over the range (not per day); new guests are
  * those whose first visit to the company (any location) falls in the range, the rest returning. The whole
- * company and one location count the chained rows (one per guest) by an index-only scan; several locations
- * count their guests exactly by hashing their rows.
+ * company, one location and one location group (`presence`, when the locations are exactly that group's) sum
+ * their distinct-guest rows (`pos_guest_presence`, guest-presence.repository.ts); another set of locations counts
+ * its guests exactly by hashing their guest-day rows.
  */
 export async function salesFigures(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
   range: DayRange,
+  presence: PresenceScope | null = presenceScopeOf(locations, { location_id: [], location_group_id: [] }),
 ): Promise<SalesRow> {
-  const guests =
-    locations === null
-      ? `SELECT count(*) FILTER (WHERE ${FIRST_IN_RANGE('prev_day')}) AS guests,
-                count(*) FILTER (WHERE prev_day IS NULL) AS new_guests
-         FROM pos_guest_days WHERE company_id = $1 AND ${IN_SCOPE}`
-      : locations.length === 1
-        ? `SELECT count(*) AS guests, count(*) FILTER (WHERE ${NEW_IN_RANGE}) AS new_guests
-           FROM pos_guest_days WHERE company_id = $1 AND ${IN_SCOPE} AND ${FIRST_IN_RANGE('prev_day_here')}`
-        : `SELECT count(*) AS guests, count(*) FILTER (WHERE ${NEW_IN_RANGE}) AS new_guests
-           FROM (SELECT guest_id, min(first_day) AS first_day FROM pos_guest_days
-                 WHERE company_id = $1 AND ${IN_SCOPE} GROUP BY guest_id) g`;
-  if (locations !== null && locations.length > 1) await sql.query(DISTINCT_GUESTS_MEMORY);
   const { rows } = await sql.query<SalesRow>(
-    `WITH visitors AS MATERIALIZED (${guests})
-     SELECT (SELECT coalesce(sum(revenue_cents), 0) FROM pos_location_days WHERE company_id = $1 AND ${IN_SCOPE})::bigint
+    `SELECT (SELECT coalesce(sum(revenue_cents), 0) FROM pos_location_days WHERE company_id = $1 AND ${IN_SCOPE})::bigint
               AS revenue_cents,
             (SELECT coalesce(sum(checks), 0) FROM pos_location_days WHERE company_id = $1 AND ${IN_SCOPE})::bigint
-              AS checks,
-            guests::bigint AS guests, new_guests::bigint AS new_guests
-     FROM visitors`,
+              AS checks`,
     [companyId, locations, range.from, range.to],
   );
-  return rows[0]!;
+  const sales = rows[0]!;
+  if (presence) {
+    const { guests, new_guests } = await presenceTotals(sql, companyId, presence, range);
+    return { ...sales, guests, new_guests };
+  }
+  await sql.query(DISTINCT_GUESTS_MEMORY);
+  const visitors = await sql.query<{ guests: number; new_guests: number }>(
+    `SELECT count(*)::bigint AS guests, count(*) FILTER (WHERE ${NEW_IN_RANGE})::bigint AS new_guests
+     FROM (SELECT guest_id, min(first_day) AS first_day FROM pos_guest_days
+           WHERE company_id = $1 AND ${IN_SCOPE} GROUP BY guest_id) g`,
+    [companyId, locations, range.from, range.to],
+  );
+  return { ...sales, ...visitors.rows[0]! };
 }
 
 /** Revenue of one period: its first day and the revenue of its days inside the range. */
@@ -145,8 +146,8 @@ export interface LocationEarningsRow {
 
 /**
  * Revenue, checks and distinct guests per location of the company in a range, with the guests whose first
- * visit to the company came before the range counted as returning. Every location is listed. A guest's first row
- * in the range at a location is the one chained to an earlier day there (or none): counted by an index-only scan.
+ * visit to the company came before the range counted as returning. Every location is listed. The guests are
+ * summed from each location's distinct-guest rows (`pos_guest_presence`).
  */
 export async function locationEarnings(
   sql: Sql,
@@ -156,22 +157,22 @@ export async function locationEarnings(
 ): Promise<LocationEarningsRow[]> {
   const { rows } = await sql.query<LocationEarningsRow>(
     `WITH sums AS (SELECT location_id, sum(revenue_cents) AS revenue, sum(checks) AS checks
-                   FROM pos_location_days WHERE company_id = $1 AND ${IN_SCOPE} GROUP BY 1),
-     visitors AS (SELECT location_id, count(*) AS guests, count(*) FILTER (WHERE first_day < $3::date) AS returning
-                  FROM pos_guest_days
-                  WHERE company_id = $1 AND ${IN_SCOPE} AND ${FIRST_IN_RANGE('prev_day_here')}
-                  GROUP BY 1)
+                   FROM pos_location_days WHERE company_id = $1 AND ${IN_SCOPE} GROUP BY 1)
      SELECT l.id AS location_id, l.name, coalesce(s.revenue, 0)::bigint AS revenue_cents,
-            coalesce(s.checks, 0)::bigint AS checks, coalesce(v.guests, 0)::bigint AS guests,
-            coalesce(v.returning, 0)::bigint AS returning_guests
+            coalesce(s.checks, 0)::bigint AS checks
      FROM locations l
      LEFT JOIN sums s ON s.location_id = l.id
-     LEFT JOIN visitors v ON v.location_id = l.id
      WHERE l.company_id = $1 AND ($2::bigint[] IS NULL OR l.id = ANY($2::bigint[]))
      ORDER BY lower(l.name), l.id`,
     [companyId, locations, range.from, range.to],
   );
-  return rows;
+  const visitors = new Map(
+    (await presenceByLocation(sql, companyId, locations, range)).map((row) => [Number(row.location_id), row]),
+  );
+  return rows.map((row) => {
+    const seen = visitors.get(Number(row.location_id));
+    return { ...row, guests: seen?.guests ?? 0, returning_guests: seen?.returning_guests ?? 0 };
+  });
 }
 
 /** A menu item with what it sold in the range at the locations asked. */

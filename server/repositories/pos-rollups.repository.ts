@@ -4,6 +4,12 @@ import {
   rebuildBasketRollups,
   removeChecksFromBasketRollups,
 } from './basket-rollups.repository.js';
+import {
+  addGuestPresence,
+  guestsOfChecks,
+  rebuildGuestPresence,
+  subtractGuestPresence,
+} from './guest-presence.repository.js';
 
 /**
  * The daily rollups of the POS checks (migration 0018), kept by increments in the transaction that stores or
@@ -13,8 +19,9 @@ import {
  * A day is the local date of the closing time in the company's time zone.
  * The figures always equal those counted from pos_checks (tests/db/pos-rollups.test.ts). Each guest's visits
  * (migration 0038: one row per guest and day, numbered, with the next visit) are worked out again from their
- * guest-day rows wherever those change. The basket rollups (migration 0041, basket-rollups.repository.ts) move
- * with the same checks.
+ * guest-day rows wherever those change, and so are the distinct-guest rows of `pos_guest_presence` (migration
+ * 0042; guest-presence.repository.ts): the batch's guests' rows subtracted before and added after. The basket
+ * rollups (migration 0041, basket-rollups.repository.ts) move with the same checks.
  */
 
 // The batch's checks with their local day; the company's zone read once.
@@ -98,7 +105,8 @@ const REVISIT_BATCH_GUESTS = revisitGuestsOf(`
 
 /**
  * Works out the chain columns again (previous days, first day) of guests whose rows were taken away by a cascade
- * (a location's deletion takes its guest-day rows), in the caller's transaction.
+ * (a location's deletion takes its guest-day rows), in the caller's transaction. Their presence rows are the
+ * caller's: subtracted before the cascade, added after (guest-presence.repository.ts).
  */
 export async function rechainGuestDays(
   sql: Sql,
@@ -122,6 +130,8 @@ export async function addChecksToRollups(
   checkIds: readonly number[],
 ): Promise<void> {
   if (checkIds.length === 0) return;
+  const guests = await guestsOfChecks(sql, companyId, checkIds);
+  await subtractGuestPresence(sql, companyId, guests);
   await sql.query(
     `WITH ${BATCH},
      locations AS (
@@ -173,6 +183,7 @@ export async function addChecksToRollups(
   await sql.query(RECHAIN_GUESTS_ADDED_BEFORE_LATER_ROWS, [companyId, checkIds]);
   await sql.query(REVISIT_BATCH_GUESTS, [companyId, checkIds]);
   await addChecksToBasketRollups(sql, companyId, checkIds);
+  await addGuestPresence(sql, companyId, guests);
 }
 
 /**
@@ -187,6 +198,8 @@ export async function removeChecksFromRollups(
 ): Promise<void> {
   if (checkIds.length === 0) return;
   await removeChecksFromBasketRollups(sql, companyId, checkIds);
+  const guests = await guestsOfChecks(sql, companyId, checkIds);
+  await subtractGuestPresence(sql, companyId, guests);
   await sql.query(
     `WITH ${BATCH},
      locations AS (
@@ -245,15 +258,18 @@ export async function removeChecksFromRollups(
   );
   await sql.query(RECHAIN_BATCH_GUESTS, [companyId, checkIds]);
   await sql.query(REVISIT_BATCH_GUESTS, [companyId, checkIds]);
+  await addGuestPresence(sql, companyId, guests);
 }
 
 /**
  * Refills a company's rollups from its checks (SQL functions `pos_rollups_rebuild`, migrations 0018, 0021 and
- * 0037, `pos_guest_visits_rebuild`, migration 0038, and `pos_basket_rollups_rebuild`, migration 0041): after a
+ * 0037, `pos_guest_visits_rebuild`, migration 0038, `pos_basket_rollups_rebuild`, migration 0041, and
+ * `pos_guest_presence_rebuild`, migration 0042): after a
  * bulk load that bypassed the increments, and after the company's time zone changes (every day moves).
  */
 export async function rebuildRollups(sql: Sql, companyId: CompanyId): Promise<void> {
   await sql.query('SELECT pos_rollups_rebuild($1)', [companyId]);
   await sql.query('SELECT pos_guest_visits_rebuild($1)', [companyId]);
   await rebuildBasketRollups(sql, companyId);
+  await rebuildGuestPresence(sql, companyId);
 }

@@ -26,8 +26,10 @@ export function analyticsSummaryService(db: Database) {
         const previous = scope.previous ? { from: scope.previous.from!, to: scope.previous.to! } : null;
         const interval = periodOf(range);
         const periods = periodsOf(range, interval);
-        const totals = await salesKpis(sql, companyId, scope.locationIds, range);
-        const previousTotals = previous ? await salesKpis(sql, companyId, scope.locationIds, previous) : null;
+        const totals = await salesKpis(sql, companyId, scope.locationIds, range, scope.presence);
+        const previousTotals = previous
+          ? await salesKpis(sql, companyId, scope.locationIds, previous, scope.presence)
+          : null;
         const earnings = await locationEarnings(sql, companyId, scope.locationIds, range);
         const before = previous ? await locationEarnings(sql, companyId, scope.locationIds, previous) : [];
         const rows = await locationPeriodSales(sql, companyId, scope.locationIds, range, interval);

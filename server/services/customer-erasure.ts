@@ -1,5 +1,6 @@
 import type { Sql } from '../db/database.js';
 import { removeGuestFromCohorts } from '../repositories/cohort-rollups.repository.js';
+import { removeGuestPresence } from '../repositories/guest-presence.repository.js';
 import { lockCompanyIngestion } from '../repositories/pos-ingestion.repository.js';
 import { recordDeletedCustomer } from '../repositories/deleted-customers.repository.js';
 import { deleteCapturedEmailsTo } from '../repositories/captured-emails.repository.js';
@@ -70,6 +71,8 @@ export async function eraseGuest(sql: Sql, scope: WriteScope, id: number): Promi
   if (!before) return false;
   const owner: CustomerRef = { type: 'guest', id };
   await removeGuestFromCohorts(sql, scope.companyId, id);
+  // Their guest-day rows go with them (a cascade): their distinct-guest rows go first.
+  await removeGuestPresence(sql, scope.companyId, [id]);
   await unlinkChecksOfGuest(sql, scope.companyId, id);
   await unlinkGuestFromSubscribers(sql, scope.companyId, id);
   await deleteNotesAbout(sql, scope.companyId, owner);

@@ -6,6 +6,7 @@ import {
 } from '../../src/schemas/dashboard-query.js';
 import type { Sql } from '../db/database.js';
 import { fieldFailure, invalid, notFound } from '../http/errors.js';
+import { presenceScopeOf, type PresenceScope } from '../repositories/guest-presence.repository.js';
 import { resolveLocationScope, type DayRange } from '../repositories/pos-analytics.repository.js';
 
 /** What every dashboard call reads: the locations (null: all of the company's), the range and the one before. */
@@ -14,6 +15,8 @@ export interface DashboardScope {
   range: DayRange;
   /** The same number of days just before `range`, when the query asks `compare=previous`; else null. */
   previous: DayRange | null;
+  /** The distinct-guest rows that count these locations' guests (company, location, group); null: none do. */
+  presence: PresenceScope | null;
 }
 
 /**
@@ -45,5 +48,6 @@ export async function resolveDashboardScope(
     locationIds: scope.ids,
     range,
     previous: query.compare === 'previous' ? previousPeriod(range) : null,
+    presence: presenceScopeOf(scope.ids, query),
   };
 }

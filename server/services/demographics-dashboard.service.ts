@@ -9,6 +9,8 @@ import type { Database } from '../db/database.js';
 import { rangeInstants } from '../repositories/company-clock.repository.js';
 import { demographicCounts, type KeyCount } from '../repositories/demographics.repository.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
+import { presenceTotals } from '../repositories/guest-presence.repository.js';
+import type { DayBounds } from '../../src/schemas/dashboard-query.js';
 
 /** The people of one key of a breakdown (0 when absent). */
 function countOf(counts: readonly KeyCount[], key: string | null): number {
@@ -39,6 +41,10 @@ export function demographicsDashboardService(db: Database) {
         const scope = await resolveDashboardScope(sql, companyId, query);
         const range = { from: query.from_date, to: query.to_date };
         const previous = scope.previous && { from: scope.previous.from!, to: scope.previous.to! };
+        // The range's distinct guests from the presence rollup when the scope has one: then only the subscribed
+        // guests are read one by one (docs/dashboards.md, "Demographics").
+        const guestsOf = async (days: DayBounds) =>
+          scope.presence ? (await presenceTotals(sql, companyId, scope.presence, days)).guests : null;
         const counts = await demographicCounts(
           sql,
           companyId,
@@ -46,6 +52,7 @@ export function demographicsDashboardService(db: Database) {
           range,
           await rangeInstants(sql, companyId, range),
           TOP_ZIP_COUNT,
+          await guestsOf(range),
         );
         const share = shareOf(counts.kinds);
         const zips = counts.zips.filter((zip) => zip.key !== '').slice(0, TOP_ZIP_COUNT);
@@ -65,6 +72,7 @@ export function demographicsDashboardService(db: Database) {
                   previous,
                   await rangeInstants(sql, companyId, previous),
                   0,
+                  await guestsOf(previous),
                 )
               ).kinds,
             ),

@@ -9,8 +9,13 @@ import {
 } from '../../src/schemas/guest-analytics-dashboard.js';
 import type { Database, Sql } from '../db/database.js';
 import { guestsByPeriod, guestTotals, visitCounts } from '../repositories/guest-dashboard.repository.js';
+import {
+  presenceByPeriod,
+  presenceTotals,
+  presenceVisitCounts,
+} from '../repositories/guest-presence.repository.js';
 import { cohortRowsFor } from './cohorts.service.js';
-import { resolveDashboardScope } from './dashboard-scope.js';
+import { resolveDashboardScope, type DashboardScope } from './dashboard-scope.js';
 
 /**
  * The first day of the cohorts the heatmap shows: the range's own months, and at least the twelve months ending
@@ -23,9 +28,14 @@ export function cohortsFrom(range: DayBounds): string {
   return first < range.from ? first : range.from;
 }
 
-/** The guests of a range: distinct, new to the company in it, returning (the others), their checks. */
-async function totalsOf(sql: Sql, companyId: number, locations: number[] | null, range: DayBounds) {
-  const row = await guestTotals(sql, companyId, locations, range);
+/**
+ * The guests of a range: distinct, new to the company in it, returning (the others), their checks; summed from
+ * the distinct-guest rows of the scope when it has them, else counted from the guest-day rows.
+ */
+async function totalsOf(sql: Sql, companyId: number, scope: DashboardScope, range: DayBounds) {
+  const row = scope.presence
+    ? await presenceTotals(sql, companyId, scope.presence, range)
+    : await guestTotals(sql, companyId, scope.locationIds, range);
   return { ...row, returning_guests: row.guests - row.new_guests } satisfies GuestTotals;
 }
 
@@ -39,19 +49,23 @@ export function guestAnalyticsDashboardService(db: Database) {
         const range = { from: query.from_date, to: query.to_date };
         const previous = scope.previous && { from: scope.previous.from!, to: scope.previous.to! };
         const period = periodOf(range);
-        const series = await guestsByPeriod(sql, companyId, scope.locationIds, range, period);
+        const series = scope.presence
+          ? await presenceByPeriod(sql, companyId, scope.presence, range, period)
+          : await guestsByPeriod(sql, companyId, scope.locationIds, range, period);
         return {
           range,
           previous,
-          totals: await totalsOf(sql, companyId, scope.locationIds, range),
-          previous_totals: previous && (await totalsOf(sql, companyId, scope.locationIds, previous)),
+          totals: await totalsOf(sql, companyId, scope, range),
+          previous_totals: previous && (await totalsOf(sql, companyId, scope, previous)),
           period,
           new_vs_returning: series.map((row) => ({
             period: row.period,
             new_guests: row.new_guests,
             returning_guests: row.guests - row.new_guests,
           })),
-          visit_frequency: await visitCounts(sql, companyId, scope.locationIds, range, TOP_VISIT_COUNT),
+          visit_frequency: scope.presence
+            ? await presenceVisitCounts(sql, companyId, scope.presence, range, TOP_VISIT_COUNT)
+            : await visitCounts(sql, companyId, scope.locationIds, range, TOP_VISIT_COUNT),
           // The cohort calls' own reading (cohorts whose month holds a day of the asked days), a year of offsets.
           cohorts: await cohortRowsFor(sql, companyId, {
             location_id: query.location_id,

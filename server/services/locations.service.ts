@@ -36,6 +36,7 @@ import {
 import { removeLocationFromCohorts } from '../repositories/cohort-rollups.repository.js';
 import { lockCompanyIngestion } from '../repositories/pos-ingestion.repository.js';
 import { rechainGuestDays } from '../repositories/pos-rollups.repository.js';
+import { addGuestPresence, subtractGuestPresence } from '../repositories/guest-presence.repository.js';
 import { guestsWithChecksAt, recountGuests } from '../repositories/pos.repository.js';
 import { locationEarnings } from '../repositories/pos-analytics.repository.js';
 import type { WriteScope } from '../repositories/scope.js';
@@ -126,9 +127,11 @@ export function locationsService(db: Database) {
         await removeLocationFromCohorts(sql, scope.companyId, id);
         await removeLocationFromBasketRollups(sql, scope.companyId, id);
         const guests = await guestsWithChecksAt(sql, scope.companyId, id);
+        await subtractGuestPresence(sql, scope.companyId, guests);
         const deleted = await deleteLocation(sql, scope, id);
         await recountGuests(sql, scope.companyId, guests);
         await rechainGuestDays(sql, scope.companyId, guests);
+        await addGuestPresence(sql, scope.companyId, guests);
         return deleted;
       });
       if (!deleted) throw notFound('Location');

@@ -18,6 +18,7 @@ import {
   revenueCenterSales,
   salesFigures,
 } from '../repositories/pos-analytics.repository.js';
+import { presenceScopeOf } from '../repositories/guest-presence.repository.js';
 
 /** Cents as dollars. */
 const dollars = (cents: number | string) => Number(cents) / 100;
@@ -78,7 +79,9 @@ export function posAnalyticsService(db: Database) {
           ? previousRange(query.from_date, query.to_date)
           : { from: query.from_date, to: query.to_date };
       const row = await db.tenant(companyId, async (sql) =>
-        salesFigures(sql, companyId, await scopeOf(sql, companyId, query), range),
+        scopeOf(sql, companyId, query).then((ids) =>
+          salesFigures(sql, companyId, ids, range, presenceScopeOf(ids, query)),
+        ),
       );
       const checks = Number(row.checks);
       const revenueCents = Number(row.revenue_cents);

@@ -1,0 +1,363 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Database, Sql } from '../../server/db/database.js';
+import {
+  presenceByLocation,
+  presenceByPeriod,
+  presenceTotals,
+  presenceVisitCounts,
+  type PresenceScope,
+} from '../../server/repositories/guest-presence.repository.js';
+import { updateLocationGroup } from '../../server/repositories/location-groups.repository.js';
+import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
+import { rebuildRollups, removeChecksFromRollups } from '../../server/repositories/pos-rollups.repository.js';
+import { eraseGuest } from '../../server/services/customer-erasure.js';
+import { locationsService } from '../../server/services/locations.service.js';
+import { seededRandom } from '../support/clv-simulation.js';
+import { makeLocation, systemScope } from '../support/factories.js';
+import { makeTestLocationGroup } from '../support/marketing.js';
+import { useTwoCompanies } from '../support/two-companies.js';
+
+// The distinct-guest rollup (migration 0042) read back, as JSON rows sorted as text.
+const STORED = `SELECT scope_kind, scope_id::int AS scope_id, day::text, prev_day::text, first_day::text,
+                       guests::int, checks::int
+                FROM pos_guest_presence WHERE company_id = $1`;
+
+// The frequency rows stored, and as the bulk rebuild's function works them out from scratch.
+const FREQUENCY = `SELECT scope_kind, scope_id::int AS scope_id, day::text, visits, before_day::text, guests::int
+                   FROM pos_guest_frequency WHERE company_id = $1`;
+const FREQUENCY_REBUILT = `SELECT scope_kind, scope_id::int AS scope_id, day::text, visits, before_day::text,
+                                  guests::int
+                           FROM pos_guest_frequency_rows($1, NULL, NULL)`;
+
+/** A guest's check as the brute force sees it: the local day of its closing time in the company's zone. */
+interface CheckDay {
+  guest_id: number;
+  location_id: number;
+  day: string;
+}
+
+/**
+ * The rollup's rows by their definition, counted here from the checks alone: for each scope (the company, each
+ * location, each group's members now), each guest's days there in order, each day's previous day there
+ * ('-infinity' for none) and, on a first day there, the guest's first day at the company.
+ */
+async function bruteForce(sql: Sql, companyId: number): Promise<string[]> {
+  const checks = (
+    await sql.query<CheckDay>(
+      `SELECT c.guest_id::int AS guest_id, c.location_id::int AS location_id,
+              to_char(c.closed_at AT TIME ZONE co.time_zone, 'YYYY-MM-DD') AS day
+       FROM pos_checks c JOIN companies co ON co.id = c.company_id
+       WHERE c.company_id = $1 AND c.guest_id IS NOT NULL`,
+      [companyId],
+    )
+  ).rows;
+  const groups = (
+    await sql.query<{ group_id: number; location_id: number }>(
+      `SELECT group_id::int AS group_id, location_id::int AS location_id FROM location_group_members
+       WHERE company_id = $1`,
+      [companyId],
+    )
+  ).rows;
+  const firstDay = new Map<number, string>();
+  for (const check of checks) {
+    const first = firstDay.get(check.guest_id);
+    if (first === undefined || check.day < first) firstDay.set(check.guest_id, check.day);
+  }
+  // scope key → guest → day → checks
+  const scopes = new Map<string, Map<number, Map<string, number>>>();
+  const count = (scope: string, check: CheckDay) => {
+    const guests = scopes.get(scope) ?? new Map<number, Map<string, number>>();
+    const days = guests.get(check.guest_id) ?? new Map<string, number>();
+    days.set(check.day, (days.get(check.day) ?? 0) + 1);
+    guests.set(check.guest_id, days);
+    scopes.set(scope, guests);
+  };
+  for (const check of checks) {
+    count('0/0', check);
+    count(`1/${check.location_id}`, check);
+    for (const member of groups.filter((m) => m.location_id === check.location_id)) {
+      count(`2/${member.group_id}`, check);
+    }
+  }
+  const rows = new Map<string, { guests: number; checks: number }>();
+  for (const [scope, guests] of scopes) {
+    for (const [guestId, days] of guests) {
+      const ordered = [...days.keys()].sort();
+      ordered.forEach((day, at) => {
+        const prev = at === 0 ? '-infinity' : ordered[at - 1]!;
+        const first = at === 0 ? firstDay.get(guestId)! : '-infinity';
+        const key = `${scope}/${day}/${prev}/${first}`;
+        const row = rows.get(key) ?? { guests: 0, checks: 0 };
+        row.guests += 1;
+        row.checks += days.get(day)!;
+        rows.set(key, row);
+      });
+    }
+  }
+  return [...rows.entries()]
+    .map(([key, row]) => {
+      const [kind, id, day, prev, first] = key.split('/');
+      return {
+        scope_kind: Number(kind),
+        scope_id: Number(id),
+        day,
+        prev_day: prev,
+        first_day: first,
+        ...row,
+      };
+    })
+    .map((row) => JSON.stringify(row))
+    .sort();
+}
+
+/** Distinct guests of a range in a scope counted from the checks: all, those new to the company, their checks. */
+function rangeByBruteForce(checks: CheckDay[], locations: number[] | null, from: string, to: string) {
+  const firstDay = new Map<number, string>();
+  for (const check of checks) {
+    const first = firstDay.get(check.guest_id);
+    if (first === undefined || check.day < first) firstDay.set(check.guest_id, check.day);
+  }
+  const inRange = checks.filter(
+    (check) =>
+      check.day >= from && check.day <= to && (locations === null || locations.includes(check.location_id)),
+  );
+  const guests = new Set(inRange.map((check) => check.guest_id));
+  return {
+    guests: guests.size,
+    new_guests: [...guests].filter((guest) => firstDay.get(guest)! >= from).length,
+    visits: inRange.length,
+  };
+}
+
+/** Guests by their number of checks in a range in a scope, 10 meaning 10 or more, only counts with guests. */
+function visitCountsByBruteForce(checks: CheckDay[], locations: number[] | null, from: string, to: string) {
+  const perGuest = new Map<number, number>();
+  for (const check of checks) {
+    if (check.day < from || check.day > to) continue;
+    if (locations !== null && !locations.includes(check.location_id)) continue;
+    perGuest.set(check.guest_id, (perGuest.get(check.guest_id) ?? 0) + 1);
+  }
+  const byCount = new Map<number, number>();
+  for (const count of perGuest.values())
+    byCount.set(Math.min(count, 10), (byCount.get(Math.min(count, 10)) ?? 0) + 1);
+  return [...byCount.entries()].sort((a, b) => a[0] - b[0]).map(([visits, guests]) => ({ visits, guests }));
+}
+
+describe('distinct-guest rollup kept with the checks', () => {
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+  let locations: number[] = [];
+  let groups: number[] = [];
+  let locationB: number;
+  const random = seededRandom(42);
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
+
+  /** A check closing within 40 days of 2025-03-01 at any minute (local midnight and the DST change crossed). */
+  function makeCheck(number: number, at: readonly number[]): IngestCheck {
+    const closed = new Date(Date.UTC(2025, 2, 1) + Math.floor(random() * 40 * 24 * 60) * 60_000);
+    return {
+      location_id: pick(at),
+      check_number: `G-${number}`,
+      opened_at: new Date(closed.getTime() - 30 * 60_000),
+      closed_at: closed,
+      total: 500 + Math.floor(random() * 5000),
+      guest_count: 1 + Math.floor(random() * 3),
+      guest: random() < 0.15 ? undefined : { pos_id: `P-${Math.floor(random() * 30)}` },
+      lines: [],
+    };
+  }
+
+  const ingest = (companyId: number, checks: IngestCheck[]) =>
+    db.tenant(companyId, (sql) => ingestChecks(sql, systemScope(companyId), checks));
+  const rowsOf = async (sql: Sql, text: string, companyId: number) =>
+    (await sql.query(text, [companyId])).rows.map((row) => JSON.stringify(row)).sort();
+  const expectExact = async (companyId: number) => {
+    const [stored, brute, frequency, rebuilt] = await db.tenant(companyId, async (sql) => [
+      await rowsOf(sql, STORED, companyId),
+      await bruteForce(sql, companyId),
+      await rowsOf(sql, FREQUENCY, companyId),
+      await rowsOf(sql, FREQUENCY_REBUILT, companyId),
+    ]);
+    expect(stored).toEqual(brute);
+    // The frequency rows kept by increments are those of the bulk rebuild (their sums are checked below).
+    expect(frequency).toEqual(rebuilt);
+    return stored;
+  };
+
+  beforeAll(async () => {
+    await db.owner((sql) =>
+      sql.query(`UPDATE companies SET time_zone = 'America/New_York' WHERE id = $1`, [companyA]),
+    );
+    locations = [
+      (await makeLocation(db, companyA, 'North')).id,
+      (await makeLocation(db, companyA, 'South')).id,
+      (await makeLocation(db, companyA, 'East')).id,
+    ];
+    groups = [
+      (await makeTestLocationGroup(db, companyA, 'North and South', [locations[0]!, locations[1]!])).id,
+      (await makeTestLocationGroup(db, companyA, 'South and East', [locations[1]!, locations[2]!])).id,
+    ];
+    locationB = (await makeLocation(db, companyB, 'Elsewhere')).id;
+  });
+
+  it('equals its definition after shuffled batches with late checks, and the bulk rebuild agrees', async () => {
+    // 300 checks in a shuffled order: a late check lands between two stored visits and moves the next one's
+    // previous day; each batch also sends a few checks again.
+    const all = Array.from({ length: 300 }, (_, n) => makeCheck(n, locations));
+    const shuffled = [...all].sort(() => random() - 0.5);
+    const sent: IngestCheck[] = [];
+    for (let batch = 0; batch < 10; batch++) {
+      const fresh = shuffled.slice(batch * 30, batch * 30 + 30);
+      const again = sent.length > 0 ? Array.from({ length: 3 }, () => pick(sent)) : [];
+      await ingest(companyA, [...fresh, ...again]);
+      sent.push(...fresh);
+      await expectExact(companyA);
+    }
+    await ingest(companyB, [makeCheck(1_000, [locationB]), makeCheck(1_001, [locationB])]);
+    const incremental = await expectExact(companyA);
+    const parsed = incremental.map((row) => JSON.parse(row) as { scope_kind: number; prev_day: string });
+    // Not trivial: guests came back in every kind of scope, and some came for the first time.
+    for (const kind of [0, 1, 2]) {
+      expect(parsed.some((row) => row.scope_kind === kind && row.prev_day !== '-infinity')).toBe(true);
+      expect(parsed.some((row) => row.scope_kind === kind && row.prev_day === '-infinity')).toBe(true);
+    }
+    await db.tenant(companyA, (sql) => rebuildRollups(sql, companyA));
+    expect(await expectExact(companyA)).toEqual(incremental);
+    await expectExact(companyB);
+  });
+
+  it('sums to the distinct guests of any range in every scope', async () => {
+    const checks = await db.tenant(companyA, async (sql) => {
+      const { rows } = await sql.query<CheckDay>(
+        `SELECT c.guest_id::int AS guest_id, c.location_id::int AS location_id,
+                to_char(c.closed_at AT TIME ZONE co.time_zone, 'YYYY-MM-DD') AS day
+         FROM pos_checks c JOIN companies co ON co.id = c.company_id
+         WHERE c.company_id = $1 AND c.guest_id IS NOT NULL`,
+        [companyA],
+      );
+      return rows;
+    });
+    const scopes: Array<[PresenceScope, number[] | null]> = [
+      [{ kind: 'company' }, null],
+      [{ kind: 'location', id: locations[1]! }, [locations[1]!]],
+      [{ kind: 'group', id: groups[0]! }, [locations[0]!, locations[1]!]],
+      [{ kind: 'group', id: groups[1]! }, [locations[1]!, locations[2]!]],
+    ];
+    const frequencies: number[] = [];
+    for (let draw = 0; draw < 12; draw++) {
+      const start = Math.floor(random() * 40);
+      const from = new Date(Date.UTC(2025, 2, 1 + start)).toISOString().slice(0, 10);
+      const to = new Date(Date.UTC(2025, 2, 1 + start + Math.floor(random() * 40)))
+        .toISOString()
+        .slice(0, 10);
+      for (const [scope, ids] of scopes) {
+        const totals = await db.tenant(companyA, (sql) => presenceTotals(sql, companyA, scope, { from, to }));
+        expect({ scope, from, to, ...totals }).toEqual({
+          scope,
+          from,
+          to,
+          ...rangeByBruteForce(checks, ids, from, to),
+        });
+        const visits = await db.tenant(companyA, (sql) =>
+          presenceVisitCounts(sql, companyA, scope, { from, to }, 10),
+        );
+        expect({ scope, from, to, visits }).toEqual({
+          scope,
+          from,
+          to,
+          visits: visitCountsByBruteForce(checks, ids, from, to),
+        });
+        frequencies.push(...visits.map((row) => row.visits));
+      }
+      // Per week: each week's days inside the range are a range of their own.
+      const weeks = await db.tenant(companyA, (sql) =>
+        presenceByPeriod(sql, companyA, { kind: 'company' }, { from, to }, 'week'),
+      );
+      for (const week of weeks) {
+        const monday = week.period < from ? from : week.period;
+        const sunday = new Date(Date.parse(`${week.period}T00:00:00Z`) + 6 * 86_400_000)
+          .toISOString()
+          .slice(0, 10);
+        const expected = rangeByBruteForce(checks, null, monday, sunday < to ? sunday : to);
+        expect(week).toEqual({
+          period: week.period,
+          guests: expected.guests,
+          new_guests: expected.new_guests,
+        });
+      }
+      const perLocation = await db.tenant(companyA, (sql) =>
+        presenceByLocation(sql, companyA, null, { from, to }),
+      );
+      for (const id of locations) {
+        const expected = rangeByBruteForce(checks, [id], from, to);
+        const row = perLocation.find((found) => Number(found.location_id) === id);
+        expect([Number(row?.guests ?? 0), Number(row?.returning_guests ?? 0)]).toEqual([
+          expected.guests,
+          expected.guests - expected.new_guests,
+        ]);
+      }
+    }
+    // Not trivial: guests came once, a few times and ten times or more.
+    expect(new Set(frequencies)).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]));
+  });
+
+  it('follows a group’s members, guests erased, checks taken away and a location deleted', async () => {
+    await db.tenant(companyA, (sql) =>
+      updateLocationGroup(sql, systemScope(companyA), groups[0]!, {
+        location_ids: [locations[0]!, locations[2]!],
+      }),
+    );
+    await expectExact(companyA);
+    const guestIds = await db.tenant(companyA, async (sql) => {
+      const { rows } = await sql.query<{ guest_id: number }>(
+        `SELECT guest_id FROM pos_checks WHERE company_id = $1 AND guest_id IS NOT NULL
+         GROUP BY guest_id ORDER BY count(*) DESC, guest_id LIMIT 2`,
+        [companyA],
+      );
+      return rows.map((row) => row.guest_id);
+    });
+    for (const guestId of guestIds) {
+      await db.tenant(companyA, (sql) => eraseGuest(sql, systemScope(companyA), guestId));
+      await expectExact(companyA);
+    }
+    // Each guest's earliest check taken away (first days move forward), then a random fifth of the checks.
+    const removals = await db.tenant(companyA, async (sql) => {
+      const earliest = await sql.query<{ id: number }>(
+        `SELECT DISTINCT ON (guest_id) id FROM pos_checks WHERE company_id = $1 AND guest_id IS NOT NULL
+         ORDER BY guest_id, closed_at`,
+        [companyA],
+      );
+      const others = await sql.query<{ id: number }>(
+        'SELECT id FROM pos_checks WHERE company_id = $1 ORDER BY id',
+        [companyA],
+      );
+      return [
+        earliest.rows.map((row) => row.id),
+        others.rows.map((row) => row.id).filter(() => random() < 0.2),
+      ];
+    });
+    for (const ids of removals) {
+      await db.tenant(companyA, async (sql) => {
+        await removeChecksFromRollups(sql, companyA, ids);
+        await sql.query('DELETE FROM pos_checks WHERE company_id = $1 AND id = ANY($2::bigint[])', [
+          companyA,
+          ids,
+        ]);
+      });
+      await expectExact(companyA);
+    }
+    await locationsService(db).remove(systemScope(companyA), locations[1]!);
+    await expectExact(companyA);
+    // More checks after all that still add up, and the group left without a member has no rows.
+    await ingest(
+      companyA,
+      Array.from({ length: 40 }, (_, n) => makeCheck(2_000 + n, [locations[0]!, locations[2]!])),
+    );
+    const after = await expectExact(companyA);
+    expect(after.some((row) => row.includes(`"scope_kind":1,"scope_id":${locations[1]},`))).toBe(false);
+    await expectExact(companyB);
+  });
+});
