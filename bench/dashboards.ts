@@ -94,7 +94,7 @@ async function markDerived(db: Database): Promise<void> {
     const { rows } = await sql.query<{ name: string }>(`SELECT ${LAST_MIGRATION} AS name`);
     // COMMENT takes no parameters; the name is a migration file's, checked to be one.
     const name = rows[0]!.name;
-    if (!/^[0-9a-z_]+$/.test(name)) throw new Error(`unexpected migration name ${name}`);
+    if (!/^[0-9a-z_.]+$/.test(name)) throw new Error(`unexpected migration name ${name}`);
     await sql.exec(`COMMENT ON DATABASE ${DATABASE} IS '${name}'`);
   });
 }
@@ -129,6 +129,39 @@ const RAW = {
            (SELECT count(*) FROM g WHERE EXISTS (SELECT 1 FROM subscribers s
               WHERE s.company_id = $1 AND s.guest_id = g.guest_id))::bigint AS subscribed`,
 };
+
+// Consumer insights: the range's checks (the weekday × hour heatmap's total) and its return visits — each local day a
+// guest came to the locations, counted once, when the guest had a check on an earlier day at any location.
+const INSIGHTS_RAW = `WITH zone AS MATERIALIZED (SELECT time_zone AS tz FROM companies WHERE id = $1),
+  ${RANGE_CHECKS},
+  d AS MATERIALIZED (
+    SELECT DISTINCT c.guest_id, (c.closed_at AT TIME ZONE zone.tz)::date AS day
+    FROM r JOIN pos_checks c ON c.company_id = $1 AND c.id = r.id CROSS JOIN zone WHERE r.guest_id IS NOT NULL)
+  SELECT (SELECT count(*) FROM r)::bigint AS checks,
+         (SELECT count(*) FROM d CROSS JOIN zone WHERE EXISTS (SELECT 1 FROM pos_checks p
+            WHERE p.company_id = $1 AND p.guest_id = d.guest_id
+              AND p.closed_at < (d.day::timestamp AT TIME ZONE zone.tz)))::bigint AS return_visits`;
+
+// Customer journey: guests whose first check ever closed in the range (at the picked locations: the lowest location
+// id of their first local day), and those of them with a check on a later local day inside the range.
+const JOURNEY_RAW = `WITH ${RANGE_CHECKS},
+  zone AS MATERIALIZED (SELECT time_zone AS tz FROM companies WHERE id = $1),
+  firsts AS MATERIALIZED (
+    SELECT c.guest_id, (min(c.closed_at) AT TIME ZONE zone.tz)::date AS day
+    FROM pos_checks c CROSS JOIN zone
+    WHERE c.company_id = $1 AND c.guest_id IN (SELECT guest_id FROM r)
+    GROUP BY c.guest_id, zone.tz
+    HAVING min(c.closed_at) >= (SELECT f FROM bounds)),
+  news AS MATERIALIZED (
+    SELECT n.guest_id, n.day FROM firsts n CROSS JOIN zone
+    WHERE $4::bigint[] IS NULL OR (SELECT min(c.location_id) FROM pos_checks c
+      WHERE c.company_id = $1 AND c.guest_id = n.guest_id
+        AND c.closed_at < ((n.day + 1)::timestamp AT TIME ZONE zone.tz)) = ANY($4::bigint[]))
+  SELECT count(*)::bigint AS new_guests,
+         count(*) FILTER (WHERE EXISTS (SELECT 1 FROM pos_checks c WHERE c.company_id = $1 AND c.guest_id = n.guest_id
+           AND c.closed_at >= ((n.day + 1)::timestamp AT TIME ZONE zone.tz)
+           AND c.closed_at < (SELECT t FROM bounds)))::bigint AS returned_guests
+  FROM news n CROSS JOIN zone`;
 
 type Row = Record<string, string | number>;
 type Body = Record<string, unknown>;
@@ -220,6 +253,25 @@ const CALLS: DashboardCall[] = [
     },
     raw: RAW.people,
     fromRaw: (row) => numbers(row, ['guests', 'subscribed']),
+  },
+  {
+    name: 'consumer_insights',
+    path: '/api/analytics/consumer-insights/',
+    figures: 'checks in the weekday × hour heatmap, return visits',
+    fromApi: (body) => [
+      (body.hours as { checks: number }[]).reduce((total, cell) => total + cell.checks, 0),
+      field(body, 'visit_gaps').visits!,
+    ],
+    raw: INSIGHTS_RAW,
+    fromRaw: (row) => numbers(row, ['checks', 'return_visits']),
+  },
+  {
+    name: 'customer_journey',
+    path: '/api/analytics/customer-journey/',
+    figures: 'first-visit guests, of them back in the range',
+    fromApi: (body) => [field(body, 'totals').new_guests!, field(body, 'totals').returned_guests!],
+    raw: JOURNEY_RAW,
+    fromRaw: (row) => numbers(row, ['new_guests', 'returned_guests']),
   },
 ];
 
