@@ -7,7 +7,11 @@
  * timed loops.
  */
 import { loadDemoData } from '../server/seed/load.js';
-import { hourFigures, type HourRow, type HourSource } from '../server/repositories/consumer-insights.repository.js';
+import {
+  hourFigures,
+  type HourRow,
+  type HourSource,
+} from '../server/repositories/consumer-insights.repository.js';
 import { segmentChoices } from '../server/repositories/segments.repository.js';
 import { consumerInsightsService } from '../server/services/consumer-insights.service.js';
 import {

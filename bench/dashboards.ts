@@ -142,26 +142,22 @@ const INSIGHTS_RAW = `WITH zone AS MATERIALIZED (SELECT time_zone AS tz FROM com
             WHERE p.company_id = $1 AND p.guest_id = d.guest_id
               AND p.closed_at < (d.day::timestamp AT TIME ZONE zone.tz)))::bigint AS return_visits`;
 
-// Customer journey: guests whose first check ever closed in the range (at the picked locations: the lowest location
-// id of their first local day), and those of them with a check on a later local day inside the range.
-const JOURNEY_RAW = `WITH ${RANGE_CHECKS},
-  zone AS MATERIALIZED (SELECT time_zone AS tz FROM companies WHERE id = $1),
-  firsts AS MATERIALIZED (
-    SELECT c.guest_id, (min(c.closed_at) AT TIME ZONE zone.tz)::date AS day
+// Customer journey: the range's visits (a guest's local day, at its lowest location id; at the picked locations) and
+// those of them followed by a later day with a check, whenever it came.
+const JOURNEY_RAW = `WITH zone AS MATERIALIZED (SELECT time_zone AS tz FROM companies WHERE id = $1),
+  days AS MATERIALIZED (
+    SELECT c.guest_id, (c.closed_at AT TIME ZONE zone.tz)::date AS day, min(c.location_id) AS location_id
     FROM pos_checks c CROSS JOIN zone
-    WHERE c.company_id = $1 AND c.guest_id IN (SELECT guest_id FROM r)
-    GROUP BY c.guest_id, zone.tz
-    HAVING min(c.closed_at) >= (SELECT f FROM bounds)),
-  news AS MATERIALIZED (
-    SELECT n.guest_id, n.day FROM firsts n CROSS JOIN zone
-    WHERE $4::bigint[] IS NULL OR (SELECT min(c.location_id) FROM pos_checks c
-      WHERE c.company_id = $1 AND c.guest_id = n.guest_id
-        AND c.closed_at < ((n.day + 1)::timestamp AT TIME ZONE zone.tz)) = ANY($4::bigint[]))
-  SELECT count(*)::bigint AS new_guests,
-         count(*) FILTER (WHERE EXISTS (SELECT 1 FROM pos_checks c WHERE c.company_id = $1 AND c.guest_id = n.guest_id
-           AND c.closed_at >= ((n.day + 1)::timestamp AT TIME ZONE zone.tz)
-           AND c.closed_at < (SELECT t FROM bounds)))::bigint AS returned_guests
-  FROM news n CROSS JOIN zone`;
+    WHERE c.company_id = $1 AND c.guest_id IS NOT NULL
+      AND c.closed_at >= ($2::date::timestamp AT TIME ZONE zone.tz)
+      AND c.closed_at < (($3::date + 1)::timestamp AT TIME ZONE zone.tz)
+    GROUP BY 1, 2),
+  visits AS MATERIALIZED (SELECT * FROM days WHERE $4::bigint[] IS NULL OR location_id = ANY($4::bigint[]))
+  SELECT count(*)::bigint AS visits,
+         count(*) FILTER (WHERE EXISTS (SELECT 1 FROM pos_checks c WHERE c.company_id = $1
+           AND c.guest_id = v.guest_id AND c.closed_at >= ((v.day + 1)::timestamp AT TIME ZONE zone.tz)))::bigint
+           AS returned
+  FROM visits v CROSS JOIN zone`;
 
 type Row = Record<string, string | number>;
 type Body = Record<string, unknown>;
@@ -268,10 +264,16 @@ const CALLS: DashboardCall[] = [
   {
     name: 'customer_journey',
     path: '/api/analytics/customer-journey/',
-    figures: 'first-visit guests, of them back in the range',
-    fromApi: (body) => [field(body, 'totals').new_guests!, field(body, 'totals').returned_guests!],
+    figures: 'visits in the range, of them followed by another',
+    fromApi: (body) => {
+      const gaps = body.gaps as { visits: number; returned: number }[];
+      return [
+        gaps.reduce((total, gap) => total + gap.visits, 0),
+        gaps.reduce((total, gap) => total + gap.returned, 0),
+      ];
+    },
     raw: JOURNEY_RAW,
-    fromRaw: (row) => numbers(row, ['new_guests', 'returned_guests']),
+    fromRaw: (row) => numbers(row, ['visits', 'returned']),
   },
 ];
 

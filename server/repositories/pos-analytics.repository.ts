@@ -51,9 +51,11 @@ export async function resolveLocationScope(
 const IN_SCOPE = `($2::bigint[] IS NULL OR location_id = ANY($2::bigint[]))
   AND ($3::date IS NULL OR day >= $3::date) AND ($4::date IS NULL OR day <= $4::date)`;
 
-// The exact distinct count for several locations hashes their guest-days: a month of a large company is a few
-// hundred thousand, kept in memory for this transaction rather than spilled (the default 4 MB spills at 100,000).
-const DISTINCT_GUESTS_MEMORY = `SET LOCAL work_mem = '64MB'`;
+/**
+ * The exact distinct count for several locations hashes their guest-days: a month of a large company is a few
+ * hundred thousand, kept in memory for this transaction rather than spilled (the default 4 MB spills at 100,000).
+ */
+export const DISTINCT_GUESTS_MEMORY = `SET LOCAL work_mem = '64MB'`;
 
 // A guest-day row that is its guest's first in the range: chained (migration 0021) to a day before the range's
 // first, or to none. $3 the range's first day (null: open, so only the guest's first row ever).

@@ -22,8 +22,11 @@ import {
   type HourRow,
   type ReturnGapCount,
 } from '../repositories/consumer-insights.repository.js';
-import { guestTotals } from '../repositories/guest-dashboard.repository.js';
-import { menuCategoryFigures, type MenuCategoryFigureRow } from '../repositories/pos-analytics.repository.js';
+import {
+  menuCategoryFigures,
+  salesFigures,
+  type MenuCategoryFigureRow,
+} from '../repositories/pos-analytics.repository.js';
 import { getSegment, segmentChoices } from '../repositories/segments.repository.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
 import { refusedAsInvalid } from './segment-input.js';
@@ -164,7 +167,10 @@ async function returnVisitGaps(
 }
 
 /** The top categories of `mine` (by items, then revenue, then name) beside every guest's shares. */
-function categoryShares(mine: readonly MenuCategoryFigureRow[], all: readonly MenuCategoryFigureRow[]): CategoryShare[] {
+function categoryShares(
+  mine: readonly MenuCategoryFigureRow[],
+  all: readonly MenuCategoryFigureRow[],
+): CategoryShare[] {
   const units = mine.reduce((total, row) => total + row.units, 0);
   const cents = mine.reduce((total, row) => total + row.revenue_cents, 0);
   const allUnits = all.reduce((total, row) => total + row.units, 0);
@@ -206,14 +212,21 @@ async function favouriteCategories(
   const all = await menuCategoryFigures(sql, companyId, locations, range);
   let mine: { guests: number; categories: MenuCategoryFigureRow[] };
   if (segmentId === null) {
-    mine = { guests: (await guestTotals(sql, companyId, locations, range)).guests, categories: all };
+    // The range's distinct guests as the summary counts them (the guest-day chain: no grouping per guest).
+    mine = { guests: (await salesFigures(sql, companyId, locations, range)).guests, categories: all };
   } else {
     const row = await getSegment(sql, companyId, segmentId);
     if (!row) throw notFound('Segment');
     // A saved segment whose rules can no longer be counted (a rule retired since): a 400 naming the rule.
     mine = await membersOf(sql, companyId, row)
       .then(async (members) =>
-        segmentCategoryFigures(sql, companyId, members, locations, await rangeInstants(sql, companyId, range)),
+        segmentCategoryFigures(
+          sql,
+          companyId,
+          members,
+          locations,
+          await rangeInstants(sql, companyId, range),
+        ),
       )
       .catch(refusedAsInvalid);
   }

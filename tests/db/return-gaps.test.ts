@@ -57,7 +57,7 @@ describe('return-gap rollups: equal to the raw checks and to their own rebuild',
   let db: Database;
   let companyA: number;
   let companyB: number;
-  let locations: number[] = [];
+  const locations: number[] = [];
   const random = seededRandom(53);
 
   useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
@@ -163,7 +163,10 @@ describe('return-gap rollups: equal to the raw checks and to their own rebuild',
     );
     await db.tenant(companyA, async (sql) => {
       await removeChecksFromRollups(sql, companyA, ids);
-      await sql.query('DELETE FROM pos_checks WHERE company_id = $1 AND id = ANY($2::bigint[])', [companyA, ids]);
+      await sql.query('DELETE FROM pos_checks WHERE company_id = $1 AND id = ANY($2::bigint[])', [
+        companyA,
+        ids,
+      ]);
     });
     await expectExact();
     await locationsService(db).remove(systemScope(companyA), locations[0]!);
