@@ -43,6 +43,11 @@ const HOURS_ROLLUP = `SELECT weekday::int AS weekday, hour::int AS hour, day_par
     AND day BETWEEN $3::date AND $4::date
   GROUP BY 1, 2, 3`;
 
+// Every location: the company's own hourly rows (migration 0043), one per day, weekday, hour and day part.
+const HOURS_COMPANY = `SELECT weekday::int AS weekday, hour::int AS hour, day_part, ${HOUR_SUMS}
+  FROM pos_company_hours WHERE company_id = $1 AND $2::bigint[] IS NULL AND day BETWEEN $3::date AND $4::date
+  GROUP BY 1, 2, 3`;
+
 // The same figures from the range's checks (the closing-time index), as the rollup keeps them.
 const HOURS_RAW = `WITH zone AS (SELECT time_zone FROM companies WHERE id = $1),
   checks AS (
@@ -58,7 +63,10 @@ const HOURS_RAW = `WITH zone AS (SELECT time_zone FROM companies WHERE id = $1),
       AND c.closed_at < (($4::date + 1)::timestamp AT TIME ZONE zone.time_zone))
   SELECT weekday, hour, day_part, ${HOUR_SUMS} FROM checks GROUP BY 1, 2, 3`;
 
-/** The range's checks at the locations by opening weekday and hour (company's zone) and day part. */
+/**
+ * The range's checks at the locations by opening weekday and hour (company's zone) and day part: every location
+ * from `pos_company_hours`, picked ones from `pos_location_hours`.
+ */
 export async function hourFigures(
   sql: Sql,
   companyId: CompanyId,
@@ -66,12 +74,8 @@ export async function hourFigures(
   range: DayBounds,
   source: HourSource = 'rollup',
 ): Promise<HourRow[]> {
-  const { rows } = await sql.query<HourRow>(source === 'rollup' ? HOURS_ROLLUP : HOURS_RAW, [
-    companyId,
-    locations,
-    range.from,
-    range.to,
-  ]);
+  const statement = source === 'raw' ? HOURS_RAW : locations === null ? HOURS_COMPANY : HOURS_ROLLUP;
+  const { rows } = await sql.query<HourRow>(statement, [companyId, locations, range.from, range.to]);
   return rows;
 }
 

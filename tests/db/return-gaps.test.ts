@@ -9,8 +9,8 @@ import { makeLocation, systemScope } from '../support/factories.js';
 import { useTwoCompanies } from '../support/two-companies.js';
 
 /**
- * The return-gap rollups of migration 0043 (`pos_return_gaps`, `pos_return_gap_bins`) against a brute-force count
- * over the raw checks in plain JS — after checks arrive in scattered batches (older checks after newer ones),
+ * The rollups of migration 0043 — the return gaps (`pos_return_gaps`, `pos_return_gap_bins`) and the company's
+ * hours (`pos_company_hours`) — against a brute-force count over the raw checks in plain JS — after checks arrive in scattered batches (older checks after newer ones),
  * several locations on one day, a guest's erasure, checks taken away, a location's deletion — and against their
  * own bulk rebuild.
  */
@@ -53,7 +53,7 @@ function returnVisitsOf(checks: readonly { guest_id: number; location_id: number
   return { exact, bins };
 }
 
-describe('return-gap rollups: equal to the raw checks and to their own rebuild', () => {
+describe('return-gap and company-hour rollups: equal to the raw checks and to their own rebuild', () => {
   let db: Database;
   let companyA: number;
   let companyB: number;
@@ -114,6 +114,40 @@ describe('return-gap rollups: equal to the raw checks and to their own rebuild',
     const got = await stored();
     expect(new Map([...got.exact].sort())).toEqual(new Map([...want.exact].sort()));
     expect(new Map([...got.bins].sort())).toEqual(new Map([...want.bins].sort()));
+    await expectCompanyHoursExact();
+  }
+
+  /**
+   * `pos_company_hours` holds exactly the locations' hourly rows summed over the locations, and its checks per
+   * local day are the raw checks counted in plain JS (every check, with a guest or not).
+   */
+  async function expectCompanyHoursExact() {
+    const [company, summed, checks] = await db.owner(async (sql) => {
+      const columns = `to_char(day, 'YYYY-MM-DD') AS day, weekday::int AS weekday, hour::int AS hour, day_part,
+        sum(checks)::int AS checks, sum(revenue_cents)::int AS revenue_cents, sum(covers)::int AS covers,
+        sum(party_1)::int AS p1, sum(party_2)::int AS p2, sum(party_3)::int AS p3, sum(party_4)::int AS p4,
+        sum(party_5)::int AS p5, sum(party_6_plus)::int AS p6`;
+      const read = async (table: string) =>
+        (
+          await sql.query(
+            `SELECT ${columns} FROM ${table} WHERE company_id = $1 GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
+            [companyA],
+          )
+        ).rows;
+      const raw = await sql.query<{ closed_at: Date }>(
+        'SELECT closed_at FROM pos_checks WHERE company_id = $1',
+        [companyA],
+      );
+      return [await read('pos_company_hours'), await read('pos_location_hours'), raw.rows];
+    });
+    expect(company).toEqual(summed);
+    const perDay = new Map<string, number>();
+    for (const check of checks)
+      perDay.set(dayOf(check.closed_at), (perDay.get(dayOf(check.closed_at)) ?? 0) + 1);
+    const stored = new Map<string, number>();
+    for (const row of company as { day: string; checks: number }[])
+      stored.set(row.day, (stored.get(row.day) ?? 0) + row.checks);
+    expect(new Map([...stored].sort())).toEqual(new Map([...perDay].sort()));
   }
 
   beforeAll(async () => {
@@ -137,6 +171,7 @@ describe('return-gap rollups: equal to the raw checks and to their own rebuild',
     const before = await stored();
     await db.tenant(companyA, (sql) => rebuildRollups(sql, companyA));
     expect(await stored()).toEqual(before);
+    await expectCompanyHoursExact();
     // The bins' rows sum to the exact rows; company B's rows are its own.
     const sum = (map: Map<string, number>) => [...map.values()].reduce((total, n) => total + n, 0);
     expect(sum(before.bins)).toBe(sum(before.exact));
@@ -174,5 +209,6 @@ describe('return-gap rollups: equal to the raw checks and to their own rebuild',
     const kept = await stored();
     await db.tenant(companyA, (sql) => rebuildRollups(sql, companyA));
     expect(await stored()).toEqual(kept);
+    await expectCompanyHoursExact();
   });
 });

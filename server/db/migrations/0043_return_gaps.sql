@@ -146,3 +146,76 @@ $$;
 GRANT EXECUTE ON FUNCTION pos_return_gaps_rebuild(bigint) TO regulars_app;
 
 SELECT pos_return_gaps_rebuild(id) FROM companies;
+
+-- The hourly rollup of migration 0037 for the whole company: the same figures summed over its locations, so a
+-- range of every location reads one row per day, weekday, hour and day part instead of one per location too
+-- (twenty times fewer at twenty locations). A sum of pos_location_hours, kept by statement triggers on it as the
+-- return gaps are on the visits: the increments, voids, a location's deletion (cascade) and the rebuild all keep it.
+CREATE TABLE pos_company_hours (
+  company_id     bigint NOT NULL,
+  day            date NOT NULL,
+  weekday        smallint NOT NULL,
+  hour           smallint NOT NULL,
+  day_part       text NOT NULL,
+  checks         bigint NOT NULL,
+  revenue_cents  bigint NOT NULL,
+  covers         bigint NOT NULL,
+  party_1        bigint NOT NULL,
+  party_2        bigint NOT NULL,
+  party_3        bigint NOT NULL,
+  party_4        bigint NOT NULL,
+  party_5        bigint NOT NULL,
+  party_6_plus   bigint NOT NULL,
+  PRIMARY KEY (company_id, day, weekday, hour, day_part)
+    INCLUDE (checks, revenue_cents, covers, party_1, party_2, party_3, party_4, party_5, party_6_plus)
+);
+
+ALTER TABLE pos_company_hours ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pos_company_hours FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pos_company_hours
+  USING (company_id = (SELECT app_company_id()) OR (SELECT app_is_platform()))
+  WITH CHECK (company_id = (SELECT app_company_id()) OR (SELECT app_is_platform()));
+GRANT SELECT, INSERT, UPDATE, DELETE ON pos_company_hours TO regulars_app;
+
+-- Adds a statement's new rows of pos_location_hours and takes its old rows away (the transition tables are read by
+-- the dynamic statements too); rows reaching no check are removed.
+CREATE FUNCTION pos_company_hours_track() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+  delta text := CASE TG_OP
+    WHEN 'INSERT' THEN 'SELECT 1 AS sign, * FROM new_rows'
+    WHEN 'DELETE' THEN 'SELECT -1 AS sign, * FROM old_rows'
+    ELSE 'SELECT 1 AS sign, * FROM new_rows UNION ALL SELECT -1 AS sign, * FROM old_rows' END;
+BEGIN
+  EXECUTE format($statement$
+    INSERT INTO pos_company_hours AS t (company_id, day, weekday, hour, day_part, checks, revenue_cents, covers,
+                                        party_1, party_2, party_3, party_4, party_5, party_6_plus)
+    SELECT company_id, day, weekday, hour, day_part, sum(sign * checks), sum(sign * revenue_cents),
+           sum(sign * covers), sum(sign * party_1), sum(sign * party_2), sum(sign * party_3), sum(sign * party_4),
+           sum(sign * party_5), sum(sign * party_6_plus)
+    FROM (%s) d GROUP BY 1, 2, 3, 4, 5
+    ON CONFLICT (company_id, day, weekday, hour, day_part) DO UPDATE
+    SET checks = t.checks + excluded.checks, revenue_cents = t.revenue_cents + excluded.revenue_cents,
+        covers = t.covers + excluded.covers, party_1 = t.party_1 + excluded.party_1,
+        party_2 = t.party_2 + excluded.party_2, party_3 = t.party_3 + excluded.party_3,
+        party_4 = t.party_4 + excluded.party_4, party_5 = t.party_5 + excluded.party_5,
+        party_6_plus = t.party_6_plus + excluded.party_6_plus$statement$, delta);
+  EXECUTE format($statement$
+    DELETE FROM pos_company_hours t USING (SELECT DISTINCT company_id, day FROM (%s) d) k
+    WHERE t.company_id = k.company_id AND t.day = k.day AND t.checks = 0$statement$, delta);
+  RETURN NULL;
+END;
+$$;
+
+CREATE TRIGGER pos_location_hours_company_insert AFTER INSERT ON pos_location_hours
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION pos_company_hours_track();
+CREATE TRIGGER pos_location_hours_company_update AFTER UPDATE ON pos_location_hours
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION pos_company_hours_track();
+CREATE TRIGGER pos_location_hours_company_delete AFTER DELETE ON pos_location_hours
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION pos_company_hours_track();
+
+INSERT INTO pos_company_hours (company_id, day, weekday, hour, day_part, checks, revenue_cents, covers, party_1,
+                               party_2, party_3, party_4, party_5, party_6_plus)
+SELECT company_id, day, weekday, hour, day_part, sum(checks), sum(revenue_cents), sum(covers), sum(party_1),
+       sum(party_2), sum(party_3), sum(party_4), sum(party_5), sum(party_6_plus)
+FROM pos_location_hours GROUP BY 1, 2, 3, 4, 5;
