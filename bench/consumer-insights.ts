@@ -1,4 +1,3 @@
-import type { DayBounds } from '../src/schemas/dashboard-query.js';
 /**
  * The consumer insights call (docs/dashboards.md "Consumer insights") at demo scale: the demo data at SEED_SCALE
  * (small) on PGlite, and on PostgreSQL when BENCH_DATABASE_URL names a server. p50/p95 of the service behind
@@ -7,29 +6,24 @@ import type { DayBounds } from '../src/schemas/dashboard-query.js';
  * the same figures from raw `pos_checks` (answers compared first). BENCH_CONSUMER_INSIGHTS_ITERATIONS (20) the
  * timed loops.
  */
-import type { Database } from '../server/db/database.js';
 import { loadDemoData } from '../server/seed/load.js';
 import {
   hourFigures,
-  segmentChoices,
   type HourRow,
   type HourSource,
 } from '../server/repositories/consumer-insights.repository.js';
+import { segmentChoices } from '../server/repositories/segments.repository.js';
 import { consumerInsightsService } from '../server/services/consumer-insights.service.js';
-import { addDays } from '../src/schemas/dashboard-query.js';
-import { envInt, openBenchDatabase, printFigure, round, timeLoop, type BenchDriver } from './support.js';
-
-/** The demo company's last 90 days with checks. */
-async function lastNinetyDays(db: Database, companyId: number): Promise<DayBounds> {
-  const last = await db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<{ day: string }>(
-      `SELECT to_char(max(day), 'YYYY-MM-DD') AS day FROM pos_location_days WHERE company_id = $1`,
-      [companyId],
-    );
-    return rows[0]!.day;
-  });
-  return { from: addDays(last, -89), to: last };
-}
+import {
+  compareRollupWithRaw,
+  envInt,
+  lastDaysWithChecks,
+  openBenchDatabase,
+  printFigure,
+  round,
+  timeLoop,
+  type BenchDriver,
+} from './support.js';
 
 /** Hour rows in one order, so the rollup's and the raw answer compare as text. */
 const ordered = (rows: HourRow[]) =>
@@ -42,7 +36,7 @@ export async function benchConsumerInsights(driver: BenchDriver): Promise<void> 
     const scale = (process.env.SEED_SCALE ?? 'small') as 'small';
     const summary = await loadDemoData(bench.db, { scale });
     const companyId = summary.companies[0]!.id;
-    const range = await lastNinetyDays(bench.db, companyId);
+    const range = await lastDaysWithChecks(bench.db, companyId, 90);
     const loop = { warmup: 2, iterations: envInt('BENCH_CONSUMER_INSIGHTS_ITERATIONS', 20) };
     const segment = (await bench.db.tenant(companyId, (sql) => segmentChoices(sql, companyId)))[0];
     const query = {
@@ -72,18 +66,11 @@ export async function benchConsumerInsights(driver: BenchDriver): Promise<void> 
       bench.db.tenant(companyId, async (sql) =>
         ordered(await hourFigures(sql, companyId, null, range, source)),
       );
-    const same = JSON.stringify(await figures('rollup')) === JSON.stringify(await figures('raw'));
-    const rollup = await timeLoop(() => figures('rollup'), loop);
-    const raw = await timeLoop(() => figures('raw'), loop);
-    printFigure({
-      bench: 'consumer-insights.hour-figures',
-      driver,
-      data: `demo-${scale}`,
-      same_answer: same,
-      rollup_p95_ms: round(rollup.p95Ms),
-      raw_p95_ms: round(raw.p95Ms),
-      raw_over_rollup: round(raw.p95Ms / rollup.p95Ms, 1),
-    });
+    await compareRollupWithRaw(
+      { bench: 'consumer-insights.hour-figures', driver, data: `demo-${scale}` },
+      figures,
+      { rollup: loop, raw: loop },
+    );
   } finally {
     await bench.drop();
   }

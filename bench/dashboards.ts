@@ -130,6 +130,35 @@ const RAW = {
               WHERE s.company_id = $1 AND s.guest_id = g.guest_id))::bigint AS subscribed`,
 };
 
+// Consumer insights: the range's checks (the weekday × hour heatmap's total) and its return visits — each local day a
+// guest came to the locations, counted once, when the guest had a check on an earlier day at any location.
+const INSIGHTS_RAW = `WITH zone AS MATERIALIZED (SELECT time_zone AS tz FROM companies WHERE id = $1),
+  ${RANGE_CHECKS},
+  d AS MATERIALIZED (
+    SELECT DISTINCT c.guest_id, (c.closed_at AT TIME ZONE zone.tz)::date AS day
+    FROM r JOIN pos_checks c ON c.company_id = $1 AND c.id = r.id CROSS JOIN zone WHERE r.guest_id IS NOT NULL)
+  SELECT (SELECT count(*) FROM r)::bigint AS checks,
+         (SELECT count(*) FROM d CROSS JOIN zone WHERE EXISTS (SELECT 1 FROM pos_checks p
+            WHERE p.company_id = $1 AND p.guest_id = d.guest_id
+              AND p.closed_at < (d.day::timestamp AT TIME ZONE zone.tz)))::bigint AS return_visits`;
+
+// Customer journey: the range's visits (a guest's local day, at its lowest location id; at the picked locations) and
+// those of them followed by a later day with a check, whenever it came.
+const JOURNEY_RAW = `WITH zone AS MATERIALIZED (SELECT time_zone AS tz FROM companies WHERE id = $1),
+  days AS MATERIALIZED (
+    SELECT c.guest_id, (c.closed_at AT TIME ZONE zone.tz)::date AS day, min(c.location_id) AS location_id
+    FROM pos_checks c CROSS JOIN zone
+    WHERE c.company_id = $1 AND c.guest_id IS NOT NULL
+      AND c.closed_at >= ($2::date::timestamp AT TIME ZONE zone.tz)
+      AND c.closed_at < (($3::date + 1)::timestamp AT TIME ZONE zone.tz)
+    GROUP BY 1, 2),
+  visits AS MATERIALIZED (SELECT * FROM days WHERE $4::bigint[] IS NULL OR location_id = ANY($4::bigint[]))
+  SELECT count(*)::bigint AS visits,
+         count(*) FILTER (WHERE EXISTS (SELECT 1 FROM pos_checks c WHERE c.company_id = $1
+           AND c.guest_id = v.guest_id AND c.closed_at >= ((v.day + 1)::timestamp AT TIME ZONE zone.tz)))::bigint
+           AS returned
+  FROM visits v CROSS JOIN zone`;
+
 type Row = Record<string, string | number>;
 type Body = Record<string, unknown>;
 const cents = (dollars: unknown) => Math.round(Number(dollars) * 100);
@@ -220,6 +249,31 @@ const CALLS: DashboardCall[] = [
     },
     raw: RAW.people,
     fromRaw: (row) => numbers(row, ['guests', 'subscribed']),
+  },
+  {
+    name: 'consumer_insights',
+    path: '/api/analytics/consumer-insights/',
+    figures: 'checks in the weekday × hour heatmap, return visits',
+    fromApi: (body) => [
+      (body.hours as { checks: number }[]).reduce((total, cell) => total + cell.checks, 0),
+      field(body, 'visit_gaps').visits!,
+    ],
+    raw: INSIGHTS_RAW,
+    fromRaw: (row) => numbers(row, ['checks', 'return_visits']),
+  },
+  {
+    name: 'customer_journey',
+    path: '/api/analytics/customer-journey/',
+    figures: 'visits in the range, of them followed by another',
+    fromApi: (body) => {
+      const gaps = body.gaps as { visits: number; returned: number }[];
+      return [
+        gaps.reduce((total, gap) => total + gap.visits, 0),
+        gaps.reduce((total, gap) => total + gap.returned, 0),
+      ];
+    },
+    raw: JOURNEY_RAW,
+    fromRaw: (row) => numbers(row, ['visits', 'returned']),
   },
 ];
 

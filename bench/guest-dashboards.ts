@@ -5,8 +5,6 @@
  * and the guest totals and visit frequency from the rollup (`pos_guest_days`) beside the same figures from raw
  * `pos_checks` (answers compared first). BENCH_GUEST_DASHBOARD_ITERATIONS (20) the timed loops.
  */
-import type { Database } from '../server/db/database.js';
-import type { DayBounds } from '../src/schemas/dashboard-query.js';
 import { loadDemoData } from '../server/seed/load.js';
 import {
   guestTotals,
@@ -15,21 +13,17 @@ import {
 } from '../server/repositories/guest-dashboard.repository.js';
 import { demographicsDashboardService } from '../server/services/demographics-dashboard.service.js';
 import { guestAnalyticsDashboardService } from '../server/services/guest-analytics-dashboard.service.js';
-import { addDays } from '../src/schemas/dashboard-query.js';
 import { TOP_VISIT_COUNT } from '../src/schemas/guest-analytics-dashboard.js';
-import { envInt, openBenchDatabase, printFigure, round, timeLoop, type BenchDriver } from './support.js';
-
-/** The demo company's last 90 days with checks. */
-async function lastNinetyDays(db: Database, companyId: number): Promise<DayBounds> {
-  const last = await db.tenant(companyId, async (sql) => {
-    const { rows } = await sql.query<{ day: string }>(
-      `SELECT to_char(max(day), 'YYYY-MM-DD') AS day FROM pos_location_days WHERE company_id = $1`,
-      [companyId],
-    );
-    return rows[0]!.day;
-  });
-  return { from: addDays(last, -89), to: last };
-}
+import {
+  compareRollupWithRaw,
+  envInt,
+  lastDaysWithChecks,
+  openBenchDatabase,
+  printFigure,
+  round,
+  timeLoop,
+  type BenchDriver,
+} from './support.js';
 
 /** Times both dashboards, then the guest figures from the rollup and from raw checks, on one driver. */
 export async function benchGuestDashboards(driver: BenchDriver): Promise<void> {
@@ -38,7 +32,7 @@ export async function benchGuestDashboards(driver: BenchDriver): Promise<void> {
     const scale = (process.env.SEED_SCALE ?? 'small') as 'small';
     const summary = await loadDemoData(bench.db, { scale });
     const companyId = summary.companies[0]!.id;
-    const range = await lastNinetyDays(bench.db, companyId);
+    const range = await lastDaysWithChecks(bench.db, companyId, 90);
     const loop = { warmup: 2, iterations: envInt('BENCH_GUEST_DASHBOARD_ITERATIONS', 20) };
     const query = {
       from_date: range.from,
@@ -67,18 +61,11 @@ export async function benchGuestDashboards(driver: BenchDriver): Promise<void> {
         totals: await guestTotals(sql, companyId, null, range, source),
         frequency: await visitCounts(sql, companyId, null, range, TOP_VISIT_COUNT, source),
       }));
-    const same = JSON.stringify(await figures('rollup')) === JSON.stringify(await figures('raw'));
-    const rollup = await timeLoop(() => figures('rollup'), loop);
-    const raw = await timeLoop(() => figures('raw'), loop);
-    printFigure({
-      bench: 'guest-dashboards.guest-figures',
-      driver,
-      data: `demo-${scale}`,
-      same_answer: same,
-      rollup_p95_ms: round(rollup.p95Ms),
-      raw_p95_ms: round(raw.p95Ms),
-      raw_over_rollup: round(raw.p95Ms / rollup.p95Ms, 1),
-    });
+    await compareRollupWithRaw(
+      { bench: 'guest-dashboards.guest-figures', driver, data: `demo-${scale}` },
+      figures,
+      { rollup: loop, raw: loop },
+    );
   } finally {
     await bench.drop();
   }

@@ -6,6 +6,7 @@ import { setCompanyFeatures } from '../server/repositories/company-features.repo
 import { createCompanyToken } from '../server/repositories/company-tokens.repository.js';
 import { ALL_FEATURES } from '../src/schemas/features.js';
 import { migrate } from '../server/db/migrate.js';
+import { addDays, type DayBounds } from '../src/schemas/dashboard-query.js';
 import { openPostgres } from '../server/db/postgres.js';
 import { openPglite } from '../server/db/pglite.js';
 import { openScratchPostgres } from '../tests/support/database.js';
@@ -213,4 +214,38 @@ export async function openKeptDatabase(
   await build(db);
   await onServer(url, 'VACUUM ANALYZE');
   return { db, buildSeconds: round((performance.now() - started) / 1000, 1) };
+}
+
+/** The `days` local days ending on the company's last day with checks (`pos_location_days`). */
+export async function lastDaysWithChecks(db: Database, companyId: number, days: number): Promise<DayBounds> {
+  const last = await db.tenant(companyId, async (sql) => {
+    const { rows } = await sql.query<{ day: string }>(
+      `SELECT to_char(max(day), 'YYYY-MM-DD') AS day FROM pos_location_days WHERE company_id = $1`,
+      [companyId],
+    );
+    return rows[0]!.day;
+  });
+  return { from: addDays(last, 1 - days), to: last };
+}
+
+/**
+ * Reads a figure from the rollups and from raw checks, compares the two answers (as JSON text, so `read` returns
+ * them in one order), times both loops and prints one line: `same_answer`, both p95s and their ratio. `figure`
+ * carries the bench's name and whatever else the line says (driver, data).
+ */
+export async function compareRollupWithRaw(
+  figure: Record<string, string | number | boolean | null>,
+  read: (source: 'rollup' | 'raw') => Promise<unknown>,
+  loops: { rollup: LoopOptions; raw: LoopOptions },
+): Promise<void> {
+  const same = JSON.stringify(await read('rollup')) === JSON.stringify(await read('raw'));
+  const rollup = await timeLoop(() => read('rollup'), loops.rollup);
+  const raw = await timeLoop(() => read('raw'), loops.raw);
+  printFigure({
+    ...figure,
+    same_answer: same,
+    rollup_p95_ms: round(rollup.p95Ms),
+    raw_p95_ms: round(raw.p95Ms),
+    raw_over_rollup: round(raw.p95Ms / rollup.p95Ms, 1),
+  });
 }

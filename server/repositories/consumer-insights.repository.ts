@@ -1,13 +1,15 @@
 import type { DayBounds } from '../../src/schemas/dashboard-query.js';
 import { sql as rawSql, type RawBuilder } from 'kysely';
 import type { CompanyId, Sql } from '../db/database.js';
+import type { RangeInstants } from './company-clock.repository.js';
+import type { MenuCategoryFigureRow } from './pos-analytics.repository.js';
 import { runWithSegmentPlanner } from './segment-rules/planner.js';
 
 /**
  * The consumer insights dashboard's figures (docs/dashboards.md "Consumer insights"): the weekday × hour, party
  * size and day-part figures from the hourly rollup `pos_location_hours` (migration 0037), or the same from the
- * raw checks for the bench's comparison; the days between visits from the `pos_guest_days` chain; every guest's
- * categories from `pos_menu_item_days` and a segment's from its members' checks of the range. Days are local
+ * raw checks for the bench's comparison; the days between visits from the return-gap rollups (migration 0043);
+ * a segment's categories from its members' checks of the range. Days are local
  * dates of the closing time in the company's zone; `null` locations mean every location.
  */
 
@@ -41,6 +43,11 @@ const HOURS_ROLLUP = `SELECT weekday::int AS weekday, hour::int AS hour, day_par
     AND day BETWEEN $3::date AND $4::date
   GROUP BY 1, 2, 3`;
 
+// Every location: the company's own hourly rows (migration 0043), one per day, weekday, hour and day part.
+const HOURS_COMPANY = `SELECT weekday::int AS weekday, hour::int AS hour, day_part, ${HOUR_SUMS}
+  FROM pos_company_hours WHERE company_id = $1 AND $2::bigint[] IS NULL AND day BETWEEN $3::date AND $4::date
+  GROUP BY 1, 2, 3`;
+
 // The same figures from the range's checks (the closing-time index), as the rollup keeps them.
 const HOURS_RAW = `WITH zone AS (SELECT time_zone FROM companies WHERE id = $1),
   checks AS (
@@ -56,7 +63,10 @@ const HOURS_RAW = `WITH zone AS (SELECT time_zone FROM companies WHERE id = $1),
       AND c.closed_at < (($4::date + 1)::timestamp AT TIME ZONE zone.time_zone))
   SELECT weekday, hour, day_part, ${HOUR_SUMS} FROM checks GROUP BY 1, 2, 3`;
 
-/** The range's checks at the locations by opening weekday and hour (company's zone) and day part. */
+/**
+ * The range's checks at the locations by opening weekday and hour (company's zone) and day part: every location
+ * from `pos_company_hours`, picked ones from `pos_location_hours`.
+ */
 export async function hourFigures(
   sql: Sql,
   companyId: CompanyId,
@@ -64,140 +74,118 @@ export async function hourFigures(
   range: DayBounds,
   source: HourSource = 'rollup',
 ): Promise<HourRow[]> {
-  const { rows } = await sql.query<HourRow>(source === 'rollup' ? HOURS_ROLLUP : HOURS_RAW, [
-    companyId,
-    locations,
-    range.from,
-    range.to,
-  ]);
+  const statement = source === 'raw' ? HOURS_RAW : locations === null ? HOURS_COMPANY : HOURS_ROLLUP;
+  const { rows } = await sql.query<HourRow>(statement, [companyId, locations, range.from, range.to]);
   return rows;
 }
 
-/** The return visits of a range by days since the previous one (1–7, 8–14, 15–30, 31–60, 61–90, 91+). */
-export interface VisitGapRow {
+/** Return visits of a range with a number of days since the previous visit, or in a bin of such numbers. */
+export interface ReturnGapCount {
+  /** The bin: its lowest number of days (`return_gap_bin`, migration 0043). */
+  bin: number;
+  /** The exact number of days; null when counted by bin only. */
+  gap: number | null;
   visits: number;
-  median_days: number | null;
-  gap_1_7: number;
-  gap_8_14: number;
-  gap_15_30: number;
-  gap_31_60: number;
-  gap_61_90: number;
-  gap_91_plus: number;
+}
+
+// $2 the locations (null: all), $3 and $4 the range's ends.
+const RETURN_SCOPE = `company_id = $1 AND ($2::bigint[] IS NULL OR location_id = ANY($2::bigint[]))
+  AND day BETWEEN $3::date AND $4::date`;
+
+/**
+ * The range's return visits at the locations by bin of days since the guest's previous visit to the company,
+ * from `pos_return_gap_bins`: a visit counts at its day's first location (see `laterRowReturnGaps`).
+ */
+export async function returnGapBins(
+  sql: Sql,
+  companyId: CompanyId,
+  locations: number[] | null,
+  range: DayBounds,
+): Promise<ReturnGapCount[]> {
+  const { rows } = await sql.query<ReturnGapCount>(
+    `SELECT bin, NULL::int AS gap, sum(visits)::bigint AS visits FROM pos_return_gap_bins
+     WHERE ${RETURN_SCOPE} GROUP BY bin`,
+    [companyId, locations, range.from, range.to],
+  );
+  return rows;
+}
+
+/** The same return visits by exact number of days, for the gaps of `bins` only (`pos_return_gaps`, gap first). */
+export async function returnGapsInBins(
+  sql: Sql,
+  companyId: CompanyId,
+  locations: number[] | null,
+  range: DayBounds,
+  bins: readonly number[],
+): Promise<ReturnGapCount[]> {
+  if (bins.length === 0) return [];
+  const { rows } = await sql.query<ReturnGapCount>(
+    `SELECT return_gap_bin(gap) AS bin, gap, sum(visits)::bigint AS visits FROM pos_return_gaps
+     WHERE gap = ANY(ARRAY(SELECT g FROM unnest($5::int[]) b, generate_series(b, b + 90) g
+                           WHERE return_gap_bin(g) = b))
+       AND ${RETURN_SCOPE}
+     GROUP BY gap`,
+    [companyId, locations, range.from, range.to, bins],
+  );
+  return rows;
 }
 
 /**
- * Each day a guest came to one of the locations in the range, with the guest's previous day at the company (any
- * location), read from the chain of `pos_guest_days`: the first row of a guest's day (lowest location) carries
- * the previous day; a day whose picked rows are all later rows of that day looks it up.
+ * With locations picked, the return visits the rollups leave out: days whose first location is not picked but a
+ * later location of the same day is (the guest-day rows chained to their own day, a small partial index), by
+ * exact days since the guest's previous visit. None for every location.
  */
-const VISIT_GAPS = `
-  WITH visits AS MATERIALIZED (
-    SELECT guest_id, day, max(prev_day) FILTER (WHERE prev_day < day) AS prev,
-           bool_and(prev_day IS NOT DISTINCT FROM day) AS later_rows_only
-    FROM pos_guest_days
-    WHERE company_id = $1 AND ($2::bigint[] IS NULL OR location_id = ANY($2::bigint[]))
-      AND day BETWEEN $3::date AND $4::date
-    GROUP BY 1, 2),
-  gaps AS (
-    SELECT v.day - CASE WHEN v.later_rows_only
-                        THEN (SELECT max(d.prev_day) FROM pos_guest_days d
-                              WHERE d.company_id = $1 AND d.guest_id = v.guest_id AND d.day = v.day
-                                AND d.prev_day < d.day)
-                        ELSE v.prev END AS gap
-    FROM visits v)
-  SELECT count(gap) AS visits, percentile_cont(0.5) WITHIN GROUP (ORDER BY gap) AS median_days,
-         count(*) FILTER (WHERE gap BETWEEN 1 AND 7) AS gap_1_7,
-         count(*) FILTER (WHERE gap BETWEEN 8 AND 14) AS gap_8_14,
-         count(*) FILTER (WHERE gap BETWEEN 15 AND 30) AS gap_15_30,
-         count(*) FILTER (WHERE gap BETWEEN 31 AND 60) AS gap_31_60,
-         count(*) FILTER (WHERE gap BETWEEN 61 AND 90) AS gap_61_90,
-         count(*) FILTER (WHERE gap > 90) AS gap_91_plus
-  FROM gaps WHERE gap IS NOT NULL`;
-
-/** The range's return visits at the locations by days since the guest's previous visit to the company. */
-export async function visitGaps(
+export async function laterRowReturnGaps(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
   range: DayBounds,
-): Promise<VisitGapRow> {
-  const { rows } = await sql.query<VisitGapRow>(VISIT_GAPS, [companyId, locations, range.from, range.to]);
-  return rows[0]!;
-}
-
-/** A category's items and line revenue. */
-export interface CategoryRow {
-  category_id: number;
-  category: string;
-  units: number;
-  revenue_cents: number;
-}
-
-/** Every check's categories at the locations in the range, from the daily item rollup. */
-export async function categoryFigures(
-  sql: Sql,
-  companyId: CompanyId,
-  locations: number[] | null,
-  range: DayBounds,
-): Promise<CategoryRow[]> {
-  const { rows } = await sql.query<CategoryRow>(
-    `SELECT mc.id AS category_id, mc.name AS category, sum(d.units) AS units, sum(d.revenue_cents) AS revenue_cents
-     FROM pos_menu_item_days d
-     JOIN menu_items mi ON mi.company_id = $1 AND mi.id = d.menu_item_id
-     JOIN menu_categories mc ON mc.company_id = $1 AND mc.id = mi.category_id
-     WHERE d.company_id = $1 AND ($2::bigint[] IS NULL OR d.location_id = ANY($2::bigint[]))
-       AND d.day BETWEEN $3::date AND $4::date
-     GROUP BY 1, 2`,
+): Promise<ReturnGapCount[]> {
+  if (locations === null) return [];
+  const { rows } = await sql.query<ReturnGapCount>(
+    `WITH later AS (
+       SELECT DISTINCT guest_id, day FROM pos_guest_days
+       WHERE company_id = $1 AND prev_day = day AND location_id = ANY($2::bigint[])
+         AND day BETWEEN $3::date AND $4::date),
+     gaps AS (
+       SELECT l.day - (SELECT max(p.day) FROM pos_guest_visits p
+                       WHERE p.company_id = $1 AND p.guest_id = l.guest_id AND p.day < l.day) AS gap
+       FROM later l
+       JOIN pos_guest_visits v ON v.company_id = $1 AND v.day = l.day AND v.guest_id = l.guest_id
+       WHERE NOT (v.location_id = ANY($2::bigint[])))
+     SELECT return_gap_bin(gap) AS bin, gap, count(*)::bigint AS visits FROM gaps WHERE gap IS NOT NULL GROUP BY gap`,
     [companyId, locations, range.from, range.to],
   );
   return rows;
-}
-
-/** The distinct guests with a check at the locations in the range (`pos_guest_days`). */
-export async function guestsWithChecks(
-  sql: Sql,
-  companyId: CompanyId,
-  locations: number[] | null,
-  range: DayBounds,
-): Promise<number> {
-  const { rows } = await sql.query<{ guests: number }>(
-    `SELECT count(DISTINCT guest_id) AS guests FROM pos_guest_days
-     WHERE company_id = $1 AND ($2::bigint[] IS NULL OR location_id = ANY($2::bigint[]))
-       AND day BETWEEN $3::date AND $4::date`,
-    [companyId, locations, range.from, range.to],
-  );
-  return rows[0]?.guests ?? 0;
 }
 
 /** A segment's categories in the range and how many of its members bought an item. */
 export interface SegmentCategoryRows {
   guests: number;
-  categories: CategoryRow[];
+  categories: MenuCategoryFigureRow[];
 }
 
 /**
- * A segment's members' categories at the locations in the range: `members` (the segment machinery's
- * `SELECT g.id …` fragment; null: nobody) read once, their checks of the range by the guest index, their lines.
- * Bounded by the members' checks of the range, never by the whole history.
+ * A segment's members' categories at the locations in the range (`rangeInstants` of its days): `members` (the
+ * segment machinery's `SELECT g.id …` fragment; null: nobody) read once, their checks of the range by the guest
+ * index, their lines. Bounded by the members' checks of the range, never by the whole history.
  */
 export async function segmentCategoryFigures(
   sql: Sql,
   companyId: CompanyId,
   members: RawBuilder<{ id: number }> | null,
   locations: number[] | null,
-  range: DayBounds,
+  range: RangeInstants,
 ): Promise<SegmentCategoryRows> {
   if (members === null) return { guests: 0, categories: [] };
   const [row] = await runWithSegmentPlanner(
     sql,
-    rawSql<{ guests: number; categories: CategoryRow[] | null }>`
-      WITH zone AS (SELECT time_zone FROM companies WHERE id = ${companyId}),
-      members AS MATERIALIZED (SELECT DISTINCT x.id FROM (${members}) x),
+    rawSql<{ guests: number; categories: MenuCategoryFigureRow[] | null }>`
+      WITH members AS MATERIALIZED (SELECT DISTINCT x.id FROM (${members}) x),
       checks AS MATERIALIZED (
-        SELECT c.id, c.guest_id FROM members m CROSS JOIN zone
+        SELECT c.id, c.guest_id FROM members m
         JOIN pos_checks c ON c.company_id = ${companyId} AND c.guest_id = m.id
-          AND c.closed_at >= (${range.from}::date::timestamp AT TIME ZONE zone.time_zone)
-          AND c.closed_at < ((${range.to}::date + 1)::timestamp AT TIME ZONE zone.time_zone)
+          AND c.closed_at >= ${range.start}::timestamptz AND c.closed_at < ${range.end}::timestamptz
         WHERE (${locations}::bigint[] IS NULL OR c.location_id = ANY(${locations}::bigint[]))),
       lines AS MATERIALIZED (
         SELECT k.guest_id, mi.category_id, l.quantity, l.amount_cents
@@ -219,19 +207,4 @@ export async function segmentCategoryFigures(
       revenue_cents: Number(category.revenue_cents),
     })),
   };
-}
-
-/** How many saved segments the picker lists. */
-export const SEGMENT_PICKER_LIMIT = 500;
-
-/** The company's saved segments for the picker: id and name, by name. */
-export async function segmentChoices(
-  sql: Sql,
-  companyId: CompanyId,
-): Promise<{ id: number; name: string }[]> {
-  const { rows } = await sql.query<{ id: number; name: string }>(
-    'SELECT id, name FROM segments WHERE company_id = $1 ORDER BY lower(name), id LIMIT $2',
-    [companyId, SEGMENT_PICKER_LIMIT],
-  );
-  return rows;
 }

@@ -1,5 +1,6 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import type { DayBounds } from '../../src/schemas/dashboard-query.js';
+import { DISTINCT_GUESTS_MEMORY } from './pos-analytics.repository.js';
 
 /**
  * The customer journey's figures (docs/dashboards.md "Customer journey"), read from `pos_guest_visits` (one row
@@ -19,7 +20,7 @@ export interface MoveRow {
 }
 
 /** The range's visits of one visit number (10: ten and later) by days until the next visit (null: none yet). */
-export interface GapRow {
+export interface NextGapRow {
   visit_number: number;
   gap: number | null;
   visits: number;
@@ -79,15 +80,18 @@ export async function journeyMoves(
   }));
 }
 
-/** The range's visits at the locations by visit number (up to `top`) and days until the guest's next visit. */
-export async function visitGaps(
+/**
+ * The range's visits at the locations by visit number (up to `top`) and days until the guest's next visit (the
+ * journey's; not the consumer insights' days since the previous visit, `returnGapBins`).
+ */
+export async function nextVisitGaps(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
   range: DayBounds,
   top: number,
   source: JourneySource = 'rollup',
-): Promise<GapRow[]> {
+): Promise<NextGapRow[]> {
   const result = await sql.query<{ visit_number: number; gap: number | null; visits: string }>(
     `SELECT least(v.visit_number, $5::int)::int AS visit_number, (v.next_day - v.day)::int AS gap,
             count(*) AS visits
@@ -125,8 +129,8 @@ export async function locationSpread(
     const row = chained.rows[0]!;
     return { guests: Number(row.guests), multi_location_guests: Number(row.multi_location_guests) };
   }
-  // Grouping several locations' rows per guest hashes them: as the guest analytics call, a roomier work_mem.
-  await sql.query("SELECT set_config('work_mem', '64MB', true)");
+  // Grouping several locations' rows per guest hashes them: a roomier work_mem, as the other distinct counts.
+  if (locations !== null && locations.length > 1) await sql.query(DISTINCT_GUESTS_MEMORY);
   const result = await sql.query<{ guests: string; multi_location_guests: string }>(
     `SELECT count(*) AS guests, count(*) FILTER (WHERE g.first_location <> g.last_location) AS multi_location_guests
      FROM (SELECT v.guest_id, min(v.location_id) AS first_location, max(v.location_id) AS last_location

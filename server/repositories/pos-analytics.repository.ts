@@ -57,9 +57,11 @@ export async function resolveLocationScope(
 const IN_SCOPE = `($2::bigint[] IS NULL OR location_id = ANY($2::bigint[]))
   AND ($3::date IS NULL OR day >= $3::date) AND ($4::date IS NULL OR day <= $4::date)`;
 
-// The exact distinct count for several locations hashes their guest-days: a month of a large company is a few
-// hundred thousand, kept in memory for this transaction rather than spilled (the default 4 MB spills at 100,000).
-const DISTINCT_GUESTS_MEMORY = `SET LOCAL work_mem = '64MB'`;
+/**
+ * The exact distinct count for several locations hashes their guest-days: a month of a large company is a few
+ * hundred thousand, kept in memory for this transaction rather than spilled (the default 4 MB spills at 100,000).
+ */
+export const DISTINCT_GUESTS_MEMORY = `SET LOCAL work_mem = '64MB'`;
 
 // The guest's first day at the company falls in the range (its last day is above every row of the range).
 const NEW_IN_RANGE = `($3::date IS NULL OR first_day >= $3::date)`;

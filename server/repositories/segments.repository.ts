@@ -199,6 +199,21 @@ export async function listSegments(
   return { count: total.rows[0]?.count ?? 0, rows: page.rows };
 }
 
+/** How many saved segments a picker lists (the consumer insights dashboard's). */
+export const SEGMENT_PICKER_LIMIT = 500;
+
+/** The company's saved segments for a picker: id and name, by name, at most `SEGMENT_PICKER_LIMIT`. */
+export async function segmentChoices(
+  sql: Sql,
+  companyId: CompanyId,
+): Promise<{ id: number; name: string }[]> {
+  const { rows } = await sql.query<{ id: number; name: string }>(
+    'SELECT id, name FROM segments WHERE company_id = $1 ORDER BY lower(name), id LIMIT $2',
+    [companyId, SEGMENT_PICKER_LIMIT],
+  );
+  return rows;
+}
+
 /** One segment with its groups, or null when it does not exist in this company. */
 export async function getSegment(sql: Sql, companyId: CompanyId, id: number): Promise<SegmentRow | null> {
   return (await selectSegments(sql, companyId, [id]))[0] ?? null;

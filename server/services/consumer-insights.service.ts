@@ -2,29 +2,34 @@ import {
   INSIGHT_DAY_PARTS,
   PARTY_SIZES,
   TOP_CATEGORY_COUNT,
-  VISIT_GAPS,
+  RETURN_GAP_BUCKETS,
   type CategoryShare,
   type ConsumerInsights,
   type ConsumerInsightsQuery,
   type InsightTotals,
-  type VisitGaps,
+  type ReturnGapBucket,
+  type ReturnVisitGaps,
 } from '../../src/schemas/consumer-insights.js';
 import type { Database, Sql } from '../db/database.js';
-import { fieldFailure, invalid, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
+import { rangeInstants } from '../repositories/company-clock.repository.js';
 import {
-  categoryFigures,
-  guestsWithChecks,
   hourFigures,
+  laterRowReturnGaps,
+  returnGapBins,
+  returnGapsInBins,
   segmentCategoryFigures,
-  segmentChoices,
-  visitGaps,
-  type CategoryRow,
   type HourRow,
-  type VisitGapRow,
+  type ReturnGapCount,
 } from '../repositories/consumer-insights.repository.js';
-import { SegmentRulesRefusedError } from '../repositories/segment-rules.repository.js';
-import { getSegment } from '../repositories/segments.repository.js';
+import {
+  menuCategoryFigures,
+  salesFigures,
+  type MenuCategoryFigureRow,
+} from '../repositories/pos-analytics.repository.js';
+import { getSegment, segmentChoices } from '../repositories/segments.repository.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
+import { refusedAsInvalid } from './segment-input.js';
 import { membersOf } from './segment-members.js';
 import { averageCheck, dollars } from '../../src/schemas/dashboard-figures.js';
 import type { DayBounds } from '../../src/schemas/dashboard-query.js';
@@ -82,17 +87,90 @@ function partySizesOf(rows: readonly HourRow[]) {
   return PARTY_SIZES.map((size, index) => ({ size, checks: sum(rows, (row) => row[columns[index]!]) }));
 }
 
-/** The return visits by days since the previous one. */
-function gapsOf(row: VisitGapRow): VisitGaps {
+/** The chart's bucket of a number of days (or of a bin, by its lowest number: the bins nest in the buckets). */
+function bucketOf(days: number): ReturnGapBucket {
+  return days <= 7
+    ? '1_7'
+    : days <= 14
+      ? '8_14'
+      : days <= 30
+        ? '15_30'
+        : days <= 60
+          ? '31_60'
+          : days <= 90
+            ? '61_90'
+            : '91_plus';
+}
+
+/** Adds up counts with the same key. */
+function summed(rows: readonly ReturnGapCount[], key: (row: ReturnGapCount) => number): Map<number, number> {
+  const sums = new Map<number, number>();
+  for (const row of rows) sums.set(key(row), (sums.get(key(row)) ?? 0) + row.visits);
+  return sums;
+}
+
+/**
+ * The range's return visits at the locations by days since the previous visit, and their median (as
+ * `percentile_cont(0.5)`: the mean of the two middle gaps when their number is even). The buckets are sums of the
+ * bins' rows; only the bin(s) holding the middle visits are read by exact gap.
+ */
+async function returnVisitGaps(
+  sql: Sql,
+  companyId: number,
+  locations: number[] | null,
+  range: DayBounds,
+): Promise<ReturnVisitGaps> {
+  const later = await laterRowReturnGaps(sql, companyId, locations, range);
+  const bins = [
+    ...summed([...(await returnGapBins(sql, companyId, locations, range)), ...later], (row) => row.bin),
+  ].sort(([a], [b]) => a - b);
+  const visits = bins.reduce((total, [, count]) => total + count, 0);
+  const middle = [Math.floor((visits - 1) / 2), Math.ceil((visits - 1) / 2)];
+  // The bins holding the middle ranks: their first rank and their visits by exact gap.
+  const holdingBins: number[] = [];
+  const holding: { start: number; end: number; gaps: [number, number][] }[] = [];
+  let start = 0;
+  for (const [bin, count] of bins) {
+    if (middle.some((rank) => rank >= start && rank < start + count)) {
+      holding.push({ start, end: start + count, gaps: [] });
+      holdingBins.push(bin);
+    }
+    start += count;
+  }
+  const exact = summed(
+    [
+      ...(await returnGapsInBins(sql, companyId, locations, range, holdingBins)),
+      ...later.filter((row) => holdingBins.includes(row.bin)),
+    ],
+    (row) => row.gap!,
+  );
+  for (const [gap, count] of [...exact].sort(([a], [b]) => a - b)) {
+    holding[holdingBins.filter((bin) => bin <= gap).length - 1]!.gaps.push([gap, count]);
+  }
+  const gapAt = (rank: number) => {
+    const bin = holding.find((entry) => rank >= entry.start && rank < entry.end)!;
+    let seen = bin.start;
+    for (const [gap, count] of bin.gaps) {
+      seen += count;
+      if (rank < seen) return gap;
+    }
+    throw new Error(`no return visit at rank ${rank}`);
+  };
   return {
-    visits: row.visits,
-    median_days: row.median_days,
-    buckets: VISIT_GAPS.map((gap) => ({ gap, visits: row[`gap_${gap}`] })),
+    visits,
+    median_days: visits === 0 ? null : (gapAt(middle[0]!) + gapAt(middle[1]!)) / 2,
+    buckets: RETURN_GAP_BUCKETS.map((gap) => ({
+      gap,
+      visits: bins.filter(([bin]) => bucketOf(bin) === gap).reduce((total, [, count]) => total + count, 0),
+    })),
   };
 }
 
 /** The top categories of `mine` (by items, then revenue, then name) beside every guest's shares. */
-function categoryShares(mine: readonly CategoryRow[], all: readonly CategoryRow[]): CategoryShare[] {
+function categoryShares(
+  mine: readonly MenuCategoryFigureRow[],
+  all: readonly MenuCategoryFigureRow[],
+): CategoryShare[] {
   const units = mine.reduce((total, row) => total + row.units, 0);
   const cents = mine.reduce((total, row) => total + row.revenue_cents, 0);
   const allUnits = all.reduce((total, row) => total + row.units, 0);
@@ -131,30 +209,28 @@ async function favouriteCategories(
   locations: number[] | null,
   range: DayBounds,
 ): Promise<ConsumerInsights['categories']> {
-  const all = await categoryFigures(sql, companyId, locations, range);
-  let mine: { guests: number; categories: CategoryRow[] };
+  const all = await menuCategoryFigures(sql, companyId, locations, range);
+  let mine: { guests: number; categories: MenuCategoryFigureRow[] };
   if (segmentId === null) {
-    mine = { guests: await guestsWithChecks(sql, companyId, locations, range), categories: all };
+    // The range's distinct guests as the summary counts them (the guest-day chain: no grouping per guest).
+    mine = { guests: (await salesFigures(sql, companyId, locations, range)).guests, categories: all };
   } else {
     const row = await getSegment(sql, companyId, segmentId);
     if (!row) throw notFound('Segment');
-    try {
-      mine = await segmentCategoryFigures(
-        sql,
-        companyId,
-        await membersOf(sql, companyId, row),
-        locations,
-        range,
-      );
-    } catch (error) {
-      // A saved segment whose rules can no longer be counted (a rule retired since): say so on the field.
-      if (error instanceof SegmentRulesRefusedError) {
-        throw invalid({ segment_id: fieldFailure('not_valid', "The segment's rules cannot be counted") });
-      }
-      throw error;
-    }
+    // A saved segment whose rules can no longer be counted (a rule retired since): a 400 naming the rule.
+    mine = await membersOf(sql, companyId, row)
+      .then(async (members) =>
+        segmentCategoryFigures(
+          sql,
+          companyId,
+          members,
+          locations,
+          await rangeInstants(sql, companyId, range),
+        ),
+      )
+      .catch(refusedAsInvalid);
   }
-  const total = (rows: readonly CategoryRow[], pick: (row: CategoryRow) => number) =>
+  const total = (rows: readonly MenuCategoryFigureRow[], pick: (row: MenuCategoryFigureRow) => number) =>
     rows.reduce((sum, row) => sum + pick(row), 0);
   return {
     segment_id: segmentId,
@@ -193,8 +269,8 @@ export function consumerInsightsService(db: Database) {
           party_sizes: partySizesOf(hours),
           day_parts: dayPartsOf(hours),
           previous_day_parts: before && dayPartsOf(before),
-          visit_gaps: gapsOf(await visitGaps(sql, companyId, locations, range)),
-          previous_visit_gaps: previous && gapsOf(await visitGaps(sql, companyId, locations, previous)),
+          visit_gaps: await returnVisitGaps(sql, companyId, locations, range),
+          previous_visit_gaps: previous && (await returnVisitGaps(sql, companyId, locations, previous)),
           segments: await segmentChoices(sql, companyId),
           categories: await favouriteCategories(sql, companyId, query.segment_id ?? null, locations, range),
         };

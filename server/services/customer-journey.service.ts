@@ -4,15 +4,15 @@ import {
   type CustomerJourney,
   type CustomerJourneyQuery,
   type JourneyTotals,
-  type VisitGap,
+  type NextVisitGap,
 } from '../../src/schemas/customer-journey.js';
 import type { CompanyId, Database, Sql } from '../db/database.js';
 import {
   journeyLocations,
   journeyMoves,
   locationSpread,
-  visitGaps,
-  type GapRow,
+  nextVisitGaps,
+  type NextGapRow,
   type JourneySource,
   type MoveRow,
 } from '../repositories/customer-journey.repository.js';
@@ -50,10 +50,10 @@ export function quantileOfCounts(
 }
 
 /** One visit number's figures from its visits counted by days until the next visit. */
-function gapOf(visitNumber: number, rows: readonly GapRow[]): VisitGap {
+function gapOf(visitNumber: number, rows: readonly NextGapRow[]): NextVisitGap {
   const visits = rows.reduce((sum, row) => sum + row.visits, 0);
   const back = rows
-    .filter((row): row is GapRow & { gap: number } => row.gap !== null)
+    .filter((row): row is NextGapRow & { gap: number } => row.gap !== null)
     .sort((a, b) => a.gap - b.gap)
     .map((row) => ({ value: row.gap, count: row.visits }));
   const returned = back.reduce((sum, entry) => sum + entry.count, 0);
@@ -124,7 +124,7 @@ export async function journeyFigures(
   const range = { from: query.from_date, to: query.to_date };
   const previous = scope.previous && { from: scope.previous.from!, to: scope.previous.to! };
   const moves = await journeyMoves(sql, companyId, scope.locationIds, range, source);
-  const gapRows = await visitGaps(sql, companyId, scope.locationIds, range, TOP_VISIT_NUMBER, source);
+  const gapRows = await nextVisitGaps(sql, companyId, scope.locationIds, range, TOP_VISIT_NUMBER, source);
   const wanted = new Set(scope.locationIds ?? []);
   for (const move of moves) if (move.to_location_id !== null) wanted.add(move.to_location_id);
   const locations = await journeyLocations(sql, companyId, scope.locationIds && [...wanted]);

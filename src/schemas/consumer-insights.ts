@@ -26,9 +26,9 @@ export const INSIGHT_DAY_PARTS = ['breakfast', 'lunch', 'dinner', 'late'] as con
 export type InsightDayPart = (typeof INSIGHT_DAY_PARTS)[number];
 
 /** Days between a guest's visits: 1–7 (the same week), 8–14, 15–30, 31–60, 61–90, 91 and more. */
-export const VISIT_GAPS = ['1_7', '8_14', '15_30', '31_60', '61_90', '91_plus'] as const;
+export const RETURN_GAP_BUCKETS = ['1_7', '8_14', '15_30', '31_60', '61_90', '91_plus'] as const;
 /** A bucket of days between visits. */
-export type VisitGap = (typeof VISIT_GAPS)[number];
+export type ReturnGapBucket = (typeof RETURN_GAP_BUCKETS)[number];
 
 /** How many categories the favourites list. */
 export const TOP_CATEGORY_COUNT = 10;
@@ -53,13 +53,13 @@ export const DayPartFiguresSchema = z.object({
 });
 
 /** The return visits of a range by days since the guest's previous visit, with the median. */
-export const VisitGapsSchema = z.object({
+export const ReturnVisitGapsSchema = z.object({
   visits: z.number().int(),
   median_days: z.number().nullable(),
-  buckets: z.array(z.object({ gap: z.enum(VISIT_GAPS), visits: z.number().int() })),
+  buckets: z.array(z.object({ gap: z.enum(RETURN_GAP_BUCKETS), visits: z.number().int() })),
 });
 /** The return visits by days since the previous one. */
-export type VisitGaps = z.infer<typeof VisitGapsSchema>;
+export type ReturnVisitGaps = z.infer<typeof ReturnVisitGapsSchema>;
 
 /** One category's items and revenue for the segment and for every guest, with their shares (0–100). */
 export const CategoryShareSchema = z.object({
@@ -93,8 +93,8 @@ export const ConsumerInsightsSchema = DashboardRangesSchema.extend({
   party_sizes: z.array(z.object({ size: z.enum(PARTY_SIZES), checks: z.number().int() })),
   day_parts: z.array(DayPartFiguresSchema),
   previous_day_parts: z.array(DayPartFiguresSchema).nullable(),
-  visit_gaps: VisitGapsSchema,
-  previous_visit_gaps: VisitGapsSchema.nullable(),
+  visit_gaps: ReturnVisitGapsSchema,
+  previous_visit_gaps: ReturnVisitGapsSchema.nullable(),
   /** The company's saved segments for the picker, by name. */
   segments: z.array(z.object({ id: z.number().int(), name: z.string() })),
   /** The favourite categories: the segment's (every guest's without one) beside every guest's. */

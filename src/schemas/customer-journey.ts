@@ -39,7 +39,7 @@ export const JourneyMoveSchema = z.object({
 export type JourneyMove = z.infer<typeof JourneyMoveSchema>;
 
 /** The days until the next visit of the range's visits with one visit number (10: the tenth and later). */
-export const VisitGapSchema = z.object({
+export const NextVisitGapSchema = z.object({
   visit_number: z.number().int(),
   visits: z.number().int(),
   /** Visits followed by another (at any later time on file). */
@@ -57,7 +57,7 @@ export const VisitGapSchema = z.object({
   not_returned: z.number().int(),
 });
 /** One visit number's days until the next visit. */
-export type VisitGap = z.infer<typeof VisitGapSchema>;
+export type NextVisitGap = z.infer<typeof NextVisitGapSchema>;
 
 /** The headline figures of a range. */
 export const JourneyTotalsSchema = z.object({
@@ -84,7 +84,7 @@ export const CustomerJourneySchema = DashboardRangesSchema.extend({
   /** The locations the matrix names (first or next visits), by name. */
   locations: z.array(z.object({ id: z.number().int(), name: z.string() })),
   moves: z.array(JourneyMoveSchema),
-  gaps: z.array(VisitGapSchema),
+  gaps: z.array(NextVisitGapSchema),
   totals: JourneyTotalsSchema,
   previous_totals: JourneyTotalsSchema.nullable(),
 });
