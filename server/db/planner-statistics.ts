@@ -29,6 +29,10 @@ export const CHECK_TABLES = [
   'pos_basket_pairs',
   'pos_guest_presence',
   'pos_guest_frequency',
+  'pos_guest_visits',
+  'pos_company_hours',
+  'pos_return_gap_bins',
+  'pos_return_gaps',
 ] as const;
 
 /** When to analyse again: at least `minimumRows` added, and at least `growth` of the rows there before. */

@@ -1,6 +1,7 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
 import { rebuildGroupPresence } from './guest-presence.repository.js';
+import { lockCompanyIngestion } from './pos-ingestion.repository.js';
 import { findLocationsByIds, type LocationRow } from './location-rows.js';
 import type { WriteScope } from './scope.js';
 
@@ -79,6 +80,8 @@ async function replaceMembers(
   const found = await findLocationsByIds(sql, companyId, unique);
   const missing = unique.filter((id) => !found.some((location) => location.id === id));
   if (missing.length > 0) throw new UnknownLocationsError(missing);
+  // The group's distinct-guest rows are rebuilt below: no batch of checks may adjust them meanwhile.
+  await lockCompanyIngestion(sql, companyId);
   await sql.query('DELETE FROM location_group_members WHERE company_id = $1 AND group_id = $2', [
     companyId,
     groupId,
@@ -188,6 +191,8 @@ export async function updateLocationGroup(
 export async function deleteLocationGroup(sql: Sql, scope: WriteScope, id: number): Promise<boolean> {
   const before = (await selectGroups(sql, scope.companyId, [id], null))[0];
   if (!before) return false;
+  // The group's distinct-guest rows go below: no batch of checks may adjust them meanwhile.
+  await lockCompanyIngestion(sql, scope.companyId);
   await sql.query('DELETE FROM location_groups WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
   await rebuildGroupPresence(sql, scope.companyId, id);
   await recordAudit(sql, scope, { action: 'delete', entity: 'location_group', entityId: id, before });

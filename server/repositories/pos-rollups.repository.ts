@@ -269,7 +269,25 @@ export async function removeChecksFromRollups(
  */
 export async function rebuildRollups(sql: Sql, companyId: CompanyId): Promise<void> {
   await sql.query('SELECT pos_rollups_rebuild($1)', [companyId]);
+  await refillCompanyHours(sql, companyId);
   await sql.query('SELECT pos_guest_visits_rebuild($1)', [companyId]);
   await rebuildBasketRollups(sql, companyId);
   await rebuildGuestPresence(sql, companyId);
+}
+
+/**
+ * Refills a company's every-location hours (`pos_company_hours`, migration 0043) from its location hours. Statement
+ * triggers keep them in step with every change; the rebuild refills them as well, so a bulk fill that ran without
+ * triggers (a restore, the bench's replica mode) leaves them right too.
+ */
+async function refillCompanyHours(sql: Sql, companyId: CompanyId): Promise<void> {
+  await sql.query('DELETE FROM pos_company_hours WHERE company_id = $1', [companyId]);
+  await sql.query(
+    `INSERT INTO pos_company_hours (company_id, day, weekday, hour, day_part, checks, revenue_cents, covers, party_1,
+                                    party_2, party_3, party_4, party_5, party_6_plus)
+     SELECT company_id, day, weekday, hour, day_part, sum(checks), sum(revenue_cents), sum(covers), sum(party_1),
+            sum(party_2), sum(party_3), sum(party_4), sum(party_5), sum(party_6_plus)
+     FROM pos_location_hours WHERE company_id = $1 GROUP BY 1, 2, 3, 4, 5`,
+    [companyId],
+  );
 }

@@ -13,6 +13,7 @@ import {
 import type { Database, Sql } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import { rangeInstants } from '../repositories/company-clock.repository.js';
+import type { PresenceScope } from '../repositories/guest-presence.repository.js';
 import {
   hourFigures,
   laterRowReturnGaps,
@@ -208,12 +209,16 @@ async function favouriteCategories(
   segmentId: number | null,
   locations: number[] | null,
   range: DayBounds,
+  presence: PresenceScope | null,
 ): Promise<ConsumerInsights['categories']> {
   const all = await menuCategoryFigures(sql, companyId, locations, range);
   let mine: { guests: number; categories: MenuCategoryFigureRow[] };
   if (segmentId === null) {
-    // The range's distinct guests as the summary counts them (the guest-day chain: no grouping per guest).
-    mine = { guests: (await salesFigures(sql, companyId, locations, range)).guests, categories: all };
+    // The range's distinct guests as the summary counts them (summed from the presence rollup for its scopes).
+    mine = {
+      guests: (await salesFigures(sql, companyId, locations, range, presence)).guests,
+      categories: all,
+    };
   } else {
     const row = await getSegment(sql, companyId, segmentId);
     if (!row) throw notFound('Segment');
@@ -272,7 +277,14 @@ export function consumerInsightsService(db: Database) {
           visit_gaps: await returnVisitGaps(sql, companyId, locations, range),
           previous_visit_gaps: previous && (await returnVisitGaps(sql, companyId, locations, previous)),
           segments: await segmentChoices(sql, companyId),
-          categories: await favouriteCategories(sql, companyId, query.segment_id ?? null, locations, range),
+          categories: await favouriteCategories(
+            sql,
+            companyId,
+            query.segment_id ?? null,
+            locations,
+            range,
+            scope.presence,
+          ),
         };
       });
     },

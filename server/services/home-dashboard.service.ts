@@ -51,14 +51,15 @@ export function homeDashboardService(db: Database, now: () => Date = () => new D
         const scope = await resolveDashboardScope(sql, companyId, query);
         const range = { from: scope.range.from!, to: scope.range.to! };
         const previous = scope.previous && { from: scope.previous.from!, to: scope.previous.to! };
-        const kpis = await salesKpis(sql, companyId, scope.locationIds, range);
+        const kpis = await salesKpis(sql, companyId, scope.locationIds, range, scope.presence);
         const asOf = now();
         const { today } = await companyToday(sql, companyId, asOf);
         return {
           range,
           previous,
           kpis,
-          previous_kpis: previous && (await salesKpis(sql, companyId, scope.locationIds, previous)),
+          previous_kpis:
+            previous && (await salesKpis(sql, companyId, scope.locationIds, previous, scope.presence)),
           recommendations: await recommendations(sql, companyId, {
             locationIds: scope.locationIds,
             range,

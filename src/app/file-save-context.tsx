@@ -6,7 +6,7 @@ export type SaveTextFile = (text: string, fileName: string, type: string) => voi
 
 const FileSaveContext = createContext<SaveTextFile | null>(null);
 
-/** Provides the browser's file save (src/services/download.ts) to views that offer a download of what they show. */
+/** Provides the browser's file save (src/services/file-save.ts) to views that offer a download of what they show. */
 export function FileSaveProvider({ children }: { children: ReactNode }) {
   return <FileSaveContext.Provider value={saveText}>{children}</FileSaveContext.Provider>;
 }

@@ -178,6 +178,13 @@ describe('return-gap and company-hour rollups: equal to the raw checks and to th
     expect(sum(before.exact)).toBeGreaterThan(300);
   });
 
+  it('refills the company hours in a rebuild even when a bulk fill without triggers left them out', async () => {
+    // A restore or the bench's replica mode fills the location hours with no trigger firing.
+    await db.owner((sql) => sql.query('DELETE FROM pos_company_hours WHERE company_id = $1', [companyA]));
+    await db.tenant(companyA, (sql) => rebuildRollups(sql, companyA));
+    await expectCompanyHoursExact();
+  });
+
   it('stays exact when a guest is erased, checks taken away, a location deleted and the rollups rebuilt', async () => {
     const [erased] = await db.owner(
       async (sql) =>
