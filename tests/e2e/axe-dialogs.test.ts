@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage, type WatchedPage } from './support/browser.js';
-import { closeDialog, dialogViolations, requiredLabels, settled } from './support/dialogs.js';
-import { signIn } from './support/pages.js';
+import { closeDialog, dialogViolations, requiredLabels } from './support/dialogs.js';
+import { settled, signIn } from './support/pages.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 /** A sender this journey adds, so the senders list has a row to edit and delete. */

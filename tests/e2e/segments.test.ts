@@ -152,8 +152,6 @@ describe('segments in a browser', () => {
       exact: true,
     });
     await ready.waitFor();
-    // Checked once the drawer has finished sliding in (halfway, its colours are blended with the overlay).
-    await page.waitForFunction(() => document.getAnimations().every((run) => run.playState !== 'running'));
     expect(describeViolations(await seriousA11yViolations(page))).toBe('');
     const background = page.waitForEvent('download');
     await ready.focus();

@@ -1,22 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
 import { describeViolations, seriousA11yViolations } from './a11y.js';
 
-/** Waits until no animation runs on the page: a dialog checked halfway through its fade reads wrong colours. */
-export async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document.getAnimations().every((animation) => animation.playState !== 'running'),
-  );
-  // Mantine's transitions are CSS transitions on inline styles: give the last frame a moment too.
-  await page.waitForTimeout(250);
-}
-
 /**
  * Runs axe on the page with `dialog` open (once its opening transition has ended) and answers the
  * serious and critical violations as readable lines, '' when there are none, named after the dialog.
  */
 export async function dialogViolations(page: Page, dialog: Locator, name: string): Promise<string> {
   await dialog.waitFor();
-  await settled(page);
   const violations = describeViolations(await seriousA11yViolations(page));
   return violations === '' ? '' : `${name}:\n${violations}`;
 }

@@ -1,4 +1,5 @@
 import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { settled } from './pages.js';
 
 /** The canvas frame of the email template editor. */
 export const canvasOf = (page: Page): FrameLocator => page.frameLocator('iframe.gjs-frame');
@@ -8,10 +9,20 @@ export const canvasOf = (page: Page): FrameLocator => page.frameLocator('iframe.
  * steps so the browser's drag and drop and GrapesJS's sorter see every move, then waits for the canvas to settle.
  */
 export async function dragBlock(page: Page, blockId: string, target: Locator, offsetY = 0.5): Promise<void> {
-  const from = (await page.locator(`[data-block="${blockId}"]`).boundingBox())!;
+  // Measured once the layout stands still: pressed while the sidebar slides in, the press lands on a nav link.
+  await settled(page);
+  const block = page.locator(`[data-block="${blockId}"]`);
+  await block.scrollIntoViewIfNeeded();
+  const from = (await block.boundingBox())!;
   const to = (await target.boundingBox())!;
   const start = { x: from.x + from.width / 2, y: from.y + from.height / 2 };
   const end = { x: to.x + to.width / 2, y: to.y + to.height * offsetY };
+  // A press on anything else (a link, say) would drag that into the canvas instead.
+  const pressesTheBlock = await page.evaluate(
+    ({ x, y, id }) => document.elementFromPoint(x, y)?.closest(`[data-block="${id}"]`) != null,
+    { ...start, id: blockId },
+  );
+  if (!pressesTheBlock) throw new Error(`dragBlock: the point pressed is not on the ${blockId} block`);
   await page.mouse.move(start.x, start.y);
   await page.mouse.down();
   for (let step = 1; step <= 20; step += 1) {

@@ -16,6 +16,30 @@ export async function signIn(
 }
 
 /**
+ * Waits until no finite animation runs on the page (endless ones, such as a loader's spin, are let be): a
+ * dialog checked halfway through its fade reads blended colours, and a block measured while the sidebar
+ * slides in is pressed where the sidebar's links then are. Gives up after five seconds.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every(
+            (animation) =>
+              animation.playState !== 'running' ||
+              animation.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY,
+          ),
+      null,
+      { timeout: 5000 },
+    )
+    .catch(() => undefined);
+  // Mantine's transitions are CSS transitions on inline styles: give the last frame a moment too.
+  await page.waitForTimeout(250);
+}
+
+/**
  * Takes the page at both sizes the design names (desktop and phone) into
  * `test-results/e2e-<area>-<name>-<size>.png`, then returns to the tests' usual size.
  */
@@ -27,18 +51,12 @@ export async function screenshots(page: Page, area: string, name: string): Promi
   ] as const) {
     await page.setViewportSize(viewport);
     // The shell slides its sidebar on a resize: shoot once the slide has ended, not halfway.
-    await page
-      .waitForFunction(
-        () => document.getAnimations().every((animation) => animation.playState !== 'running'),
-        null,
-        {
-          timeout: 2000,
-        },
-      )
-      .catch(() => undefined);
+    await settled(page);
     await page.screenshot({ path: `test-results/e2e-${area}-${name}-${size}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
+  // The next step measures or presses where things are once the sidebar is back in place.
+  await settled(page);
 }
 
 /** A phone's viewport, as the phone-layout checks use it. */
