@@ -385,12 +385,7 @@ export async function fillDerived(db: Database, companyId: number, shape: LargeS
     });
   let started = performance.now();
   if (shape === 'dashboards') {
-    await owner(async (sql) => {
-      // A rerun starts these two from empty; the other statements replace what they fill.
-      await sql.query('DELETE FROM guest_locations WHERE company_id = $1', [companyId]);
-      await sql.query('DELETE FROM guest_menu_items WHERE company_id = $1', [companyId]);
-      await updateGuestTotals(sql, companyId);
-    });
+    await owner((sql) => updateGuestTotals(sql, companyId));
     step('guest totals', started);
     started = performance.now();
     await owner((sql) => rebuildCohortRollups(sql, companyId));

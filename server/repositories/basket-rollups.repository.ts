@@ -172,3 +172,45 @@ export async function recountLocationInBasketRollups(
 export async function rebuildBasketRollups(sql: Sql, companyId: CompanyId): Promise<void> {
   await sql.query('SELECT pos_basket_rollups_rebuild($1)', [companyId]);
 }
+
+/** Takes out every basket rollup row of a company, before `fillBasketRollups` fills them again month by month. */
+export async function clearBasketRollups(sql: Sql, companyId: CompanyId): Promise<void> {
+  for (const table of [
+    'pos_basket_checks',
+    'pos_basket_items',
+    'pos_basket_categories',
+    'pos_basket_pairs',
+  ]) {
+    await sql.query(`DELETE FROM ${table} WHERE company_id = $1`, [companyId]);
+  }
+}
+
+/**
+ * Fills a company's basket rollups of the days from `fromMonth` up to `toMonth` (each a month's first day,
+ * 'YYYY-MM-DD', or null for no bound) and of those months (SQL function `pos_basket_rollups_fill`, migration
+ * 0044); their rows must be gone before.
+ */
+export async function fillBasketRollups(
+  sql: Sql,
+  companyId: CompanyId,
+  fromMonth: string | null,
+  toMonth: string | null,
+): Promise<void> {
+  await sql.query(
+    `SELECT pos_basket_rollups_fill($1, coalesce($2::date, '-infinity'), coalesce($3::date, 'infinity'))`,
+    [companyId, fromMonth, toMonth],
+  );
+}
+
+/** The first days of the months (company's zone) from a company's first check to its last; none without checks. */
+export async function monthsWithChecks(sql: Sql, companyId: CompanyId): Promise<string[]> {
+  const { rows } = await sql.query<{ month: string }>(
+    `SELECT to_char(m, 'YYYY-MM-DD') AS month
+     FROM (SELECT min(c.closed_at AT TIME ZONE co.time_zone) AS first, max(c.closed_at AT TIME ZONE co.time_zone) AS last
+           FROM pos_checks c JOIN companies co ON co.id = $1 WHERE c.company_id = $1) r,
+          generate_series(date_trunc('month', r.first), r.last, interval '1 month') m
+     ORDER BY 1`,
+    [companyId],
+  );
+  return rows.map((row) => row.month);
+}

@@ -132,6 +132,21 @@ export async function rebuildGroupPresence(sql: Sql, companyId: CompanyId, group
   );
 }
 
+/** Takes out every presence and frequency row of a company, before `addGuestPresence` puts them back guest by guest. */
+export async function clearGuestPresence(sql: Sql, companyId: CompanyId): Promise<void> {
+  await sql.query('DELETE FROM pos_guest_presence WHERE company_id = $1', [companyId]);
+  await sql.query('DELETE FROM pos_guest_frequency WHERE company_id = $1', [companyId]);
+}
+
+/** The company's guests with a check, in id order. */
+export async function guestsWithChecks(sql: Sql, companyId: CompanyId): Promise<number[]> {
+  const { rows } = await sql.query<{ guest_id: string }>(
+    'SELECT DISTINCT guest_id FROM pos_checks WHERE company_id = $1 AND guest_id IS NOT NULL ORDER BY 1',
+    [companyId],
+  );
+  return rows.map((row) => Number(row.guest_id));
+}
+
 /** Refills a company's presence and frequency rows from its guest-day rows (the bulk rebuild). */
 export async function rebuildGuestPresence(sql: Sql, companyId: CompanyId): Promise<void> {
   await sql.query('SELECT pos_guest_presence_rebuild($1)', [companyId]);

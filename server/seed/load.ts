@@ -22,7 +22,7 @@ import {
   GUEST_LOCATION_FIGURES,
 } from '../repositories/pos.repository.js';
 import { rebuildCohortRollups } from '../repositories/cohort-rollups.repository.js';
-import { rebuildRollups } from '../repositories/pos-rollups.repository.js';
+import { rollupRebuildSteps, type RollupStep } from '../repositories/pos-rollups.repository.js';
 import { companyCompetitors } from './competitors.js';
 import { batches, csvPieces, isoTime } from './csv.js';
 import { DEFAULT_SEED, planDemo, type CompanyPlan } from './generate.js';
@@ -362,41 +362,58 @@ async function copyCheckBatch(bulk: BulkWriter, ids: CompanyIds, batch: CheckRec
 
 /**
  * Sets every guest's running metrics from their checks, one statement each: the same figures
- * `addChecksToGuests` keeps up check by check (pos.repository.ts), counted here in bulk.
+ * `addChecksToGuests` keeps up check by check (pos.repository.ts), counted here in bulk. Replaces what an earlier
+ * run filled, so it can run again (a demo load resumed after an interruption); a location row without visits
+ * (a walk-in's) stays.
  */
 export async function updateGuestTotals(sql: Sql, companyId: number): Promise<void> {
-  // Fresh statistics first: with none, PostgreSQL may join the aggregate to the guests by nested loop.
-  await sql.exec('ANALYZE guests, pos_checks, pos_check_lines');
-  await sql.query(
-    `UPDATE guests g
-     SET visit_count = a.visits, total_spend_cents = a.spend, first_visit_at = a.first_at,
-         last_visit_at = a.last_at, first_location_id = a.first_location_id,
-         breakfast_visits = a.breakfast, lunch_visits = a.lunch, dinner_visits = a.dinner, late_visits = a.late,
-         created_at = a.first_at, updated_at = a.last_at
-     FROM (SELECT ${GUEST_CHECK_FIGURES}
-           FROM pos_checks c
-           JOIN locations loc ON loc.company_id = $1 AND loc.id = c.location_id
-           WHERE c.company_id = $1 AND c.guest_id IS NOT NULL
-           GROUP BY c.guest_id) a
-     WHERE g.company_id = $1 AND g.id = a.guest_id`,
-    [companyId],
-  );
-  // Seeded first locations are always a location with a check, so the checks alone fill the table.
-  await sql.query(
-    `INSERT INTO guest_locations (company_id, guest_id, location_id, visits, spend_cents, first_visit_at,
-                                  last_visit_at)
-     SELECT ${GUEST_LOCATION_FIGURES} FROM pos_checks
-     WHERE company_id = $1 AND guest_id IS NOT NULL
-     GROUP BY company_id, guest_id, location_id`,
-    [companyId],
-  );
-  await sql.query(
-    `INSERT INTO guest_menu_items (company_id, guest_id, menu_item_id, quantity, checks)
-     SELECT ${GUEST_ITEM_FIGURES}
-     WHERE l.company_id = $1 AND c.guest_id IS NOT NULL
-     GROUP BY c.company_id, c.guest_id, l.menu_item_id`,
-    [companyId],
-  );
+  for (const step of guestTotalsSteps(companyId)) await step(sql);
+}
+
+/** `updateGuestTotals` as three steps (the guests, their locations, their items), each a transaction of its own. */
+function guestTotalsSteps(companyId: number): ((sql: Sql) => Promise<void>)[] {
+  return [
+    async (sql) => {
+      // Fresh statistics first: with none, PostgreSQL may join the aggregate to the guests by nested loop.
+      await sql.exec('ANALYZE guests, pos_checks, pos_check_lines');
+      await sql.query(
+        `UPDATE guests g
+         SET visit_count = a.visits, total_spend_cents = a.spend, first_visit_at = a.first_at,
+             last_visit_at = a.last_at, first_location_id = a.first_location_id,
+             breakfast_visits = a.breakfast, lunch_visits = a.lunch, dinner_visits = a.dinner, late_visits = a.late,
+             created_at = a.first_at, updated_at = a.last_at
+         FROM (SELECT ${GUEST_CHECK_FIGURES}
+               FROM pos_checks c
+               JOIN locations loc ON loc.company_id = $1 AND loc.id = c.location_id
+               WHERE c.company_id = $1 AND c.guest_id IS NOT NULL
+               GROUP BY c.guest_id) a
+         WHERE g.company_id = $1 AND g.id = a.guest_id`,
+        [companyId],
+      );
+    },
+    async (sql) => {
+      await sql.query('DELETE FROM guest_locations WHERE company_id = $1 AND visits > 0', [companyId]);
+      // Seeded first locations are always a location with a check, so the checks alone fill the table.
+      await sql.query(
+        `INSERT INTO guest_locations (company_id, guest_id, location_id, visits, spend_cents, first_visit_at,
+                                      last_visit_at)
+         SELECT ${GUEST_LOCATION_FIGURES} FROM pos_checks
+         WHERE company_id = $1 AND guest_id IS NOT NULL
+         GROUP BY company_id, guest_id, location_id`,
+        [companyId],
+      );
+    },
+    async (sql) => {
+      await sql.query('DELETE FROM guest_menu_items WHERE company_id = $1', [companyId]);
+      await sql.query(
+        `INSERT INTO guest_menu_items (company_id, guest_id, menu_item_id, quantity, checks)
+         SELECT ${GUEST_ITEM_FIGURES}
+         WHERE l.company_id = $1 AND c.guest_id IS NOT NULL
+         GROUP BY c.company_id, c.guest_id, l.menu_item_id`,
+        [companyId],
+      );
+    },
+  ];
 }
 
 /** The company's subscriber lists: the most frequent guests, or an even pseudo-random sample. */
@@ -610,16 +627,45 @@ async function loadCompanyHistory(
       nextReport += quarter;
     }
   }
-  await bulkTransaction(db, async (sql) => {
-    await claimProgress(sql, companyId, checks);
-    await updateGuestTotals(sql, companyId);
-    await rebuildCohortRollups(sql, companyId);
-    await rebuildRollups(sql, companyId);
-    await insertSubscriberLists(sql, plan, companyId);
-    // Real people in the live flows, once their visits are in (docs/flows.md, "Demo data").
-    await enrolDemoFlowGuests(sql, companyId, new Date());
-    await sql.query('UPDATE demo_loads SET finished_at = now() WHERE company_id = $1', [companyId]);
-  });
+  const rollups = await bulkTransaction(db, (sql) => rollupRebuildSteps(sql, companyId));
+  const steps: RollupStep[] = [
+    ...guestTotalsSteps(companyId),
+    (sql) => rebuildCohortRollups(sql, companyId),
+    ...rollups,
+    async (sql) => {
+      await insertSubscriberLists(sql, plan, companyId);
+      // Real people in the live flows, once their visits are in (docs/flows.md, "Demo data").
+      await enrolDemoFlowGuests(sql, companyId, new Date());
+      await sql.query('UPDATE demo_loads SET finished_at = now() WHERE company_id = $1', [companyId]);
+    },
+  ];
+  // Progress in the log at each quarter of the steps; an abort (the server stopping) ends the load between two.
+  let nextStepReport = 1;
+  const runStep = async (sql: Sql, index: number) => {
+    options.signal.throwIfAborted();
+    await steps[index]!(sql);
+    if ((index + 1) * 4 >= nextStepReport * steps.length) {
+      options.log(`${name}: guest totals and rollups ${nextStepReport * 25} % filled`);
+      nextStepReport += 1;
+    }
+  };
+  if (db.kind === 'pglite') {
+    // PGlite works in the server's thread: a transaction per step (the last one marks the load finished, and a
+    // resumed load does every step again), with a pause between two, so the server keeps answering.
+    for (let index = 0; index < steps.length; index += 1) {
+      await new Promise((resolve) => setTimeout(resolve, BATCH_PAUSE_MS));
+      await bulkTransaction(db, async (sql) => {
+        await claimProgress(sql, companyId, checks);
+        await runStep(sql, index);
+      });
+    }
+  } else {
+    // On PostgreSQL the server answers meanwhile anyway; one transaction keeps a second loading process out.
+    await bulkTransaction(db, async (sql) => {
+      await claimProgress(sql, companyId, checks);
+      for (let index = 0; index < steps.length; index += 1) await runStep(sql, index);
+    });
+  }
   await refreshSegmentCaches(db, companyId, options.signal);
   options.log(`${name}: ${checks.toLocaleString('en-US')} checks, guest totals and segment figures done`);
 }

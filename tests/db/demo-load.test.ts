@@ -6,6 +6,8 @@ import { demoStatusService } from '../../server/services/demo-status.service.js'
 import { enrolDemoFlowGuests } from '../../server/seed/flows.js';
 import { flowsService } from '../../server/services/flows.service.js';
 import { validateFlowGraph } from '../../src/schemas/flow-graph.js';
+import { CHECK_TABLES } from '../../server/db/planner-statistics.js';
+import { rebuildRollups } from '../../server/repositories/pos-rollups.repository.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const OPTIONS = { scale: 'tiny', seed: 7, until: new Date('2025-06-01T00:00:00Z') } as const;
@@ -27,6 +29,33 @@ async function historyFigures(db: Database): Promise<unknown[]> {
        FROM companies c ORDER BY c.slug`,
     );
     return rows;
+  });
+}
+
+// Every rollup the checks are summed into (the tables after the checks, guests and their running figures).
+const ROLLUP_TABLES = CHECK_TABLES.slice(CHECK_TABLES.indexOf('pos_location_days'));
+
+/** Each rollup table's rows, as a count and a digest of the rows in text order. */
+async function rollupFingerprint(db: Database): Promise<Record<string, string>> {
+  return db.platform(async (sql) => {
+    const fingerprint: Record<string, string> = {};
+    for (const table of ROLLUP_TABLES) {
+      const { rows } = await sql.query<{ rows: number; digest: string }>(
+        `SELECT count(*)::int AS rows, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest
+         FROM ${table} t`,
+      );
+      fingerprint[table] = `${rows[0]!.rows} rows, ${rows[0]!.digest}`;
+    }
+    return fingerprint;
+  });
+}
+
+/** Every company's rollups refilled by the bulk rebuild, in one statement per rollup. */
+async function rebuildEveryCompany(db: Database): Promise<void> {
+  await db.owner(async (sql) => {
+    await sql.query(`SELECT set_config('app.platform', 'on', true)`);
+    const { rows } = await sql.query<{ id: number }>('SELECT id::int FROM companies ORDER BY id');
+    for (const company of rows) await rebuildRollups(sql, company.id);
   });
 }
 
@@ -334,6 +363,15 @@ describe('demo data in two steps', () => {
     }
   });
 
+  it('fills the rollups step by step (a month of baskets, some guests at a time) to the rows of the bulk rebuild', async () => {
+    const stepwise = await rollupFingerprint(whole.db);
+    for (const table of ['pos_basket_pairs', 'pos_guest_presence', 'pos_guest_frequency', 'pos_guest_days']) {
+      expect(stepwise[table], table).not.toMatch(/^0 rows/);
+    }
+    await rebuildEveryCompany(whole.db);
+    expect(await rollupFingerprint(whole.db)).toEqual(stepwise);
+  });
+
   it('reports nothing loading on an installation without a demo', async () => {
     expect(await demoStatusService(resumed.db).status()).toEqual({ loading: false, percent: 100 });
   });
@@ -369,9 +407,21 @@ describe('demo data in two steps', () => {
       sql.query(`UPDATE companies SET slug = 'harbor-vine' WHERE slug = 'renamed'`),
     );
 
+    // Stopped again halfway through the guest totals and rollups: the next start fills them all again.
+    const again = new AbortController();
+    const untilRollups = (message: string) => {
+      if (message.includes('rollups 50 %')) again.abort();
+    };
+    await expect(loadDemoHistory(resumed.db, { log: untilRollups, signal: again.signal })).rejects.toThrow();
+    expect(again.signal.aborted).toBe(true);
+    expect((await status.status()).loading).toBe(true);
+
     // Another batch size on the next start: progress counts checks, not batches.
     expect(await loadDemoHistory(resumed.db, { checksPerBatch: 333 })).toBe(true);
     expect(await historyFigures(resumed.db)).toEqual(await historyFigures(whole.db));
+    const resumedRollups = await rollupFingerprint(resumed.db);
+    await rebuildEveryCompany(resumed.db);
+    expect(await rollupFingerprint(resumed.db)).toEqual(resumedRollups);
     expect(await status.status()).toEqual({ loading: false, percent: 100 });
     // Nothing is left to load: a later start does nothing.
     expect(await loadDemoHistory(resumed.db)).toBe(false);

@@ -62,8 +62,12 @@ export async function screenshots(page: Page, area: string, name: string): Promi
 /** A phone's viewport, as the phone-layout checks use it. */
 export const PHONE = { width: 390, height: 844 };
 
-/** How far the page scrolls sideways: zero when nothing is wider than the screen. */
-export function sidewaysOverflow(page: Page): Promise<number> {
+/**
+ * How far the page scrolls sideways once it stands still (a sidebar sliding out after a resize is wider for a
+ * moment): zero when nothing is wider than the screen.
+ */
+export async function sidewaysOverflow(page: Page): Promise<number> {
+  await settled(page);
   return page.evaluate(() => {
     const root = document.scrollingElement ?? document.documentElement;
     return root.scrollWidth - root.clientWidth;
