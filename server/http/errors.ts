@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { frameworkErrorCode, isMalformedMultipart } from './framework-error-codes.js';
+import { DemoStillSummingError } from '../repositories/pos-ingestion.repository.js';
 import {
   fieldProblemOf,
   type FieldFailure,
@@ -90,6 +91,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
           ...fieldsBody(fields),
         },
       });
+    }
+    if (error instanceof DemoStillSummingError) {
+      // Minutes at most, on a fresh installation's demo companies only.
+      return reply
+        .status(503)
+        .header('retry-after', '60')
+        .send({ error: { code: 'demo_loading', message: error.message } });
     }
     const pgCode = (error as { code?: string }).code;
     if (pgCode === PG_UNIQUE_VIOLATION) {

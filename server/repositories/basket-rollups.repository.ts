@@ -202,8 +202,11 @@ export async function fillBasketRollups(
   );
 }
 
-/** The first days of the months (company's zone) from a company's first check to its last; none without checks. */
-export async function monthsWithChecks(sql: Sql, companyId: CompanyId): Promise<string[]> {
+/**
+ * The first days of every month (company's zone) from a company's first check to its last, empty months too;
+ * none without checks.
+ */
+export async function monthsFromFirstCheck(sql: Sql, companyId: CompanyId): Promise<string[]> {
   const { rows } = await sql.query<{ month: string }>(
     `SELECT to_char(m, 'YYYY-MM-DD') AS month
      FROM (SELECT min(c.closed_at AT TIME ZONE co.time_zone) AS first, max(c.closed_at AT TIME ZONE co.time_zone) AS last

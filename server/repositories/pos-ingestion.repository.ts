@@ -57,13 +57,28 @@ export interface IngestResult {
 // Any constant: with the company id it names the company's ingestion lock.
 const INGESTION_LOCK = 730_113;
 
+/** A change to a demo company's checks or their figures while the demo load fills its rollups again. */
+export class DemoStillSummingError extends Error {
+  constructor() {
+    super('The demo data is still being summed up; try again in a minute');
+  }
+}
+
 /**
  * Takes the company's ingestion lock for the caller's transaction: every change to the checks and to the figures
- * kept with them (batches, voids, a guest's erasure, a location's deletion) holds it, so two never read and
- * adjust the same running figures at once. Other companies are not held up.
+ * kept with them (batches, voids, a guest's erasure, a location's deletion, a group's members) holds it, so two
+ * never read and adjust the same running figures at once. Other companies are not held up. Refused with
+ * `DemoStillSummingError` while a demo company's rollups are cleared and filled again after its checks are in
+ * (seed/load.ts, in steps on PGlite): a change in between would be counted twice or lost.
  */
 export async function lockCompanyIngestion(sql: Sql, companyId: CompanyId): Promise<void> {
   await sql.query('SELECT pg_advisory_xact_lock($1, $2::int)', [INGESTION_LOCK, companyId]);
+  const { rows } = await sql.query(
+    `SELECT 1 FROM demo_loads
+     WHERE company_id = $1 AND finished_at IS NULL AND failure IS NULL AND checks_loaded >= checks_total`,
+    [companyId],
+  );
+  if (rows.length > 0) throw new DemoStillSummingError();
 }
 
 /** Category ids by lower-cased name, creating the missing ones. */

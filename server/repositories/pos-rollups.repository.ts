@@ -3,7 +3,7 @@ import {
   addChecksToBasketRollups,
   clearBasketRollups,
   fillBasketRollups,
-  monthsWithChecks,
+  monthsFromFirstCheck,
   rebuildBasketRollups,
   removeChecksFromBasketRollups,
 } from './basket-rollups.repository.js';
@@ -283,25 +283,29 @@ export async function rebuildRollups(sql: Sql, companyId: CompanyId): Promise<vo
 /** One step of a rollup rebuild cut into steps, run in a transaction of its own. */
 export type RollupStep = (sql: Sql) => Promise<void>;
 
-// Guests whose presence and frequency rows one step puts back: about a second's work on PGlite (measured: 1.5 to
-// 2 s for 200 guests of the demo, ≈150 rows each).
+// Guests whose presence and frequency rows one step puts back: about a second's work for the demo on PGlite
+// (measured: 1.5 to 2 s for 200 guests, ≈150 rows each).
 const PRESENCE_GUESTS_PER_STEP = 100;
 
 /**
- * The same refill as `rebuildRollups` cut into steps (the daily rollups; a month of basket rollups; a hundred
- * guests' presence rows: about a second each for the demo on PGlite) for PGlite, which works in the server's
- * thread: run one transaction per step and the server answers between two. The second step clears what the later
- * ones fill, so the whole sequence can run again after an interruption. Same rows as `rebuildRollups`
- * (tests/db/demo-load.test.ts).
+ * The same refill as `rebuildRollups` cut into steps, each meant for a transaction of its own: the daily rollups;
+ * the hours and visits; the basket and presence rows cleared; a month of basket rollups per step; a hundred guests'
+ * presence rows per step (about a second each for the demo on PGlite, whose work holds the server's thread: between
+ * two transactions the server answers). The whole sequence can run again after a stop partway. The caller keeps
+ * the company's checks unchanged meanwhile (`lockCompanyIngestion` refuses changes during a demo load). Same rows
+ * as `rebuildRollups` (tests/db/demo-load.test.ts).
  */
 export async function rollupRebuildSteps(sql: Sql, companyId: CompanyId): Promise<RollupStep[]> {
-  const months = await monthsWithChecks(sql, companyId);
+  const months = await monthsFromFirstCheck(sql, companyId);
   const guests = await guestsWithChecks(sql, companyId);
   const steps: RollupStep[] = [
     (step) => step.query('SELECT pos_rollups_rebuild($1)', [companyId]).then(() => undefined),
     async (step) => {
       await refillCompanyHours(step, companyId);
       await step.query('SELECT pos_guest_visits_rebuild($1)', [companyId]);
+    },
+    // The later steps add their rows, so a sequence run again starts from none.
+    async (step) => {
       await clearBasketRollups(step, companyId);
       await clearGuestPresence(step, companyId);
     },

@@ -22,7 +22,11 @@ import {
   GUEST_LOCATION_FIGURES,
 } from '../repositories/pos.repository.js';
 import { rebuildCohortRollups } from '../repositories/cohort-rollups.repository.js';
-import { rollupRebuildSteps, type RollupStep } from '../repositories/pos-rollups.repository.js';
+import {
+  rebuildRollups,
+  rollupRebuildSteps,
+  type RollupStep,
+} from '../repositories/pos-rollups.repository.js';
 import { companyCompetitors } from './competitors.js';
 import { batches, csvPieces, isoTime } from './csv.js';
 import { DEFAULT_SEED, planDemo, type CompanyPlan } from './generate.js';
@@ -371,7 +375,7 @@ export async function updateGuestTotals(sql: Sql, companyId: number): Promise<vo
 }
 
 /** `updateGuestTotals` as three steps (the guests, their locations, their items), each a transaction of its own. */
-function guestTotalsSteps(companyId: number): ((sql: Sql) => Promise<void>)[] {
+function guestTotalsSteps(companyId: number): RollupStep[] {
   return [
     async (sql) => {
       // Fresh statistics first: with none, PostgreSQL may join the aggregate to the guests by nested loop.
@@ -587,6 +591,43 @@ async function claimProgress(sql: Sql, companyId: number, expected: number): Pro
 }
 
 /**
+ * On PGlite, which works in the server's thread: the guest totals, the cohorts and the rollups in steps of a
+ * transaction each (`rollupRebuildSteps`), with a pause before each so the server answers in between, then
+ * `finish`, which marks the load finished. Stopped between two steps, the next start does every step again (the
+ * totals and the daily rollups replace what they fill; the basket and presence rows are cleared before their
+ * steps add them). Changes to the company's checks are refused meanwhile (`lockCompanyIngestion`).
+ */
+async function finishInSteps(
+  db: Database,
+  companyId: number,
+  checks: number,
+  finish: RollupStep,
+  options: { log: (message: string) => void; signal: AbortSignal; name: string },
+): Promise<void> {
+  const rollups = await bulkTransaction(db, (sql) => rollupRebuildSteps(sql, companyId));
+  const steps: RollupStep[] = [
+    ...guestTotalsSteps(companyId),
+    (sql) => rebuildCohortRollups(sql, companyId),
+    ...rollups,
+    finish,
+  ];
+  let nextReport = 1;
+  for (let index = 0; index < steps.length; index += 1) {
+    options.signal.throwIfAborted();
+    await new Promise((resolve) => setTimeout(resolve, BATCH_PAUSE_MS));
+    await bulkTransaction(db, async (sql) => {
+      await claimProgress(sql, companyId, checks);
+      await steps[index]!(sql);
+    });
+    // Progress in the log at each quarter of the steps.
+    if ((index + 1) * 4 >= nextReport * steps.length) {
+      options.log(`${options.name}: guest totals and rollups ${nextReport * 25} % filled`);
+      nextReport += 1;
+    }
+  }
+}
+
+/**
  * Loads one company's POS history after `checks_loaded` checks, a batch per transaction that also moves the
  * progress, then the guests' totals and the subscriber lists, and marks the load finished.
  */
@@ -627,43 +668,23 @@ async function loadCompanyHistory(
       nextReport += quarter;
     }
   }
-  const rollups = await bulkTransaction(db, (sql) => rollupRebuildSteps(sql, companyId));
-  const steps: RollupStep[] = [
-    ...guestTotalsSteps(companyId),
-    (sql) => rebuildCohortRollups(sql, companyId),
-    ...rollups,
-    async (sql) => {
-      await insertSubscriberLists(sql, plan, companyId);
-      // Real people in the live flows, once their visits are in (docs/flows.md, "Demo data").
-      await enrolDemoFlowGuests(sql, companyId, new Date());
-      await sql.query('UPDATE demo_loads SET finished_at = now() WHERE company_id = $1', [companyId]);
-    },
-  ];
-  // Progress in the log at each quarter of the steps; an abort (the server stopping) ends the load between two.
-  let nextStepReport = 1;
-  const runStep = async (sql: Sql, index: number) => {
-    options.signal.throwIfAborted();
-    await steps[index]!(sql);
-    if ((index + 1) * 4 >= nextStepReport * steps.length) {
-      options.log(`${name}: guest totals and rollups ${nextStepReport * 25} % filled`);
-      nextStepReport += 1;
-    }
+  const finish = async (sql: Sql) => {
+    await insertSubscriberLists(sql, plan, companyId);
+    // Real people in the live flows, once their visits are in (docs/flows.md, "Demo data").
+    await enrolDemoFlowGuests(sql, companyId, new Date());
+    await sql.query('UPDATE demo_loads SET finished_at = now() WHERE company_id = $1', [companyId]);
   };
   if (db.kind === 'pglite') {
-    // PGlite works in the server's thread: a transaction per step (the last one marks the load finished, and a
-    // resumed load does every step again), with a pause between two, so the server keeps answering.
-    for (let index = 0; index < steps.length; index += 1) {
-      await new Promise((resolve) => setTimeout(resolve, BATCH_PAUSE_MS));
-      await bulkTransaction(db, async (sql) => {
-        await claimProgress(sql, companyId, checks);
-        await runStep(sql, index);
-      });
-    }
+    await finishInSteps(db, companyId, checks, finish, { ...options, name });
   } else {
-    // On PostgreSQL the server answers meanwhile anyway; one transaction keeps a second loading process out.
+    // PostgreSQL answers meanwhile from other connections: the bulk statements, in one transaction that keeps a
+    // second loading process out.
     await bulkTransaction(db, async (sql) => {
       await claimProgress(sql, companyId, checks);
-      for (let index = 0; index < steps.length; index += 1) await runStep(sql, index);
+      await updateGuestTotals(sql, companyId);
+      await rebuildCohortRollups(sql, companyId);
+      await rebuildRollups(sql, companyId);
+      await finish(sql);
     });
   }
   await refreshSegmentCaches(db, companyId, options.signal);

@@ -405,4 +405,23 @@ describe('POS checks API', () => {
       true,
     );
   });
+
+  it('refuses checks with 503 while a demo company’s rollups are filled again, and takes them once it is loaded', async () => {
+    const owner = (text: string) => t.database.db.owner((sql) => sql.query(text, [bob.companyId]));
+    const before = await stored(t.database.db, bob.companyId);
+    // Every check of the demo history in, the load not finished: the loader is filling the rollups again.
+    await owner(`INSERT INTO demo_loads (company_id, scale, seed, until_date, checks_total, checks_loaded)
+                 VALUES ($1, 'tiny', 1, '2025-06-01', 10, 10)`);
+    const refused = await send(bob, [check('DEMO-1', { location_id: bobsPlace })]);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBe('60');
+    expect(refused.json().error.code).toBe('demo_loading');
+    expect(await stored(t.database.db, bob.companyId)).toEqual(before);
+
+    await owner('UPDATE demo_loads SET finished_at = now() WHERE company_id = $1');
+    const taken = await send(bob, [check('DEMO-1', { location_id: bobsPlace })]);
+    expect(taken.statusCode).toBe(200);
+    expect(taken.json()).toEqual({ created: 1, unchanged: 0, rejected: [] });
+    await owner('DELETE FROM demo_loads WHERE company_id = $1');
+  });
 });

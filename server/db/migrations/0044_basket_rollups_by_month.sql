@@ -13,9 +13,12 @@ LANGUAGE sql AS $$
            (c.closed_at AT TIME ZONE co.time_zone)::date AS start
     FROM pos_checks c JOIN companies co ON co.id = company JOIN locations loc ON loc.id = c.location_id
     WHERE c.company_id = company
-      -- The range's local days as instants, so the index on the closing time finds them.
-      AND c.closed_at >= (from_day::timestamp AT TIME ZONE co.time_zone)
-      AND c.closed_at < (to_day::timestamp AT TIME ZONE co.time_zone)),
+      -- The range's local days; as instants too, a day wider (a local midnight can happen twice), so the index on
+      -- the closing time finds them.
+      AND (c.closed_at AT TIME ZONE co.time_zone)::date >= from_day
+      AND (c.closed_at AT TIME ZONE co.time_zone)::date < to_day
+      AND c.closed_at >= ((from_day - 1)::timestamp AT TIME ZONE co.time_zone)
+      AND c.closed_at < ((to_day + 1)::timestamp AT TIME ZONE co.time_zone)),
   l AS MATERIALIZED (
     SELECT k.id AS check_id, k.location_id, k.day_part, k.start, l.menu_item_id, min(mi.category_id) AS category_id,
            sum(l.quantity)::bigint AS units, sum(l.amount_cents)::bigint AS cents
