@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { displayLocationName } from '../../src/schemas/locations.js';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
-import { PHONE, screenshots, sidewaysOverflow } from './support/pages.js';
+import { PHONE, screenshots, settled, sidewaysOverflow } from './support/pages.js';
 import { signedInSession } from './support/session.js';
 
 /** The signed-in page's access token, as the app stored it. */
@@ -152,6 +152,8 @@ describe('segments in a browser', () => {
       exact: true,
     });
     await ready.waitFor();
+    // Checked once the drawer has finished sliding in (halfway, its colours are blended with the overlay).
+    await settled(page);
     expect(describeViolations(await seriousA11yViolations(page))).toBe('');
     const background = page.waitForEvent('download');
     await ready.focus();

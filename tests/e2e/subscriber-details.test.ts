@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
 import { apiAs } from './support/api.js';
-import { screenshots } from './support/pages.js';
+import { screenshots, settled } from './support/pages.js';
 import { signedInSession } from './support/session.js';
 
 /** The value shown under a label of the profile's details list. */
@@ -55,6 +55,8 @@ describe('a subscriber’s details in a browser (issue 11)', () => {
     const edit = page.getByRole('dialog', { name: 'Edit details' });
     expect(await edit.getByLabel('Phone', { exact: true }).inputValue()).toBe('(503) 555-4585');
     expect(await edit.getByLabel('Birthday', { exact: true }).inputValue()).toBe('1988-07-14');
+    // Once the dialog has faded in: halfway, its colours read blended.
+    await settled(page);
     const violations = await seriousA11yViolations(page);
     expect(violations, describeViolations(violations)).toEqual([]);
     await screenshots(page, 'profile', 'subscriber-details-dialog');

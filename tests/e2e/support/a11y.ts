@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { settled } from './pages.js';
 
 const require = createRequire(import.meta.url);
 let axeSource: Promise<string> | null = null;
@@ -18,12 +17,11 @@ export interface A11yViolation {
 const BLOCKING_IMPACTS = new Set(['serious', 'critical']);
 
 /**
- * Runs axe-core (injected from the installed package, never fetched) on the page once its animations have
- * ended and answers its serious and critical violations; an empty list means the page passes.
+ * Runs axe-core (injected from the installed package, never fetched) on the page as it is now and answers
+ * its serious and critical violations; an empty list means the page passes. Halfway through a fade, colours
+ * read blended: call `settled` (pages.ts) first where something has just opened.
  */
 export async function seriousA11yViolations(page: Page): Promise<A11yViolation[]> {
-  // Halfway through a fade or a slide, colours are blended with what lies under them.
-  await settled(page);
   const injected = await page.evaluate(() => 'axe' in window);
   if (!injected) {
     axeSource ??= readFile(require.resolve('axe-core/axe.min.js'), 'utf8');

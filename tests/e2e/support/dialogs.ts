@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describeViolations, seriousA11yViolations } from './a11y.js';
+import { settled } from './pages.js';
 
 /**
  * Runs axe on the page with `dialog` open (once its opening transition has ended) and answers the
@@ -7,6 +8,7 @@ import { describeViolations, seriousA11yViolations } from './a11y.js';
  */
 export async function dialogViolations(page: Page, dialog: Locator, name: string): Promise<string> {
   await dialog.waitFor();
+  await settled(page);
   const violations = describeViolations(await seriousA11yViolations(page));
   return violations === '' ? '' : `${name}:\n${violations}`;
 }
