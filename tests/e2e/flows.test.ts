@@ -5,7 +5,7 @@ import { describeViolations, seriousA11yViolations } from './support/a11y.js';
 import { apiAs } from './support/api.js';
 import { openPage } from './support/browser.js';
 import { dragLink, drawnGraph, dropStep, flowIdOf, nodeBoxes } from './support/flow-canvas.js';
-import { PHONE, screenshots, signIn, sidewaysOverflow } from './support/pages.js';
+import { PHONE, screenshots, settled, signIn, sidewaysOverflow } from './support/pages.js';
 import { signedInSession } from './support/session.js';
 
 /** Opens a new draft in the builder and waits for its empty canvas. */
@@ -162,12 +162,23 @@ describe('flows in a browser', () => {
     await page.setViewportSize(PHONE);
     await expect.poll(viewport).not.toBe(wide);
     await expect.poll(allInView).toBe(true);
-    // Once the user pans, a resize leaves their view alone.
+    // Once the user pans, a resize leaves their view alone. The phone layout's sidebar slides away first:
+    // a press while it still moved could land on it, and the view would not pan at all.
+    await settled(page);
+    const fitted = await viewport();
     const canvas = (await page.locator('.react-flow__pane').boundingBox())!;
-    await page.mouse.move(canvas.x + canvas.width - 12, canvas.y + 12);
+    const press = { x: canvas.x + canvas.width - 12, y: canvas.y + 12 };
+    expect(
+      await page.evaluate(
+        ({ x, y }) => document.elementFromPoint(x, y)?.classList.contains('react-flow__pane'),
+        press,
+      ),
+    ).toBe(true);
+    await page.mouse.move(press.x, press.y);
     await page.mouse.down();
     await page.mouse.move(canvas.x + canvas.width - 80, canvas.y + 60, { steps: 5 });
     await page.mouse.up();
+    await expect.poll(viewport).not.toBe(fitted);
     const panned = await viewport();
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.waitForTimeout(500);
