@@ -35,7 +35,7 @@ import {
 } from '../repositories/basket-rollups.repository.js';
 import { removeLocationFromCohorts } from '../repositories/cohort-rollups.repository.js';
 import { lockCompanyIngestion } from '../repositories/pos-ingestion.repository.js';
-import { rechainGuestDays } from '../repositories/pos-rollups.repository.js';
+import { rechainGuestDays, recountLocationHours } from '../repositories/pos-rollups.repository.js';
 import { addGuestPresence, subtractGuestPresence } from '../repositories/guest-presence.repository.js';
 import { guestsWithChecksAt, recountGuests } from '../repositories/pos.repository.js';
 import { locationEarnings } from '../repositories/pos-analytics.repository.js';
@@ -109,10 +109,13 @@ export function locationsService(db: Database) {
       const row = await db.tenant(scope.companyId, async (sql) => {
         const before = changes.time_zone === undefined ? null : await getLocation(sql, scope.companyId, id);
         const updated = await updateLocation(sql, scope, id, changes);
-        // The basket rollups hold day parts of the location's zone: a new zone moves its checks between them.
+        // Day parts are the location's: a new zone moves its checks between them in the basket rollups, the
+        // hours and its guests' visits by day part.
         if (updated && before && before.time_zone !== updated.time_zone) {
           await lockCompanyIngestion(sql, scope.companyId);
           await recountLocationInBasketRollups(sql, scope.companyId, id);
+          await recountLocationHours(sql, scope.companyId, id);
+          await recountGuests(sql, scope.companyId, await guestsWithChecksAt(sql, scope.companyId, id));
         }
         return updated;
       });

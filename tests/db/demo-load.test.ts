@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
-import { loadDemoAccounts, loadDemoData, loadDemoHistory } from '../../server/seed/load.js';
+import {
+  guestRanges,
+  guestTotalsSteps,
+  loadDemoAccounts,
+  loadDemoData,
+  loadDemoHistory,
+  updateGuestTotals,
+} from '../../server/seed/load.js';
+import { guestsWithChecks } from '../../server/repositories/guest-presence.repository.js';
 import { campaignsService } from '../../server/services/campaigns.service.js';
 import { demoStatusService } from '../../server/services/demo-status.service.js';
 import { enrolDemoFlowGuests } from '../../server/seed/flows.js';
@@ -388,6 +396,47 @@ describe('demo data in two steps', () => {
     expect(await rollupFingerprint(whole.db)).not.toEqual(bulk);
     await run(await stepsOf());
     expect(await rollupFingerprint(whole.db)).toEqual(bulk);
+  });
+
+  it("counts the guests' totals, locations and items a few guests at a time to the figures of one statement", async () => {
+    const companyId = await whole.db.platform(
+      async (sql) =>
+        (await sql.query<{ id: number }>(`SELECT id::int FROM companies WHERE slug = 'harbor-vine'`)).rows[0]!
+          .id,
+    );
+    const guestFigures = () =>
+      whole.db.platform(async (sql) => {
+        const digest = async (rows: string) =>
+          (
+            await sql.query<{ digest: string }>(
+              `SELECT count(*) || ' rows, ' || md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest
+               FROM (${rows}) t`,
+              [companyId],
+            )
+          ).rows[0]!.digest;
+        return {
+          guests: await digest(
+            `SELECT id, visit_count, total_spend_cents, first_visit_at, last_visit_at, first_location_id,
+                    breakfast_visits, lunch_visits, dinner_visits, late_visits, created_at, updated_at
+             FROM guests WHERE company_id = $1`,
+          ),
+          locations: await digest('SELECT * FROM guest_locations WHERE company_id = $1'),
+          items: await digest('SELECT * FROM guest_menu_items WHERE company_id = $1'),
+        };
+      });
+    await whole.db.owner((sql) => updateGuestTotals(sql, companyId));
+    const oneStatement = await guestFigures();
+    expect(oneStatement.items).not.toMatch(/^0 rows/);
+    const guests = await whole.db.owner((sql) => guestsWithChecks(sql, companyId));
+    const ranges = guestRanges(guests, 7);
+    expect(ranges.length).toBeGreaterThan(2);
+    const run = (steps: ReturnType<typeof guestTotalsSteps>) =>
+      steps.reduce((done, step) => done.then(() => whole.db.owner((sql) => step(sql))), Promise.resolve());
+    // Without the last range its guests' items are missing: the ranges are what the figures depend on.
+    await run(guestTotalsSteps(companyId, ranges.slice(0, -1)));
+    expect((await guestFigures()).items).not.toBe(oneStatement.items);
+    await run(guestTotalsSteps(companyId, ranges));
+    expect(await guestFigures()).toEqual(oneStatement);
   });
 
   it('reports nothing loading on an installation without a demo', async () => {

@@ -1,0 +1,155 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.js';
+import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
+import { locationsService } from '../../server/services/locations.service.js';
+import { seededRandom } from '../support/clv-simulation.js';
+import { makeLocation, systemScope } from '../support/factories.js';
+import { useTwoCompanies } from '../support/two-companies.js';
+
+/**
+ * A location's new time zone moves its checks between day parts (a check's day part is the hour it opened in the
+ * location's zone) everywhere day parts are kept: the location hours, the company hours and the guests' visits by
+ * day part — each against the day parts worked out here in plain JS from the raw checks.
+ */
+
+type RawCheck = { location_id: number; guest_id: number | null; opened_at: Date; time_zone: string };
+
+/** The day part of an opening time in a zone, as the product defines it (breakfast from 5, lunch 11, dinner 16, late 22). */
+function dayPartOf(openedAt: Date, timeZone: string): string {
+  const hour = Number(
+    new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', hourCycle: 'h23' }).format(openedAt),
+  );
+  return hour >= 5 && hour < 11
+    ? 'breakfast'
+    : hour >= 11 && hour < 16
+      ? 'lunch'
+      : hour >= 16 && hour < 22
+        ? 'dinner'
+        : 'late';
+}
+
+/** Counts by key, as sorted entries. */
+function tally(keys: readonly string[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return [...counts].sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
+describe("a location's time zone change", () => {
+  let db: Database;
+  let companyA: number;
+  let companyB: number;
+  const locations: number[] = [];
+  const random = seededRandom(71);
+
+  useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
+
+  /** Checks over a month at every hour, for thirty guests, at the given locations. */
+  function checksFor(places: readonly number[], count: number, prefix: string): IngestCheck[] {
+    return Array.from({ length: count }, (_, index) => {
+      const opened = new Date(Date.UTC(2025, 4, 1) + Math.floor(random() * 30 * 24 * 60) * 60_000);
+      return {
+        location_id: places[Math.floor(random() * places.length)]!,
+        check_number: `${prefix}-${index}`,
+        opened_at: opened,
+        closed_at: new Date(opened.getTime() + 45 * 60_000),
+        total: 500 + Math.floor(random() * 5000),
+        guest_count: 1 + Math.floor(random() * 3),
+        lines: [],
+        ...(random() < 0.85 ? { guest: { pos_id: `G-${Math.floor(random() * 30)}` } } : {}),
+      };
+    });
+  }
+
+  /** What the rollups hold and what the raw checks say, each as sorted `key → checks` entries. */
+  async function keptAndRaw(companyId: number) {
+    return db.owner(async (sql) => {
+      const raw = (
+        await sql.query<RawCheck>(
+          `SELECT c.location_id::int AS location_id, c.guest_id::int AS guest_id, c.opened_at, loc.time_zone
+           FROM pos_checks c JOIN locations loc ON loc.id = c.location_id WHERE c.company_id = $1`,
+          [companyId],
+        )
+      ).rows;
+      const locationHours = (
+        await sql.query<{ key: string; checks: number }>(
+          `SELECT location_id || '|' || day_part AS key, sum(checks)::int AS checks FROM pos_location_hours
+           WHERE company_id = $1 GROUP BY 1 HAVING sum(checks) > 0`,
+          [companyId],
+        )
+      ).rows;
+      const companyHours = (
+        await sql.query<{ key: string; checks: number }>(
+          `SELECT day_part AS key, sum(checks)::int AS checks FROM pos_company_hours
+           WHERE company_id = $1 GROUP BY 1 HAVING sum(checks) > 0`,
+          [companyId],
+        )
+      ).rows;
+      const guests = (
+        await sql.query<{ id: number; breakfast: number; lunch: number; dinner: number; late: number }>(
+          `SELECT id::int, breakfast_visits AS breakfast, lunch_visits AS lunch, dinner_visits AS dinner,
+                  late_visits AS late
+           FROM guests WHERE company_id = $1`,
+          [companyId],
+        )
+      ).rows;
+      const entries = (rows: { key: string; checks: number }[]) =>
+        rows.map((row): [string, number] => [row.key, row.checks]).sort(([a], [b]) => (a < b ? -1 : 1));
+      const guestEntries = guests
+        .flatMap((guest) =>
+          (['breakfast', 'lunch', 'dinner', 'late'] as const).map((part): [string, number] => [
+            `${guest.id}|${part}`,
+            guest[part],
+          ]),
+        )
+        .filter(([, visits]) => visits > 0)
+        .sort(([a], [b]) => (a < b ? -1 : 1));
+      const parts = raw.map((check) => ({ ...check, part: dayPartOf(check.opened_at, check.time_zone) }));
+      return {
+        kept: {
+          locationHours: entries(locationHours),
+          companyHours: entries(companyHours),
+          guests: guestEntries,
+        },
+        raw: {
+          locationHours: tally(parts.map((check) => `${check.location_id}|${check.part}`)),
+          companyHours: tally(parts.map((check) => check.part)),
+          guests: tally(
+            parts
+              .filter((check) => check.guest_id !== null)
+              .map((check) => `${check.guest_id}|${check.part}`),
+          ),
+        },
+      };
+    });
+  }
+
+  beforeAll(async () => {
+    for (const name of ['Harbor', 'Hill']) locations.push((await makeLocation(db, companyA, name)).id);
+    const theirs = (await makeLocation(db, companyB, 'Theirs')).id;
+    await db.tenant(companyA, (sql) =>
+      ingestChecks(sql, systemScope(companyA), checksFor(locations, 300, 'a')),
+    );
+    await db.tenant(companyB, (sql) =>
+      ingestChecks(sql, systemScope(companyB), checksFor([theirs], 60, 'b')),
+    );
+  });
+
+  it('moves its checks between day parts in the hours and in its guests’ visits, and nowhere else', async () => {
+    const before = await keptAndRaw(companyA);
+    expect(before.kept).toEqual(before.raw);
+    const otherCompany = await keptAndRaw(companyB);
+
+    // New York to Tokyo: thirteen or fourteen hours on, so most checks land in another day part.
+    await locationsService(db).update(systemScope(companyA), locations[0]!, { time_zone: 'Asia/Tokyo' });
+    const after = await keptAndRaw(companyA);
+    expect(after.kept).toEqual(after.raw);
+    expect(after.raw.locationHours).not.toEqual(before.raw.locationHours);
+    expect(after.raw.guests).not.toEqual(before.raw.guests);
+    // The other location's rows and the other company's stay as they were.
+    const at = (entries: [string, number][], location: number) =>
+      entries.filter(([key]) => key.startsWith(`${location}|`));
+    expect(at(after.kept.locationHours, locations[1]!)).toEqual(at(before.kept.locationHours, locations[1]!));
+    expect(await keptAndRaw(companyB)).toEqual(otherCompany);
+  });
+});
