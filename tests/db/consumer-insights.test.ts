@@ -12,6 +12,7 @@ import { seededRandom } from '../support/clv-simulation.js';
 import { makeLocation, systemScope } from '../support/factories.js';
 import { makeTestLocationGroup } from '../support/marketing.js';
 import { useTwoCompanies } from '../support/two-companies.js';
+import { dayPartOfHour } from '../support/day-parts.js';
 
 /**
  * Every figure of `GET /api/analytics/consumer-insights/` against a plain-JS count over the generated checks:
@@ -53,16 +54,7 @@ const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const weekdayOf = (at: Date) =>
   WEEKDAYS.indexOf(formatter(COMPANY_ZONE, { weekday: 'short' }).format(at)) + 1;
 const hourOf = (at: Date, zone = COMPANY_ZONE) => Number(formatter(zone, { hour: '2-digit' }).format(at));
-function dayPartOf(at: Date, zone: string): string {
-  const hour = hourOf(at, zone);
-  return hour >= 5 && hour < 11
-    ? 'breakfast'
-    : hour >= 11 && hour < 16
-      ? 'lunch'
-      : hour >= 16 && hour < 22
-        ? 'dinner'
-        : 'late';
-}
+const dayPartOf = (at: Date, zone: string) => dayPartOfHour(hourOf(at, zone));
 const daysBetween = (a: string, b: string) => Math.round((Date.parse(b) - Date.parse(a)) / 86_400_000);
 const pct = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
 const avgCheck = (cents: number, checks: number) => (checks === 0 ? null : Math.round(cents / checks) / 100);

@@ -10,6 +10,7 @@ import type { HomeDashboard } from '../../src/schemas/home-dashboard.js';
 import { seededRandom } from '../support/clv-simulation.js';
 import { makeLocation, makeSubscriber, systemScope } from '../support/factories.js';
 import { useTwoCompanies } from '../support/two-companies.js';
+import { dayPartOfHour } from '../support/day-parts.js';
 
 // Every figure of the home dashboard against the same figure worked out here in plain JS over the checks sent:
 // KPI cards, chart data, emails, and each recommendation's audience (and the size of the segment its click saves).
@@ -30,15 +31,6 @@ const daysBetween = (a: string, b: string) =>
   Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / DAY);
 const shift = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
-/** The day part of an opening hour, as `day_part()` (migration 0016). */
-const dayPartOf = (hour: number) =>
-  hour >= 5 && hour < 11
-    ? 'breakfast'
-    : hour >= 11 && hour < 16
-      ? 'lunch'
-      : hour >= 16 && hour < 22
-        ? 'dinner'
-        : 'late';
 
 /** A check as generated, with what the expectations need. */
 interface Sent extends IngestCheck {
@@ -78,7 +70,7 @@ describe('home dashboard figures and recommendations', () => {
     opened.setUTCHours(hour + 5, Math.floor(random() * 60));
     if (opened.getTime() > now.getTime() - 3_600_000) opened.setTime(opened.getTime() - DAY);
     const closed = new Date(opened.getTime() + 40 * 60_000);
-    const part = dayPartOf(localHour(opened));
+    const part = dayPartOfHour(localHour(opened));
     if (weekdayOf(localDay(closed)) === 2 && part === 'lunch' && random() < 0.9) return null;
     // Regulars of the first ten guests never order the burger; everyone else mostly does.
     const burgerless = guest !== undefined && Number(guest.slice(1)) < 10;
@@ -248,7 +240,7 @@ describe('home dashboard figures and recommendations', () => {
             check.day >= range.from &&
             check.day <= range.to &&
             weekdayOf(check.day) === weekday &&
-            dayPartOf(localHour(check.opened_at)) === part,
+            dayPartOfHour(localHour(check.opened_at)) === part,
         ).length;
         return { weekday, checks, perDay: checks / occurrences.get(weekday)! };
       });
@@ -265,7 +257,7 @@ describe('home dashboard figures and recommendations', () => {
           const recent = checks.filter((check) => check.day >= windowStart);
           return (
             (all || visited(checks, locations)) &&
-            recent.some((check) => dayPartOf(localHour(check.opened_at)) === slow.part) &&
+            recent.some((check) => dayPartOfHour(localHour(check.opened_at)) === slow.part) &&
             !recent.some((check) => weekdayOf(check.day) === slow.weekday)
           );
         }).length

@@ -3,6 +3,7 @@ import type { Database } from '../../server/db/database.js';
 import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
 import { locationsService } from '../../server/services/locations.service.js';
 import { seededRandom } from '../support/clv-simulation.js';
+import { dayPartOfHour, localHour } from '../support/day-parts.js';
 import { makeLocation, systemScope } from '../support/factories.js';
 import { useTwoCompanies } from '../support/two-companies.js';
 
@@ -13,20 +14,6 @@ import { useTwoCompanies } from '../support/two-companies.js';
  */
 
 type RawCheck = { location_id: number; guest_id: number | null; opened_at: Date; time_zone: string };
-
-/** The day part of an opening time in a zone, as the product defines it (breakfast from 5, lunch 11, dinner 16, late 22). */
-function dayPartOf(openedAt: Date, timeZone: string): string {
-  const hour = Number(
-    new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', hourCycle: 'h23' }).format(openedAt),
-  );
-  return hour >= 5 && hour < 11
-    ? 'breakfast'
-    : hour >= 11 && hour < 16
-      ? 'lunch'
-      : hour >= 16 && hour < 22
-        ? 'dinner'
-        : 'late';
-}
 
 /** Counts by key, as sorted entries. */
 function tally(keys: readonly string[]): [string, number][] {
@@ -104,7 +91,10 @@ describe("a location's time zone change", () => {
         )
         .filter(([, visits]) => visits > 0)
         .sort(([a], [b]) => (a < b ? -1 : 1));
-      const parts = raw.map((check) => ({ ...check, part: dayPartOf(check.opened_at, check.time_zone) }));
+      const parts = raw.map((check) => ({
+        ...check,
+        part: dayPartOfHour(localHour(check.opened_at, check.time_zone)),
+      }));
       return {
         kept: {
           locationHours: entries(locationHours),

@@ -1,4 +1,5 @@
 import type { SegmentRule, SegmentRuleSet } from '../../src/schemas/segments.js';
+import { dayPartOfHour } from './day-parts.js';
 
 /**
  * An independent reading of the segment rules (docs/segments.md) in plain JS over raw rows — the checks,
@@ -105,14 +106,7 @@ export class SegmentModel {
       if (check.guest_id === null) continue;
       const { day } = localParts(check.closed_at, data.timeZone);
       const { hour } = localParts(check.opened_at, zoneOf.get(check.location_id)!);
-      const dayPart =
-        hour >= 5 && hour < 11
-          ? 'breakfast'
-          : hour >= 11 && hour < 16
-            ? 'lunch'
-            : hour >= 16 && hour < 22
-              ? 'dinner'
-              : 'late';
+      const dayPart = dayPartOfHour(hour);
       const list = this.checksByGuest.get(check.guest_id) ?? [];
       list.push({ ...check, day, weekday: ((day + 3) % 7) + 1, dayPart });
       this.checksByGuest.set(check.guest_id, list);
