@@ -117,7 +117,10 @@ const rangeRows = (table: string) => `(
     AND day_part = $3::text AND start >= $7::date AND start <= $5::date)`;
 
 /** The first seven parameters of a rollup read. */
-function rangeParameters(companyId: CompanyId, filter: BasketFilter): unknown[] {
+function rangeParameters(
+  companyId: CompanyId,
+  filter: Pick<BasketFilter, 'locations' | 'from' | 'to' | 'dayPart'>,
+): unknown[] {
   const spans = rangeSpans(filter.from, filter.to);
   return [
     companyId,
@@ -269,6 +272,38 @@ export async function basketFigures(
     categories: row.categories.map(numbers),
     pairs: row.pairs.map(numbers),
   };
+}
+
+/** A menu item's sales in a range. */
+export interface BestSellerRow {
+  menu_item_id: number;
+  name: string;
+  units: number;
+}
+
+/**
+ * The range's best-selling menu items by units (then revenue, then id) at the locations (null: every location),
+ * summed from the basket item rollups (the same units and line revenue as the item days, but a row per month
+ * for the range's whole months and every location's rows already summed), then the few items named.
+ */
+export async function bestSellers(
+  sql: Sql,
+  companyId: CompanyId,
+  locations: number[] | null,
+  range: { from: string; to: string },
+  limit: number,
+): Promise<BestSellerRow[]> {
+  const { rows } = await sql.query<BestSellerRow>(
+    `WITH sold AS (
+       SELECT menu_item_id, sum(units) AS units, sum(revenue_cents) AS revenue_cents
+       FROM ${rangeRows('pos_basket_items')} t GROUP BY 1)
+     SELECT s.menu_item_id::int AS menu_item_id, i.name, s.units::int AS units
+     FROM sold s JOIN menu_items i ON i.company_id = $1 AND i.id = s.menu_item_id
+     ORDER BY s.units DESC, s.revenue_cents DESC, s.menu_item_id
+     LIMIT $8`,
+    [...rangeParameters(companyId, { locations, from: range.from, to: range.to, dayPart: null }), limit],
+  );
+  return rows;
 }
 
 /** Whether the company has the menu item. */

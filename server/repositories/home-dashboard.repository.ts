@@ -109,39 +109,6 @@ export async function lapsedRegularsByLocation(
   return new Map(rows.map((row) => [row.location_id, row.guests]));
 }
 
-/** A menu item's sales in a range. */
-export interface BestSellerRow {
-  menu_item_id: number;
-  name: string;
-  units: number;
-}
-
-/**
- * The range's best-selling menu items by units (then revenue, then id), from `pos_menu_item_days`: its rows (a
- * day × location × item each) summed per item first, then the few items named.
- */
-export async function bestSellers(
-  sql: Sql,
-  companyId: CompanyId,
-  locations: number[] | null,
-  range: DayBounds,
-  limit: number,
-): Promise<BestSellerRow[]> {
-  const { rows } = await sql.query<BestSellerRow>(
-    `WITH sold AS (
-       SELECT d.menu_item_id, sum(d.units) AS units, sum(d.revenue_cents) AS revenue_cents FROM pos_menu_item_days d
-       WHERE d.company_id = $1 AND ($2::bigint[] IS NULL OR d.location_id = ANY($2::bigint[]))
-         AND d.day BETWEEN $3::date AND $4::date
-       GROUP BY d.menu_item_id)
-     SELECT s.menu_item_id::int AS menu_item_id, i.name, s.units::int AS units
-     FROM sold s JOIN menu_items i ON i.company_id = $1 AND i.id = s.menu_item_id
-     ORDER BY s.units DESC, s.revenue_cents DESC, s.menu_item_id
-     LIMIT $5`,
-    [companyId, locations, range.from, range.to, limit],
-  );
-  return rows;
-}
-
 /** Whether a live flow's published version starts with the birthday trigger. */
 export async function hasLiveBirthdayFlow(sql: Sql, companyId: CompanyId): Promise<boolean> {
   const { rows } = await sql.query<{ live: boolean }>(

@@ -9,13 +9,13 @@ import { addDays, type DayBounds } from '../../src/schemas/dashboard-query.js';
 import type { SegmentRuleSet } from '../../src/schemas/segments.js';
 import type { Sql } from '../db/database.js';
 import {
-  bestSellers,
   hasLiveBirthdayFlow,
   lapsedRegularsByLocation,
   locationNames,
   weekdayDayPartChecks,
   type WeekdayDayPartRow,
 } from '../repositories/home-dashboard.repository.js';
+import { bestSellers } from '../repositories/basket.repository.js';
 import { countSegmentMembers } from '../repositories/segment-rules.repository.js';
 
 /**

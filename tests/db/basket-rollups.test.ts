@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Sql } from '../../server/db/database.js';
 import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
 import { rebuildRollups, removeChecksFromRollups } from '../../server/repositories/pos-rollups.repository.js';
+import { bestSellers } from '../../server/repositories/basket.repository.js';
 import { basketService } from '../../server/services/basket.service.js';
 import { eraseGuest } from '../../server/services/customer-erasure.js';
 import { locationsService } from '../../server/services/locations.service.js';
@@ -280,6 +281,30 @@ describe('basket rollups kept with the checks', () => {
       );
       expect(pairs).toEqual(expected.pairs);
       expect(Object.keys(pairs).length).toBeGreaterThan(0);
+      if (dayPart !== null) continue;
+      // The home dashboard's best sellers read the same rollups: units, then revenue, then id, from the lines.
+      const [sellers, lines] = await db.tenant(companyA, async (sql) => [
+        await bestSellers(sql, companyA, location === null ? null : [location], { from, to }, 50),
+        (
+          await sql.query<{ menu_item_id: number; units: number; cents: number }>(
+            `SELECT l.menu_item_id::int, l.quantity::int AS units, l.amount_cents::int AS cents
+             FROM pos_checks c JOIN companies co ON co.id = c.company_id JOIN pos_check_lines l ON l.check_id = c.id
+             WHERE c.company_id = $1 AND (c.closed_at AT TIME ZONE co.time_zone)::date BETWEEN $2::date AND $3::date
+               AND ($4::bigint IS NULL OR c.location_id = $4)`,
+            [companyA, from, to, location],
+          )
+        ).rows,
+      ]);
+      const sold = new Map<number, { units: number; cents: number }>();
+      for (const line of lines) {
+        const item = sold.get(line.menu_item_id) ?? { units: 0, cents: 0 };
+        sold.set(line.menu_item_id, { units: item.units + line.units, cents: item.cents + line.cents });
+      }
+      const ranked = [...sold]
+        .sort(([a, x], [b, y]) => y.units - x.units || y.cents - x.cents || a - b)
+        .map(([id, item]) => ({ id, units: item.units }));
+      expect(sellers.map((row) => ({ id: row.menu_item_id, units: row.units }))).toEqual(ranked);
+      expect(ranked.length).toBeGreaterThan(1);
     }
   });
 });
