@@ -192,6 +192,15 @@ export async function findClvFit(sql: Sql, companyId: CompanyId): Promise<ClvFit
   return rows[0] ?? null;
 }
 
+// The smallest positive normal value a `real` column holds (FLT_MIN): PostgreSQL refuses a smaller one as out of
+// range (22003) rather than rounding it to 0, and a long-gone guest's probability of being alive can be 1e-46.
+const SMALLEST_REAL = 1.1754943508222875e-38;
+
+/** A figure as a `real` column can hold it: anything nearer 0 than the smallest normal value is 0. */
+function asReal(value: number | null): number | null {
+  return value !== null && Math.abs(value) < SMALLEST_REAL ? 0 : value;
+}
+
 /** Replaces every prediction of the company with these (guests since deleted are left out), in the caller's transaction. */
 export async function replaceGuestPredictions(
   sql: Sql,
@@ -213,8 +222,8 @@ export async function replaceGuestPredictions(
       [
         companyId,
         batch.map((row) => row.guest_id),
-        batch.map((row) => row.probability_alive),
-        batch.map((row) => row.expected_visits_next_year),
+        batch.map((row) => asReal(row.probability_alive)),
+        batch.map((row) => asReal(row.expected_visits_next_year)),
         batch.map((row) => row.expected_spend_per_visit_cents),
         batch.map((row) => row.annual_clv_cents),
         batch.map((row) => row.clv_cents),

@@ -195,6 +195,31 @@ describe('refreshing a company’s CLV', () => {
     expect(await countOf()).toBe(450);
   });
 
+  it('stores a figure too near 0 for a real column as 0 (a long-gone guest’s chance of being alive)', async () => {
+    // Found on the demo: the model gave one guest 4.1e-46, which PostgreSQL refused as out of range (22003), so
+    // the company's whole refresh failed.
+    const guestId = guestIds[0]!;
+    await db.tenant(companyA, (sql) =>
+      replaceGuestPredictions(sql, companyA, [
+        {
+          guest_id: guestId,
+          probability_alive: 4.142174468563967e-46,
+          expected_visits_next_year: 2e-40,
+          expected_spend_per_visit_cents: 2500,
+          annual_clv_cents: 0,
+          clv_cents: 0,
+        },
+      ]),
+    );
+    expect(await db.tenant(companyA, (sql) => findGuestPrediction(sql, companyA, guestId))).toMatchObject({
+      probability_alive: 0,
+      expected_visits_next_year: 0,
+      expected_spend_per_visit_cents: 2500,
+    });
+    // The refresh after it writes every guest again.
+    expect((await refreshCompanyClv(db, companyA, { now: NOW })).guests).toBe(450);
+  });
+
   it('writes no figures for a guest that is gone or another company’s', async () => {
     const gone = await makeGuest(db, companyA);
     await db.tenant(companyA, (sql) => deleteGuest(sql, systemScope(companyA), gone));
