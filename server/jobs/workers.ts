@@ -29,6 +29,11 @@ import {
   type CampaignScheduler,
 } from './campaign-scheduler.js';
 import {
+  DEFAULT_GROUP_PRESENCE_RUNNER_SETTINGS,
+  groupPresenceRunner,
+  type GroupPresenceRunner,
+} from './group-presence-runner.js';
+import {
   flowRunner,
   DEFAULT_FLOW_RUNNER_SETTINGS,
   type FlowRunner,
@@ -71,6 +76,8 @@ export interface JobWorkers {
   campaigns: CampaignScheduler;
   /** The flow engine's runner (server/jobs/flow-runner.ts). */
   flows: FlowRunner;
+  /** Fills the distinct-guest rows of groups whose members changed (server/jobs/group-presence-runner.ts). */
+  groupPresence: GroupPresenceRunner;
 }
 
 /** The flow runner's clock, webhook rules and staff mail (the domain and log come from the registry). */
@@ -105,6 +112,7 @@ export function jobWorkers(
   const campaignSending = campaignSendingService(db, { domain: sending.domain, wake: () => sends.wake() });
   const campaigns = campaignScheduler(campaignSending, log, DEFAULT_CAMPAIGN_SCHEDULER_SETTINGS);
   const flows = flowRunner(db, { ...flowOptions, domain: sending.domain, log }, DEFAULT_FLOW_RUNNER_SETTINGS);
+  const groupPresence = groupPresenceRunner(db, log, DEFAULT_GROUP_PRESENCE_RUNNER_SETTINGS);
   return {
     all: [
       { name: 'imports', start: () => imports.start(), stop: () => imports.stop() },
@@ -117,6 +125,7 @@ export function jobWorkers(
       },
       { name: 'campaigns', start: () => campaigns.start(), stop: () => campaigns.stop() },
       { name: 'flows', start: () => flows.start(), stop: () => flows.stop() },
+      { name: 'group-presence', start: () => groupPresence.start(), stop: () => groupPresence.stop() },
     ],
     imports,
     clv,
@@ -125,6 +134,7 @@ export function jobWorkers(
     campaignSending,
     campaigns,
     flows,
+    groupPresence,
   };
 }
 

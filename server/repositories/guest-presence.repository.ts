@@ -107,21 +107,30 @@ export async function guestsOfChecks(
   return rows.map((row) => Number(row.guest_id));
 }
 
-/** Works a location group's presence and frequency rows out again: its members changed, or it is new or gone. */
-export async function rebuildGroupPresence(sql: Sql, companyId: CompanyId, groupId: number): Promise<void> {
+/** Takes out a location group's presence and frequency rows (the group is gone, or they are filled again). */
+export async function removeGroupPresence(sql: Sql, companyId: CompanyId, groupId: number): Promise<void> {
   const params = [companyId, groupId];
   await sql.query(
     'DELETE FROM pos_guest_presence WHERE company_id = $1 AND scope_kind = 2 AND scope_id = $2',
     params,
   );
   await sql.query(
+    'DELETE FROM pos_guest_frequency WHERE company_id = $1 AND scope_kind = 2 AND scope_id = $2',
+    params,
+  );
+}
+
+/**
+ * Works a location group's presence and frequency rows out again from its members' guest-day rows (the group
+ * worker, after its members changed; group-presence.repository.ts).
+ */
+export async function rebuildGroupPresence(sql: Sql, companyId: CompanyId, groupId: number): Promise<void> {
+  const params = [companyId, groupId];
+  await removeGroupPresence(sql, companyId, groupId);
+  await sql.query(
     `INSERT INTO pos_guest_presence (company_id, scope_kind, scope_id, day, prev_day, first_day, guests, checks)
      SELECT $1, r.scope_kind, r.scope_id, r.day, r.prev_day, r.first_day, r.guests, r.checks
      FROM pos_guest_presence_rows($1, NULL, $2) r`,
-    params,
-  );
-  await sql.query(
-    'DELETE FROM pos_guest_frequency WHERE company_id = $1 AND scope_kind = 2 AND scope_id = $2',
     params,
   );
   await sql.query(
@@ -147,8 +156,12 @@ export async function guestsWithChecks(sql: Sql, companyId: CompanyId): Promise<
   return rows.map((row) => Number(row.guest_id));
 }
 
-/** Refills a company's presence and frequency rows from its guest-day rows (the bulk rebuild). */
+/**
+ * Refills a company's presence and frequency rows from its guest-day rows (the bulk rebuild), every group's
+ * included: its groups are marked ready first, so a save of a group's members meanwhile waits and marks it again.
+ */
 export async function rebuildGuestPresence(sql: Sql, companyId: CompanyId): Promise<void> {
+  await sql.query('UPDATE location_groups SET presence_ready = true WHERE company_id = $1', [companyId]);
   await sql.query('SELECT pos_guest_presence_rebuild($1)', [companyId]);
 }
 

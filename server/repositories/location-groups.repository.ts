@@ -1,6 +1,7 @@
 import type { CompanyId, Sql } from '../db/database.js';
 import { recordAudit } from './audit.repository.js';
-import { rebuildGroupPresence } from './guest-presence.repository.js';
+import { removeGroupPresence } from './guest-presence.repository.js';
+import { markGroupPresenceWaiting } from './group-presence.repository.js';
 import { lockCompanyIngestion } from './pos-ingestion.repository.js';
 import { findLocationsByIds, type LocationRow } from './location-rows.js';
 import type { WriteScope } from './scope.js';
@@ -80,8 +81,10 @@ async function replaceMembers(
   const found = await findLocationsByIds(sql, companyId, unique);
   const missing = unique.filter((id) => !found.some((location) => location.id === id));
   if (missing.length > 0) throw new UnknownLocationsError(missing);
-  // The group's distinct-guest rows are rebuilt below: no batch of checks may adjust them meanwhile.
-  await lockCompanyIngestion(sql, companyId);
+  // The group's distinct-guest rows wait for the group worker (group-presence.repository.ts), which fills them
+  // from its new members; the dashboards count its guests from the guest-day rows meanwhile. Marked first: a fill
+  // in progress holds the group's row, so this save waits for it and its rows are filled again after.
+  await markGroupPresenceWaiting(sql, companyId, groupId);
   await sql.query('DELETE FROM location_group_members WHERE company_id = $1 AND group_id = $2', [
     companyId,
     groupId,
@@ -91,8 +94,6 @@ async function replaceMembers(
      SELECT $1, $2, unnest($3::bigint[])`,
     [companyId, groupId, unique],
   );
-  // The group's distinct guests follow its members at once (docs/dashboards.md, "Distinct guests").
-  await rebuildGroupPresence(sql, companyId, groupId);
 }
 
 /** All of a company's groups, with earnings when a period is given. */
@@ -194,7 +195,7 @@ export async function deleteLocationGroup(sql: Sql, scope: WriteScope, id: numbe
   // The group's distinct-guest rows go below: no batch of checks may adjust them meanwhile.
   await lockCompanyIngestion(sql, scope.companyId);
   await sql.query('DELETE FROM location_groups WHERE company_id = $1 AND id = $2', [scope.companyId, id]);
-  await rebuildGroupPresence(sql, scope.companyId, id);
+  await removeGroupPresence(sql, scope.companyId, id);
   await recordAudit(sql, scope, { action: 'delete', entity: 'location_group', entityId: id, before });
   return true;
 }

@@ -66,8 +66,9 @@ export class DemoStillSummingError extends Error {
 
 /**
  * Takes the company's ingestion lock for the caller's transaction: every change to the checks and to the figures
- * kept with them (batches, voids, a guest's erasure, a location's deletion, a group's members) holds it, so two
- * never read and adjust the same running figures at once. Other companies are not held up. Refused with
+ * kept with them (batches, voids, a guest's erasure, a location's deletion or zone change, a group's deletion and
+ * the fill of its rows) holds it, so two never read and adjust the same running figures at once. Other companies
+ * are not held up. Refused with
  * `DemoStillSummingError` while a demo company's rollups are cleared and filled again after its checks are in
  * (seed/load.ts, in steps on PGlite): a change in between would be counted twice or lost.
  */

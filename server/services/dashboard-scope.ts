@@ -6,6 +6,7 @@ import {
 } from '../../src/schemas/dashboard-query.js';
 import type { Sql } from '../db/database.js';
 import { fieldFailure, invalid, notFound } from '../http/errors.js';
+import { groupPresenceReady } from '../repositories/group-presence.repository.js';
 import { presenceScopeOf, type PresenceScope } from '../repositories/guest-presence.repository.js';
 import { resolveLocationScope, type DayRange } from '../repositories/pos-analytics.repository.js';
 
@@ -48,6 +49,22 @@ export async function resolveDashboardScope(
     locationIds: scope.ids,
     range,
     previous: query.compare === 'previous' ? previousPeriod(range) : null,
-    presence: presenceScopeOf(scope.ids, query),
+    presence: await presenceScopeFor(sql, companyId, scope.ids, query),
   };
+}
+
+/**
+ * The presence rows that count exactly the guests of `locations` (`presenceScopeOf`), when they are filled: a
+ * group whose members changed waits for the group worker (group-presence.repository.ts), and until then its
+ * guests are counted from the guest-day rows (null).
+ */
+export async function presenceScopeFor(
+  sql: Sql,
+  companyId: number,
+  locations: number[] | null,
+  query: { location_id: readonly number[]; location_group_id: readonly number[] },
+): Promise<PresenceScope | null> {
+  const scope = presenceScopeOf(locations, query);
+  if (scope?.kind !== 'group') return scope;
+  return (await groupPresenceReady(sql, companyId, scope.id)) ? scope : null;
 }

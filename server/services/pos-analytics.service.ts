@@ -18,7 +18,7 @@ import {
   revenueCenterSales,
   salesFigures,
 } from '../repositories/pos-analytics.repository.js';
-import { presenceScopeOf } from '../repositories/guest-presence.repository.js';
+import { presenceScopeFor } from './dashboard-scope.js';
 
 /** Cents as dollars. */
 const dollars = (cents: number | string) => Number(cents) / 100;
@@ -79,8 +79,8 @@ export function posAnalyticsService(db: Database) {
           ? previousRange(query.from_date, query.to_date)
           : { from: query.from_date, to: query.to_date };
       const row = await db.tenant(companyId, async (sql) =>
-        scopeOf(sql, companyId, query).then((ids) =>
-          salesFigures(sql, companyId, ids, range, presenceScopeOf(ids, query)),
+        scopeOf(sql, companyId, query).then(async (ids) =>
+          salesFigures(sql, companyId, ids, range, await presenceScopeFor(sql, companyId, ids, query)),
         ),
       );
       const checks = Number(row.checks);

@@ -7,7 +7,12 @@ import {
   presenceVisitCounts,
   type PresenceScope,
 } from '../../server/repositories/guest-presence.repository.js';
-import { updateLocationGroup } from '../../server/repositories/location-groups.repository.js';
+import {
+  deleteLocationGroup,
+  updateLocationGroup,
+} from '../../server/repositories/location-groups.repository.js';
+import { groupPresenceRunner } from '../../server/jobs/group-presence-runner.js';
+import { presenceScopeFor } from '../../server/services/dashboard-scope.js';
 import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
 import { rebuildRollups, removeChecksFromRollups } from '../../server/repositories/pos-rollups.repository.js';
 import { eraseGuest } from '../../server/services/customer-erasure.js';
@@ -305,11 +310,23 @@ describe('distinct-guest rollup kept with the checks', () => {
   });
 
   it('follows a group’s members, guests erased, checks taken away and a location deleted', async () => {
+    const before = await expectExact(companyA);
     await db.tenant(companyA, (sql) =>
       updateLocationGroup(sql, systemScope(companyA), groups[0]!, {
         location_ids: [locations[0]!, locations[2]!],
       }),
     );
+    // Saving the group only marks its rows as waiting: the dashboards count its guests from the guest days.
+    const query = { location_id: [], location_group_id: [groups[0]!] };
+    const scopeNow = () =>
+      db.tenant(companyA, (sql) => presenceScopeFor(sql, companyA, [locations[0]!, locations[2]!], query));
+    expect(await scopeNow()).toBeNull();
+    expect(await db.tenant(companyA, (sql) => rowsOf(sql, STORED, companyA))).toEqual(before);
+    // The worker fills them from the new members, and the group is read from its rows again.
+    const worker = groupPresenceRunner(db, { error: () => undefined }, { everyMs: 60_000 });
+    expect(await worker.tick()).toBe(1);
+    expect(await worker.tick()).toBe(0);
+    expect(await scopeNow()).toEqual({ kind: 'group', id: groups[0]! });
     await expectExact(companyA);
     const guestIds = await db.tenant(companyA, async (sql) => {
       const { rows } = await sql.query<{ guest_id: number }>(
@@ -359,5 +376,54 @@ describe('distinct-guest rollup kept with the checks', () => {
     const after = await expectExact(companyA);
     expect(after.some((row) => row.includes(`"scope_kind":1,"scope_id":${locations[1]},`))).toBe(false);
     await expectExact(companyB);
+  });
+  it('fills a waiting group only once its company’s demo data are loaded; a deleted group leaves no rows', async () => {
+    const worker = groupPresenceRunner(db, { error: () => undefined }, { everyMs: 60_000 });
+    await worker.tick();
+    const waiting = () =>
+      db.owner(async (sql) =>
+        (
+          await sql.query<{ id: number }>(
+            'SELECT id::int FROM location_groups WHERE company_id = $1 AND NOT presence_ready',
+            [companyA],
+          )
+        ).rows.map((row) => row.id),
+      );
+    await db.owner((sql) =>
+      sql.query(
+        `INSERT INTO demo_loads (company_id, scale, seed, until_date, checks_total, checks_loaded)
+         VALUES ($1, 'tiny', 1, '2025-06-01', 10, 10)`,
+        [companyA],
+      ),
+    );
+    await db.tenant(companyA, (sql) =>
+      updateLocationGroup(sql, systemScope(companyA), groups[1]!, { location_ids: [locations[2]!] }),
+    );
+    expect(await waiting()).toEqual([groups[1]!]);
+    // Its demo data are being summed: the group waits, untouched.
+    expect(await worker.tick()).toBe(0);
+    expect(await waiting()).toEqual([groups[1]!]);
+    await db.owner((sql) =>
+      sql.query('UPDATE demo_loads SET finished_at = now() WHERE company_id = $1', [companyA]),
+    );
+    expect(await worker.tick()).toBe(1);
+    expect(await waiting()).toEqual([]);
+    await expectExact(companyA);
+
+    const groupRows = () =>
+      db.owner(
+        async (sql) =>
+          (
+            await sql.query<{ n: number }>(
+              `SELECT (SELECT count(*) FROM pos_guest_presence WHERE scope_kind = 2 AND scope_id = $1)
+                  + (SELECT count(*) FROM pos_guest_frequency WHERE scope_kind = 2 AND scope_id = $1) AS n`,
+              [groups[1]!],
+            )
+          ).rows[0]!.n,
+      );
+    expect(Number(await groupRows())).toBeGreaterThan(0);
+    await db.tenant(companyA, (sql) => deleteLocationGroup(sql, systemScope(companyA), groups[1]!));
+    expect(Number(await groupRows())).toBe(0);
+    await expectExact(companyA);
   });
 });
