@@ -78,7 +78,12 @@ async function replaceMembers(
   locationIds: number[],
 ): Promise<void> {
   const unique = [...new Set(locationIds)];
-  const found = await findLocationsByIds(sql, companyId, unique);
+  // The new members, key-share locked in id order: a location's deletion at the same time either ends first (the
+  // location is then missing here) or waits for this save, never a lock cycle over the member rows.
+  const { rows: found } = await sql.query<{ id: number }>(
+    'SELECT id::int AS id FROM locations WHERE company_id = $1 AND id = ANY($2::bigint[]) ORDER BY id FOR KEY SHARE',
+    [companyId, unique],
+  );
   const missing = unique.filter((id) => !found.some((location) => location.id === id));
   if (missing.length > 0) throw new UnknownLocationsError(missing);
   // The group's distinct-guest rows wait for the group worker (group-presence.repository.ts), which fills them

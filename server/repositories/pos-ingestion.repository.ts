@@ -82,6 +82,19 @@ export async function lockCompanyIngestion(sql: Sql, companyId: CompanyId): Prom
   if (rows.length > 0) throw new DemoStillSummingError();
 }
 
+/**
+ * Takes the company's ingestion lock for the caller's transaction if no other transaction holds it, without
+ * waiting: false when it is held (a batch, a void, a deletion in progress), so a background worker that already
+ * holds other locks can try again later rather than wait in a lock cycle.
+ */
+export async function tryLockCompanyIngestion(sql: Sql, companyId: CompanyId): Promise<boolean> {
+  const { rows } = await sql.query<{ locked: boolean }>(
+    'SELECT pg_try_advisory_xact_lock($1, $2::int) AS locked',
+    [INGESTION_LOCK, companyId],
+  );
+  return rows[0]?.locked === true;
+}
+
 /** Category ids by lower-cased name, creating the missing ones. */
 async function categoryIds(
   sql: Sql,

@@ -432,9 +432,20 @@ describe('demo data in two steps', () => {
     expect(ranges.length).toBeGreaterThan(2);
     const run = (steps: ReturnType<typeof guestTotalsSteps>) =>
       steps.reduce((done, step) => done.then(() => whole.db.owner((sql) => step(sql))), Promise.resolve());
-    // Without the last range its guests' items are missing: the ranges are what the figures depend on.
+    // From zeroed totals and without the last range, its guests' totals and items are missing: the ranges are
+    // what the figures depend on.
+    await whole.db.owner((sql) =>
+      sql.query(
+        `UPDATE guests SET visit_count = 0, total_spend_cents = 0, breakfast_visits = 0, lunch_visits = 0,
+                           dinner_visits = 0, late_visits = 0
+         WHERE company_id = $1`,
+        [companyId],
+      ),
+    );
     await run(guestTotalsSteps(companyId, ranges.slice(0, -1)));
-    expect((await guestFigures()).items).not.toBe(oneStatement.items);
+    const partial = await guestFigures();
+    expect(partial.guests).not.toBe(oneStatement.guests);
+    expect(partial.items).not.toBe(oneStatement.items);
     await run(guestTotalsSteps(companyId, ranges));
     expect(await guestFigures()).toEqual(oneStatement);
   });

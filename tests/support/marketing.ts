@@ -1,3 +1,4 @@
+import { groupPresenceRunner } from '../../server/jobs/group-presence-runner.js';
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../server/db/database.js';
 import {
@@ -24,19 +25,22 @@ export function makeTestLocation(db: Database, companyId: number, name: string):
 }
 
 /** A location group of the company holding the given locations. */
-export function makeTestLocationGroup(
+export async function makeTestLocationGroup(
   db: Database,
   companyId: number,
   name: string,
   locationIds: number[] = [],
 ): Promise<LocationGroupRow> {
-  return db.tenant(companyId, (sql) =>
+  const group = await db.tenant(companyId, (sql) =>
     createLocationGroup(sql, systemScope(companyId), {
       name,
       description: '',
       location_ids: locationIds,
     }),
   );
+  // As the group worker would in the server: its distinct-guest rows filled, so the dashboards read them.
+  await groupPresenceRunner(db, { error: () => undefined }, { everyMs: 60_000 }).tick();
+  return group;
 }
 
 /**
