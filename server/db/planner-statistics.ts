@@ -18,6 +18,7 @@ export const CHECK_TABLES = [
   'menu_items',
   'guest_location_months',
   'cohort_rollups',
+  'group_cohort_rollups',
   'pos_location_days',
   'pos_revenue_center_days',
   'pos_menu_item_days',

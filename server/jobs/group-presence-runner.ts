@@ -4,16 +4,18 @@ import {
   markGroupPresenceReady,
   waitingGroups,
 } from '../repositories/group-presence.repository.js';
+import { rebuildGroupCohorts } from '../repositories/cohort-rollups.repository.js';
 import { rebuildGroupPresence } from '../repositories/guest-presence.repository.js';
 import { tryLockCompanyIngestion } from '../repositories/pos-ingestion.repository.js';
 
 /**
  * The group presence worker (docs/dashboards.md, "Distinct guests from the presence rollup"): every `everyMs` it
- * fills the distinct-guest rows of the location groups whose members changed (group-presence.repository.ts), each
- * in a transaction of its own that claims the group's row (`FOR UPDATE SKIP LOCKED`), then tries the company's
- * ingestion lock without waiting, fills the rows from the members' guest-day rows and marks the group ready. A group
- * held elsewhere (a save, a batch of checks, another worker) or whose fill fails is left for the next turn and the
- * others go on; a turn starts only when the last one has ended. Any number of processes may run it.
+ * fills the distinct-guest rows and the cohort rows of the location groups whose members changed
+ * (group-presence.repository.ts), each in a transaction of its own that claims the group's row (`FOR UPDATE SKIP
+ * LOCKED`), then tries the company's ingestion lock without waiting, fills the rows from the members' guest days
+ * and months and marks the group ready. A group held elsewhere (a save, a batch of checks, another worker) or whose
+ * fill fails is left for the next turn and the others go on; a turn starts only when the last one has ended. Any
+ * number of processes may run it.
  */
 
 /** How often the worker looks for waiting groups. */
@@ -46,6 +48,7 @@ async function fillGroup(db: Database, groupId: number): Promise<boolean> {
     // Never waits: this transaction already holds the group's row, and a deletion takes the two the other way.
     if (!(await tryLockCompanyIngestion(sql, companyId))) return false;
     await rebuildGroupPresence(sql, companyId, groupId);
+    await rebuildGroupCohorts(sql, companyId, groupId);
     await markGroupPresenceReady(sql, groupId);
     return true;
   });

@@ -43,6 +43,19 @@ async function activityOfChecks(
 }
 
 /**
+ * Each guest's months at the locations of each group of company `$1` (`where` picks the guests' rows of
+ * `guest_location_months m`, `gm` the members), with the guest's cohort in that group: their first month at any of
+ * its locations.
+ */
+const GROUP_GUEST_MONTHS = (where: string) => `
+  SELECT gm.group_id, m.month, sum(m.checks)::bigint AS checks, sum(m.revenue_cents) AS revenue,
+         min(m.month) OVER (PARTITION BY gm.group_id, m.guest_id) AS cohort
+  FROM guest_location_months m
+  JOIN location_group_members gm ON gm.company_id = $1 AND gm.location_id = m.location_id
+  WHERE m.company_id = $1 AND ${where}
+  GROUP BY gm.group_id, m.guest_id, m.month`;
+
+/**
  * Adds (`sign` 1) or takes away (`sign` -1) the whole cohort contribution of some guests to the company-wide
  * rows and of some guest-location pairs to the per-location rows, as `guest_location_months` holds them now.
  */
@@ -77,6 +90,18 @@ async function addContributions(
            checks = cohort_rollups.checks + excluded.checks,
            revenue_cents = cohort_rollups.revenue_cents + excluded.revenue_cents`,
     [companyId, pairs.guests, pairs.locations, guestIds, sign],
+  );
+  // The same guests' contribution to the cohorts of every group holding one of their locations (migration 0047).
+  await sql.query(
+    `INSERT INTO group_cohort_rollups AS t (company_id, group_id, cohort_month, activity_month, guests, checks,
+                                            revenue_cents)
+     SELECT $1, group_id, cohort, month, $3 * count(*), $3 * sum(checks), $3 * sum(revenue)
+     FROM (${GROUP_GUEST_MONTHS('m.guest_id = ANY($2::bigint[])')}) per_guest
+     GROUP BY group_id, cohort, month
+     ON CONFLICT (company_id, group_id, cohort_month, activity_month) DO UPDATE
+       SET guests = t.guests + excluded.guests, checks = t.checks + excluded.checks,
+           revenue_cents = t.revenue_cents + excluded.revenue_cents`,
+    [companyId, guestIds, sign],
   );
 }
 
@@ -124,6 +149,7 @@ async function applyActivity(
   );
   await addContributions(sql, companyId, guestIds, pairs, 1);
   await sql.query('DELETE FROM cohort_rollups WHERE company_id = $1 AND guests = 0', [companyId]);
+  await sql.query('DELETE FROM group_cohort_rollups WHERE company_id = $1 AND guests = 0', [companyId]);
 }
 
 /**
@@ -199,6 +225,7 @@ export async function removeLocationFromCohorts(
  */
 export async function rebuildCohortRollups(sql: Sql, companyId: CompanyId): Promise<void> {
   await sql.query('DELETE FROM cohort_rollups WHERE company_id = $1', [companyId]);
+  await sql.query('DELETE FROM group_cohort_rollups WHERE company_id = $1', [companyId]);
   await sql.query('DELETE FROM guest_location_months WHERE company_id = $1', [companyId]);
   await sql.query(
     `INSERT INTO guest_location_months (company_id, guest_id, location_id, month, checks, revenue_cents)
@@ -226,6 +253,36 @@ export async function rebuildCohortRollups(sql: Sql, companyId: CompanyId): Prom
      GROUP BY 3, 4`,
     [companyId],
   );
+  await fillGroupCohorts(sql, companyId, 'true', []);
+}
+
+/** Adds the cohort rows of the groups `where` picks (`gm.group_id`, parameter `$2`) from their guests' months. */
+async function fillGroupCohorts(
+  sql: Sql,
+  companyId: CompanyId,
+  where: string,
+  params: unknown[],
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO group_cohort_rollups (company_id, group_id, cohort_month, activity_month, guests, checks,
+                                       revenue_cents)
+     SELECT $1, group_id, cohort, month, count(*)::int, sum(checks)::int, sum(revenue)::bigint
+     FROM (${GROUP_GUEST_MONTHS(where)}) per_guest
+     GROUP BY 2, 3, 4`,
+    [companyId, ...params],
+  );
+}
+
+/**
+ * Works one location group's cohort rows out again from its members' guest months (the group worker, after its
+ * members changed), in the caller's transaction.
+ */
+export async function rebuildGroupCohorts(sql: Sql, companyId: CompanyId, groupId: number): Promise<void> {
+  await sql.query('DELETE FROM group_cohort_rollups WHERE company_id = $1 AND group_id = $2', [
+    companyId,
+    groupId,
+  ]);
+  await fillGroupCohorts(sql, companyId, 'gm.group_id = $2', [groupId]);
 }
 
 /** One cohort's figures in one activity month. */
@@ -249,6 +306,8 @@ export interface CohortQuery {
   toMonth: string | null;
   /** Offsets 0 … `months` − 1 are read. */
   months: number;
+  /** The one location group whose own rows answer (its rows filled, its members `locationIds`); else none. */
+  groupId?: number | null;
 }
 
 const CELL_COLUMNS = `to_char(cohort_month, 'YYYY-MM-DD') AS cohort_month,
@@ -274,6 +333,14 @@ export async function findCohortCells(
     const { rows } = await sql.query<CohortCell>(text, params);
     return rows.map((row) => ({ ...row, revenue_cents: Number(row.revenue_cents) }));
   };
+  if (query.groupId != null) {
+    return read(
+      `SELECT ${CELL_COLUMNS} FROM group_cohort_rollups
+       WHERE company_id = $1 AND group_id = $5::bigint AND ${CELL_RANGE}
+       ORDER BY cohort_month, activity_month`,
+      [companyId, ...range, query.groupId],
+    );
+  }
   if (query.locationIds.length <= 1) {
     const scope = query.locationIds.length === 0 ? 'location_id IS NULL' : 'location_id = $5::bigint';
     return read(

@@ -1,3 +1,4 @@
+import { groupPresenceReady } from '../repositories/group-presence.repository.js';
 import type { CohortBenchmark, CohortList, CohortQuery, CohortRow } from '../../src/schemas/cohorts.js';
 import type { Database, Sql } from '../db/database.js';
 import { notFound } from '../http/errors.js';
@@ -99,8 +100,25 @@ async function rowsOf(
   locationIds: readonly number[],
   query: CohortQuery,
 ): Promise<CohortRow[]> {
-  const cells = await findCohortCells(sql, companyId, { locationIds, ...cohortRange(query) });
+  const groupId = await filledGroupOf(sql, companyId, locationIds, query);
+  const cells = await findCohortCells(sql, companyId, { locationIds, groupId, ...cohortRange(query) });
   return cohortRows(cells, query.months, await latestActivityMonth(sql, companyId, locationIds));
+}
+
+/**
+ * The location group whose own cohort rows answer a query: one group asked alone, of several locations (one
+ * location or the whole company read their own rows), its rows filled by the group worker; else null.
+ */
+async function filledGroupOf(
+  sql: Sql,
+  companyId: number,
+  locationIds: readonly number[],
+  query: CohortQuery,
+): Promise<number | null> {
+  if (locationIds.length <= 1 || query.location_id.length > 0 || query.location_group_id.length !== 1)
+    return null;
+  const groupId = query.location_group_id[0]!;
+  return (await groupPresenceReady(sql, companyId, groupId)) ? groupId : null;
 }
 
 /**

@@ -8,10 +8,13 @@ import {
   type CohortCell,
 } from '../../server/repositories/cohort-rollups.repository.js';
 import { deleteLocation } from '../../server/repositories/locations.repository.js';
+import { updateLocationGroup } from '../../server/repositories/location-groups.repository.js';
+import { groupPresenceRunner } from '../../server/jobs/group-presence-runner.js';
 import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
 import { eraseGuest } from '../../server/services/customer-erasure.js';
 import { seededRandom } from '../support/clv-simulation.js';
 import { makeLocation, systemScope } from '../support/factories.js';
+import { makeTestLocationGroup } from '../support/marketing.js';
 import { useTwoCompanies } from '../support/two-companies.js';
 
 const TIME_ZONE = 'America/Los_Angeles';
@@ -79,6 +82,8 @@ describe('cohort rollups kept with the checks', () => {
   let companyB: number;
   let locations: number[];
   let theirLocation: number;
+  let group: number;
+  let groupMembers: number[];
   const random = seededRandom(13);
   const sent: IngestCheck[] = [];
 
@@ -98,11 +103,24 @@ describe('cohort rollups kept with the checks', () => {
       findCohortCells(sql, companyId, { locationIds, fromMonth: null, toMonth: null, months: 1000 }),
     );
 
-  /** Every filter read from the rollups equals the same figures computed from the raw checks. */
+  /** The group's own rows (migration 0047), read as the cohort calls read a filled group. */
+  const groupCells = () =>
+    db.tenant(companyA, (sql) =>
+      findCohortCells(sql, companyA, {
+        locationIds: groupMembers,
+        groupId: group,
+        fromMonth: null,
+        toMonth: null,
+        months: 1000,
+      }),
+    );
+
+  /** Every filter read from the rollups (the group's own rows too) equals the same figures from the raw checks. */
   async function expectRollupsEqualRawChecks(): Promise<void> {
     const raw = await rawChecks();
     const filters = [[], ...locations.map((id) => [id]), locations.slice(0, 2), locations];
     for (const filter of filters) expect(await cells(filter)).toEqual(expectedCells(raw, filter));
+    expect(await groupCells()).toEqual(expectedCells(raw, groupMembers));
   }
 
   /** A batch of random checks, out of order over two years, some sent before, some near a month's edge. */
@@ -142,6 +160,8 @@ describe('cohort rollups kept with the checks', () => {
     for (const name of ['North', 'South', 'East'])
       locations.push((await makeLocation(db, companyA, name)).id);
     theirLocation = (await makeLocation(db, companyB, 'Theirs')).id;
+    groupMembers = [locations[0]!, locations[2]!];
+    group = (await makeTestLocationGroup(db, companyA, 'North and East', groupMembers)).id;
     const theirs = randomBatch(99, 40, [theirLocation]);
     await db.tenant(companyB, (sql) => ingestChecks(sql, systemScope(companyB), theirs));
     sent.length = 0;
@@ -243,14 +263,40 @@ describe('cohort rollups kept with the checks', () => {
             )
           ).rows,
       );
+    const groupRows = async () =>
+      db.owner(
+        async (sql) =>
+          (
+            await sql.query(
+              `SELECT group_id, cohort_month, activity_month, guests, checks, revenue_cents FROM group_cohort_rollups
+               WHERE company_id = $1 ORDER BY group_id, cohort_month, activity_month`,
+              [companyA],
+            )
+          ).rows,
+      );
     const kept = await everything();
+    const keptGroups = await groupRows();
     expect(kept.length).toBeGreaterThan(50);
+    expect(keptGroups.length).toBeGreaterThan(20);
     await db.tenant(companyA, (sql) => rebuildCohortRollups(sql, companyA));
     expect(await everything()).toEqual(kept);
+    expect(await groupRows()).toEqual(keptGroups);
+  });
+
+  it('follows a group’s new members once the group worker has filled its rows again', async () => {
+    groupMembers = [locations[0]!, locations[1]!];
+    await db.tenant(companyA, (sql) =>
+      updateLocationGroup(sql, systemScope(companyA), group, { location_ids: groupMembers }),
+    );
+    expect(await groupCells()).not.toEqual(expectedCells(await rawChecks(), groupMembers));
+    expect(await groupPresenceRunner(db, { error: () => undefined }, { everyMs: 60_000 }).tick()).toBe(1);
+    await expectRollupsEqualRawChecks();
   });
 
   it('works the company-wide cohorts out again when a location goes', async () => {
+    // The group loses it too: its rows follow in the same transaction.
     const gone = locations.pop()!;
+    groupMembers = groupMembers.filter((id) => id !== gone);
     await db.tenant(companyA, async (sql) => {
       await removeLocationFromCohorts(sql, companyA, gone);
       await deleteLocation(sql, systemScope(companyA), gone);
