@@ -20,6 +20,8 @@ describe('the email template editor in a browser', () => {
     const canvas = canvasOf(page);
     await dragBlock(page, 'offer', page.locator('iframe.gjs-frame'), 0.9);
     await canvas.getByText('20% off your next visit').waitFor();
+    // The canvas frame is named for screen readers (GrapesJS makes it without a title).
+    expect(await page.locator('iframe.gjs-frame').getAttribute('title')).toBe('Email design');
 
     // The name is required before anything is sent.
     await page.getByRole('button', { name: 'Save' }).click();

@@ -108,6 +108,7 @@ export default function GrapesCanvas({
   controllerRef: RefObject<CanvasController | null>;
 }) {
   const editorRef = useRef<Editor | null>(null);
+  const canvasRegion = useRef<HTMLDivElement | null>(null);
   const shown = useRef({ revision: 0, html: '' });
   const latest = useRef({ loaded, blocks, device, onCommand });
   latest.current = { loaded, blocks, device, onCommand };
@@ -169,6 +170,20 @@ export default function GrapesCanvas({
   useEffect(() => {
     editorRef.current?.setDevice(device);
   }, [device]);
+  // GrapesJS makes its canvas iframe without a title, which screen readers announce as an unnamed frame: named
+  // the moment it is made (an observer's callback runs before any other task can read the page).
+  useEffect(() => {
+    const region = canvasRegion.current;
+    if (!region) return;
+    const name = () => {
+      for (const frame of region.querySelectorAll('iframe:not([title])'))
+        frame.setAttribute('title', texts.canvas);
+    };
+    name();
+    const observer = new MutationObserver(name);
+    observer.observe(region, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [texts.canvas]);
   useEffect(
     () => () => {
       controllerRef.current = null;
@@ -242,7 +257,7 @@ export default function GrapesCanvas({
             )}
           </BlocksProvider>
         </Paper>
-        <div style={LAYOUT.canvas} role="region" aria-label={texts.canvas}>
+        <div ref={canvasRegion} style={LAYOUT.canvas} role="region" aria-label={texts.canvas}>
           <Canvas style={{ height: '100%' }} />
         </div>
         <Paper withBorder p="xs" style={LAYOUT.panel} component="aside" aria-label={texts.settings}>
