@@ -333,9 +333,14 @@ const PRESENCE_GUESTS_PER_STEP = 100;
  * the company's checks unchanged meanwhile (`lockCompanyIngestion` refuses changes during a demo load). Same rows
  * as `rebuildRollups` (tests/db/demo-load.test.ts).
  */
-export async function rollupRebuildSteps(sql: Sql, companyId: CompanyId): Promise<RollupStep[]> {
+export async function rollupRebuildSteps(
+  sql: Sql,
+  companyId: CompanyId,
+  // The company's guests with a check, when the caller has read them already.
+  known?: readonly number[],
+): Promise<RollupStep[]> {
   const months = await monthsFromFirstCheck(sql, companyId);
-  const guests = await guestsWithChecks(sql, companyId);
+  const guests = known ?? (await guestsWithChecks(sql, companyId));
   const steps: RollupStep[] = [
     // pos_rollups_rebuild's tables one at a time (migration 0045): together they held PGlite for about 13 s.
     ...DAILY_ROLLUP_REBUILDS.map(

@@ -631,10 +631,10 @@ async function finishInSteps(
   finish: RollupStep,
   options: { log: (message: string) => void; signal: AbortSignal; name: string },
 ): Promise<void> {
-  const { guests, rollups } = await bulkTransaction(db, async (sql) => ({
-    guests: await guestsWithChecks(sql, companyId),
-    rollups: await rollupRebuildSteps(sql, companyId),
-  }));
+  const { guests, rollups } = await bulkTransaction(db, async (sql) => {
+    const withChecks = await guestsWithChecks(sql, companyId);
+    return { guests: withChecks, rollups: await rollupRebuildSteps(sql, companyId, withChecks) };
+  });
   const steps: RollupStep[] = [
     ...guestTotalsSteps(companyId, guestRanges(guests)),
     (sql) => rebuildCohortRollups(sql, companyId),
