@@ -5,9 +5,10 @@ import type { CompanyId, Sql } from '../db/database.js';
  * rollups (migration 0041, basket-rollups.repository.ts) — the range's whole months and the days of its partial
  * months, at the picked locations (or every location's rows) and day part (or every day part's rows) — so the rows
  * read grow with the range's months, days and locations, not with its checks. Distinct guests cannot be added up
- * from rollups; they are counted from the range's checks (and lines, per item). Days are local dates of the closing
- * time in the company's zone; day parts use the location's zone (`day_part()`, migration 0016), as the segment
- * rules do.
+ * from these rollups: the service takes the range's from the presence rollup where it can, else they are counted
+ * from the range's checks here, and one item's (the "guests who ordered X" card) from its checks and lines. Days
+ * are local dates of the closing time in the company's zone; day parts use the location's zone (`day_part()`,
+ * migration 0016), as the segment rules do.
  */
 
 /** What a basket query covers. */
@@ -30,12 +31,11 @@ export interface PairOptions {
   itemLimit: number;
 }
 
-/** The range's totals as counted. */
+/** The range's totals as summed from the rollups (its distinct guests are counted apart). */
 export interface BasketTotalsRow {
   checks: number;
   units: number;
   revenue_cents: number;
-  guests: number;
   multi_item_checks: number;
 }
 
@@ -48,7 +48,6 @@ export interface BasketItemRow {
   units: number;
   revenue_cents: number;
   checks: number;
-  guests: number;
 }
 
 /** One category's figures. */
@@ -139,16 +138,15 @@ const TOTALS = `
          coalesce(sum(multi_item_checks), 0)::bigint AS multi_item_checks
   FROM ${rangeRows('pos_basket_checks')} t`;
 
-// The range's checks with a guest ($1 company, $2 locations or null, $3 first day, $4 last day, $5 zone, $6 day
-// part or null).
+// The range's checks with a guest at the locations and day part ($1 company, $2 locations or null, $3 first day,
+// $4 last day, $5 zone, $6 day part or null).
 const GUEST_CHECKS = `
-  checks AS MATERIALIZED (
-    SELECT c.id, c.guest_id FROM pos_checks c JOIN locations loc ON loc.id = c.location_id
-    WHERE c.company_id = $1 AND ($2::bigint[] IS NULL OR c.location_id = ANY($2::bigint[]))
-      AND c.closed_at >= ($3::date::timestamp AT TIME ZONE $5::text)
-      AND c.closed_at < (($4::date + 1)::timestamp AT TIME ZONE $5::text)
-      AND c.guest_id IS NOT NULL
-      AND ($6::text IS NULL OR day_part(c.opened_at, loc.time_zone) = $6::text))`;
+  SELECT c.id, c.guest_id FROM pos_checks c JOIN locations loc ON loc.id = c.location_id
+  WHERE c.company_id = $1 AND ($2::bigint[] IS NULL OR c.location_id = ANY($2::bigint[]))
+    AND c.closed_at >= ($3::date::timestamp AT TIME ZONE $5::text)
+    AND c.closed_at < (($4::date + 1)::timestamp AT TIME ZONE $5::text)
+    AND c.guest_id IS NOT NULL
+    AND ($6::text IS NULL OR day_part(c.opened_at, loc.time_zone) = $6::text)`;
 
 const guestParameters = (companyId: CompanyId, filter: BasketFilter) => [
   companyId,
@@ -159,29 +157,40 @@ const guestParameters = (companyId: CompanyId, filter: BasketFilter) => [
   filter.dayPart,
 ];
 
-/** The range's distinct guests, and with `itemIds` those of each of these items (checks holding it). */
-async function basketGuests(
+/**
+ * The range's distinct guests counted from its checks: for a day part, or locations no presence scope covers
+ * (the service reads the presence rollup otherwise). It grows with the range's checks.
+ */
+export async function basketCheckGuests(
   sql: Sql,
   companyId: CompanyId,
   filter: BasketFilter,
-  itemIds: readonly number[] | null,
-): Promise<{ guests: number; items: Map<number, number> }> {
-  const { rows } = await sql.query<{ guests: number; items: { menu_item_id: number; guests: number }[] }>(
-    `WITH ${GUEST_CHECKS}
-     SELECT (SELECT count(DISTINCT guest_id) FROM checks)::bigint AS guests,
-            CASE WHEN $7::bigint[] IS NULL THEN '[]'::json ELSE
-              (SELECT coalesce(json_agg(json_build_object('menu_item_id', g.menu_item_id, 'guests', g.guests)), '[]')
-               FROM (SELECT l.menu_item_id, count(DISTINCT k.guest_id) AS guests
-                     FROM checks k JOIN pos_check_lines l ON l.company_id = $1 AND l.check_id = k.id
-                     WHERE l.menu_item_id = ANY($7::bigint[])
-                     GROUP BY 1) g) END AS items`,
-    [...guestParameters(companyId, filter), itemIds],
+): Promise<number> {
+  const { rows } = await sql.query<{ guests: string }>(
+    `SELECT count(DISTINCT k.guest_id)::bigint AS guests FROM (${GUEST_CHECKS}) k`,
+    guestParameters(companyId, filter),
   );
-  const row = rows[0]!;
-  return {
-    guests: Number(row.guests),
-    items: new Map(row.items.map((item) => [Number(item.menu_item_id), Number(item.guests)])),
-  };
+  return Number(rows[0]!.guests);
+}
+
+/**
+ * "Guests who ordered X": the distinct guests with a check in the range (locations, day part) holding a line of
+ * the item. Counted from the checks and their lines, one item at a time (no rollup gives distinct guests per
+ * item; docs/dashboards.md "Basket analytics").
+ */
+export async function basketItemGuests(
+  sql: Sql,
+  companyId: CompanyId,
+  filter: BasketFilter,
+  itemId: number,
+): Promise<number> {
+  const { rows } = await sql.query<{ guests: string }>(
+    `SELECT count(DISTINCT k.guest_id)::bigint AS guests FROM (${GUEST_CHECKS}) k
+     WHERE EXISTS (SELECT 1 FROM pos_check_lines l
+                   WHERE l.company_id = $1 AND l.check_id = k.id AND l.menu_item_id = $7::bigint)`,
+    [...guestParameters(companyId, filter), itemId],
+  );
+  return Number(rows[0]!.guests);
 }
 
 /** The totals alone (the previous period's KPI cards). */
@@ -190,17 +199,13 @@ export async function basketTotals(
   companyId: CompanyId,
   filter: BasketFilter,
 ): Promise<BasketTotalsRow> {
-  const { rows } = await sql.query<Omit<BasketTotalsRow, 'guests'>>(
-    TOTALS,
-    rangeParameters(companyId, filter),
-  );
-  const { guests } = await basketGuests(sql, companyId, filter, null);
-  return { ...numbers(rows[0]!), guests };
+  const { rows } = await sql.query<BasketTotalsRow>(TOTALS, rangeParameters(companyId, filter));
+  return numbers(rows[0]!);
 }
 
 /**
  * Totals, items (most checks first, at most `itemLimit`), categories and the pairs at or above the minimum
- * support, from the rollups in one statement, then the guests. Pairs: among the `pairItems` items on most checks,
+ * support, from the rollups in one statement. Pairs: among the `pairItems` items on most checks,
  * or, with a focus item, every pair holding it; most checks first, at most `pairLimit`.
  */
 export async function basketFigures(
@@ -210,8 +215,8 @@ export async function basketFigures(
   options: PairOptions,
 ): Promise<BasketRows> {
   const { rows } = await sql.query<{
-    totals: Omit<BasketTotalsRow, 'guests'>;
-    items: Omit<BasketItemRow, 'guests'>[];
+    totals: BasketTotalsRow;
+    items: BasketItemRow[];
     categories: BasketCategoryRow[];
     pairs: BasketPairRow[];
   }>(
@@ -259,16 +264,9 @@ export async function basketFigures(
     ],
   );
   const row = rows[0]!;
-  const items = row.items.map(numbers);
-  const guests = await basketGuests(
-    sql,
-    companyId,
-    filter,
-    items.map((item) => item.menu_item_id),
-  );
   return {
-    totals: { ...numbers(row.totals), guests: guests.guests },
-    items: items.map((item) => ({ ...item, guests: guests.items.get(item.menu_item_id) ?? 0 })),
+    totals: numbers(row.totals),
+    items: row.items.map(numbers),
     categories: row.categories.map(numbers),
     pairs: row.pairs.map(numbers),
   };

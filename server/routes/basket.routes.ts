@@ -1,5 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BasketQuerySchema, BasketSchema } from '../../src/schemas/basket-analytics.js';
+import {
+  BasketItemGuestsQuerySchema,
+  BasketItemGuestsSchema,
+  BasketQuerySchema,
+  BasketSchema,
+} from '../../src/schemas/basket-analytics.js';
 import { ApiErrorSchema } from '../../src/schemas/common.js';
 import { access } from '../http/access.js';
 import { companyOf } from '../http/scope.js';
@@ -10,7 +15,7 @@ const tags = ['Dashboards'];
 // Like its page, which no company feature gates (docs/shell.md): an analyst of any company reads it.
 const READ = access(null, 'analyst');
 
-/** `/basket-analytics`'s call (docs/dashboards.md, "Basket"). */
+/** `/basket-analytics`'s calls (docs/dashboards.md, "Basket analytics"). */
 export function basketRoutes(service: BasketService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -26,6 +31,19 @@ export function basketRoutes(service: BasketService): FastifyPluginAsyncZod {
         },
       },
       async (request) => service.figures(companyOf(request), request.query),
+    );
+    app.get(
+      '/analytics/basket/item-guests/',
+      {
+        config: READ,
+        schema: {
+          tags,
+          summary: 'Guests who ordered a menu item in a date range (at the locations, in the day part)',
+          querystring: BasketItemGuestsQuerySchema,
+          response: { 200: BasketItemGuestsSchema, ...errors },
+        },
+      },
+      async (request) => service.itemGuests(companyOf(request), request.query),
     );
   };
 }

@@ -1,14 +1,26 @@
-import type { Basket, BasketPair, BasketQuery, BasketTotals } from '../../src/schemas/basket-analytics.js';
+import type {
+  Basket,
+  BasketItemGuests,
+  BasketItemGuestsQuery,
+  BasketPair,
+  BasketQuery,
+  BasketTotals,
+} from '../../src/schemas/basket-analytics.js';
 import { dollars } from '../../src/schemas/dashboard-figures.js';
 import type { Database } from '../db/database.js';
 import { notFound } from '../http/errors.js';
+import type { CompanyId, Sql } from '../db/database.js';
 import {
+  basketCheckGuests,
   basketFigures,
+  basketItemGuests,
   basketTotals,
   hasMenuItem,
+  type BasketFilter,
   type BasketPairRow,
   type BasketTotalsRow,
 } from '../repositories/basket.repository.js';
+import { presenceTotals, type PresenceScope } from '../repositories/guest-presence.repository.js';
 import { daysIn } from '../../src/schemas/dashboard-query.js';
 import { companyToday } from '../repositories/company-clock.repository.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
@@ -18,12 +30,12 @@ export const BASKET_BOUNDS = { itemLimit: 100, pairItems: 40, pairLimit: 300 } a
 
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : (part / whole) * 100);
 
-function totalsOf(row: BasketTotalsRow): BasketTotals {
+function totalsOf(row: BasketTotalsRow, guests: number): BasketTotals {
   return {
     checks: row.checks,
     units: row.units,
     revenue: dollars(row.revenue_cents),
-    guests: row.guests,
+    guests,
     units_per_check: row.checks === 0 ? 0 : row.units / row.checks,
     multi_item_rate: percent(row.multi_item_checks, row.checks),
   };
@@ -57,6 +69,22 @@ function rulesOf(pair: BasketPairRow, checks: number): BasketPair[] {
   ];
 }
 
+/**
+ * The range's distinct guests: summed from the presence rollup when its rows count these locations and no day part
+ * is picked (the presence rows know no day parts), else counted from the range's checks.
+ */
+async function rangeGuests(
+  sql: Sql,
+  companyId: CompanyId,
+  filter: BasketFilter,
+  presence: PresenceScope | null,
+): Promise<number> {
+  if (presence && filter.dayPart === null) {
+    return (await presenceTotals(sql, companyId, presence, filter)).guests;
+  }
+  return basketCheckGuests(sql, companyId, filter);
+}
+
 /** The basket dashboard's figures (`GET /analytics/basket/`). */
 export function basketService(db: Database, now: () => Date = () => new Date()) {
   return {
@@ -80,8 +108,13 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
           focusItem: focus,
           ...BASKET_BOUNDS,
         });
-        const previousTotals = previous
-          ? await basketTotals(sql, companyId, { ...filter, ...previous })
+        const guests = await rangeGuests(sql, companyId, filter, scope.presence);
+        const previousFilter = previous ? { ...filter, ...previous } : null;
+        const previousTotals = previousFilter
+          ? totalsOf(
+              await basketTotals(sql, companyId, previousFilter),
+              await rangeGuests(sql, companyId, previousFilter, scope.presence),
+            )
           : null;
         const checks = rows.totals.checks;
         const pairs = rows.pairs
@@ -93,8 +126,8 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
         return {
           range: { from: query.from_date, to: query.to_date },
           previous,
-          totals: totalsOf(rows.totals),
-          previous_totals: previousTotals ? totalsOf(previousTotals) : null,
+          totals: totalsOf(rows.totals, guests),
+          previous_totals: previousTotals,
           min_support: query.min_support,
           day_part: dayPart,
           items: rows.items.map((item) => ({
@@ -105,7 +138,6 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
             units: item.units,
             revenue: dollars(item.revenue_cents),
             checks: item.checks,
-            guests: item.guests,
             attach_rate: percent(item.checks, checks),
           })),
           item_limit: BASKET_BOUNDS.itemLimit,
@@ -125,6 +157,29 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
             window_days: reason === 'ok' ? daysIn({ from: query.from_date, to: today }) : null,
             reason,
           },
+        };
+      });
+    },
+
+    /**
+     * "Guests who ordered X": distinct guests with a check in the range (locations, day part) holding the item,
+     * counted from its checks and lines. Another company's location, group or item is a 404.
+     */
+    async itemGuests(companyId: number, query: BasketItemGuestsQuery): Promise<BasketItemGuests> {
+      return db.tenant(companyId, async (sql) => {
+        const scope = await resolveDashboardScope(sql, companyId, query);
+        if (!(await hasMenuItem(sql, companyId, query.menu_item_id))) throw notFound('Menu item');
+        const { zone } = await companyToday(sql, companyId, now());
+        const filter = {
+          locations: scope.locationIds,
+          from: query.from_date,
+          to: query.to_date,
+          zone,
+          dayPart: query.day_part ?? null,
+        };
+        return {
+          menu_item_id: query.menu_item_id,
+          guests: await basketItemGuests(sql, companyId, filter, query.menu_item_id),
         };
       });
     },

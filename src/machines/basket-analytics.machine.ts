@@ -13,7 +13,7 @@ export interface BasketExtra {
 export const BASKET_EXTRA: BasketExtra = { minSupport: DEFAULT_MIN_SUPPORT, dayPart: null };
 
 /**
- * /basket-analytics (docs/dashboards-basket.md) on the dashboard kit: the header's locations, the shared range and
+ * /basket-analytics (docs/dashboards.md, "Basket analytics") on the dashboard kit: the header's locations, the shared range and
  * comparison, plus the minimum support and the day part (`extra.change`); `empty` when the range has no check.
  */
 export const basketAnalyticsMachine = dashboardMachine<Basket, BasketExtra>({

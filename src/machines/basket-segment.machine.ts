@@ -1,12 +1,15 @@
 import { assign, type DoneActorEvent, emit, type ErrorActorEvent, setup } from 'xstate';
+import type { DayPart } from '../schemas/segment-catalogue.js';
 import { requestIn } from './kit/request.js';
 import { problemOf, type ApiProblem } from './support/api-problem.js';
 import { placeholder } from './support/placeholder.js';
 
 /**
- * "Guests who ordered X" as a segment (docs/dashboards-basket.md): the rules `location` in the dashboard's
- * locations (when it has a picker) and `ordered_item` any X over the window from the range's first day to today,
- * so the segment holds the guests the dashboard counted.
+ * "Guests who ordered X" (docs/dashboards.md, "Basket analytics"): the picked item's distinct guests in the
+ * dashboard's range, locations and day part, counted one item at a time (`GET /analytics/basket/item-guests/`),
+ * and that audience saved as a segment: the rules `location` in the dashboard's locations (when it has a picker)
+ * and `ordered_item` any X over the window from the range's first day to today, so the segment holds the guests
+ * counted.
  */
 export interface BasketSegmentRequest {
   /** The segment's name (the item's name in the user's language). */
@@ -17,21 +20,48 @@ export interface BasketSegmentRequest {
   windowDays: number;
 }
 
-/** What the view sends. */
+/** What the dashboard answered for: its range, resolved locations (null: every location) and day part. */
+export interface BasketItemQuery {
+  from: string;
+  to: string;
+  locationIds: number[] | null;
+  dayPart: DayPart | null;
+}
+
+/** What a count asks: the dashboard's answer's query and the item. */
+export interface BasketItemCountRequest extends BasketItemQuery {
+  itemId: number;
+}
+
+/** What the screen and view send. */
 export type BasketSegmentCommand =
-  { type: 'segment.make'; request: BasketSegmentRequest } | { type: 'problem.dismiss' };
+  | { type: 'figures.loaded'; query: BasketItemQuery; itemIds: number[] }
+  | { type: 'item.pick'; itemId: number }
+  | { type: 'count.retry' }
+  | { type: 'segment.make'; request: BasketSegmentRequest }
+  | { type: 'problem.dismiss' };
 
 /** Everything the machine handles. */
 export type BasketSegmentEvent =
   | BasketSegmentCommand
+  | DoneActorEvent<{ guests: number }, 'countGuests'>
+  | ErrorActorEvent<unknown, 'countGuests'>
   | DoneActorEvent<{ id: number }, 'saveSegment'>
   | ErrorActorEvent<unknown, 'saveSegment'>;
 
 /** What it announces: the new segment (the screen opens it). */
 export type BasketSegmentEmitted = { type: 'segment.saved'; id: number };
 
-/** What it knows: the item being saved and why the last save failed. */
+/**
+ * What it knows: the dashboard's answer's query and items, the picked item and its guests (null until counted),
+ * why the count failed, the item being saved and why the last save failed.
+ */
 export interface BasketSegmentContext {
+  query: BasketItemQuery | null;
+  itemIds: number[];
+  itemId: number | null;
+  guests: number | null;
+  countProblem: ApiProblem | null;
   request: BasketSegmentRequest | null;
   problem: ApiProblem | null;
 }
@@ -43,50 +73,135 @@ const basketSegmentSetup = setup({
     emitted: {} as BasketSegmentEmitted,
   },
   actors: {
+    /** `GET /api/analytics/basket/item-guests/` for the item. */
+    countGuests: placeholder<{ guests: number }, BasketItemCountRequest>(),
     /** `POST /api/campaigns/segments/` with the two rules. */
     saveSegment: placeholder<{ id: number }, BasketSegmentRequest>(),
   },
   actions: {
+    // A new answer keeps the picked item while it is still listed, else picks its first item.
+    keepFigures: assign(({ context }, loaded: { query: BasketItemQuery; itemIds: number[] }) => ({
+      query: loaded.query,
+      itemIds: loaded.itemIds,
+      itemId:
+        context.itemId !== null && loaded.itemIds.includes(context.itemId)
+          ? context.itemId
+          : (loaded.itemIds[0] ?? null),
+      guests: null,
+      countProblem: null,
+    })),
+    keepItem: assign((_, itemId: number) => ({ itemId, guests: null, countProblem: null })),
+    keepGuests: assign((_, guests: number) => ({ guests })),
+    keepCountProblem: assign((_, failure: { error: unknown }) => ({
+      countProblem: problemOf(failure.error),
+    })),
     keepRequest: assign((_, request: BasketSegmentRequest) => ({ request, problem: null })),
     keepProblem: assign((_, failure: { error: unknown }) => ({ problem: problemOf(failure.error) })),
     forget: assign({ request: null }),
     dismiss: assign({ problem: null }),
     announceSaved: emit((_, saved: { id: number }) => ({ type: 'segment.saved' as const, id: saved.id })),
   },
+  guards: {
+    hasItems: (_, loaded: { itemIds: number[] }) => loaded.itemIds.length > 0,
+    // Only an item of the answer can be counted.
+    isListed: ({ context }, itemId: number) => context.itemIds.includes(itemId),
+  },
 });
 const request = requestIn(basketSegmentSetup);
 
 /**
- * /basket-analytics' "make a segment" action: `segment.make` saves one (one at a time: a second click while
+ * /basket-analytics' "guests who ordered X" card, in two parallel parts. `count`: each dashboard answer
+ * (`figures.loaded`) or pick (`item.pick`) counts the picked item's guests again, a newer ask dropping the one
+ * under way; a failure waits for `count.retry`. `save`: `segment.make` saves one segment (a second click while
  * saving is ignored), `segment.saved` announces it, a failure stays in `problem` until dismissed or the next try.
  */
 export const basketSegmentMachine = basketSegmentSetup.createMachine({
   id: 'basketSegment',
-  context: { request: null, problem: null },
-  initial: 'idle',
+  context: {
+    query: null,
+    itemIds: [],
+    itemId: null,
+    guests: null,
+    countProblem: null,
+    request: null,
+    problem: null,
+  },
+  type: 'parallel',
   states: {
-    idle: {
+    // Its transitions target a child without re-entering `count` itself: that would leave the whole parallel
+    // state and drop a save under way. Entering `counting` again still starts a new count.
+    count: {
+      initial: 'waiting',
       on: {
-        'segment.make': {
-          target: 'saving',
-          actions: { type: 'keepRequest', params: ({ event }) => event.request },
+        'figures.loaded': [
+          {
+            guard: { type: 'hasItems', params: ({ event }) => event },
+            target: '.counting',
+            actions: { type: 'keepFigures', params: ({ event }) => event },
+          },
+          { target: '.waiting', actions: { type: 'keepFigures', params: ({ event }) => event } },
+        ],
+        'item.pick': {
+          guard: { type: 'isListed', params: ({ event }) => event.itemId },
+          target: '.counting',
+          actions: { type: 'keepItem', params: ({ event }) => event.itemId },
         },
-        'problem.dismiss': { actions: 'dismiss' },
+      },
+      states: {
+        // No answer with items yet.
+        waiting: {},
+        counting: {
+          tags: ['counting'],
+          ...request('countGuests', {
+            input: ({ context }) => ({ ...context.query!, itemId: context.itemId! }),
+            done: {
+              target: 'counted',
+              actions: { type: 'keepGuests', params: ({ event }) => event.output.guests },
+            },
+            error: {
+              target: 'failed',
+              actions: { type: 'keepCountProblem', params: ({ event }) => ({ error: event.error }) },
+            },
+          }),
+        },
+        counted: {},
+        failed: {
+          on: {
+            'count.retry': {
+              target: 'counting',
+              actions: { type: 'keepItem', params: ({ context }) => context.itemId! },
+            },
+          },
+        },
       },
     },
-    saving: {
-      tags: ['busy'],
-      ...request('saveSegment', {
-        input: ({ context }) => context.request!,
-        done: {
-          target: 'idle',
-          actions: [{ type: 'announceSaved', params: ({ event }) => event.output }, 'forget'],
+    save: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'segment.make': {
+              target: 'saving',
+              actions: { type: 'keepRequest', params: ({ event }) => event.request },
+            },
+            'problem.dismiss': { actions: 'dismiss' },
+          },
         },
-        error: {
-          target: 'idle',
-          actions: [{ type: 'keepProblem', params: ({ event }) => ({ error: event.error }) }, 'forget'],
+        saving: {
+          tags: ['busy'],
+          ...request('saveSegment', {
+            input: ({ context }) => context.request!,
+            done: {
+              target: 'idle',
+              actions: [{ type: 'announceSaved', params: ({ event }) => event.output }, 'forget'],
+            },
+            error: {
+              target: 'idle',
+              actions: [{ type: 'keepProblem', params: ({ event }) => ({ error: event.error }) }, 'forget'],
+            },
+          }),
         },
-      }),
+      },
     },
   },
 });

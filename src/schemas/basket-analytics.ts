@@ -36,12 +36,17 @@ const MinSupportSchema = z
       .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-9, MIN_SUPPORT_MESSAGE),
   );
 
+const DayPartFilterSchema = z
+  .enum(DAY_PARTS, { error: `day_part must be one of ${DAY_PARTS.join(', ')}` })
+  .optional();
+const MenuItemIdSchema = urlWholeNumber('menu_item_id is not valid');
+
 /** `GET /analytics/basket/` query: the dashboards' query (docs/dashboards.md) and the basket's own filters. */
 export const BasketQuerySchema = dashboardQueryFields
   .extend({
     min_support: MinSupportSchema.default(DEFAULT_MIN_SUPPORT),
-    day_part: z.enum(DAY_PARTS, { error: `day_part must be one of ${DAY_PARTS.join(', ')}` }).optional(),
-    menu_item_id: urlWholeNumber('menu_item_id is not valid').optional(),
+    day_part: DayPartFilterSchema,
+    menu_item_id: MenuItemIdSchema.optional(),
   })
   .superRefine(checkDashboardRange);
 /** `GET /analytics/basket/` query. */
@@ -61,7 +66,10 @@ export const BasketTotalsSchema = z.object({
 /** The range's totals. */
 export type BasketTotals = z.infer<typeof BasketTotalsSchema>;
 
-/** One item sold in the range: units, line revenue, checks with it, guests who ordered it, attach rate. */
+/**
+ * One item sold in the range: units, line revenue, checks with it, attach rate. Its distinct guests are asked one
+ * item at a time (`BasketItemGuestsSchema`).
+ */
 export const BasketItemSchema = z.object({
   menu_item_id: z.number().int(),
   name: z.string(),
@@ -70,8 +78,6 @@ export const BasketItemSchema = z.object({
   units: z.number().int(),
   revenue: z.number(),
   checks: z.number().int(),
-  /** Distinct guests with a check containing it (checks without a guest are not counted). */
-  guests: z.number().int(),
   /** Percentage of the range's checks containing it. */
   attach_rate: z.number(),
 });
@@ -134,3 +140,26 @@ export const BasketSchema = DashboardRangesSchema.extend({
 });
 /** `GET /analytics/basket/` answer. */
 export type Basket = z.infer<typeof BasketSchema>;
+
+/**
+ * `GET /analytics/basket/item-guests/` query: the basket's range, locations and day part, and the item whose
+ * guests are counted ("guests who ordered X").
+ */
+export const BasketItemGuestsQuerySchema = dashboardQueryFields
+  .omit({ compare: true })
+  .extend({
+    day_part: DayPartFilterSchema,
+    menu_item_id: MenuItemIdSchema,
+  })
+  .superRefine(checkDashboardRange);
+/** `GET /analytics/basket/item-guests/` query. */
+export type BasketItemGuestsQuery = z.infer<typeof BasketItemGuestsQuerySchema>;
+
+/** `GET /analytics/basket/item-guests/` answer: distinct guests with a check in the range holding the item. */
+export const BasketItemGuestsSchema = z.object({
+  menu_item_id: z.number().int(),
+  /** Checks without a guest are not counted. */
+  guests: z.number().int(),
+});
+/** `GET /analytics/basket/item-guests/` answer. */
+export type BasketItemGuests = z.infer<typeof BasketItemGuestsSchema>;

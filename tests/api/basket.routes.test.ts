@@ -5,9 +5,10 @@ import { seededRandom } from '../support/clv-simulation.js';
 import { makeLocation } from '../support/factories.js';
 
 /**
- * `GET /api/analytics/basket/`: the guests who ordered an item, counted here from the checks sent, equal the size
- * of the segment made from the answer's `segment` block; 401, 400 naming the field, another company's location,
- * group or item → 404, an analyst reads it.
+ * `GET /api/analytics/basket/` and `GET /api/analytics/basket/item-guests/`: the guests who ordered an item,
+ * counted here from the checks sent, equal the item-guests answer and the size of the segment made from the
+ * basket's `segment` block; 401, 400 naming the field, another company's location, group or item → 404, an
+ * analyst reads both.
  */
 
 const ZONE = 'America/Chicago';
@@ -118,7 +119,13 @@ describe('GET /api/analytics/basket/', () => {
       for (const item of basket.items.filter((row) => ['Burger', 'Pie'].includes(row.name))) {
         const expected = guestsWhoOrdered(item.name, locations);
         expect(expected).toBeGreaterThan(0);
-        expect(item.guests).toBe(expected);
+        const counted = await get(
+          alice,
+          `/api/analytics/basket/item-guests/?from_date=${from}&to_date=${today}&menu_item_id=${item.menu_item_id}` +
+            (basket.segment.location_ids ?? []).map((id) => `&location_id=${id}`).join(''),
+        );
+        expect(counted.statusCode, counted.body).toBe(200);
+        expect(counted.json()).toEqual({ menu_item_id: item.menu_item_id, guests: expected });
         const rules = [
           ...(basket.segment.location_ids
             ? [{ type: 'location', operator: 'in', value: basket.segment.location_ids }]
@@ -137,7 +144,7 @@ describe('GET /api/analytics/basket/', () => {
           payload: { name: `Ordered ${item.name}`, segment_groups: [{ segment_rules: rules }] },
         });
         expect(saved.statusCode, saved.body).toBe(201);
-        expect(saved.json().segmentcache.all_customers).toBe(item.guests);
+        expect(saved.json().segmentcache.all_customers).toBe(expected);
       }
     }
   });
@@ -174,6 +181,38 @@ describe('GET /api/analytics/basket/', () => {
     expect((await get(alice, `${base}&location_id=${bobsPlace}`)).statusCode).toBe(404);
     expect((await get(alice, `${base}&location_group_id=999999`)).statusCode).toBe(404);
     expect((await get(alice, `${base}&menu_item_id=${bobsItem}`)).statusCode).toBe(404);
+    // The item-guests call: its item is required, and the same checks hold.
+    const guests = `/api/analytics/basket/item-guests/?from_date=${from}&to_date=${today}`;
+    expect((await get(null, `${guests}&menu_item_id=${bobsItem}`)).statusCode).toBe(401);
+    const badGuests: [string, string][] = [
+      [guests, 'menu_item_id'],
+      [`${guests}&menu_item_id=abc`, 'menu_item_id'],
+      [`${guests}&menu_item_id=1&day_part=brunch`, 'day_part'],
+      [`${guests}&menu_item_id=1&location_id=x`, 'location_id.0'],
+      [`/api/analytics/basket/item-guests/?from_date=${today}&to_date=2020-01-01&menu_item_id=1`, 'to_date'],
+    ];
+    for (const [url, field] of badGuests) {
+      const response = await get(alice, url);
+      expect(response.statusCode, url).toBe(400);
+      expect(Object.keys(response.json().error.fields), url).toEqual([field]);
+    }
+    expect((await get(alice, `${guests}&menu_item_id=${bobsItem}`)).statusCode).toBe(404);
+    const burger = (await get(alice, base))
+      .json()
+      .items.find((item: { name: string }) => item.name === 'Burger');
+    expect(
+      (await get(alice, `${guests}&menu_item_id=${burger.menu_item_id}&location_id=${bobsPlace}`)).statusCode,
+    ).toBe(404);
+    expect(
+      (await get(alice, `${guests}&menu_item_id=${burger.menu_item_id}&location_group_id=999999`)).statusCode,
+    ).toBe(404);
+    // Bob's one check is a copy of Alice's first: one guest if it has one and falls in the range.
+    const first = sent[0]!;
+    const firstDay = localDay(new Date(first.closed_at));
+    expect((await get(bob, `${guests}&menu_item_id=${bobsItem}`)).json()).toEqual({
+      menu_item_id: bobsItem,
+      guests: first.guest && firstDay >= from && firstDay <= today ? 1 : 0,
+    });
     // Bob sees his one check only.
     expect((await get(bob, base)).json().totals.checks).toBe(1);
   });
@@ -187,5 +226,12 @@ describe('GET /api/analytics/basket/', () => {
     });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().min_support).toBe(0.5);
+    const item = response.json().items[0];
+    const guests = await t.app.inject({
+      method: 'GET',
+      url: `/api/analytics/basket/item-guests/?from_date=${from}&to_date=${today}&menu_item_id=${item.menu_item_id}`,
+      headers: analyst.headers,
+    });
+    expect(guests.statusCode, guests.body).toBe(200);
   });
 });

@@ -32,7 +32,7 @@ const PAGE_CALLS: Partial<Record<(typeof DASHBOARD_PAGES)[number], readonly stri
   '/marketing-analytics': ['GET /api/analytics/recommendations/', 'GET /api/analytics/chart-data/'],
   '/analytics': ['GET /api/analytics/summary/'],
   '/aben-overview': ['GET /api/analytics/overview/'],
-  '/basket-analytics': ['GET /api/analytics/basket/'],
+  '/basket-analytics': ['GET /api/analytics/basket/', 'GET /api/analytics/basket/item-guests/'],
   '/guest/analytics': ['GET /api/analytics/guests/'],
   '/demographics': ['GET /api/analytics/demographics/'],
   '/heatmap': ['GET /api/analytics/customer-journey/'],

@@ -2,7 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
 import { BASKET_BOUNDS, basketService } from '../../server/services/basket.service.js';
-import { BasketQuerySchema, type Basket } from '../../src/schemas/basket-analytics.js';
+import {
+  BasketItemGuestsQuerySchema,
+  BasketQuerySchema,
+  type Basket,
+} from '../../src/schemas/basket-analytics.js';
 import { seededRandom } from '../support/clv-simulation.js';
 import { makeLocation, systemScope } from '../support/factories.js';
 import { useTwoCompanies } from '../support/two-companies.js';
@@ -158,9 +162,15 @@ describe('basket figures', () => {
     await db.tenant(companyB, (sql) => ingestChecks(sql, systemScope(companyB), theirs));
   });
 
+  const itemGuests = (companyId: number, query: Record<string, unknown>) =>
+    basketService(db, () => new Date('2025-03-25T12:00:00Z')).itemGuests(
+      companyId,
+      BasketItemGuestsQuerySchema.parse(query),
+    );
+
   const guestOf = (check: IngestCheck) => check.guest?.pos_id ?? null;
 
-  function expectMatches(answer: Basket, filter: Filter) {
+  async function expectMatches(answer: Basket, filter: Filter) {
     const model = bruteForce(checks, guestOf, filter);
     expect(answer.totals.checks).toBe(model.total);
     expect(answer.totals.units).toBe(model.units);
@@ -171,7 +181,18 @@ describe('basket figures', () => {
     );
     for (const item of answer.items) {
       expect(item.units).toBe(model.itemUnits.get(item.name));
-      expect(item.guests).toBe(model.itemGuests.get(item.name)!.size);
+      // "Guests who ordered X" is asked one item at a time, with the same filters.
+      const counted = await itemGuests(companyA, {
+        from_date: filter.from,
+        to_date: filter.to,
+        menu_item_id: item.menu_item_id,
+        ...(filter.locations ? { location_id: filter.locations } : {}),
+        ...(filter.dayPart ? { day_part: filter.dayPart } : {}),
+      });
+      expect(counted).toEqual({
+        menu_item_id: item.menu_item_id,
+        guests: model.itemGuests.get(item.name)!.size,
+      });
       expect(item.attach_rate).toBeCloseTo((model.itemChecks.get(item.name)! / model.total) * 100, 9);
     }
     expect(
@@ -194,7 +215,7 @@ describe('basket figures', () => {
   it('counts items, categories, attach rates and pairs over every location and the whole range', async () => {
     const filter = { locations: null, from: '2025-02-28', to: '2025-03-22', dayPart: null, minSupport: 0 };
     const answer = await figures(companyA, { from_date: filter.from, to_date: filter.to, min_support: 0 });
-    const model = expectMatches(answer, filter);
+    const model = await expectMatches(answer, filter);
     expect(model.rules.size).toBeGreaterThan(20);
     // The planted pair stands out.
     const burgerFries = answer.pairs.find((rule) => rule.item === 'Burger' && rule.with_item === 'Fries')!;
@@ -207,6 +228,8 @@ describe('basket figures', () => {
       { locations: null, from: '2025-03-01', to: '2025-03-20', dayPart: 'dinner', minSupport: 1.5 },
       { locations: [locations[1]!], from: '2025-03-05', to: '2025-03-18', dayPart: 'late', minSupport: 5 },
       { locations: null, from: '2025-03-08', to: '2025-03-08', dayPart: 'lunch', minSupport: 0 },
+      // Two picked locations: no presence rows count them, so the guests are counted from the checks.
+      { locations: [...locations], from: '2025-03-02', to: '2025-03-21', dayPart: null, minSupport: 1 },
     ];
     for (const filter of cases) {
       const answer = await figures(companyA, {
@@ -216,7 +239,7 @@ describe('basket figures', () => {
         ...(filter.locations ? { location_id: filter.locations } : {}),
         ...(filter.dayPart ? { day_part: filter.dayPart } : {}),
       });
-      const model = expectMatches(answer, filter);
+      const model = await expectMatches(answer, filter);
       expect(model.total).toBeGreaterThan(0);
     }
   });
@@ -250,6 +273,7 @@ describe('basket figures', () => {
     });
     expect(focused.previous_totals!.checks).toBe(before.total);
     expect(focused.previous_totals!.units).toBe(before.units);
+    expect(focused.previous_totals!.guests).toBe(before.guests);
   });
 
   it('keeps companies apart and says why a range has nothing', async () => {
@@ -267,5 +291,16 @@ describe('basket figures', () => {
     expect(empty.items).toEqual([]);
     expect(empty.pairs).toEqual([]);
     expect(empty.segment.reason).toBe('past_range');
+    // Another company's item is unknown here: its guests are not counted.
+    const burger = (await figures(companyA, { from_date: '2025-03-01', to_date: '2025-03-20' })).items.find(
+      (item) => item.name === 'Burger',
+    )!;
+    await expect(
+      itemGuests(companyB, {
+        from_date: '2025-03-01',
+        to_date: '2025-03-20',
+        menu_item_id: burger.menu_item_id,
+      }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 });

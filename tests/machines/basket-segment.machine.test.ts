@@ -13,8 +13,20 @@ import { everyTransition, groupBy, valueKey } from './support/walk.js';
 
 const BURGER = { name: 'Ordered Burger', itemId: 4, locationIds: [3], windowDays: 30 };
 const PIE = { name: 'Ordered Pie', itemId: 9, locationIds: null, windowDays: 7 };
+const MARCH = { from: '2025-03-01', to: '2025-03-31', locationIds: [3], dayPart: null };
+const DINNERS = { from: '2025-03-01', to: '2025-03-31', locationIds: null, dayPart: 'dinner' as const };
 const FAILURE = { status: 400, code: 'invalid', message: 'name is required', fields: {} };
+const SERVER_DOWN = { status: 503, code: 'unavailable', message: 'Try again later', fields: {} };
 const SAMPLES: EventFromLogic<typeof basketSegmentMachine>[] = [
+  // Burger (4) and Pie (9) listed; an answer without Burger; an answer without items.
+  { type: 'figures.loaded', query: MARCH, itemIds: [4, 9] },
+  { type: 'figures.loaded', query: DINNERS, itemIds: [9] },
+  { type: 'figures.loaded', query: MARCH, itemIds: [] },
+  { type: 'item.pick', itemId: 9 },
+  { type: 'item.pick', itemId: 4 },
+  { type: 'count.retry' },
+  { type: 'xstate.done.actor.countGuests', actorId: 'countGuests', output: { guests: 17 } },
+  { type: 'xstate.error.actor.countGuests', actorId: 'countGuests', error: SERVER_DOWN },
   { type: 'segment.make', request: BURGER },
   { type: 'segment.make', request: PIE },
   { type: 'problem.dismiss' },
@@ -23,17 +35,48 @@ const SAMPLES: EventFromLogic<typeof basketSegmentMachine>[] = [
 ];
 
 const start = (recording: Recording) =>
-  basketSegmentMachine.provide({ actors: { saveSegment: pendingActor('saveSegment', recording) } });
+  basketSegmentMachine.provide({
+    actors: {
+      countGuests: pendingActor('countGuests', recording),
+      saveSegment: pendingActor('saveSegment', recording),
+    },
+  });
 
 const checks: StateChecks = {
-  idle: (snapshot) => {
+  'count.waiting': (snapshot) => {
+    expect(snapshot.hasTag('counting')).toBe(false);
+    expect(snapshot.context.guests).toBeNull();
+    // Nothing to count: no answer yet, or one without items.
+    expect(snapshot.context.itemIds).toEqual([]);
+    expect(snapshot.context.itemId).toBeNull();
+  },
+  'count.counting': (snapshot, recording) => {
+    expect(snapshot.hasTag('counting')).toBe(true);
+    expect(snapshot.context.guests).toBeNull();
+    expect(snapshot.context.countProblem).toBeNull();
+    // The picked item is one of the answer's, and the count asked is for it, in the answer's range and scope.
+    expect(snapshot.context.itemIds).toContain(snapshot.context.itemId);
+    const asked = recording.invoked.filter((call) => call.src === 'countGuests').at(-1);
+    expect(asked?.input).toEqual({ ...snapshot.context.query, itemId: snapshot.context.itemId });
+  },
+  'count.counted': (snapshot) => {
+    expect(snapshot.hasTag('counting')).toBe(false);
+    expect(snapshot.context.guests).toBe(17);
+    expect(snapshot.context.itemIds).toContain(snapshot.context.itemId);
+  },
+  'count.failed': (snapshot) => {
+    expect(snapshot.context.guests).toBeNull();
+    expect(snapshot.context.countProblem).toMatchObject({ status: 503 });
+  },
+  'save.idle': (snapshot) => {
     expect(snapshot.hasTag('busy')).toBe(false);
     expect(snapshot.context.request).toBeNull();
   },
-  saving: (snapshot, recording) => {
+  'save.saving': (snapshot, recording) => {
     expect(snapshot.hasTag('busy')).toBe(true);
     // The item asked first is the one being saved, with its rules' figures as the view gave them.
-    expect(recording.invoked.at(-1)).toEqual({ src: 'saveSegment', input: snapshot.context.request });
+    const asked = recording.invoked.filter((call) => call.src === 'saveSegment').at(-1);
+    expect(asked).toEqual({ src: 'saveSegment', input: snapshot.context.request });
     expect(snapshot.context.problem).toBeNull();
   },
 };
@@ -43,6 +86,9 @@ const model = createTestModel(basketSegmentMachine, {
   serializeState: (snapshot) =>
     JSON.stringify({
       value: snapshot.value,
+      query: snapshot.context.query?.dayPart ?? null,
+      items: snapshot.context.itemIds,
+      item: snapshot.context.itemId,
       request: snapshot.context.request,
       problem: !!snapshot.context.problem,
     }),
@@ -51,14 +97,57 @@ const { transitions: paths } = everyTransition(basketSegmentMachine, model);
 
 describe('basket segment machine (model)', () => {
   it('reaches every state', () => {
-    expect(reachedStates(paths)).toEqual(['idle', 'saving']);
+    expect(reachedStates(paths)).toEqual([
+      'count.counted',
+      'count.counting',
+      'count.failed',
+      'count.waiting',
+      'save.idle',
+      'save.saving',
+    ]);
+  });
+
+  it('keeps the picked item while a new answer lists it, and else counts the answer’s first item', () => {
+    for (const path of paths) {
+      const before = path.steps.at(-2)?.state;
+      const last = path.steps.at(-1)!;
+      if (!before || last.event.type !== 'figures.loaded' || last.state.context.itemIds.length === 0)
+        continue;
+      const kept =
+        before.context.itemId !== null && last.state.context.itemIds.includes(before.context.itemId);
+      expect(last.state.context.itemId).toBe(kept ? before.context.itemId : last.state.context.itemIds[0]);
+      // Every answer counts again (its range or locations may differ), even while a count is under way.
+      const counts = (recording: Recording) =>
+        recording.invoked.filter((call) => call.src === 'countGuests').length;
+      const earlier = replayPath({ ...path, steps: path.steps.slice(0, -1) }, start, checks);
+      expect(counts(replayPath(path, start, checks))).toBe(counts(earlier) + 1);
+    }
+  });
+
+  it('counts the picked item again on a pick or a retry, and never drops a save under way', () => {
+    for (const path of paths) {
+      const before = path.steps.at(-2)?.state;
+      const last = path.steps.at(-1)!;
+      if (!before) continue;
+      if (before.matches({ save: 'saving' })) {
+        const settled = ['xstate.done.actor.saveSegment', 'xstate.error.actor.saveSegment'];
+        if (!settled.includes(last.event.type)) expect(last.state.matches({ save: 'saving' })).toBe(true);
+      }
+      if (last.event.type === 'item.pick' && before.context.itemIds.includes(last.event.itemId)) {
+        expect(last.state.matches({ count: 'counting' })).toBe(true);
+        expect(last.state.context.itemId).toBe(last.event.itemId);
+      }
+      if (last.event.type === 'count.retry' && before.matches({ count: 'failed' })) {
+        expect(last.state.matches({ count: 'counting' })).toBe(true);
+      }
+    }
   });
 
   it('announces the new segment once saved, and keeps why a save failed until dismissed', () => {
     for (const path of paths) {
       const before = path.steps.at(-2)?.state;
       const last = path.steps.at(-1)!;
-      if (!before?.matches('saving')) continue;
+      if (!before?.matches({ save: 'saving' })) continue;
       const recording = replayPath(path, start, checks);
       if (last.event.type === 'xstate.done.actor.saveSegment') {
         expect(recording.emitted.at(-1)).toEqual({ type: 'segment.saved', id: 12 });

@@ -8,8 +8,9 @@ import { useDashboardActor } from '../use-dashboard-actor.js';
 import { basketAnalyticsLogic, basketSegmentLogic } from '../wiring/basket-analytics.js';
 
 /**
- * /basket-analytics: the basket dashboard over the header's locations and the dashboards' shared range; a
- * "guests who ordered X" segment, once saved, opens in the segment list.
+ * /basket-analytics: the basket dashboard over the header's locations and the dashboards' shared range; each
+ * answer is handed to the "guests who ordered X" card's machine, and a segment, once saved, opens in the segment
+ * list.
  */
 export default function BasketAnalyticsScreen() {
   const auth = useAuthActor();
@@ -17,6 +18,22 @@ export default function BasketAnalyticsScreen() {
   const navigation = useNavigationActor();
   const { actor, rangeProps } = useDashboardActor(basketAnalyticsLogic);
   const segments = useAppActor(basketSegmentLogic);
+  const basket = useSelector(actor, (state) => state.context.figures);
+
+  // Each answer tells the "guests who ordered X" card what to count: its range, locations, day part and items.
+  useEffect(() => {
+    if (!basket) return;
+    segments.send({
+      type: 'figures.loaded',
+      query: {
+        from: basket.range.from,
+        to: basket.range.to,
+        locationIds: basket.segment.location_ids,
+        dayPart: basket.day_part,
+      },
+      itemIds: basket.items.map((item) => item.menu_item_id),
+    });
+  }, [basket, segments]);
 
   useEffect(() => {
     const subscription = segments.on('segment.saved', ({ id }) =>

@@ -1,8 +1,12 @@
 import { map } from 'rxjs';
 import type { BasketExtra } from '../../machines/basket-analytics.machine.js';
 import { basketAnalyticsMachine } from '../../machines/basket-analytics.machine.js';
-import { basketSegmentMachine, type BasketSegmentRequest } from '../../machines/basket-segment.machine.js';
-import { BasketSchema } from '../../schemas/basket-analytics.js';
+import {
+  basketSegmentMachine,
+  type BasketItemCountRequest,
+  type BasketSegmentRequest,
+} from '../../machines/basket-segment.machine.js';
+import { BasketItemGuestsSchema, BasketSchema } from '../../schemas/basket-analytics.js';
 import { SegmentSchema } from '../../schemas/segment-records.js';
 import { apiRequest } from '../../services/api-client.js';
 import { apiCall } from './answer.js';
@@ -19,11 +23,26 @@ export const basketAnalyticsLogic = basketAnalyticsMachine.provide({
 });
 
 /**
- * "Guests who ordered X" saved as a segment: the dashboard's locations as a `location` rule (scoping the item's
- * checks to them) and `ordered_item` over the window from the range's first day to today.
+ * "Guests who ordered X": the item's guests counted in the answer's range, resolved locations and day part; saved
+ * as a segment with the dashboard's locations as a `location` rule (scoping the item's checks to them) and
+ * `ordered_item` over the window from the range's first day to today.
  */
 export const basketSegmentLogic = basketSegmentMachine.provide({
   actors: {
+    countGuests: apiCall(({ from, to, locationIds, dayPart, itemId }: BasketItemCountRequest) =>
+      apiRequest({
+        method: 'GET',
+        path: '/analytics/basket/item-guests/',
+        query: {
+          from_date: from,
+          to_date: to,
+          location_id: locationIds ?? undefined,
+          day_part: dayPart ?? undefined,
+          menu_item_id: itemId,
+        },
+        schema: BasketItemGuestsSchema,
+      }).pipe(map((answer) => ({ guests: answer.guests }))),
+    ),
     saveSegment: apiCall(({ name, itemId, locationIds, windowDays }: BasketSegmentRequest) =>
       apiRequest({
         method: 'POST',

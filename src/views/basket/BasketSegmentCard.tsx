@@ -1,6 +1,5 @@
-import { Alert, Button, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { basketSegmentMachine } from '../../machines/basket-segment.machine.js';
@@ -11,8 +10,9 @@ import { formatFigure } from '../kit/figure-format.js';
 export type BasketSegmentActor = ActorRefFrom<typeof basketSegmentMachine>;
 
 /**
- * "Guests who ordered X": pick an item, see how many known guests ordered it in the range, and make them a
- * segment (marketers and above) — or read why the range or day part cannot be kept by a segment.
+ * "Guests who ordered X": pick an item, see how many known guests ordered it in the range (counted for the item
+ * picked), and make them a segment (marketers and above) — or read why the range or day part cannot be kept by a
+ * segment.
  */
 export function BasketSegmentCard({
   basket,
@@ -25,9 +25,12 @@ export function BasketSegmentCard({
 }) {
   const { t, i18n } = useTranslation();
   const saving = useSelector(segments, (state) => state.hasTag('busy'));
+  const counting = useSelector(segments, (state) => state.hasTag('counting'));
   const problem = useSelector(segments, (state) => state.context.problem);
-  const [picked, setPicked] = useState<string | null>(null);
-  const item = basket.items.find((row) => String(row.menu_item_id) === picked) ?? basket.items[0] ?? null;
+  const countProblem = useSelector(segments, (state) => state.context.countProblem);
+  const pickedId = useSelector(segments, (state) => state.context.itemId);
+  const guests = useSelector(segments, (state) => state.context.guests);
+  const item = basket.items.find((row) => row.menu_item_id === pickedId) ?? basket.items[0] ?? null;
   if (!item) return null;
   const { reason, window_days: windowDays, location_ids: locationIds } = basket.segment;
   const make = () =>
@@ -40,6 +43,7 @@ export function BasketSegmentCard({
         windowDays: windowDays!,
       },
     });
+  const counted = !counting && countProblem === null && guests !== null;
   return (
     <Paper withBorder p="md" radius="md">
       <Stack gap="sm">
@@ -50,19 +54,37 @@ export function BasketSegmentCard({
           label={t('basketDashboard.segment.item')}
           data={basket.items.map((row) => ({ value: String(row.menu_item_id), label: row.name }))}
           value={String(item.menu_item_id)}
-          onChange={setPicked}
+          onChange={(value) => value !== null && segments.send({ type: 'item.pick', itemId: Number(value) })}
           allowDeselect={false}
           searchable
           maw={360}
         />
-        <Text data-testid="basket-segment-count">
-          {item.guests === 0
-            ? t('basketDashboard.segment.noGuests')
-            : t('basketDashboard.segment.count', {
-                guests: formatFigure(item.guests, 'count', i18n.language),
-                item: item.name,
-              })}
-        </Text>
+        <div aria-live="polite">
+          {countProblem ? (
+            <Group gap="sm">
+              <Text c="red" role="alert">
+                {t('basketDashboard.segment.countFailed', { item: item.name })}
+              </Text>
+              <Button size="xs" variant="light" onClick={() => segments.send({ type: 'count.retry' })}>
+                {t('basketDashboard.segment.retry')}
+              </Button>
+            </Group>
+          ) : counted ? (
+            <Text data-testid="basket-segment-count">
+              {guests === 0
+                ? t('basketDashboard.segment.noGuests')
+                : t('basketDashboard.segment.count', {
+                    guests: formatFigure(guests, 'count', i18n.language),
+                    item: item.name,
+                  })}
+            </Text>
+          ) : (
+            <Group gap="xs">
+              <Loader size="xs" aria-hidden />
+              <Text c="dimmed">{t('basketDashboard.segment.counting', { item: item.name })}</Text>
+            </Group>
+          )}
+        </div>
         {reason !== 'ok' ? (
           <Text size="sm" c="dimmed">
             {t(
@@ -71,7 +93,7 @@ export function BasketSegmentCard({
           </Text>
         ) : (
           canSave && (
-            <Button w="fit-content" onClick={make} loading={saving} disabled={item.guests === 0}>
+            <Button w="fit-content" onClick={make} loading={saving} disabled={!counted || guests === 0}>
               {t('basketDashboard.segment.button')}
             </Button>
           )

@@ -44,7 +44,6 @@ export function itemsChart(basket: Basket, t: TFunction, language: string) {
       { key: 'checks', label: t('basketDashboard.columns.checks'), format: 'count' },
       { key: 'units', label: t('basketDashboard.columns.units'), format: 'count' },
       { key: 'revenue', label: t('basketDashboard.columns.revenue'), format: 'currency' },
-      { key: 'guests', label: t('basketDashboard.columns.guests'), format: 'count' },
     ],
     rows: basket.items.map((item) => ({
       item: item.name,
@@ -52,7 +51,6 @@ export function itemsChart(basket: Basket, t: TFunction, language: string) {
       checks: item.checks,
       units: item.units,
       revenue: item.revenue,
-      guests: item.guests,
     })),
   };
   const chart = bars(
