@@ -327,7 +327,8 @@ async function mostOrderedItem(db: Database, companyId: number): Promise<number>
       `SELECT id FROM menu_items WHERE company_id = $1 AND name = 'Dish 1'`,
       [companyId],
     );
-    return Number(rows[0]!.id);
+    if (!rows[0]) throw new Error('The bench company has no menu item "Dish 1": rebuild its data set');
+    return Number(rows[0].id);
   });
 }
 

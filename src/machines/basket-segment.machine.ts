@@ -91,6 +91,7 @@ const basketSegmentSetup = setup({
       countProblem: null,
     })),
     keepItem: assign((_, itemId: number) => ({ itemId, guests: null, countProblem: null })),
+    keepItemIds: assign((_, itemIds: number[]) => ({ itemIds })),
     keepGuests: assign((_, guests: number) => ({ guests })),
     keepCountProblem: assign((_, failure: { error: unknown }) => ({
       countProblem: problemOf(failure.error),
@@ -102,17 +103,39 @@ const basketSegmentSetup = setup({
     announceSaved: emit((_, saved: { id: number }) => ({ type: 'segment.saved' as const, id: saved.id })),
   },
   guards: {
-    hasItems: (_, loaded: { itemIds: number[] }) => loaded.itemIds.length > 0,
+    // Something to count: items, at some location (an empty group's answer has none, and no location_id would
+    // mean every location).
+    hasItems: (_, loaded: { query: BasketItemQuery; itemIds: number[] }) =>
+      loaded.itemIds.length > 0 && loaded.query.locationIds?.length !== 0,
+    // A new answer that changes nothing counted (another minimum support, focus item or comparison): the same
+    // range, locations and day part, and the picked item still listed. The count, seconds at a million guests,
+    // is not asked again.
+    sameCount: ({ context }, loaded: { query: BasketItemQuery; itemIds: number[] }) =>
+      context.query !== null &&
+      JSON.stringify(context.query) === JSON.stringify(loaded.query) &&
+      context.itemId !== null &&
+      loaded.itemIds.includes(context.itemId),
     // Only an item of the answer can be counted.
     isListed: ({ context }, itemId: number) => context.itemIds.includes(itemId),
   },
 });
 const request = requestIn(basketSegmentSetup);
 
+// While counting or counted: an answer that changes nothing counted keeps the count (else the `count` part's
+// own transitions count again).
+const keepCount = {
+  guard: {
+    type: 'sameCount',
+    params: ({ event }: { event: { query: BasketItemQuery; itemIds: number[] } }) => event,
+  },
+  actions: { type: 'keepItemIds', params: ({ event }: { event: { itemIds: number[] } }) => event.itemIds },
+} as const;
+
 /**
- * /basket-analytics' "guests who ordered X" card, in two parallel parts. `count`: each dashboard answer
- * (`figures.loaded`) or pick (`item.pick`) counts the picked item's guests again, a newer ask dropping the one
- * under way; a failure waits for `count.retry`. `save`: `segment.make` saves one segment (a second click while
+ * /basket-analytics' "guests who ordered X" card, in two parallel parts. `count`: a dashboard answer
+ * (`figures.loaded`) that changes the range, locations, day part or the picked item, or a pick (`item.pick`),
+ * counts the picked item's guests again, a newer ask dropping the one under way; a failure waits for
+ * `count.retry`. `save`: `segment.make` saves one segment (a second click while
  * saving is ignored), `segment.saved` announces it, a failure stays in `problem` until dismissed or the next try.
  */
 export const basketSegmentMachine = basketSegmentSetup.createMachine({
@@ -153,6 +176,7 @@ export const basketSegmentMachine = basketSegmentSetup.createMachine({
         counting: {
           tags: ['counting'],
           ...request('countGuests', {
+            on: { 'figures.loaded': keepCount },
             input: ({ context }) => ({ ...context.query!, itemId: context.itemId! }),
             done: {
               target: 'counted',
@@ -164,7 +188,7 @@ export const basketSegmentMachine = basketSegmentSetup.createMachine({
             },
           }),
         },
-        counted: {},
+        counted: { on: { 'figures.loaded': keepCount } },
         failed: {
           on: {
             'count.retry': {

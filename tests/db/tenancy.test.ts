@@ -16,6 +16,16 @@ const location = {
   time_zone: 'America/New_York',
 };
 
+/** A plan node as EXPLAIN (FORMAT JSON) writes it. */
+interface PlanNode {
+  'Workers Planned'?: number;
+  Plans?: PlanNode[];
+}
+
+/** The workers a plan asks for, at any depth (a Gather may sit under an aggregate). */
+const workersPlanned = (node: PlanNode): number =>
+  (node['Workers Planned'] ?? 0) + (node.Plans ?? []).reduce((sum, child) => sum + workersPlanned(child), 0);
+
 describe('tenancy: row-level security as the second wall', () => {
   let test: TestDatabase;
   let db: Database;
@@ -117,6 +127,35 @@ describe('tenancy: row-level security as the second wall', () => {
     );
     expect(policies).toBeGreaterThan(20);
     expect(perRow).toEqual([]);
+  });
+
+  it('lets a tenant statement run in parallel workers, each keeping the tenant (migration 0048)', async () => {
+    // The policies' functions must be parallel safe, or no statement of the application role gets a parallel plan.
+    const marked = await db.owner(async (sql) => {
+      const { rows } = await sql.query<{ proname: string; proparallel: string }>(
+        `SELECT proname, proparallel FROM pg_proc WHERE proname IN ('app_company_id', 'app_is_platform') ORDER BY 1`,
+      );
+      return rows;
+    });
+    expect(marked).toEqual([
+      { proname: 'app_company_id', proparallel: 's' },
+      { proname: 'app_is_platform', proparallel: 's' },
+    ]);
+    // With parallel plans made free, the scan is planned in workers (PostgreSQL; PGlite has none and scans in the
+    // leader), and the same statement, with no WHERE clause, still sees only the transaction's company.
+    const statement = `SELECT string_agg(name, ',' ORDER BY name) AS names FROM locations`;
+    const { names, workers } = await db.tenant(companyA, async (sql) => {
+      await sql.exec(
+        'SET LOCAL parallel_setup_cost = 0; SET LOCAL parallel_tuple_cost = 0; SET LOCAL min_parallel_table_scan_size = 0',
+      );
+      const plan = await sql.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `EXPLAIN (FORMAT JSON) ${statement}`,
+      );
+      const rows = await sql.query<{ names: string }>(statement);
+      return { names: rows.rows[0]!.names, workers: workersPlanned(plan.rows[0]!['QUERY PLAN'][0].Plan) };
+    });
+    expect(names).toBe('A1');
+    if (process.env.TEST_DATABASE_URL) expect(workers).toBeGreaterThan(0);
   });
 
   it('keeps the audit log append-only', async () => {

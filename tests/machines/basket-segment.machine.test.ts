@@ -15,6 +15,8 @@ const BURGER = { name: 'Ordered Burger', itemId: 4, locationIds: [3], windowDays
 const PIE = { name: 'Ordered Pie', itemId: 9, locationIds: null, windowDays: 7 };
 const MARCH = { from: '2025-03-01', to: '2025-03-31', locationIds: [3], dayPart: null };
 const DINNERS = { from: '2025-03-01', to: '2025-03-31', locationIds: null, dayPart: 'dinner' as const };
+// An empty group's answer: no location to count at.
+const NOWHERE = { from: '2025-03-01', to: '2025-03-31', locationIds: [], dayPart: null };
 const FAILURE = { status: 400, code: 'invalid', message: 'name is required', fields: {} };
 const SERVER_DOWN = { status: 503, code: 'unavailable', message: 'Try again later', fields: {} };
 const SAMPLES: EventFromLogic<typeof basketSegmentMachine>[] = [
@@ -22,6 +24,7 @@ const SAMPLES: EventFromLogic<typeof basketSegmentMachine>[] = [
   { type: 'figures.loaded', query: MARCH, itemIds: [4, 9] },
   { type: 'figures.loaded', query: DINNERS, itemIds: [9] },
   { type: 'figures.loaded', query: MARCH, itemIds: [] },
+  { type: 'figures.loaded', query: NOWHERE, itemIds: [4] },
   { type: 'item.pick', itemId: 9 },
   { type: 'item.pick', itemId: 4 },
   { type: 'count.retry' },
@@ -46,9 +49,9 @@ const checks: StateChecks = {
   'count.waiting': (snapshot) => {
     expect(snapshot.hasTag('counting')).toBe(false);
     expect(snapshot.context.guests).toBeNull();
-    // Nothing to count: no answer yet, or one without items.
-    expect(snapshot.context.itemIds).toEqual([]);
-    expect(snapshot.context.itemId).toBeNull();
+    // Nothing to count: no answer yet, one without items, or one at no location.
+    const query = snapshot.context.query as { locationIds: number[] | null } | null;
+    expect(snapshot.context.itemIds.length === 0 || query?.locationIds?.length === 0).toBe(true);
   },
   'count.counting': (snapshot, recording) => {
     expect(snapshot.hasTag('counting')).toBe(true);
@@ -107,20 +110,28 @@ describe('basket segment machine (model)', () => {
     ]);
   });
 
-  it('keeps the picked item while a new answer lists it, and else counts the answer’s first item', () => {
+  it('keeps the picked item while a new answer lists it, and counts again only when the answer changes it', () => {
+    const counts = (recording: Recording) =>
+      recording.invoked.filter((call) => call.src === 'countGuests').length;
     for (const path of paths) {
       const before = path.steps.at(-2)?.state;
       const last = path.steps.at(-1)!;
       if (!before || last.event.type !== 'figures.loaded' || last.state.context.itemIds.length === 0)
         continue;
+      if (last.event.query.locationIds?.length === 0) continue;
       const kept =
         before.context.itemId !== null && last.state.context.itemIds.includes(before.context.itemId);
       expect(last.state.context.itemId).toBe(kept ? before.context.itemId : last.state.context.itemIds[0]);
-      // Every answer counts again (its range or locations may differ), even while a count is under way.
-      const counts = (recording: Recording) =>
-        recording.invoked.filter((call) => call.src === 'countGuests').length;
+      // The same range, locations and day part with the pick still listed keeps a count under way or done; any
+      // other answer counts again, even while a count is under way.
+      const unchanged =
+        kept &&
+        JSON.stringify(before.context.query) === JSON.stringify(last.event.query) &&
+        (before.matches({ count: 'counting' }) || before.matches({ count: 'counted' }));
       const earlier = replayPath({ ...path, steps: path.steps.slice(0, -1) }, start, checks);
-      expect(counts(replayPath(path, start, checks))).toBe(counts(earlier) + 1);
+      const now = replayPath(path, start, checks);
+      expect(counts(now)).toBe(counts(earlier) + (unchanged ? 0 : 1));
+      if (unchanged) expect(last.state.context.guests).toBe(before.context.guests);
     }
   });
 

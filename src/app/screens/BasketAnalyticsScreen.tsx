@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { roleAtLeast } from '../../schemas/roles.js';
 import { BasketAnalyticsView } from '../../views/basket/BasketAnalyticsView.js';
 import { useAppActor } from '../actors.js';
@@ -20,8 +20,9 @@ export default function BasketAnalyticsScreen() {
   const segments = useAppActor(basketSegmentLogic);
   const basket = useSelector(actor, (state) => state.context.figures);
 
-  // Each answer tells the "guests who ordered X" card what to count: its range, locations, day part and items.
-  useEffect(() => {
+  // Each answer tells the "guests who ordered X" card what to count: its range, locations, day part and items
+  // (before the screen is painted, so the card never shows the last answer's count under this one's).
+  useLayoutEffect(() => {
     if (!basket) return;
     segments.send({
       type: 'figures.loaded',

@@ -30,6 +30,7 @@ export function BasketSegmentCard({
   const countProblem = useSelector(segments, (state) => state.context.countProblem);
   const pickedId = useSelector(segments, (state) => state.context.itemId);
   const guests = useSelector(segments, (state) => state.context.guests);
+  const countedFor = useSelector(segments, (state) => state.context.query);
   const item = basket.items.find((row) => row.menu_item_id === pickedId) ?? basket.items[0] ?? null;
   if (!item) return null;
   const { reason, window_days: windowDays, location_ids: locationIds } = basket.segment;
@@ -43,7 +44,15 @@ export function BasketSegmentCard({
         windowDays: windowDays!,
       },
     });
-  const counted = !counting && countProblem === null && guests !== null;
+  // A count is this answer's only when it was asked for its range, locations and day part and the item shown.
+  const current =
+    countedFor !== null &&
+    countedFor.from === basket.range.from &&
+    countedFor.to === basket.range.to &&
+    countedFor.dayPart === basket.day_part &&
+    JSON.stringify(countedFor.locationIds) === JSON.stringify(basket.segment.location_ids) &&
+    pickedId === item.menu_item_id;
+  const counted = current && !counting && countProblem === null && guests !== null;
   return (
     <Paper withBorder p="md" radius="md">
       <Stack gap="sm">
@@ -60,7 +69,7 @@ export function BasketSegmentCard({
           maw={360}
         />
         <div aria-live="polite">
-          {countProblem ? (
+          {current && countProblem ? (
             <Group gap="sm">
               <Text c="red" role="alert">
                 {t('basketDashboard.segment.countFailed', { item: item.name })}
