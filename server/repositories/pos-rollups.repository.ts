@@ -29,15 +29,18 @@ import {
  * rollups (migration 0041, basket-rollups.repository.ts) move with the same checks.
  */
 
-// The batch's checks with their local day; the company's zone read once.
-const BATCH = `batch AS MATERIALIZED (
+// The checks of a batch (`which`: the condition naming them) with their local day; the company's zone read once.
+const batchOf = (which: string) => `batch AS MATERIALIZED (
   SELECT c.id, c.location_id, c.revenue_center_id, c.guest_id, c.total_cents, c.guest_count,
          (c.closed_at AT TIME ZONE co.time_zone)::date AS day,
          extract(isodow FROM c.opened_at AT TIME ZONE co.time_zone)::smallint AS weekday,
          extract(hour FROM c.opened_at AT TIME ZONE co.time_zone)::smallint AS hour,
          day_part(c.opened_at, loc.time_zone) AS day_part
   FROM pos_checks c JOIN companies co ON co.id = $1 JOIN locations loc ON loc.id = c.location_id
-  WHERE c.company_id = $1 AND c.id = ANY($2::bigint[]))`;
+  WHERE c.company_id = $1 AND ${which})`;
+const BATCH = batchOf('c.id = ANY($2::bigint[])');
+// Every check of one location ($2), read on the server (a location's time-zone change).
+const LOCATION_BATCH = batchOf('c.location_id = $2::bigint');
 
 // The batch's checks by location, day, opening weekday and hour (company's zone) and day part (location's zone),
 // for the hourly rollup pos_location_hours (migration 0037).
@@ -280,18 +283,14 @@ export async function recountLocationHours(
     companyId,
     locationId,
   ]);
-  const { rows } = await sql.query<{ ids: number[] | null }>(
-    'SELECT array_agg(id) AS ids FROM pos_checks WHERE company_id = $1 AND location_id = $2',
-    [companyId, locationId],
-  );
   await sql.query(
-    `WITH ${BATCH}
+    `WITH ${LOCATION_BATCH}
      INSERT INTO pos_location_hours (company_id, location_id, day, weekday, hour, day_part, checks, revenue_cents,
                                      covers, party_1, party_2, party_3, party_4, party_5, party_6_plus)
      SELECT $1, h.location_id, h.day, h.weekday, h.hour, h.day_part, h.checks, h.revenue, h.covers,
             h.p1, h.p2, h.p3, h.p4, h.p5, h.p6
      FROM (${BATCH_HOURS}) h`,
-    [companyId, (rows[0]?.ids ?? []).map(Number)],
+    [companyId, locationId],
   );
 }
 
