@@ -85,6 +85,15 @@ async function rangeGuests(
   return basketCheckGuests(sql, companyId, filter);
 }
 
+/** What the basket's rows are read over: the query's range and day part at the scope's locations. */
+function filterOf(
+  query: Pick<BasketQuery, 'from_date' | 'to_date' | 'day_part'>,
+  locations: number[] | null,
+  zone: string,
+): BasketFilter {
+  return { locations, from: query.from_date, to: query.to_date, zone, dayPart: query.day_part ?? null };
+}
+
 /** The basket dashboard's figures (`GET /analytics/basket/`). */
 export function basketService(db: Database, now: () => Date = () => new Date()) {
   return {
@@ -102,7 +111,7 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
         if (focus !== null && !(await hasMenuItem(sql, companyId, focus))) throw notFound('Menu item');
         const { zone, today } = await companyToday(sql, companyId, now());
         const dayPart = query.day_part ?? null;
-        const filter = { locations, from: query.from_date, to: query.to_date, zone, dayPart };
+        const filter = filterOf(query, locations, zone);
         const rows = await basketFigures(sql, companyId, filter, {
           minSupportBasisPoints: Math.round(query.min_support * 100),
           focusItem: focus,
@@ -170,13 +179,7 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
         const scope = await resolveDashboardScope(sql, companyId, query);
         if (!(await hasMenuItem(sql, companyId, query.menu_item_id))) throw notFound('Menu item');
         const { zone } = await companyToday(sql, companyId, now());
-        const filter = {
-          locations: scope.locationIds,
-          from: query.from_date,
-          to: query.to_date,
-          zone,
-          dayPart: query.day_part ?? null,
-        };
+        const filter = filterOf(query, scope.locationIds, zone);
         return {
           menu_item_id: query.menu_item_id,
           guests: await basketItemGuests(sql, companyId, filter, query.menu_item_id),

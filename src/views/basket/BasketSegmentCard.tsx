@@ -25,12 +25,12 @@ export function BasketSegmentCard({
 }) {
   const { t, i18n } = useTranslation();
   const saving = useSelector(segments, (state) => state.hasTag('busy'));
-  const counting = useSelector(segments, (state) => state.hasTag('counting'));
   const problem = useSelector(segments, (state) => state.context.problem);
-  const countProblem = useSelector(segments, (state) => state.context.countProblem);
+  // The screen hands each answer to the machine before it is painted, so its state is always this answer's.
+  const counted = useSelector(segments, (state) => state.matches({ count: 'counted' }));
+  const countFailed = useSelector(segments, (state) => state.matches({ count: 'failed' }));
   const pickedId = useSelector(segments, (state) => state.context.itemId);
-  const guests = useSelector(segments, (state) => state.context.guests);
-  const countedFor = useSelector(segments, (state) => state.context.query);
+  const guests = useSelector(segments, (state) => state.context.guests) ?? 0;
   const item = basket.items.find((row) => row.menu_item_id === pickedId) ?? basket.items[0] ?? null;
   if (!item) return null;
   const { reason, window_days: windowDays, location_ids: locationIds } = basket.segment;
@@ -44,15 +44,6 @@ export function BasketSegmentCard({
         windowDays: windowDays!,
       },
     });
-  // A count is this answer's only when it was asked for its range, locations and day part and the item shown.
-  const current =
-    countedFor !== null &&
-    countedFor.from === basket.range.from &&
-    countedFor.to === basket.range.to &&
-    countedFor.dayPart === basket.day_part &&
-    JSON.stringify(countedFor.locationIds) === JSON.stringify(basket.segment.location_ids) &&
-    pickedId === item.menu_item_id;
-  const counted = current && !counting && countProblem === null && guests !== null;
   return (
     <Paper withBorder p="md" radius="md">
       <Stack gap="sm">
@@ -69,7 +60,7 @@ export function BasketSegmentCard({
           maw={360}
         />
         <div aria-live="polite">
-          {current && countProblem ? (
+          {countFailed ? (
             <Group gap="sm">
               <Text c="red" role="alert">
                 {t('basketDashboard.segment.countFailed', { item: item.name })}
