@@ -317,8 +317,13 @@ const DAILY_ROLLUP_REBUILDS = [
   'pos_location_hours_rebuild',
 ] as const;
 
-/** One step of a rollup rebuild cut into steps, run in a transaction of its own. */
-export type RollupStep = (sql: Sql) => Promise<void>;
+/** One step of a rollup rebuild cut into steps, run in a transaction of its own; `label` names it in logs. */
+export type RollupStep = ((sql: Sql) => Promise<void>) & { label?: string };
+
+/** A step with the name the demo load's log gives it when it is the longest. */
+export function labelledStep(label: string, run: (sql: Sql) => Promise<void>): RollupStep {
+  return Object.assign(run, { label });
+}
 
 // Guests whose presence and frequency rows one step puts back: about a second's work for the demo on PGlite
 // (measured: 1.5 to 2 s for 200 guests, ≈150 rows each).
@@ -342,29 +347,35 @@ export async function rollupRebuildSteps(
   const guests = known ?? (await guestsWithChecks(sql, companyId));
   const steps: RollupStep[] = [
     // pos_rollups_rebuild's tables one at a time (migration 0045): together they held PGlite for about 13 s.
-    ...DAILY_ROLLUP_REBUILDS.map(
-      (rebuild): RollupStep =>
-        (step) =>
-          step.query(`SELECT ${rebuild}($1)`, [companyId]).then(() => undefined),
+    ...DAILY_ROLLUP_REBUILDS.map((rebuild) =>
+      labelledStep(rebuild, (step) => step.query(`SELECT ${rebuild}($1)`, [companyId]).then(() => undefined)),
     ),
-    (step) => refillCompanyHours(step, companyId),
+    labelledStep('company hours', (step) => refillCompanyHours(step, companyId)),
     // A step of its own: with the hours, it held the demo's server for 6.6 s.
-    (step) => step.query('SELECT pos_guest_visits_rebuild($1)', [companyId]).then(() => undefined),
+    labelledStep('pos_guest_visits_rebuild', (step) =>
+      step.query('SELECT pos_guest_visits_rebuild($1)', [companyId]).then(() => undefined),
+    ),
     // The later steps add their rows, so a sequence run again starts from none.
-    async (step) => {
+    labelledStep('basket and presence rows cleared', async (step) => {
       await clearBasketRollups(step, companyId);
       await clearGuestPresence(step, companyId);
-    },
+    }),
   ];
   // The first month is open below and the last above, so no check falls outside the steps.
   months.forEach((month, index) => {
     const from = index === 0 ? null : month;
     const to = months[index + 1] ?? null;
-    steps.push((step) => fillBasketRollups(step, companyId, from, to));
+    steps.push(
+      labelledStep(`basket rollups from ${month}`, (step) => fillBasketRollups(step, companyId, from, to)),
+    );
   });
   for (let start = 0; start < guests.length; start += PRESENCE_GUESTS_PER_STEP) {
     const some = guests.slice(start, start + PRESENCE_GUESTS_PER_STEP);
-    steps.push((step) => addGuestPresence(step, companyId, some));
+    steps.push(
+      labelledStep(`presence of guests ${start + 1}–${start + some.length}`, (step) =>
+        addGuestPresence(step, companyId, some),
+      ),
+    );
   }
   return steps;
 }

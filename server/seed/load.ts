@@ -26,6 +26,7 @@ import { guestsWithChecks } from '../repositories/guest-presence.repository.js';
 import {
   rebuildRollups,
   rollupRebuildSteps,
+  labelledStep,
   type RollupStep,
 } from '../repositories/pos-rollups.repository.js';
 import { companyCompetitors } from './competitors.js';
@@ -400,11 +401,12 @@ const IN_GUEST_RANGE = '($2::bigint IS NULL OR c.guest_id >= $2) AND ($3::bigint
  * locations, then their items a range at a time. The ranges must cover every guest.
  */
 export function guestTotalsSteps(companyId: number, ranges: readonly GuestRange[]): RollupStep[] {
-  const totals = ranges.map((range, index): RollupStep => async (sql) => {
-    // Fresh statistics first: with none, PostgreSQL may join the aggregate to the guests by nested loop.
-    if (index === 0) await sql.exec('ANALYZE guests, pos_checks, pos_check_lines');
-    await sql.query(
-      `UPDATE guests g
+  const totals = ranges.map((range, index): RollupStep =>
+    labelledStep(`guest totals ${index + 1}/${ranges.length}`, async (sql) => {
+      // Fresh statistics first: with none, PostgreSQL may join the aggregate to the guests by nested loop.
+      if (index === 0) await sql.exec('ANALYZE guests, pos_checks, pos_check_lines');
+      await sql.query(
+        `UPDATE guests g
            SET visit_count = a.visits, total_spend_cents = a.spend, first_visit_at = a.first_at,
                last_visit_at = a.last_at, first_location_id = a.first_location_id,
                breakfast_visits = a.breakfast, lunch_visits = a.lunch, dinner_visits = a.dinner, late_visits = a.late,
@@ -415,21 +417,24 @@ export function guestTotalsSteps(companyId: number, ranges: readonly GuestRange[
                  WHERE c.company_id = $1 AND c.guest_id IS NOT NULL AND ${IN_GUEST_RANGE}
                  GROUP BY c.guest_id) a
            WHERE g.company_id = $1 AND g.id = a.guest_id`,
-      [companyId, range.from, range.to],
-    );
-  });
-  const items = ranges.map((range): RollupStep => async (sql) => {
-    await sql.query(
-      `INSERT INTO guest_menu_items (company_id, guest_id, menu_item_id, quantity, checks)
+        [companyId, range.from, range.to],
+      );
+    }),
+  );
+  const items = ranges.map((range, index): RollupStep =>
+    labelledStep(`guest items ${index + 1}/${ranges.length}`, async (sql) => {
+      await sql.query(
+        `INSERT INTO guest_menu_items (company_id, guest_id, menu_item_id, quantity, checks)
            SELECT ${GUEST_ITEM_FIGURES}
            WHERE l.company_id = $1 AND c.guest_id IS NOT NULL AND ${IN_GUEST_RANGE}
            GROUP BY c.company_id, c.guest_id, l.menu_item_id`,
-      [companyId, range.from, range.to],
-    );
-  });
+        [companyId, range.from, range.to],
+      );
+    }),
+  );
   return [
     ...totals,
-    async (sql) => {
+    labelledStep('guest locations', async (sql) => {
       await sql.query('DELETE FROM guest_locations WHERE company_id = $1 AND visits > 0', [companyId]);
       // Seeded first locations are always a location with a check, so the checks alone fill the table.
       await sql.query(
@@ -442,7 +447,7 @@ export function guestTotalsSteps(companyId: number, ranges: readonly GuestRange[
       );
       // The item steps after this one add their rows, so a sequence run again starts from none.
       await sql.query('DELETE FROM guest_menu_items WHERE company_id = $1', [companyId]);
-    },
+    }),
     ...items,
   ];
 }
@@ -637,9 +642,9 @@ async function finishInSteps(
   });
   const steps: RollupStep[] = [
     ...guestTotalsSteps(companyId, guestRanges(guests)),
-    (sql) => rebuildCohortRollups(sql, companyId),
+    labelledStep('cohorts', (sql) => rebuildCohortRollups(sql, companyId)),
     ...rollups,
-    finish,
+    labelledStep('subscriber lists, flow guests, finished', (sql) => finish(sql)),
   ];
   let nextReport = 1;
   // The longest step is how long a request may wait: the log names it, so a step that grew shows.
@@ -661,7 +666,7 @@ async function finishInSteps(
     }
   }
   options.log(
-    `${options.name}: ${steps.length} steps, the longest (step ${slowest.index + 1}) ${Math.round(slowest.ms)} ms`,
+    `${options.name}: ${steps.length} steps, the longest (step ${slowest.index + 1}, ${steps[slowest.index]!.label ?? 'unnamed'}) ${Math.round(slowest.ms)} ms`,
   );
 }
 

@@ -11,12 +11,14 @@ import {
   journeyLocations,
   journeyMoves,
   locationSpread,
+  movingGuests,
   nextVisitGaps,
   type NextGapRow,
   type JourneySource,
   type MoveRow,
 } from '../repositories/customer-journey.repository.js';
 import type { DayBounds } from '../../src/schemas/dashboard-query.js';
+import { presenceTotals, type PresenceScope } from '../repositories/guest-presence.repository.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
 
 /** Rounds a share (0–1) to four decimals, as the other percentages of the API. */
@@ -85,6 +87,26 @@ function gapOf(visitNumber: number, rows: readonly NextGapRow[]): NextVisitGap {
   };
 }
 
+/**
+ * The range's distinct guests at the locations and those of them at two or more locations: from the presence rows
+ * and the location changes when a presence scope counts these locations (the dashboard), else by grouping the
+ * range's guest-day rows per guest (picked locations no scope counts, and the raw comparison).
+ */
+async function spreadOf(
+  sql: Sql,
+  companyId: CompanyId,
+  locations: number[] | null,
+  range: DayBounds,
+  source: JourneySource,
+  presence: PresenceScope | null,
+): Promise<{ guests: number; multi_location_guests: number }> {
+  if (source === 'raw' || presence === null) return locationSpread(sql, companyId, locations, range, source);
+  return {
+    guests: (await presenceTotals(sql, companyId, presence, range)).guests,
+    multi_location_guests: await movingGuests(sql, companyId, locations, range),
+  };
+}
+
 /** The headline figures of a range at the locations. */
 async function totalsOf(
   sql: Sql,
@@ -92,10 +114,11 @@ async function totalsOf(
   locations: number[] | null,
   range: DayBounds,
   source: JourneySource,
+  presence: PresenceScope | null,
   moves?: readonly MoveRow[],
 ): Promise<JourneyTotals> {
   const rows = moves ?? (await journeyMoves(sql, companyId, locations, range, source));
-  const spread = await locationSpread(sql, companyId, locations, range, source);
+  const spread = await spreadOf(sql, companyId, locations, range, source, presence);
   const newGuests = rows.reduce((sum, row) => sum + row.guests, 0);
   const returned = rows
     .filter((row) => row.to_location_id !== null)
@@ -146,8 +169,9 @@ export async function journeyFigures(
         ),
       )
       .filter((gap) => gap.visits > 0),
-    totals: await totalsOf(sql, companyId, scope.locationIds, range, source, moves),
-    previous_totals: previous && (await totalsOf(sql, companyId, scope.locationIds, previous, source)),
+    totals: await totalsOf(sql, companyId, scope.locationIds, range, source, scope.presence, moves),
+    previous_totals:
+      previous && (await totalsOf(sql, companyId, scope.locationIds, previous, source, scope.presence)),
   };
 }
 

@@ -64,6 +64,22 @@ function visitsOf(checks: readonly RawCheck[]): Visit[] {
   return visits;
 }
 
+/**
+ * The journey-gap rollup the visits make, counted in JS: each visit on its day at its location and at location 0
+ * (the company), by visit number (10: ten and later) and days until the next visit (0: none).
+ */
+function journeyGapsOf(visits: readonly Visit[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const visit of visits) {
+    const gap = visit.next ? between(visit.day, visit.next.day) : 0;
+    for (const location of [visit.location, 0]) {
+      const key = `${location}:${visit.day}:${Math.min(visit.number, 10)}:${gap}`;
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
+  }
+  return counts;
+}
+
 /** The quantile by sorting every value (linear between the nearest ranks), to a tenth. */
 function quantile(values: number[], q: number): number | null {
   if (values.length === 0) return null;
@@ -206,7 +222,23 @@ describe('customer journey: figures equal plain-JS counts over the raw checks', 
       }))
       .sort((a, b) => a.guest - b.guest || (a.day < b.day ? -1 : 1));
     expect(await storedVisits()).toEqual(want);
+    expect(await storedJourneyGaps()).toEqual(journeyGapsOf(visitsOf(await raw())));
   }
+
+  /** The journey-gap rollup's rows (migration 0049), as `location:day:visit number:gap` → visits. */
+  const storedJourneyGaps = () =>
+    db.owner(async (sql) =>
+      Object.fromEntries(
+        (
+          await sql.query<{ key: string; visits: number }>(
+            `SELECT location_id || ':' || to_char(day, 'YYYY-MM-DD') || ':' || visit_number || ':' || gap AS key,
+                    visits::int AS visits
+             FROM pos_journey_gaps WHERE company_id = $1`,
+            [companyA],
+          )
+        ).rows.map((row) => [row.key, row.visits]),
+      ),
+    );
 
   /** Random checks over 2024–2025 for sixty regulars and some one-off guests, clustered so that many come back, some near midnight. */
   function checksFor(companyId: number, places: number[], count: number, prefix: string): IngestCheck[] {
