@@ -312,13 +312,20 @@ export async function generateLarge(
     await owner((sql) =>
       sql.query(
         // Spread evenly over two years from 2024-01-01 (any hour); six checks in seven have a guest, drawn by a
-        // multiplicative hash so each guest's visits scatter over the two years.
+        // multiplicative hash so each guest's visits scatter over the two years (a guest's checks are a guest
+        // count apart: v counts them). Nine checks in ten are at the guest's home location (their number
+        // modulo the locations), the tenth at another, drawn per visit, so guests move between locations.
         `INSERT INTO pos_checks (company_id, location_id, revenue_center_id, guest_id, check_number, opened_at,
                                  closed_at, guest_count, subtotal_cents, total_cents)
-         SELECT $1, ($2::bigint[])[1 + i % ${LOCATIONS}], ($3::bigint[])[1 + 2 * (i % ${LOCATIONS}) + (i / ${LOCATIONS}) % 2],
-                CASE WHEN i % 7 = 0 THEN NULL ELSE $4::bigint + (i * 2654435761) % $5::bigint END,
+         SELECT $1, ($2::bigint[])[1 + p.place], ($3::bigint[])[1 + 2 * p.place + (i / ${LOCATIONS}) % 2],
+                CASE WHEN i % 7 = 0 THEN NULL ELSE $4::bigint + g.n END,
                 'C' || i, at - interval '40 minutes', at, 1 + i % 4, 1000 + (i * 7919) % 9000, 1000 + (i * 7919) % 9000
          FROM generate_series($6::bigint, $7::bigint) AS i,
+              LATERAL (SELECT (i * 2654435761) % $5::bigint AS n, i / $5::bigint AS v) AS g,
+              LATERAL (SELECT CASE WHEN i % 7 = 0 THEN i % ${LOCATIONS}
+                                   WHEN ((g.v + 1) * 40503 + g.n) % 10 < 9 THEN g.n % ${LOCATIONS}
+                                   ELSE (g.n + 1 + (g.v * 7 + g.n / ${LOCATIONS}) % ${LOCATIONS - 1}) % ${LOCATIONS}
+                              END AS place) AS p,
               LATERAL (SELECT timestamptz '2024-01-01 00:00:00+00'
                               + make_interval(secs => ((i * ${DAYS}.0 * 86400 / $8::bigint) + (i * 104729) % 3600)::double precision)) AS t(at)`,
         [
