@@ -34,6 +34,7 @@ export const CHECK_TABLES = [
   'pos_company_hours',
   'pos_return_gap_bins',
   'pos_return_gaps',
+  'pos_journey_gaps',
 ] as const;
 
 /** When to analyse again: at least `minimumRows` added, and at least `growth` of the rows there before. */

@@ -296,9 +296,10 @@ export async function recountLocationHours(
 
 /**
  * Refills a company's rollups from its checks (SQL functions `pos_rollups_rebuild`, migrations 0018, 0021,
- * 0037 and 0045, `pos_guest_visits_rebuild`, migration 0038, `pos_basket_rollups_rebuild`, migration 0041, and
- * `pos_guest_presence_rebuild`, migration 0042): after a bulk load that bypassed the increments, and after the
- * company's time zone changes (every day moves). `rollupRebuildSteps` does the same in steps.
+ * 0037 and 0045, `pos_guest_visits_rebuild`, migration 0038, which also refills the visits' own rollups of
+ * migrations 0043 and 0049, `pos_basket_rollups_rebuild`, migration 0041, and `pos_guest_presence_rebuild`,
+ * migration 0042): after a bulk load that bypassed the increments, and after the company's time zone changes
+ * (every day moves). `rollupRebuildSteps` does the same in steps.
  */
 export async function rebuildRollups(sql: Sql, companyId: CompanyId): Promise<void> {
   await sql.query('SELECT pos_rollups_rebuild($1)', [companyId]);
@@ -351,7 +352,7 @@ export async function rollupRebuildSteps(
       labelledStep(rebuild, (step) => step.query(`SELECT ${rebuild}($1)`, [companyId]).then(() => undefined)),
     ),
     labelledStep('company hours', (step) => refillCompanyHours(step, companyId)),
-    // A step of its own: with the hours, it held the demo's server for 6.6 s.
+    // A step of its own (with the hours it held the demo's server for 6.6 s); it refills the visits' rollups too.
     labelledStep('pos_guest_visits_rebuild', (step) =>
       step.query('SELECT pos_guest_visits_rebuild($1)', [companyId]).then(() => undefined),
     ),
@@ -366,7 +367,9 @@ export async function rollupRebuildSteps(
     const from = index === 0 ? null : month;
     const to = months[index + 1] ?? null;
     steps.push(
-      labelledStep(`basket rollups from ${month}`, (step) => fillBasketRollups(step, companyId, from, to)),
+      labelledStep(`basket rollups, month ${index + 1} of ${months.length}`, (step) =>
+        fillBasketRollups(step, companyId, from, to),
+      ),
     );
   });
   for (let start = 0; start < guests.length; start += PRESENCE_GUESTS_PER_STEP) {

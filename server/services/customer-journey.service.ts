@@ -11,7 +11,7 @@ import {
   journeyLocations,
   journeyMoves,
   locationSpread,
-  movingGuests,
+  multiLocationGuests,
   nextVisitGaps,
   type NextGapRow,
   type JourneySource,
@@ -103,7 +103,7 @@ async function spreadOf(
   if (source === 'raw' || presence === null) return locationSpread(sql, companyId, locations, range, source);
   return {
     guests: (await presenceTotals(sql, companyId, presence, range)).guests,
-    multi_location_guests: await movingGuests(sql, companyId, locations, range),
+    multi_location_guests: await multiLocationGuests(sql, companyId, locations, range),
   };
 }
 

@@ -13,7 +13,10 @@ export const CustomerJourneyQuerySchema = dashboardQuerySchema;
 /** `GET /api/analytics/customer-journey/` query. */
 export type CustomerJourneyQuery = z.infer<typeof CustomerJourneyQuerySchema>;
 
-/** The highest visit number listed on its own; later visits are counted together as "10+". */
+/**
+ * The highest visit number listed on its own; later visits are counted together as "10+". The rollup
+ * `pos_journey_gaps` (migration 0049) counts visit numbers up to this one: a higher top needs it refilled.
+ */
 export const TOP_VISIT_NUMBER = 10;
 
 /** The days-until-next-visit buckets of the heatmap (inclusive upper bounds; the last is open). */

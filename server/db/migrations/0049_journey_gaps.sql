@@ -19,6 +19,7 @@ CREATE TABLE pos_journey_gaps (
   -- The visit's location; 0 for the company's sum over its locations.
   location_id   bigint NOT NULL,
   day           date NOT NULL,
+  -- 10 is TOP_VISIT_NUMBER (src/schemas/customer-journey.ts): a higher top needs this table refilled.
   visit_number  smallint NOT NULL CHECK (visit_number BETWEEN 1 AND 10),
   -- Days until the guest's next visit; 0 when there is none yet.
   gap           integer NOT NULL CHECK (gap >= 0),
@@ -32,13 +33,13 @@ CREATE POLICY tenant_isolation ON pos_journey_gaps
   USING (company_id = (SELECT app_company_id()) OR (SELECT app_is_platform()))
   WITH CHECK (company_id = (SELECT app_company_id()) OR (SELECT app_is_platform()));
 GRANT SELECT, INSERT, UPDATE, DELETE ON pos_journey_gaps TO regulars_app;
--- Rows a change emptied, found without reading the company's rows (row-level security adds the company).
+-- Rows a change emptied, found by the statement's companies without reading their other rows.
 CREATE INDEX pos_journey_gaps_empty ON pos_journey_gaps (company_id) WHERE visits = 0;
 
 -- The rollup's rows of some visits (a query of pos_guest_visits rows with a `sign` column): per location and for
 -- the company (location 0).
 CREATE FUNCTION pos_journey_gaps_rows(visits text) RETURNS text
-LANGUAGE sql IMMUTABLE AS $$
+LANGUAGE sql STABLE AS $$
   SELECT format($rows$
     SELECT v.company_id, l.location_id, v.day, least(v.visit_number, 10)::smallint AS visit_number,
            coalesce(v.next_day - v.day, 0) AS gap, sum(v.sign)::bigint AS visits
@@ -47,8 +48,8 @@ LANGUAGE sql IMMUTABLE AS $$
 $$;
 
 -- Adds a statement's new visits and takes its old ones away (the transition tables are read by the dynamic
--- statement); rows reaching no visit are removed. Skipped while pos_guest_visits_rebuild refills the company's
--- visits (it refills this table after, as it does the return gaps).
+-- statements); rows reaching no visit are removed. Skipped while pos_guest_visits_rebuild refills the company's
+-- visits (the setting is migration 0043's, named for the return gaps; the rebuild refills this table after them).
 CREATE FUNCTION pos_journey_gaps_track() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -65,8 +66,10 @@ BEGIN
     SELECT * FROM (%s) c WHERE c.visits <> 0
     ON CONFLICT (company_id, location_id, day, visit_number, gap) DO UPDATE SET visits = t.visits + excluded.visits
   $statement$, pos_journey_gaps_rows(delta));
-  -- Rows whose last visit the statement took away (a visit renumbered or re-pointed, voided, erased).
-  DELETE FROM pos_journey_gaps WHERE visits = 0;
+  -- Rows whose last visit the statement took away (a visit renumbered or re-pointed, voided, erased), looked up
+  -- for the statement's companies only.
+  EXECUTE format('DELETE FROM pos_journey_gaps WHERE visits = 0 AND company_id IN (SELECT company_id FROM (%s) d)',
+                 delta);
   RETURN NULL;
 END;
 $$;

@@ -6,6 +6,8 @@
 --   356 → 51 ms and 80–400 → 28 ms).
 --   subscribers by birthday month: the "birthdays this month" set reads the month's linked subscribers, not every
 --   subscriber.
+-- The cost, on the write side: ingest updates a guest's visits and last visit at a location with every check, and
+-- with those columns in an index that update can no longer stay heap-only: it writes its index entries too.
 
 DROP INDEX guest_locations_location;
 CREATE INDEX guest_locations_location ON guest_locations (company_id, location_id, guest_id)
