@@ -94,8 +94,10 @@ $$;
 
 GRANT EXECUTE ON FUNCTION pos_journey_gaps_rebuild(bigint) TO regulars_app;
 
--- The visits' rebuild of migration 0043, the journey gaps refilled after it as the return gaps are.
-CREATE OR REPLACE FUNCTION pos_guest_visits_rebuild(company bigint) RETURNS void
+-- The visits alone, refilled from the guest-day rows with the visits' triggers off: a step of its own in the demo
+-- load on PGlite (server/repositories/pos-rollups.repository.ts `rollupRebuildSteps`), which then refills the
+-- return gaps and the journey gaps in steps of their own.
+CREATE FUNCTION pos_guest_visits_refill(company bigint) RETURNS void
 LANGUAGE sql AS $$
   SELECT set_config('app.return_gaps_rebuilding', 'on', true);
   DELETE FROM pos_guest_visits WHERE company_id = company;
@@ -106,9 +108,17 @@ LANGUAGE sql AS $$
         WHERE company_id = company GROUP BY 1, 2) d
   WINDOW w AS (PARTITION BY guest_id ORDER BY day);
   SELECT set_config('app.return_gaps_rebuilding', 'off', true);
+$$;
+
+-- The visits' rebuild of migration 0043 (the visits, then their return gaps), the journey gaps refilled after.
+CREATE OR REPLACE FUNCTION pos_guest_visits_rebuild(company bigint) RETURNS void
+LANGUAGE sql AS $$
+  SELECT pos_guest_visits_refill(company);
   SELECT pos_return_gaps_rebuild(company);
   SELECT pos_journey_gaps_rebuild(company);
 $$;
+
+GRANT EXECUTE ON FUNCTION pos_guest_visits_refill(bigint) TO regulars_app;
 
 SELECT pos_journey_gaps_rebuild(id) FROM companies;
 
