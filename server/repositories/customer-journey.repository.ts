@@ -126,7 +126,7 @@ export async function nextVisitGaps(
  * guest is at two locations in the range exactly when one of their rows is the first at its location in the range
  * (`prev_day_here` before it) without being their first of the range (`prev_day` inside it): such a row always
  * changes location. Guests whose rows of that kind are all elsewhere are matched against the range's rows at the
- * locations (a semi-join, so the planner may hash them rather than look each guest up).
+ * locations by a semi-join: one look-up per such guest at 1M guests (docs/dashboards.md, the journey's speed).
  */
 export async function multiLocationGuests(
   sql: Sql,
@@ -135,8 +135,9 @@ export async function multiLocationGuests(
   range: DayBounds,
 ): Promise<number> {
   // The planner has no figure for how few rows change location, so it prices the scan as the range's every row and
-  // JIT-compiles it: 90–120 ms of compiling at 1M guests for a statement that read none. Off for the rest of the
-  // call's transaction too, as the other settings of these reads are (`DISTINCT_GUESTS_MEMORY`).
+  // JIT-compiles it: 90–120 ms of compiling at 1M guests for a statement that read no row (guests who never moved).
+  // Off for the rest of the call's transaction too, as the other settings of these reads are
+  // (`DISTINCT_GUESTS_MEMORY`).
   await sql.query('SET LOCAL jit = off');
   const result = await sql.query<{ guests: string }>(
     `WITH movers AS MATERIALIZED (

@@ -345,11 +345,11 @@ const PRESENCE_GUESTS_PER_STEP = 100;
 
 /**
  * The same refill as `rebuildRollups` cut into steps, each meant for a transaction of its own: the daily rollups,
- * a table per step; the hours; the visits and each of their rollups; the basket and presence rows cleared; a month of basket rollups per step;
- * a hundred guests' presence rows per step (about a second each for the demo on PGlite, whose work holds the
- * server's thread: between two transactions the server answers). The whole sequence can run again after a stop partway. The caller keeps
- * the company's checks unchanged meanwhile (`lockCompanyIngestion` refuses changes during a demo load). Same rows
- * as `rebuildRollups` (tests/db/demo-load.test.ts).
+ * a table per step; the hours; the visits and each of their rollups; the basket and presence rows cleared; a month
+ * of basket rollups per step; a hundred guests' presence rows per step (about a second each for the demo on PGlite,
+ * whose work holds the server's thread: between two transactions the server answers). The whole sequence can run
+ * again after a stop partway. The caller keeps the company's checks unchanged meanwhile (`lockCompanyIngestion`
+ * refuses changes during a demo load). Same rows as `rebuildRollups` (tests/db/demo-load.test.ts).
  */
 export async function rollupRebuildSteps(
   sql: Sql,
