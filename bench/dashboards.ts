@@ -170,8 +170,9 @@ const INSIGHTS_RAW = `WITH zone AS MATERIALIZED (SELECT time_zone AS tz FROM com
             WHERE p.company_id = $1 AND p.guest_id = d.guest_id
               AND p.closed_at < (d.day::timestamp AT TIME ZONE zone.tz)))::bigint AS return_visits`;
 
-// Customer journey: the range's visits (a guest's local day, at its lowest location id; at the picked locations) and
-// those of them followed by a later day with a check, whenever it came.
+// Customer journey: the range's visits (a guest's local day, at its lowest location id; at the picked locations),
+// those of them followed by a later day with a check, whenever it came, and the guests with a check at the picked
+// locations in the range who had checks at two or more locations in it.
 const JOURNEY_RAW = `WITH zone AS MATERIALIZED (SELECT time_zone AS tz FROM companies WHERE id = $1),
   days AS MATERIALIZED (
     SELECT c.guest_id, (c.closed_at AT TIME ZONE zone.tz)::date AS day, min(c.location_id) AS location_id
@@ -180,8 +181,16 @@ const JOURNEY_RAW = `WITH zone AS MATERIALIZED (SELECT time_zone AS tz FROM comp
       AND c.closed_at >= ($2::date::timestamp AT TIME ZONE zone.tz)
       AND c.closed_at < (($3::date + 1)::timestamp AT TIME ZONE zone.tz)
     GROUP BY 1, 2),
-  visits AS MATERIALIZED (SELECT * FROM days WHERE $4::bigint[] IS NULL OR location_id = ANY($4::bigint[]))
-  SELECT count(*)::bigint AS visits,
+  visits AS MATERIALIZED (SELECT * FROM days WHERE $4::bigint[] IS NULL OR location_id = ANY($4::bigint[])),
+  spread AS MATERIALIZED (
+    SELECT count(DISTINCT c.location_id) AS places, bool_or($4::bigint[] IS NULL OR c.location_id = ANY($4::bigint[])) AS here
+    FROM pos_checks c CROSS JOIN zone
+    WHERE c.company_id = $1 AND c.guest_id IS NOT NULL
+      AND c.closed_at >= ($2::date::timestamp AT TIME ZONE zone.tz)
+      AND c.closed_at < (($3::date + 1)::timestamp AT TIME ZONE zone.tz)
+    GROUP BY c.guest_id)
+  SELECT (SELECT count(*) FROM spread WHERE here AND places > 1)::bigint AS multi_location_guests,
+         count(*)::bigint AS visits,
          count(*) FILTER (WHERE EXISTS (SELECT 1 FROM pos_checks c WHERE c.company_id = $1
            AND c.guest_id = v.guest_id AND c.closed_at >= ((v.day + 1)::timestamp AT TIME ZONE zone.tz)))::bigint
            AS returned
@@ -304,16 +313,17 @@ const CALLS: DashboardCall[] = [
   {
     name: 'customer_journey',
     path: '/api/analytics/customer-journey/',
-    figures: 'visits in the range, of them followed by another',
+    figures: 'visits in the range, of them followed by another; guests at two or more locations',
     fromApi: (body) => {
       const gaps = body.gaps as { visits: number; returned: number }[];
       return [
         gaps.reduce((total, gap) => total + gap.visits, 0),
         gaps.reduce((total, gap) => total + gap.returned, 0),
+        field(body, 'totals').multi_location_guests!,
       ];
     },
     raw: JOURNEY_RAW,
-    fromRaw: (row) => numbers(row, ['visits', 'returned']),
+    fromRaw: (row) => numbers(row, ['visits', 'returned', 'multi_location_guests']),
   },
 ];
 

@@ -30,6 +30,7 @@ export const CHECK_TABLES = [
   'pos_basket_pairs',
   'pos_guest_presence',
   'pos_guest_frequency',
+  'pos_guest_spread',
   'pos_guest_visits',
   'pos_company_hours',
   'pos_return_gap_bins',

@@ -121,46 +121,9 @@ export async function nextVisitGaps(
 }
 
 /**
- * The range's guests with checks at two or more of the company's locations in it, among those with a check at
- * `locations` (null: any), from the guest-day rows where a guest changed location (migration 0049's index). A
- * guest is at two locations in the range exactly when one of their rows is the first at its location in the range
- * (`prev_day_here` before it) without being their first of the range (`prev_day` inside it): such a row always
- * changes location. Guests whose rows of that kind are all elsewhere are matched against the range's rows at the
- * locations by a semi-join: one look-up per such guest at 1M guests (docs/dashboards.md, the journey's speed).
- */
-export async function multiLocationGuests(
-  sql: Sql,
-  companyId: CompanyId,
-  locations: number[] | null,
-  range: DayBounds,
-): Promise<number> {
-  // The planner has no figure for how few rows change location, so it prices the scan as the range's every row and
-  // JIT-compiles it: 90–120 ms of compiling at 1M guests for a statement that read no row (guests who never moved).
-  // Off for the rest of the call's transaction too, as the other settings of these reads are
-  // (`DISTINCT_GUESTS_MEMORY`).
-  await sql.query('SET LOCAL jit = off');
-  const result = await sql.query<{ guests: string }>(
-    `WITH movers AS MATERIALIZED (
-       SELECT guest_id, bool_or($2::bigint[] IS NULL OR location_id = ANY($2::bigint[])) AS here
-       FROM pos_guest_days
-       WHERE company_id = $1 AND day BETWEEN $3::date AND $4::date AND prev_day IS DISTINCT FROM prev_day_here
-         AND (prev_day_here IS NULL OR prev_day_here < $3::date) AND prev_day >= $3::date
-       GROUP BY guest_id)
-     SELECT (SELECT count(*) FROM movers WHERE here)
-          + (SELECT count(*) FROM movers m
-             WHERE NOT m.here AND EXISTS (SELECT 1 FROM pos_guest_days d
-                                          WHERE d.company_id = $1 AND d.guest_id = m.guest_id
-                                            AND d.day BETWEEN $3::date AND $4::date
-                                            AND d.location_id = ANY($2::bigint[]))) AS guests`,
-    [companyId, locations, range.from, range.to],
-  );
-  return Number(result.rows[0]!.guests);
-}
-
-/**
  * The range's distinct guests with a check at the locations, and those of them at two or more locations in it,
  * by grouping the range's guest-day rows per guest: for the raw comparison and for locations no presence scope
- * counts (the service reads `presenceTotals` and `multiLocationGuests` otherwise).
+ * counts (the service reads the presence and spread rows otherwise: `presenceTotals`, `oneLocationGuests`).
  */
 export async function locationSpread(
   sql: Sql,

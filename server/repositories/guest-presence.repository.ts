@@ -5,7 +5,9 @@ import type { CompanyId, Sql } from '../db/database.js';
  * presence rollup"): per scope (the company, a location, a location group), day and the guest's previous day in
  * that scope, the guests of that day and their checks. A range's distinct guests are its rows whose previous day
  * is before the range, so every read sums rows of the range's days, never guest-days. Kept in the transaction
- * that changes `pos_guest_days`: the touched guests' rows are subtracted before the change and added after.
+ * that changes `pos_guest_days`: the touched guests' rows are subtracted before the change and added after. The
+ * frequency rows (`pos_guest_frequency`, guests by checks in a range) and the spread rows (`pos_guest_spread`,
+ * migration 0051: guests at one location only in a range) are kept the same way, with them.
  */
 
 /** Which presence rows a figure reads: the whole company, one location or one location group. */
@@ -48,6 +50,26 @@ const APPLY_FREQUENCY = `INSERT INTO pos_guest_frequency AS t (company_id, scope
   FROM pos_guest_frequency_rows($1, $2::bigint[], NULL) r
   ON CONFLICT (company_id, scope_kind, scope_id, day, visits, before_day) DO UPDATE
   SET guests = t.guests + excluded.guests`;
+// The same for their spread rows (guests at one location only; migration 0051).
+const APPLY_SPREAD = `INSERT INTO pos_guest_spread AS t (company_id, scope_kind, scope_id, day, since_day, guests)
+  SELECT $1, r.scope_kind, r.scope_id, r.day, r.since_day, $3::int * r.guests
+  FROM pos_guest_spread_rows($1, $2::bigint[], NULL) r
+  ON CONFLICT (company_id, scope_kind, scope_id, day, since_day) DO UPDATE
+  SET guests = t.guests + excluded.guests`;
+
+/** The three rollups kept per guest, each by its function of the guests' guest-day rows. */
+const ROLLUPS = ['pos_guest_presence', 'pos_guest_frequency', 'pos_guest_spread'] as const;
+
+// Adds (sign 1) or subtracts (-1) every rollup's rows of the guests.
+async function apply(
+  sql: Sql,
+  companyId: CompanyId,
+  guestIds: readonly number[],
+  sign: 1 | -1,
+): Promise<void> {
+  for (const statement of [APPLY, APPLY_FREQUENCY, APPLY_SPREAD])
+    await sql.query(statement, [companyId, guestIds, sign]);
+}
 
 /**
  * Takes the presence rows of some guests out, before their guest-day rows change (a batch of checks, a void,
@@ -59,14 +81,13 @@ export async function subtractGuestPresence(
   guestIds: readonly number[],
 ): Promise<void> {
   if (guestIds.length === 0) return;
-  await sql.query(APPLY, [companyId, guestIds, -1]);
-  await sql.query(APPLY_FREQUENCY, [companyId, guestIds, -1]);
+  await apply(sql, companyId, guestIds, -1);
 }
 
 // Rows an increment left without guests (found by the partial indexes on them).
 async function dropEmpty(sql: Sql, companyId: CompanyId): Promise<void> {
-  await sql.query('DELETE FROM pos_guest_presence WHERE company_id = $1 AND guests = 0', [companyId]);
-  await sql.query('DELETE FROM pos_guest_frequency WHERE company_id = $1 AND guests = 0', [companyId]);
+  for (const table of ROLLUPS)
+    await sql.query(`DELETE FROM ${table} WHERE company_id = $1 AND guests = 0`, [companyId]);
 }
 
 /** Puts the presence rows of some guests back from their guest-day rows, and drops the rows left empty. */
@@ -76,8 +97,7 @@ export async function addGuestPresence(
   guestIds: readonly number[],
 ): Promise<void> {
   if (guestIds.length === 0) return;
-  await sql.query(APPLY, [companyId, guestIds, 1]);
-  await sql.query(APPLY_FREQUENCY, [companyId, guestIds, 1]);
+  await apply(sql, companyId, guestIds, 1);
   await dropEmpty(sql, companyId);
 }
 
@@ -88,8 +108,7 @@ export async function removeGuestPresence(
   guestIds: readonly number[],
 ): Promise<void> {
   if (guestIds.length === 0) return;
-  await sql.query(APPLY, [companyId, guestIds, -1]);
-  await sql.query(APPLY_FREQUENCY, [companyId, guestIds, -1]);
+  await apply(sql, companyId, guestIds, -1);
   await dropEmpty(sql, companyId);
 }
 
@@ -107,17 +126,14 @@ export async function guestsOfChecks(
   return rows.map((row) => Number(row.guest_id));
 }
 
-/** Takes out a location group's presence and frequency rows (the group is gone, or they are filled again). */
+/** Takes out a location group's presence, frequency and spread rows (the group is gone, or they are filled again). */
 export async function removeGroupPresence(sql: Sql, companyId: CompanyId, groupId: number): Promise<void> {
-  const params = [companyId, groupId];
-  await sql.query(
-    'DELETE FROM pos_guest_presence WHERE company_id = $1 AND scope_kind = 2 AND scope_id = $2',
-    params,
-  );
-  await sql.query(
-    'DELETE FROM pos_guest_frequency WHERE company_id = $1 AND scope_kind = 2 AND scope_id = $2',
-    params,
-  );
+  for (const table of ROLLUPS) {
+    await sql.query(`DELETE FROM ${table} WHERE company_id = $1 AND scope_kind = 2 AND scope_id = $2`, [
+      companyId,
+      groupId,
+    ]);
+  }
 }
 
 /**
@@ -139,12 +155,17 @@ export async function rebuildGroupPresence(sql: Sql, companyId: CompanyId, group
      FROM pos_guest_frequency_rows($1, NULL, $2) r`,
     params,
   );
+  await sql.query(
+    `INSERT INTO pos_guest_spread (company_id, scope_kind, scope_id, day, since_day, guests)
+     SELECT $1, r.scope_kind, r.scope_id, r.day, r.since_day, r.guests
+     FROM pos_guest_spread_rows($1, NULL, $2) r`,
+    params,
+  );
 }
 
-/** Takes out every presence and frequency row of a company, before `addGuestPresence` puts them back guest by guest. */
+/** Takes out every presence, frequency and spread row of a company, before `addGuestPresence` puts them back guest by guest. */
 export async function clearGuestPresence(sql: Sql, companyId: CompanyId): Promise<void> {
-  await sql.query('DELETE FROM pos_guest_presence WHERE company_id = $1', [companyId]);
-  await sql.query('DELETE FROM pos_guest_frequency WHERE company_id = $1', [companyId]);
+  for (const table of ROLLUPS) await sql.query(`DELETE FROM ${table} WHERE company_id = $1`, [companyId]);
 }
 
 /** The company's guests with a check, in id order. */
@@ -196,6 +217,25 @@ export async function presenceTotals(
   );
   const row = rows[0]!;
   return { guests: Number(row.guests), new_guests: Number(row.new_guests), visits: Number(row.visits) };
+}
+
+/**
+ * A range's guests in the scope whose every check in it was at one location (migration 0051): one sum over the
+ * spread rows of its days. The scope's distinct guests less these are those seen at two or more locations.
+ */
+export async function oneLocationGuests(
+  sql: Sql,
+  companyId: CompanyId,
+  scope: PresenceScope,
+  range: { from: string; to: string },
+): Promise<number> {
+  const { rows } = await sql.query<{ guests: string }>(
+    `SELECT coalesce(sum(guests), 0)::bigint AS guests FROM pos_guest_spread
+     WHERE company_id = $1 AND scope_kind = $2 AND scope_id = $3 AND day BETWEEN $4::date AND $5::date
+       AND since_day >= $4::date`,
+    [companyId, ...keyOf(scope), range.from, range.to],
+  );
+  return Number(rows[0]!.guests);
 }
 
 /** One period's distinct guests in the scope and those new to the company in it. */

@@ -11,14 +11,17 @@ import {
   journeyLocations,
   journeyMoves,
   locationSpread,
-  multiLocationGuests,
   nextVisitGaps,
   type NextGapRow,
   type JourneySource,
   type MoveRow,
 } from '../repositories/customer-journey.repository.js';
 import type { DayBounds } from '../../src/schemas/dashboard-query.js';
-import { presenceTotals, type PresenceScope } from '../repositories/guest-presence.repository.js';
+import {
+  oneLocationGuests,
+  presenceTotals,
+  type PresenceScope,
+} from '../repositories/guest-presence.repository.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
 
 /** Rounds a share (0–1) to four decimals, as the other percentages of the API. */
@@ -87,23 +90,29 @@ function gapOf(visitNumber: number, rows: readonly NextGapRow[]): NextVisitGap {
   };
 }
 
+/** How a call reads its figures: from the rollups or the raw checks, and the presence scope of its locations. */
+interface JourneyReading {
+  source: JourneySource;
+  presence: PresenceScope | null;
+}
+
 /**
- * The range's distinct guests at the locations and those of them at two or more locations: from the presence rows
- * and the location changes when a presence scope counts these locations (the dashboard), else by grouping the
- * range's guest-day rows per guest (picked locations no scope counts, and the raw comparison).
+ * The range's distinct guests at the locations and those of them at two or more locations: from the presence and
+ * spread rows when a presence scope counts these locations (the dashboard), else by grouping the range's
+ * guest-day rows per guest (picked locations no scope counts, and the raw comparison).
  */
 async function spreadOf(
   sql: Sql,
   companyId: CompanyId,
   locations: number[] | null,
   range: DayBounds,
-  source: JourneySource,
-  presence: PresenceScope | null,
+  { source, presence }: JourneyReading,
 ): Promise<{ guests: number; multi_location_guests: number }> {
   if (source === 'raw' || presence === null) return locationSpread(sql, companyId, locations, range, source);
+  const guests = (await presenceTotals(sql, companyId, presence, range)).guests;
   return {
-    guests: (await presenceTotals(sql, companyId, presence, range)).guests,
-    multi_location_guests: await multiLocationGuests(sql, companyId, locations, range),
+    guests,
+    multi_location_guests: guests - (await oneLocationGuests(sql, companyId, presence, range)),
   };
 }
 
@@ -113,12 +122,11 @@ async function totalsOf(
   companyId: CompanyId,
   locations: number[] | null,
   range: DayBounds,
-  source: JourneySource,
-  presence: PresenceScope | null,
+  reading: JourneyReading,
   moves?: readonly MoveRow[],
 ): Promise<JourneyTotals> {
-  const rows = moves ?? (await journeyMoves(sql, companyId, locations, range, source));
-  const spread = await spreadOf(sql, companyId, locations, range, source, presence);
+  const rows = moves ?? (await journeyMoves(sql, companyId, locations, range, reading.source));
+  const spread = await spreadOf(sql, companyId, locations, range, reading);
   const newGuests = rows.reduce((sum, row) => sum + row.guests, 0);
   const returned = rows
     .filter((row) => row.to_location_id !== null)
@@ -146,6 +154,7 @@ export async function journeyFigures(
   const scope = await resolveDashboardScope(sql, companyId, query);
   const range = { from: query.from_date, to: query.to_date };
   const previous = scope.previous && { from: scope.previous.from!, to: scope.previous.to! };
+  const reading: JourneyReading = { source, presence: scope.presence };
   const moves = await journeyMoves(sql, companyId, scope.locationIds, range, source);
   const gapRows = await nextVisitGaps(sql, companyId, scope.locationIds, range, TOP_VISIT_NUMBER, source);
   const wanted = new Set(scope.locationIds ?? []);
@@ -169,9 +178,8 @@ export async function journeyFigures(
         ),
       )
       .filter((gap) => gap.visits > 0),
-    totals: await totalsOf(sql, companyId, scope.locationIds, range, source, scope.presence, moves),
-    previous_totals:
-      previous && (await totalsOf(sql, companyId, scope.locationIds, previous, source, scope.presence)),
+    totals: await totalsOf(sql, companyId, scope.locationIds, range, reading, moves),
+    previous_totals: previous && (await totalsOf(sql, companyId, scope.locationIds, previous, reading)),
   };
 }
 

@@ -373,7 +373,13 @@ describe('demo data in two steps', () => {
 
   it('fills the rollups step by step (a month of baskets, some guests at a time) to the rows of the bulk rebuild', async () => {
     const stepwise = await rollupFingerprint(whole.db);
-    for (const table of ['pos_basket_pairs', 'pos_guest_presence', 'pos_guest_frequency', 'pos_guest_days']) {
+    for (const table of [
+      'pos_basket_pairs',
+      'pos_guest_presence',
+      'pos_guest_frequency',
+      'pos_guest_spread',
+      'pos_guest_days',
+    ]) {
       expect(stepwise[table], table).not.toMatch(/^0 rows/);
     }
     await rebuildEveryCompany(whole.db);

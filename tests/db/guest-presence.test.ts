@@ -3,6 +3,7 @@ import type { Database, Sql } from '../../server/db/database.js';
 import {
   presenceByLocation,
   presenceByPeriod,
+  oneLocationGuests,
   presenceTotals,
   presenceVisitCounts,
   type PresenceScope,
@@ -33,6 +34,12 @@ const FREQUENCY = `SELECT scope_kind, scope_id::int AS scope_id, day::text, visi
 const FREQUENCY_REBUILT = `SELECT scope_kind, scope_id::int AS scope_id, day::text, visits, before_day::text,
                                   guests::int
                            FROM pos_guest_frequency_rows($1, NULL, NULL)`;
+
+// The spread rows (migration 0051) stored, and as the bulk rebuild's function works them out from scratch.
+const SPREAD = `SELECT scope_kind, scope_id::int AS scope_id, day::text, since_day::text, guests::int
+                FROM pos_guest_spread WHERE company_id = $1`;
+const SPREAD_REBUILT = `SELECT scope_kind, scope_id::int AS scope_id, day::text, since_day::text, guests::int
+                        FROM pos_guest_spread_rows($1, NULL, NULL)`;
 
 /** A guest's check as the brute force sees it: the local day of its closing time in the company's zone. */
 interface CheckDay {
@@ -134,6 +141,18 @@ function rangeByBruteForce(checks: CheckDay[], locations: number[] | null, from:
   };
 }
 
+/** Guests with a check at the locations (null: any) in a range whose every check in the range was at one location. */
+function oneLocationByBruteForce(checks: CheckDay[], locations: number[] | null, from: string, to: string) {
+  const seenAt = new Map<number, Set<number>>();
+  for (const check of checks) {
+    if (check.day < from || check.day > to) continue;
+    seenAt.set(check.guest_id, (seenAt.get(check.guest_id) ?? new Set()).add(check.location_id));
+  }
+  return [...seenAt.values()].filter(
+    (at) => at.size === 1 && (locations === null || locations.includes([...at][0]!)),
+  ).length;
+}
+
 /** Guests by their number of checks in a range in a scope, 10 meaning 10 or more, only counts with guests. */
 function visitCountsByBruteForce(checks: CheckDay[], locations: number[] | null, from: string, to: string) {
   const perGuest = new Map<number, number>();
@@ -180,15 +199,21 @@ describe('distinct-guest rollup kept with the checks', () => {
   const rowsOf = async (sql: Sql, text: string, companyId: number) =>
     (await sql.query(text, [companyId])).rows.map((row) => JSON.stringify(row)).sort();
   const expectExact = async (companyId: number) => {
-    const [stored, brute, frequency, rebuilt] = await db.tenant(companyId, async (sql) => [
-      await rowsOf(sql, STORED, companyId),
-      await bruteForce(sql, companyId),
-      await rowsOf(sql, FREQUENCY, companyId),
-      await rowsOf(sql, FREQUENCY_REBUILT, companyId),
-    ]);
+    const [stored, brute, frequency, rebuilt, spread, spreadRebuilt] = await db.tenant(
+      companyId,
+      async (sql) => [
+        await rowsOf(sql, STORED, companyId),
+        await bruteForce(sql, companyId),
+        await rowsOf(sql, FREQUENCY, companyId),
+        await rowsOf(sql, FREQUENCY_REBUILT, companyId),
+        await rowsOf(sql, SPREAD, companyId),
+        await rowsOf(sql, SPREAD_REBUILT, companyId),
+      ],
+    );
     expect(stored).toEqual(brute);
-    // The frequency rows kept by increments are those of the bulk rebuild (their sums are checked below).
+    // The frequency and spread rows kept by increments are those of the bulk rebuild (their sums are checked below).
     expect(frequency).toEqual(rebuilt);
+    expect(spread).toEqual(spreadRebuilt);
     return stored;
   };
 
@@ -252,6 +277,7 @@ describe('distinct-guest rollup kept with the checks', () => {
       [{ kind: 'group', id: groups[1]! }, [locations[1]!, locations[2]!]],
     ];
     const frequencies: number[] = [];
+    const movers: number[] = [];
     for (let draw = 0; draw < 12; draw++) {
       const start = Math.floor(random() * 40);
       const from = new Date(Date.UTC(2025, 2, 1 + start)).toISOString().slice(0, 10);
@@ -276,6 +302,16 @@ describe('distinct-guest rollup kept with the checks', () => {
           visits: visitCountsByBruteForce(checks, ids, from, to),
         });
         frequencies.push(...visits.map((row) => row.visits));
+        const oneLocation = await db.tenant(companyA, (sql) =>
+          oneLocationGuests(sql, companyA, scope, { from, to }),
+        );
+        expect({ scope, from, to, oneLocation }).toEqual({
+          scope,
+          from,
+          to,
+          oneLocation: oneLocationByBruteForce(checks, ids, from, to),
+        });
+        movers.push(totals.guests - oneLocation);
       }
       // Per week: each week's days inside the range are a range of their own.
       const weeks = await db.tenant(companyA, (sql) =>
@@ -305,8 +341,9 @@ describe('distinct-guest rollup kept with the checks', () => {
         ]);
       }
     }
-    // Not trivial: guests came once, a few times and ten times or more.
+    // Not trivial: guests came once, a few times and ten times or more; some ranges had guests at two locations.
     expect(new Set(frequencies)).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]));
+    expect(movers.some((count) => count > 0)).toBe(true);
   });
 
   it('follows a group’s members, guests erased, checks taken away and a location deleted', async () => {
