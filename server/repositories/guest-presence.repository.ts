@@ -72,8 +72,8 @@ async function apply(
 }
 
 /**
- * Takes the presence rows of some guests out, before their guest-day rows change (a batch of checks, a void,
- * a guest's or a location's deletion); `addGuestPresence` puts them back from the changed rows.
+ * Takes the presence, frequency and spread rows of some guests out, before their guest-day rows change (a batch
+ * of checks, a void, a guest's or a location's deletion); `addGuestPresence` puts them back from the changed rows.
  */
 export async function subtractGuestPresence(
   sql: Sql,
@@ -90,7 +90,7 @@ async function dropEmpty(sql: Sql, companyId: CompanyId): Promise<void> {
     await sql.query(`DELETE FROM ${table} WHERE company_id = $1 AND guests = 0`, [companyId]);
 }
 
-/** Puts the presence rows of some guests back from their guest-day rows, and drops the rows left empty. */
+/** Puts the presence, frequency and spread rows of some guests back from their guest-day rows; drops rows left empty. */
 export async function addGuestPresence(
   sql: Sql,
   companyId: CompanyId,
@@ -101,7 +101,7 @@ export async function addGuestPresence(
   await dropEmpty(sql, companyId);
 }
 
-/** Takes the presence rows of guests about to be deleted out for good (their guest-day rows go with them). */
+/** Takes the three rollups' rows of guests about to be deleted out for good (their guest-day rows go with them). */
 export async function removeGuestPresence(
   sql: Sql,
   companyId: CompanyId,
@@ -137,8 +137,8 @@ export async function removeGroupPresence(sql: Sql, companyId: CompanyId, groupI
 }
 
 /**
- * Works a location group's presence and frequency rows out again from its members' guest-day rows (the group
- * worker, after its members changed; group-presence.repository.ts).
+ * Works a location group's presence, frequency and spread rows out again from its members' guest-day rows (the
+ * group worker, after its members changed; group-presence.repository.ts).
  */
 export async function rebuildGroupPresence(sql: Sql, companyId: CompanyId, groupId: number): Promise<void> {
   const params = [companyId, groupId];
@@ -178,8 +178,8 @@ export async function guestsWithChecks(sql: Sql, companyId: CompanyId): Promise<
 }
 
 /**
- * Refills a company's presence and frequency rows from its guest-day rows (the bulk rebuild), every group's
- * included: its groups are marked ready first, so a save of a group's members meanwhile waits and marks it again.
+ * Refills a company's presence, frequency and spread rows from its guest-day rows (the bulk rebuild), every
+ * group's included: its groups are marked ready first, so a save of a group's members meanwhile waits and marks it again.
  */
 export async function rebuildGuestPresence(sql: Sql, companyId: CompanyId): Promise<void> {
   await sql.query('UPDATE location_groups SET presence_ready = true WHERE company_id = $1', [companyId]);

@@ -298,7 +298,7 @@ export async function recountLocationHours(
  * Refills a company's rollups from its checks (SQL functions `pos_rollups_rebuild`, migrations 0018, 0021,
  * 0037 and 0045, `pos_guest_visits_rebuild`, migration 0038, which also refills the visits' own rollups of
  * migrations 0043 and 0049, `pos_basket_rollups_rebuild`, migration 0041, and `pos_guest_presence_rebuild`,
- * migration 0042): after a bulk load that bypassed the increments, and after the company's time zone changes
+ * migrations 0042 and 0051): after a bulk load that bypassed the increments, and after the company's time zone changes
  * (every day moves). `rollupRebuildSteps` does the same in steps.
  */
 export async function rebuildRollups(sql: Sql, companyId: CompanyId): Promise<void> {
@@ -339,8 +339,8 @@ const rebuildStep = (
   companyId: CompanyId,
 ) => labelledStep(rebuild, (step) => step.query(`SELECT ${rebuild}($1)`, [companyId]).then(() => undefined));
 
-// Guests whose presence and frequency rows one step puts back: about a second's work for the demo on PGlite
-// (measured: 1.5 to 2 s for 200 guests, ≈150 rows each).
+// Guests whose presence, frequency and spread rows one step puts back: about a second's work for the demo on
+// PGlite (measured before the spread rows: 1.5 to 2 s for 200 guests, ≈150 rows each).
 const PRESENCE_GUESTS_PER_STEP = 100;
 
 /**

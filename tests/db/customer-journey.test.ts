@@ -425,5 +425,6 @@ describe('customer journey: figures equal plain-JS counts over the raw checks', 
     await expectFiguresExact();
     await db.tenant(companyA, (sql) => rebuildRollups(sql, companyA));
     await expectVisitsExact();
+    await expectFiguresExact();
   });
 });

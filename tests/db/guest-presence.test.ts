@@ -217,6 +217,34 @@ describe('distinct-guest rollup kept with the checks', () => {
     return stored;
   };
 
+  /** The company's guest checks as the brute force reads them: guest, location, local day. */
+  const checkDays = (companyId: number) =>
+    db.tenant(companyId, async (sql) => {
+      const { rows } = await sql.query<CheckDay>(
+        `SELECT c.guest_id::int AS guest_id, c.location_id::int AS location_id,
+                to_char(c.closed_at AT TIME ZONE co.time_zone, 'YYYY-MM-DD') AS day
+         FROM pos_checks c JOIN companies co ON co.id = c.company_id
+         WHERE c.company_id = $1 AND c.guest_id IS NOT NULL`,
+        [companyId],
+      );
+      return rows;
+    });
+  /** The spread rows' guests at one location of a range in a scope, checked against the brute force. */
+  const expectOneLocation = async (
+    checks: CheckDay[],
+    scope: PresenceScope,
+    ids: number[] | null,
+    range: { from: string; to: string },
+  ) => {
+    const oneLocation = await db.tenant(companyA, (sql) => oneLocationGuests(sql, companyA, scope, range));
+    expect({ scope, ...range, oneLocation }).toEqual({
+      scope,
+      ...range,
+      oneLocation: oneLocationByBruteForce(checks, ids, range.from, range.to),
+    });
+    return oneLocation;
+  };
+
   beforeAll(async () => {
     await db.owner((sql) =>
       sql.query(`UPDATE companies SET time_zone = 'America/New_York' WHERE id = $1`, [companyA]),
@@ -260,16 +288,14 @@ describe('distinct-guest rollup kept with the checks', () => {
   });
 
   it('sums to the distinct guests of any range in every scope', async () => {
-    const checks = await db.tenant(companyA, async (sql) => {
-      const { rows } = await sql.query<CheckDay>(
-        `SELECT c.guest_id::int AS guest_id, c.location_id::int AS location_id,
-                to_char(c.closed_at AT TIME ZONE co.time_zone, 'YYYY-MM-DD') AS day
-         FROM pos_checks c JOIN companies co ON co.id = c.company_id
-         WHERE c.company_id = $1 AND c.guest_id IS NOT NULL`,
-        [companyA],
-      );
-      return rows;
-    });
+    const checks = await checkDays(companyA);
+    // Not trivial: some guest came to two locations on one day.
+    const daysAt = new Map<string, Set<number>>();
+    for (const check of checks) {
+      const key = `${check.guest_id}/${check.day}`;
+      daysAt.set(key, (daysAt.get(key) ?? new Set()).add(check.location_id));
+    }
+    expect([...daysAt.values()].some((at) => at.size > 1)).toBe(true);
     const scopes: Array<[PresenceScope, number[] | null]> = [
       [{ kind: 'company' }, null],
       [{ kind: 'location', id: locations[1]! }, [locations[1]!]],
@@ -277,7 +303,7 @@ describe('distinct-guest rollup kept with the checks', () => {
       [{ kind: 'group', id: groups[1]! }, [locations[1]!, locations[2]!]],
     ];
     const frequencies: number[] = [];
-    const movers: number[] = [];
+    const spread: { kind: PresenceScope['kind']; one: number; more: number }[] = [];
     for (let draw = 0; draw < 12; draw++) {
       const start = Math.floor(random() * 40);
       const from = new Date(Date.UTC(2025, 2, 1 + start)).toISOString().slice(0, 10);
@@ -302,16 +328,8 @@ describe('distinct-guest rollup kept with the checks', () => {
           visits: visitCountsByBruteForce(checks, ids, from, to),
         });
         frequencies.push(...visits.map((row) => row.visits));
-        const oneLocation = await db.tenant(companyA, (sql) =>
-          oneLocationGuests(sql, companyA, scope, { from, to }),
-        );
-        expect({ scope, from, to, oneLocation }).toEqual({
-          scope,
-          from,
-          to,
-          oneLocation: oneLocationByBruteForce(checks, ids, from, to),
-        });
-        movers.push(totals.guests - oneLocation);
+        const oneLocation = await expectOneLocation(checks, scope, ids, { from, to });
+        spread.push({ kind: scope.kind, one: oneLocation, more: totals.guests - oneLocation });
       }
       // Per week: each week's days inside the range are a range of their own.
       const weeks = await db.tenant(companyA, (sql) =>
@@ -341,9 +359,13 @@ describe('distinct-guest rollup kept with the checks', () => {
         ]);
       }
     }
-    // Not trivial: guests came once, a few times and ten times or more; some ranges had guests at two locations.
+    // Not trivial: guests came once, a few times and ten times or more; in every kind of scope some ranges had
+    // guests at one location only and guests at two or more.
     expect(new Set(frequencies)).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]));
-    expect(movers.some((count) => count > 0)).toBe(true);
+    for (const kind of ['company', 'location', 'group'] as const) {
+      expect(spread.some((row) => row.kind === kind && row.one > 0)).toBe(true);
+      expect(spread.some((row) => row.kind === kind && row.more > 0)).toBe(true);
+    }
   });
 
   it('follows a group’s members, guests erased, checks taken away and a location deleted', async () => {
@@ -412,6 +434,16 @@ describe('distinct-guest rollup kept with the checks', () => {
     );
     const after = await expectExact(companyA);
     expect(after.some((row) => row.includes(`"scope_kind":1,"scope_id":${locations[1]},`))).toBe(false);
+    // The guests at one location still add up after every change, in the scopes left.
+    const left = await checkDays(companyA);
+    for (const range of [
+      { from: '2025-03-01', to: '2025-04-15' },
+      { from: '2025-03-10', to: '2025-03-24' },
+    ]) {
+      await expectOneLocation(left, { kind: 'company' }, null, range);
+      await expectOneLocation(left, { kind: 'location', id: locations[2]! }, [locations[2]!], range);
+      await expectOneLocation(left, { kind: 'group', id: groups[0]! }, [locations[0]!, locations[2]!], range);
+    }
     await expectExact(companyB);
   });
   it('fills a waiting group only once its company’s demo data are loaded; a deleted group leaves no rows', async () => {
@@ -453,7 +485,8 @@ describe('distinct-guest rollup kept with the checks', () => {
           (
             await sql.query<{ n: number }>(
               `SELECT (SELECT count(*) FROM pos_guest_presence WHERE scope_kind = 2 AND scope_id = $1)
-                  + (SELECT count(*) FROM pos_guest_frequency WHERE scope_kind = 2 AND scope_id = $1) AS n`,
+                  + (SELECT count(*) FROM pos_guest_frequency WHERE scope_kind = 2 AND scope_id = $1)
+                  + (SELECT count(*) FROM pos_guest_spread WHERE scope_kind = 2 AND scope_id = $1) AS n`,
               [groups[1]!],
             )
           ).rows[0]!.n,
