@@ -90,7 +90,10 @@ async function dropEmpty(sql: Sql, companyId: CompanyId): Promise<void> {
     await sql.query(`DELETE FROM ${table} WHERE company_id = $1 AND guests = 0`, [companyId]);
 }
 
-/** Puts the presence, frequency and spread rows of some guests back from their guest-day rows; drops rows left empty. */
+/**
+ * Puts the presence, frequency and spread rows of some guests back from their guest-day rows, and drops the rows
+ * left empty.
+ */
 export async function addGuestPresence(
   sql: Sql,
   companyId: CompanyId,
@@ -126,7 +129,7 @@ export async function guestsOfChecks(
   return rows.map((row) => Number(row.guest_id));
 }
 
-/** Takes out a location group's presence, frequency and spread rows (the group is gone, or they are filled again). */
+/** Takes out a location group's presence, frequency and spread rows (the group is gone, or they are refilled). */
 export async function removeGroupPresence(sql: Sql, companyId: CompanyId, groupId: number): Promise<void> {
   for (const table of ROLLUPS) {
     await sql.query(`DELETE FROM ${table} WHERE company_id = $1 AND scope_kind = 2 AND scope_id = $2`, [
@@ -163,7 +166,10 @@ export async function rebuildGroupPresence(sql: Sql, companyId: CompanyId, group
   );
 }
 
-/** Takes out every presence, frequency and spread row of a company, before `addGuestPresence` puts them back guest by guest. */
+/**
+ * Takes out every presence, frequency and spread row of a company, before `addGuestPresence` puts them back guest
+ * by guest.
+ */
 export async function clearGuestPresence(sql: Sql, companyId: CompanyId): Promise<void> {
   for (const table of ROLLUPS) await sql.query(`DELETE FROM ${table} WHERE company_id = $1`, [companyId]);
 }
