@@ -13,6 +13,7 @@
  * (`CALLS` below: summary, overview, chart_data …).
  */
 import { buildApp } from '../server/app.js';
+import { forgetRecommendationAudiences } from '../server/services/home-recommendations.js';
 import type { Database } from '../server/db/database.js';
 import { fillDerived, generateLarge } from './rollups.js';
 import {
@@ -212,6 +213,8 @@ interface DashboardCall {
   path: string;
   /** More of the query than the range and scope, from what the bench knows of the data. */
   extraQuery?: (known: { topItem: number }) => string;
+  /** Run before each timed call, outside its timing. */
+  beforeEach?: (db: Database, companyId: number) => Promise<void>;
   figures: string;
   fromApi: (body: Body) => number[];
   raw: string;
@@ -253,6 +256,16 @@ const CALLS: DashboardCall[] = [
   {
     name: 'recommendations',
     path: '/api/analytics/recommendations/',
+    figures: 'revenue, checks, guests',
+    fromApi: totals('kpis'),
+    raw: RAW.sales,
+    fromRaw: SALES,
+  },
+  {
+    // The day's first call (or the first after the company's refresh): the kept audiences forgotten before each.
+    name: 'recommendations_first_read',
+    path: '/api/analytics/recommendations/',
+    beforeEach: forgetRecommendationAudiences,
     figures: 'revenue, checks, guests',
     fromApi: totals('kpis'),
     raw: RAW.sales,
@@ -409,7 +422,11 @@ async function benchCalls(data: { db: Database; companyId: number; data: string 
             db.tenant(companyId, async (sql) => {
               rawRow = (await sql.query<Row>(call.raw, args)).rows[0];
             });
-          const timed: LoopResult = await timeLoop(get, loop);
+          const before = call.beforeEach;
+          const timed: LoopResult = await timeLoop(
+            get,
+            before ? { ...loop, beforeEach: () => before(db, companyId) } : loop,
+          );
           const direct: LoopResult = await timeLoop(raw, rawLoop);
           const api = call.fromApi(answer);
           const fromRaw = call.fromRaw(rawRow!);

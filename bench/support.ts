@@ -15,6 +15,8 @@ import { openScratchPostgres } from '../tests/support/database.js';
 export interface LoopOptions {
   warmup: number;
   iterations: number;
+  /** Run before each operation, outside its timing (a cache emptied, so each call is a first one). */
+  beforeEach?: () => Promise<unknown>;
 }
 
 /** What one timing loop measured. */
@@ -53,10 +55,14 @@ export function round(value: number, digits = 2): number {
  * times timed one by one.
  */
 export async function timeLoop(operation: () => Promise<unknown>, options: LoopOptions): Promise<LoopResult> {
-  for (let i = 0; i < options.warmup; i++) await operation();
+  for (let i = 0; i < options.warmup; i++) {
+    await options.beforeEach?.();
+    await operation();
+  }
   const samples = new Array<number>(options.iterations);
   const started = process.hrtime.bigint();
   for (let i = 0; i < options.iterations; i++) {
+    await options.beforeEach?.();
     const before = process.hrtime.bigint();
     await operation();
     samples[i] = Number(process.hrtime.bigint() - before) / 1e6;

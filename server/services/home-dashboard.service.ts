@@ -4,6 +4,7 @@ import type { Database } from '../db/database.js';
 import { companyToday, rangeInstants } from '../repositories/company-clock.repository.js';
 import { dailySales, emailsSent } from '../repositories/home-dashboard.repository.js';
 import { dollars } from '../../src/schemas/dashboard-figures.js';
+import { rangeOfPreset } from '../../src/schemas/date-range.js';
 import { salesKpis } from './dashboard-kpis.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
 import { recommendations } from './home-recommendations.js';
@@ -54,20 +55,37 @@ export function homeDashboardService(db: Database, now: () => Date = () => new D
         const kpis = await salesKpis(sql, companyId, scope.locationIds, range, scope.presence);
         const asOf = now();
         const { today } = await companyToday(sql, companyId, asOf);
+        const ranked = await recommendations(sql, companyId, {
+          locationIds: scope.locationIds,
+          range,
+          averageCheck: kpis.average_check,
+          today,
+          asOf,
+        });
         return {
           range,
           previous,
           kpis,
           previous_kpis:
             previous && (await salesKpis(sql, companyId, scope.locationIds, previous, scope.presence)),
-          recommendations: await recommendations(sql, companyId, {
-            locationIds: scope.locationIds,
-            range,
-            averageCheck: kpis.average_check,
-            month: Number(today.slice(5, 7)),
-            asOf,
-          }),
+          recommendations: ranked.recommendations,
+          audiences_counted_at: ranked.countedAt && ranked.countedAt.toISOString(),
         };
+      });
+    },
+
+    /**
+     * Counts and keeps the audiences the dashboard opens on (the last 30 days, every location), so the day's first
+     * call reads them: the company's refresh calls it once it has forgotten the old ones.
+     */
+    async countOpeningAudiences(companyId: number): Promise<void> {
+      const { today } = await db.tenant(companyId, (sql) => companyToday(sql, companyId, now()));
+      const range = rangeOfPreset('last30', today);
+      await this.recommendations(companyId, {
+        from_date: range.from,
+        to_date: range.to,
+        location_id: [],
+        location_group_id: [],
       });
     },
   };

@@ -7,7 +7,7 @@ import type {
 } from '../../src/schemas/home-dashboard.js';
 import { addDays, type DayBounds } from '../../src/schemas/dashboard-query.js';
 import type { SegmentRuleSet } from '../../src/schemas/segments.js';
-import type { Sql } from '../db/database.js';
+import type { Database, Sql } from '../db/database.js';
 import {
   hasLiveBirthdayFlow,
   lapsedRegularsByLocation,
@@ -17,6 +17,11 @@ import {
 } from '../repositories/home-dashboard.repository.js';
 import { bestSellers } from '../repositories/basket.repository.js';
 import { countSegmentMembers } from '../repositories/segment-rules.repository.js';
+import {
+  forgetAudiences,
+  keepAudiences,
+  keptAudiences,
+} from '../repositories/recommendation-audiences.repository.js';
 
 /**
  * The home dashboard's recommendations (docs/dashboards.md, "Recommendations"): each a segment built from the
@@ -210,12 +215,20 @@ function segmentOf(candidate: Candidate): RecommendedSegment {
   };
 }
 
+/** The key a candidate's audience is kept under: its segment's own locations and rules, as JSON. */
+function segmentKey(candidate: Candidate): string {
+  return JSON.stringify({
+    location_ids: [...candidate.locationIds].sort((a, b) => a - b),
+    segment_groups: [{ segment_rules: candidate.rules }],
+  });
+}
+
 /**
  * Each candidate's audience, in order, in two statements whatever the number of locations: the lapsed regulars of
  * every location in one grouped count over `guest_locations` (the guests their segment's rules hold for), the
  * other candidates' segments counted by the segment engine together in one scan of the guests.
  */
-async function audiencesOf(
+async function countAudiences(
   sql: Sql,
   companyId: number,
   found: readonly Candidate[],
@@ -253,9 +266,38 @@ async function audiencesOf(
 }
 
 /**
+ * Each candidate's audience, in order, and when the earliest of them was counted (null: no candidate): those kept
+ * today read back, the others counted now (`countAudiences`) and kept for the rest of the day, until the company's
+ * refresh forgets them (docs/dashboards.md, "Recommendations").
+ */
+async function audiencesOf(
+  sql: Sql,
+  companyId: number,
+  found: readonly Candidate[],
+  picked: number[] | null,
+  moment: { asOf: Date; today: string },
+): Promise<{ audiences: number[]; countedAt: Date | null }> {
+  const keys = found.map(segmentKey);
+  const kept = await keptAudiences(sql, companyId, moment.today, keys);
+  const missing = found.filter((_, index) => !kept.has(keys[index]!));
+  const counted = new Map<string, number>();
+  if (missing.length > 0) {
+    const audiences = await countAudiences(sql, companyId, missing, picked, moment.asOf);
+    missing.forEach((candidate, index) => counted.set(segmentKey(candidate), audiences[index]!));
+    await keepAudiences(sql, companyId, moment.today, moment.asOf, counted);
+  }
+  const times = [...kept.values()].map((audience) => audience.counted_at.getTime());
+  if (missing.length > 0) times.push(moment.asOf.getTime());
+  return {
+    audiences: keys.map((key) => kept.get(key)?.audience ?? counted.get(key)!),
+    countedAt: times.length === 0 ? null : new Date(Math.min(...times)),
+  };
+}
+
+/**
  * The ranked recommendations: every candidate counted by the segment engine over its own locations (as the saved
- * segment's figures are), lapsed regulars kept at their largest location, empty audiences dropped, ranked by
- * expected revenue, then audience, then kind.
+ * segment's figures are; kept for the day), lapsed regulars kept at their largest location, empty audiences
+ * dropped, ranked by expected revenue, then audience, then kind; and when the earliest audience was counted.
  */
 export async function recommendations(
   sql: Sql,
@@ -264,13 +306,17 @@ export async function recommendations(
     locationIds: number[] | null;
     range: DayBounds;
     averageCheck: number | null;
-    month: number;
+    /** The company's local day (`YYYY-MM-DD`) at `asOf`. */
+    today: string;
     asOf: Date;
   },
-): Promise<Recommendation[]> {
-  if (scope.locationIds !== null && scope.locationIds.length === 0) return [];
-  const found = await candidates(sql, companyId, scope.locationIds, scope.range, scope.month);
-  const audiences = await audiencesOf(sql, companyId, found, scope.locationIds, scope.asOf);
+): Promise<{ recommendations: Recommendation[]; countedAt: Date | null }> {
+  if (scope.locationIds !== null && scope.locationIds.length === 0) {
+    return { recommendations: [], countedAt: null };
+  }
+  const month = Number(scope.today.slice(5, 7));
+  const found = await candidates(sql, companyId, scope.locationIds, scope.range, month);
+  const { audiences, countedAt } = await audiencesOf(sql, companyId, found, scope.locationIds, scope);
   const counted = found.map((candidate, index): Recommendation => {
     const audience = audiences[index]!;
     const rate = RESPONSE_RATES[candidate.kind];
@@ -288,7 +334,7 @@ export async function recommendations(
     .filter((item) => item.kind === 'lapsed_regulars')
     .sort((a, b) => b.audience - a.audience)[0];
   const order = ['lapsed_regulars', 'birthdays', 'slow_day_part', 'untried_item'];
-  return counted
+  const ranked = counted
     .filter((item) => item.kind !== 'lapsed_regulars' || item === lapsed)
     .filter((item) => item.audience > 0)
     .sort(
@@ -297,4 +343,13 @@ export async function recommendations(
         b.audience - a.audience ||
         order.indexOf(a.kind) - order.indexOf(b.kind),
     );
+  return { recommendations: ranked, countedAt };
+}
+
+/**
+ * Forgets the company's kept audiences, so the next call counts them again: the company's refresh (after an
+ * import, many new checks, nightly) and the demo loader call it once the guests' figures have changed.
+ */
+export async function forgetRecommendationAudiences(db: Database, companyId: number): Promise<void> {
+  await db.tenant(companyId, (sql) => forgetAudiences(sql, companyId));
 }

@@ -93,6 +93,11 @@ export const HomeDashboardSchema = DashboardRangesSchema.extend({
   /** The same figures over the previous period (null without `compare=previous`). */
   previous_kpis: HomeKpisSchema.nullable(),
   recommendations: z.array(RecommendationSchema),
+  /**
+   * When the earliest of the recommendations' audiences was counted (ISO instant): they are kept for the company's
+   * day until its next refresh (docs/dashboards.md, "Recommendations"); null when there was nothing to count.
+   */
+  audiences_counted_at: z.string().datetime().nullable(),
 });
 /** The recommendations call's answer. */
 export type HomeDashboard = z.infer<typeof HomeDashboardSchema>;

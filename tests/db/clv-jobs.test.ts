@@ -10,6 +10,10 @@ import {
 } from '../../server/repositories/clv-jobs.repository.js';
 import { findClvFit } from '../../server/repositories/clv.repository.js';
 import { getSegmentCache } from '../../server/repositories/segment-cache.repository.js';
+import { keepAudiences } from '../../server/repositories/recommendation-audiences.repository.js';
+import { companyToday } from '../../server/repositories/company-clock.repository.js';
+import { homeDashboardService } from '../../server/services/home-dashboard.service.js';
+import { rangeOfPreset } from '../../src/schemas/date-range.js';
 import { createSegment } from '../../server/repositories/segments.repository.js';
 import {
   afterChecksStored,
@@ -132,6 +136,48 @@ describe('the CLV refresh job', () => {
     expect(cache?.all_customers).toBe(expected.n);
     expect(Number(cache?.all_clv_cents)).toBe(expected.clv);
     expect(await db.tenant(company, (sql) => getSegmentCache(sql, company, broken.id))).toBeNull();
+    expect(errors).toEqual([]);
+  });
+
+  it('counts the recommendations’ audiences again after the refit, those the dashboard opens on kept for the day', async () => {
+    const company = await companyWithVisits(30);
+    const other = await companyWithVisits(5);
+    const stale = '{"stale":true}';
+    const todayOf = async (id: number) =>
+      (await db.tenant(id, (sql) => companyToday(sql, id, new Date()))).today;
+    for (const id of [company, other]) {
+      const today = await todayOf(id);
+      await db.tenant(id, (sql) => keepAudiences(sql, id, today, new Date(), new Map([[stale, 7]])));
+    }
+    await requestClvRefresh(db, company, 'settings');
+    const refreshed = new Date();
+    expect(await runNextClvJob(db, log, SETTINGS)).toBe(company);
+    const kept = async (id: number) =>
+      db.owner(async (sql) => {
+        const { rows } = await sql.query<{ segment_key: string; counted_at: Date }>(
+          'SELECT segment_key, counted_at FROM recommendation_audiences WHERE company_id = $1',
+          [id],
+        );
+        return rows;
+      });
+    // The stale count is gone; the dashboard's opening audiences were counted by the refresh.
+    const after = await kept(company);
+    expect(after.map((row) => row.segment_key)).not.toContain(stale);
+    expect(after.length).toBeGreaterThan(0);
+    for (const row of after)
+      expect(new Date(row.counted_at).getTime()).toBeGreaterThanOrEqual(refreshed.getTime());
+    // The opening call reads them: counted before it was made.
+    const opening = rangeOfPreset('last30', await todayOf(company));
+    const called = Date.now();
+    const answer = await homeDashboardService(db).recommendations(company, {
+      from_date: opening.from,
+      to_date: opening.to,
+      location_id: [],
+      location_group_id: [],
+    });
+    expect(Date.parse(answer.audiences_counted_at!)).toBeLessThan(called);
+    // Another company's audiences stay until its own refresh.
+    expect((await kept(other)).map((row) => row.segment_key)).toEqual([stale]);
     expect(errors).toEqual([]);
   });
 

@@ -4,7 +4,8 @@ import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-in
 import { lapsedRegularsByLocation } from '../../server/repositories/home-dashboard.repository.js';
 import { countSegment } from '../../server/repositories/segment-rules.repository.js';
 import { homeDashboardService } from '../../server/services/home-dashboard.service.js';
-import { dayPartRange } from '../../server/services/home-recommendations.js';
+import { dayPartRange, forgetRecommendationAudiences } from '../../server/services/home-recommendations.js';
+import { keptAudiences } from '../../server/repositories/recommendation-audiences.repository.js';
 import { segmentsService } from '../../server/services/segments.service.js';
 import type { HomeDashboard } from '../../src/schemas/home-dashboard.js';
 import { seededRandom } from '../support/clv-simulation.js';
@@ -460,5 +461,77 @@ describe('home dashboard figures and recommendations', () => {
     ).rejects.toMatchObject({
       status: 404,
     });
+  });
+
+  it('keeps the audiences for the company’s day until its refresh forgets them, and counts them again the next day', async () => {
+    // The birthday flow of the test above goes, so the birthday recommendation is back.
+    await db.owner(async (sql) => {
+      await sql.query('DELETE FROM flow_versions WHERE company_id = $1', [companyA]);
+      await sql.query('DELETE FROM flows WHERE company_id = $1', [companyA]);
+    });
+    await forgetRecommendationAudiences(db, companyA);
+    const later = new Date(now.getTime() + 3_600_000);
+    const birthdaysOf = (answer: HomeDashboard) =>
+      answer.recommendations.find((item) => item.kind === 'birthdays')?.audience;
+    const first = await homeDashboardService(db, () => now).recommendations(companyA, query());
+    expect(first.audiences_counted_at).toBe(now.toISOString());
+    const expected = (await expectedAudiences(places, true)).birthdayAudience;
+    expect(birthdaysOf(first)).toBe(expected);
+
+    // A guest of the picked locations with no subscriber gets one born this month: the birthday segment grows.
+    const guest = await db.owner(async (sql) => {
+      const { rows } = await sql.query<{ id: number }>(
+        `SELECT g.id FROM guests g WHERE g.company_id = $1
+           AND NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.guest_id = g.id) ORDER BY g.id LIMIT 1`,
+        [companyA],
+      );
+      return Number(rows[0]!.id);
+    });
+    await makeSubscriber(db, companyA, { guest_id: guest, birthday: `1985-${today.slice(5, 7)}-15` });
+    const birthdaySegment = first.recommendations.find((item) => item.kind === 'birthdays')!.segment;
+    const engine = await db.tenant(companyA, (sql) =>
+      countSegment(
+        sql,
+        companyA,
+        { segment_groups: birthdaySegment.segment_groups as never },
+        { asOf: later },
+      ),
+    );
+    expect(engine.all).toBe(expected + 1);
+
+    // An hour later, the same day: the kept audience, and when it was counted.
+    const kept = await homeDashboardService(db, () => later).recommendations(companyA, query());
+    expect(birthdaysOf(kept)).toBe(expected);
+    expect(kept.audiences_counted_at).toBe(now.toISOString());
+    const day = today;
+    const stored = await db.owner(async (sql) => {
+      const { rows } = await sql.query<{ segment_key: string }>(
+        'SELECT segment_key FROM recommendation_audiences WHERE company_id = $1 AND counted_on = $2::date',
+        [companyA, day],
+      );
+      return rows.map((row) => row.segment_key);
+    });
+    expect(stored.length).toBeGreaterThan(0);
+    // Another company reads none of them.
+    expect((await db.tenant(companyB, (sql) => keptAudiences(sql, companyA, day, stored))).size).toBe(0);
+
+    // The refresh forgets them: counted again, with the new subscriber.
+    await forgetRecommendationAudiences(db, companyA);
+    const recounted = await homeDashboardService(db, () => later).recommendations(companyA, query());
+    expect(birthdaysOf(recounted)).toBe(expected + 1);
+    expect(recounted.audiences_counted_at).toBe(later.toISOString());
+
+    // The next local day counts again, and only that day's audiences are kept.
+    const tomorrow = new Date(now.getTime() + DAY);
+    const next = await homeDashboardService(db, () => tomorrow).recommendations(companyA, query());
+    expect(next.audiences_counted_at).toBe(tomorrow.toISOString());
+    const days = await db.owner(async (sql) => {
+      const { rows } = await sql.query<{ day: string }>(
+        `SELECT DISTINCT to_char(counted_on, 'YYYY-MM-DD') AS day FROM recommendation_audiences WHERE company_id = $1`,
+        [companyA],
+      );
+      return rows.map((row) => row.day);
+    });
+    expect(days).toEqual([localDay(tomorrow)]);
   });
 });

@@ -39,6 +39,11 @@ describe('the home dashboard in a browser', () => {
       await expect.poll(() => shownDigits(page, key)).toBe(digitsOf(month.kpis[key], key));
     }
     expect(month.kpis.checks).toBeGreaterThan(0);
+    // When the audiences were counted: kept for the day, said under the list's title.
+    expect(Date.parse(month.audiences_counted_at!)).toBeLessThanOrEqual(Date.now());
+    await expect
+      .poll(() => page.getByTestId('recommendations-counted-at').innerText())
+      .toMatch(/^Audiences counted \S.*\d{4}/);
     expect(describeViolations(await seriousA11yViolations(page))).toBe('');
 
     // The last 7 days: fewer checks, and the cards say what the API answered for them.

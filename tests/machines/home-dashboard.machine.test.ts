@@ -45,11 +45,11 @@ const BUSY: HomeFigures = {
     emails: 3,
     revenue: 250,
   },
-  home: { ...ranges, kpis: kpis(10), previous_kpis: null, recommendations: [] },
+  home: { ...ranges, kpis: kpis(10), previous_kpis: null, recommendations: [], audiences_counted_at: null },
 };
 const QUIET: HomeFigures = {
   chart: { ...ranges, charts: [{ name: 'revenue', data: [{ x: MONTH.from, y: 0 }] }], emails: 0, revenue: 0 },
-  home: { ...ranges, kpis: kpis(0), previous_kpis: null, recommendations: [] },
+  home: { ...ranges, kpis: kpis(0), previous_kpis: null, recommendations: [], audiences_counted_at: null },
 };
 const FAILURE = { status: 500, code: 'unexpected', message: 'Boom', fields: {} };
 

@@ -15,6 +15,7 @@ import { homeDashboardLogic, recommendationFollowLogic } from '../wiring/home-da
 export default function HomeDashboardScreen() {
   const auth = useAuthActor();
   const role = useSelector(auth, (state) => state.context.user?.role);
+  const timeZone = useSelector(auth, (state) => state.context.user?.settings.time_zone);
   const navigation = useNavigationActor();
   const { actor, rangeProps } = useDashboardActor(homeDashboardLogic);
   const follow = useAppActor(recommendationFollowLogic);
@@ -31,6 +32,7 @@ export default function HomeDashboardScreen() {
       actor={actor}
       follow={follow}
       canCreate={roleAtLeast(role, 'marketer')}
+      timeZone={timeZone}
       {...rangeProps}
     />
   );

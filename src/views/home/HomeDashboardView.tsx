@@ -41,11 +41,14 @@ export function HomeDashboardView({
   actor,
   follow,
   canCreate,
+  timeZone,
   ...dates
 }: {
   actor: HomeDashboardActor;
   follow: RecommendationFollowActor;
   canCreate: boolean;
+  /** The user's time zone, for when the audiences were counted. */
+  timeZone?: string | undefined;
 } & DashboardRangeProps) {
   const { t, i18n } = useTranslation();
   const range = useSelector(actor, (state) => state.context.range);
@@ -169,6 +172,8 @@ export function HomeDashboardView({
       )}
       <RecommendationList
         items={recommendations}
+        countedAt={figures?.home.audiences_counted_at ?? null}
+        timeZone={timeZone}
         loading={busy}
         canCreate={canCreate}
         savingKind={savingKind}

@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Recommendation } from '../../schemas/home-dashboard.js';
+import { formatDateTime, languageOf } from '../../format/index.js';
 import { formatFigure } from '../kit/figure-format.js';
 import { recommendationParams } from './recommendation-text.js';
 
@@ -10,6 +11,8 @@ import { recommendationParams } from './recommendation-text.js';
  */
 export function RecommendationList({
   items,
+  countedAt,
+  timeZone,
   loading,
   canCreate,
   savingKind,
@@ -17,6 +20,9 @@ export function RecommendationList({
   onFollow,
 }: {
   items: Recommendation[] | null;
+  /** When the audiences were counted (ISO instant), or null. */
+  countedAt: string | null;
+  timeZone?: string | undefined;
   loading: boolean;
   canCreate: boolean;
   /** The kind whose segment is being saved, or null. */
@@ -35,6 +41,13 @@ export function RecommendationList({
         <Text size="sm" c="dimmed">
           {t('homeDashboard.recommendations.intro')}
         </Text>
+        {countedAt !== null && (items ?? []).length > 0 && (
+          <Text size="xs" c="dimmed" data-testid="recommendations-counted-at">
+            {t('homeDashboard.recommendations.countedAt', {
+              when: formatDateTime(countedAt, languageOf(i18n.language), timeZone),
+            })}
+          </Text>
+        )}
       </div>
       {saveProblem && (
         <Alert color="red" role="alert" title={t('homeDashboard.recommendations.saveFailed')}>
