@@ -12,8 +12,7 @@ import { requestDueClvRefreshes } from '../services/clv-jobs.service.js';
 import { refreshCompanyClv, type RefreshOptions } from '../services/clv.service.js';
 import { refreshCompanyRfm } from '../services/rfm.service.js';
 import { refreshSegmentCaches } from '../services/segment-figures.js';
-import { forgetRecommendationAudiences } from '../services/home-recommendations.js';
-import { homeDashboardService } from '../services/home-dashboard.service.js';
+import { recountOpeningAudiences } from '../services/home-dashboard.service.js';
 
 /**
  * The worker that refits companies' CLV (docs/clv.md). The queue is `clv_jobs`, one row per company: a worker
@@ -138,13 +137,10 @@ async function runClaimedJob(
     });
     // The recommendations' kept audiences were counted before the checks this refresh follows: counted again,
     // those the dashboard opens on now, so the day's first reader does not wait for them.
-    await forgetRecommendationAudiences(db, job.company_id);
     if (!abort.signal.aborted) {
-      await homeDashboardService(db)
-        .countOpeningAudiences(job.company_id)
-        .catch((error: unknown) => {
-          log.error({ companyId: job.company_id, code: segmentErrorCode(error) }, 'audience count failed');
-        });
+      await recountOpeningAudiences(db, job.company_id).catch((error: unknown) => {
+        log.error({ companyId: job.company_id, code: segmentErrorCode(error) }, 'audience count failed');
+      });
     }
     await db.tenant(job.company_id, (sql) => finishClvJob(sql, job, null));
   } catch (error) {

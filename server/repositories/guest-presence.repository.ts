@@ -1,4 +1,5 @@
 import type { CompanyId, Sql } from '../db/database.js';
+import { refreshProfileDays, removeProfileDays } from './profile-days.repository.js';
 
 /**
  * The distinct-guest rollup `pos_guest_presence` (migration 0042; docs/dashboards.md "Distinct guests from the
@@ -91,8 +92,8 @@ async function dropEmpty(sql: Sql, companyId: CompanyId): Promise<void> {
 }
 
 /**
- * Puts the presence, frequency and spread rows of some guests back from their guest-day rows, and drops the rows
- * left empty.
+ * Puts the presence, frequency and spread rows of some guests back from their guest-day rows, drops the rows left
+ * empty, and works the guests' profile rows out again (profile-days.repository.ts).
  */
 export async function addGuestPresence(
   sql: Sql,
@@ -102,9 +103,13 @@ export async function addGuestPresence(
   if (guestIds.length === 0) return;
   await apply(sql, companyId, guestIds, 1);
   await dropEmpty(sql, companyId);
+  await refreshProfileDays(sql, companyId, guestIds);
 }
 
-/** Takes the three rollups' rows of guests about to be deleted out for good (their guest-day rows go with them). */
+/**
+ * Takes the three rollups' rows and the profile rows of guests about to be deleted out for good (their guest-day
+ * rows go with them).
+ */
 export async function removeGuestPresence(
   sql: Sql,
   companyId: CompanyId,
@@ -113,6 +118,7 @@ export async function removeGuestPresence(
   if (guestIds.length === 0) return;
   await apply(sql, companyId, guestIds, -1);
   await dropEmpty(sql, companyId);
+  await removeProfileDays(sql, companyId, guestIds);
 }
 
 /** The guests of a batch of stored checks, whose presence rows the batch moves. */
@@ -184,12 +190,13 @@ export async function guestsWithChecks(sql: Sql, companyId: CompanyId): Promise<
 }
 
 /**
- * Refills a company's presence, frequency and spread rows from its guest-day rows (the bulk rebuild), every
+ * Refills a company's presence, frequency, spread and profile rows from its guest-day rows (the bulk rebuild), every
  * group's included: its groups are marked ready first, so a save of a group's members meanwhile waits and marks it again.
  */
 export async function rebuildGuestPresence(sql: Sql, companyId: CompanyId): Promise<void> {
   await sql.query('UPDATE location_groups SET presence_ready = true WHERE company_id = $1', [companyId]);
   await sql.query('SELECT pos_guest_presence_rebuild($1)', [companyId]);
+  await refreshProfileDays(sql, companyId, null);
 }
 
 /** Distinct guests of a range, those new to the company in it (first day in the range), and their checks. */

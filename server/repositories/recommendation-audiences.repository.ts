@@ -2,8 +2,9 @@ import type { CompanyId, Sql } from '../db/database.js';
 
 /**
  * The recommendations' audiences kept for the day (migration 0052; docs/dashboards.md "Recommendations"): a
- * segment's size as the segment engine counted it on one of the company's local days, by the segment's key (its own
- * locations and rules as JSON). Only that day's rows are kept; the company's refresh forgets them all.
+ * segment's size as the segment engine counted it on one of the company's local days, by the segment's key (the
+ * SHA-256 of its own locations and rules as JSON). Only that day's rows are kept; an import's end and the
+ * company's refresh forget them all.
  */
 
 /** A kept audience: the guests counted and when. */

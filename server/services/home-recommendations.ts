@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DayPart } from '../../src/schemas/segment-catalogue.js';
 import type {
   Recommendation,
@@ -21,6 +22,7 @@ import {
   forgetAudiences,
   keepAudiences,
   keptAudiences,
+  type KeptAudience,
 } from '../repositories/recommendation-audiences.repository.js';
 
 /**
@@ -215,12 +217,13 @@ function segmentOf(candidate: Candidate): RecommendedSegment {
   };
 }
 
-/** The key a candidate's audience is kept under: its segment's own locations and rules, as JSON. */
+/** The key a candidate's audience is kept under: the SHA-256 of its segment's own locations and rules as JSON. */
 function segmentKey(candidate: Candidate): string {
-  return JSON.stringify({
+  const segment = JSON.stringify({
     location_ids: [...candidate.locationIds].sort((a, b) => a - b),
     segment_groups: [{ segment_rules: candidate.rules }],
   });
+  return createHash('sha256').update(segment).digest('hex');
 }
 
 /**
@@ -266,9 +269,9 @@ async function countAudiences(
 }
 
 /**
- * Each candidate's audience, in order, and when the earliest of them was counted (null: no candidate): those kept
- * today read back, the others counted now (`countAudiences`) and kept for the rest of the day, until the company's
- * refresh forgets them (docs/dashboards.md, "Recommendations").
+ * Each candidate's audience and when it was counted, in order: those kept today read back, the others counted now
+ * (`countAudiences`) and kept for the rest of the day, until an import or the company's refresh forgets them
+ * (docs/dashboards.md, "Recommendations").
  */
 async function audiencesOf(
   sql: Sql,
@@ -276,22 +279,18 @@ async function audiencesOf(
   found: readonly Candidate[],
   picked: number[] | null,
   moment: { asOf: Date; today: string },
-): Promise<{ audiences: number[]; countedAt: Date | null }> {
+): Promise<KeptAudience[]> {
   const keys = found.map(segmentKey);
   const kept = await keptAudiences(sql, companyId, moment.today, keys);
   const missing = found.filter((_, index) => !kept.has(keys[index]!));
-  const counted = new Map<string, number>();
   if (missing.length > 0) {
+    const counted = new Map<string, number>();
     const audiences = await countAudiences(sql, companyId, missing, picked, moment.asOf);
     missing.forEach((candidate, index) => counted.set(segmentKey(candidate), audiences[index]!));
     await keepAudiences(sql, companyId, moment.today, moment.asOf, counted);
+    for (const [key, audience] of counted) kept.set(key, { audience, counted_at: moment.asOf });
   }
-  const times = [...kept.values()].map((audience) => audience.counted_at.getTime());
-  if (missing.length > 0) times.push(moment.asOf.getTime());
-  return {
-    audiences: keys.map((key) => kept.get(key)?.audience ?? counted.get(key)!),
-    countedAt: times.length === 0 ? null : new Date(Math.min(...times)),
-  };
+  return keys.map((key) => kept.get(key)!);
 }
 
 /**
@@ -316,9 +315,10 @@ export async function recommendations(
   }
   const month = Number(scope.today.slice(5, 7));
   const found = await candidates(sql, companyId, scope.locationIds, scope.range, month);
-  const { audiences, countedAt } = await audiencesOf(sql, companyId, found, scope.locationIds, scope);
+  const audiences = await audiencesOf(sql, companyId, found, scope.locationIds, scope);
+  const countedAt = new Map<Recommendation, Date>();
   const counted = found.map((candidate, index): Recommendation => {
-    const audience = audiences[index]!;
+    const { audience } = audiences[index]!;
     const rate = RESPONSE_RATES[candidate.kind];
     return {
       kind: candidate.kind,
@@ -330,6 +330,7 @@ export async function recommendations(
       segment: segmentOf(candidate),
     };
   });
+  counted.forEach((item, index) => countedAt.set(item, audiences[index]!.counted_at));
   const lapsed = counted
     .filter((item) => item.kind === 'lapsed_regulars')
     .sort((a, b) => b.audience - a.audience)[0];
@@ -343,12 +344,14 @@ export async function recommendations(
         b.audience - a.audience ||
         order.indexOf(a.kind) - order.indexOf(b.kind),
     );
-  return { recommendations: ranked, countedAt };
+  // When the earliest audience shown was counted.
+  const times = ranked.map((item) => countedAt.get(item)!.getTime());
+  return { recommendations: ranked, countedAt: times.length === 0 ? null : new Date(Math.min(...times)) };
 }
 
 /**
- * Forgets the company's kept audiences, so the next call counts them again: the company's refresh (after an
- * import, many new checks, nightly) and the demo loader call it once the guests' figures have changed.
+ * Forgets the company's kept audiences, so the next call counts them again: the end of a CSV import, the company's
+ * refresh (after many new checks, nightly) and the demo loader call it once the guests' figures have changed.
  */
 export async function forgetRecommendationAudiences(db: Database, companyId: number): Promise<void> {
   await db.tenant(companyId, (sql) => forgetAudiences(sql, companyId));

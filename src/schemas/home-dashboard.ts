@@ -95,7 +95,7 @@ export const HomeDashboardSchema = DashboardRangesSchema.extend({
   recommendations: z.array(RecommendationSchema),
   /**
    * When the earliest of the recommendations' audiences was counted (ISO instant): they are kept for the company's
-   * day until its next refresh (docs/dashboards.md, "Recommendations"); null when there was nothing to count.
+   * day until a CSV import ends or its next refresh (docs/dashboards.md, "Recommendations"); null without any.
    */
   audiences_counted_at: z.string().datetime().nullable(),
 });

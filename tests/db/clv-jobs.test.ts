@@ -23,7 +23,9 @@ import {
   requestDueClvRefreshes,
 } from '../../server/services/clv-jobs.service.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
-import { makeCompany, systemScope } from '../support/factories.js';
+import { makeCompany, makeSubscriber, systemScope } from '../support/factories.js';
+import { ingestChecks } from '../../server/repositories/pos-ingestion.repository.js';
+import { countSegment } from '../../server/repositories/segment-rules.repository.js';
 import { storeVisits } from '../support/clv-checks.js';
 
 const LEASE_MS = 60_000;
@@ -142,20 +144,49 @@ describe('the CLV refresh job', () => {
   it('counts the recommendations’ audiences again after the refit, those the dashboard opens on kept for the day', async () => {
     const company = await companyWithVisits(30);
     const other = await companyWithVisits(5);
-    const stale = '{"stale":true}';
-    const todayOf = async (id: number) =>
-      (await db.tenant(id, (sql) => companyToday(sql, id, new Date()))).today;
+    // The last days: soup for the first guests at the company's location (the range's best seller), and a birthday
+    // this month, so the opening recommendations include ones read from the range.
+    const now = new Date();
+    const { today } = await db.tenant(company, (sql) => companyToday(sql, company, now));
+    const [place] = await db.tenant(company, async (sql) => {
+      const { rows } = await sql.query<{ id: number }>(
+        'SELECT id::int AS id FROM locations WHERE company_id = $1',
+        [company],
+      );
+      return rows.map((row) => row.id);
+    });
+    const recent = Array.from({ length: 12 }, (_, n) => {
+      const closed = new Date(now.getTime() - (2 + n) * 86_400_000);
+      return {
+        location_id: place!,
+        check_number: `soup-${n}`,
+        opened_at: new Date(closed.getTime() - 3_600_000),
+        closed_at: closed,
+        total: 900,
+        guest: { pos_id: `C-42-${n % 4}` },
+        lines: [{ menu_item: 'Soup', category: 'Food', quantity: 2, amount: 900 }],
+      };
+    });
+    await db.tenant(company, (sql) => ingestChecks(sql, systemScope(company), recent));
+    const guest = await db.tenant(company, async (sql) => {
+      const { rows } = await sql.query<{ id: number }>(
+        `SELECT id::int AS id FROM guests WHERE company_id = $1 AND pos_id = 'C-42-9'`,
+        [company],
+      );
+      return rows[0]!.id;
+    });
+    await makeSubscriber(db, company, { guest_id: guest, birthday: `1990-${today.slice(5, 7)}-01` });
+    const stale = 'f'.repeat(64);
     for (const id of [company, other]) {
-      const today = await todayOf(id);
-      await db.tenant(id, (sql) => keepAudiences(sql, id, today, new Date(), new Map([[stale, 7]])));
+      const day = (await db.tenant(id, (sql) => companyToday(sql, id, now))).today;
+      await db.tenant(id, (sql) => keepAudiences(sql, id, day, now, new Map([[stale, 7]])));
     }
     await requestClvRefresh(db, company, 'settings');
-    const refreshed = new Date();
     expect(await runNextClvJob(db, log, SETTINGS)).toBe(company);
     const kept = async (id: number) =>
       db.owner(async (sql) => {
-        const { rows } = await sql.query<{ segment_key: string; counted_at: Date }>(
-          'SELECT segment_key, counted_at FROM recommendation_audiences WHERE company_id = $1',
+        const { rows } = await sql.query<{ segment_key: string; counted_at: Date; audience: number }>(
+          'SELECT segment_key, counted_at, audience FROM recommendation_audiences WHERE company_id = $1 ORDER BY 1',
           [id],
         );
         return rows;
@@ -164,18 +195,30 @@ describe('the CLV refresh job', () => {
     const after = await kept(company);
     expect(after.map((row) => row.segment_key)).not.toContain(stale);
     expect(after.length).toBeGreaterThan(0);
-    for (const row of after)
-      expect(new Date(row.counted_at).getTime()).toBeGreaterThanOrEqual(refreshed.getTime());
-    // The opening call reads them: counted before it was made.
-    const opening = rangeOfPreset('last30', await todayOf(company));
-    const called = Date.now();
+    // The opening call reads every audience it shows from them: nothing is counted or kept again.
+    const opening = rangeOfPreset('last30', today);
     const answer = await homeDashboardService(db).recommendations(company, {
       from_date: opening.from,
       to_date: opening.to,
       location_id: [],
       location_group_id: [],
     });
-    expect(Date.parse(answer.audiences_counted_at!)).toBeLessThan(called);
+    expect(await kept(company)).toEqual(after);
+    expect(answer.recommendations.map((item) => item.kind).sort()).toEqual(
+      ['birthdays', 'lapsed_regulars', 'untried_item'].sort(),
+    );
+    // Each is the size of its segment, as the segment engine counts it now.
+    for (const item of answer.recommendations) {
+      const engine = await db.tenant(company, (sql) =>
+        countSegment(
+          sql,
+          company,
+          { segment_groups: item.segment.segment_groups as never },
+          { locationIds: item.segment.location_ids },
+        ),
+      );
+      expect({ kind: item.kind, audience: item.audience }).toEqual({ kind: item.kind, audience: engine.all });
+    }
     // Another company's audiences stay until its own refresh.
     expect((await kept(other)).map((row) => row.segment_key)).toEqual([stale]);
     expect(errors).toEqual([]);

@@ -5,7 +5,7 @@ import { demographicsDashboardService } from '../../server/services/demographics
 import { guestAnalyticsDashboardService } from '../../server/services/guest-analytics-dashboard.service.js';
 import type { DashboardQuery } from '../../src/schemas/dashboard-query.js';
 import { seededRandom } from '../support/clv-simulation.js';
-import { makeLocation, makeSubscriber, systemScope } from '../support/factories.js';
+import { makeCompany, makeLocation, makeSubscriber, systemScope } from '../support/factories.js';
 import { makeTestLocationGroup } from '../support/marketing.js';
 import { useTwoCompanies } from '../support/two-companies.js';
 
@@ -502,5 +502,57 @@ describe('guest dashboards: figures equal plain-JS counts over the raw rows', ()
       query('2025-03-01', '2025-03-31', { location_group_id: [empty] }),
     );
     expect(people.share.people).toBe(0);
+  });
+
+  it('puts a birthday on a band’s edge in the band its age in whole years says, 29 February included', async () => {
+    const company = (await makeCompany(db, 'Ages')).id;
+    const place = (await makeLocation(db, company, 'Only')).id;
+    /** Whole years from a birthday to a day, counted on the calendar. */
+    const ageOn = (birthday: string, day: string) => {
+      const [by, bm, bd] = birthday.split('-').map(Number) as [number, number, number];
+      const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+      return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
+    };
+    const bandOf = (age: number) => BANDS[[18, 25, 35, 45, 55, 65].filter((start) => age >= start).length]!;
+    for (const to of ['2025-02-28', '2024-02-29', '2025-03-01']) {
+      const year = Number(to.slice(0, 4));
+      // Each band's edge and the days either side, and the leap days near it.
+      const birthdays = [18, 25, 35, 45, 55, 65].flatMap((years) =>
+        [-1, 0, 1].map((shift) => addDays(`${year - years}${to.slice(4)}`, shift)),
+      );
+      birthdays.push('2004-02-29', '2000-02-29', '1960-02-29', '2007-02-28', '2007-03-01');
+      const checks: IngestCheck[] = birthdays.map((_, n) => ({
+        location_id: place,
+        check_number: `${to}-${n}`,
+        opened_at: new Date(`${to}T18:00:00Z`),
+        closed_at: new Date(`${to}T19:00:00Z`),
+        total: 1000,
+        guest: { pos_id: `age-${to}-${n}` },
+        lines: [],
+      }));
+      await db.tenant(company, (sql) => ingestChecks(sql, systemScope(company), checks));
+      const guests = await db.tenant(company, async (sql) => {
+        const { rows } = await sql.query<{ id: number; pos_id: string }>(
+          'SELECT id::int AS id, pos_id FROM guests WHERE company_id = $1 AND pos_id LIKE $2',
+          [company, `age-${to}-%`],
+        );
+        return new Map(rows.map((row) => [row.pos_id, row.id]));
+      });
+      for (const [n, birthday] of birthdays.entries())
+        await makeSubscriber(db, company, { guest_id: guests.get(`age-${to}-${n}`)!, birthday });
+      const expected = BANDS.map((band) => ({
+        band,
+        people: birthdays.filter((birthday) => bandOf(ageOn(birthday, to)) === band).length,
+      }));
+      for (const filter of [{}, { location_id: [place] }]) {
+        const answer = await demographicsDashboardService(db).figures(company, query(to, to, filter));
+        expect({ to, filter, bands: answer.age_bands }).toEqual({ to, filter, bands: expected });
+      }
+      // The edges are there: some people turned a year older on that very day (leap days among them).
+      const birthdaysThatDay = birthdays.filter(
+        (birthday) => ageOn(birthday, to) !== ageOn(birthday, addDays(to, -1)),
+      );
+      expect(birthdaysThatDay.length).toBeGreaterThanOrEqual(3);
+    }
   });
 });

@@ -478,7 +478,7 @@ describe('home dashboard figures and recommendations', () => {
     const expected = (await expectedAudiences(places, true)).birthdayAudience;
     expect(birthdaysOf(first)).toBe(expected);
 
-    // A guest of the picked locations with no subscriber gets one born this month: the birthday segment grows.
+    // A guest with no subscriber gets one born this month: the birthday segment grows.
     const guest = await db.owner(async (sql) => {
       const { rows } = await sql.query<{ id: number }>(
         `SELECT g.id FROM guests g WHERE g.company_id = $1
@@ -487,7 +487,10 @@ describe('home dashboard figures and recommendations', () => {
       );
       return Number(rows[0]!.id);
     });
-    await makeSubscriber(db, companyA, { guest_id: guest, birthday: `1985-${today.slice(5, 7)}-15` });
+    const added = await makeSubscriber(db, companyA, {
+      guest_id: guest,
+      birthday: `1985-${today.slice(5, 7)}-15`,
+    });
     const birthdaySegment = first.recommendations.find((item) => item.kind === 'birthdays')!.segment;
     const engine = await db.tenant(companyA, (sql) =>
       countSegment(
@@ -533,5 +536,7 @@ describe('home dashboard figures and recommendations', () => {
       return rows.map((row) => row.day);
     });
     expect(days).toEqual([localDay(tomorrow)]);
+    // The data as the other tests know it.
+    await db.owner((sql) => sql.query('DELETE FROM subscribers WHERE id = $1', [added.id]));
   });
 });

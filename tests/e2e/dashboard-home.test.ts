@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { formatDateTime } from '../../src/format/index.js';
+import type { CurrentUser } from '../../src/schemas/accounts.js';
 import type { HomeDashboard } from '../../src/schemas/home-dashboard.js';
 import { accessToken } from './support/api.js';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
@@ -39,11 +41,18 @@ describe('the home dashboard in a browser', () => {
       await expect.poll(() => shownDigits(page, key)).toBe(digitsOf(month.kpis[key], key));
     }
     expect(month.kpis.checks).toBeGreaterThan(0);
-    // When the audiences were counted: kept for the day, said under the list's title.
+    // When the audiences were counted: kept for the day, said under the list's title in the user's own zone.
     expect(Date.parse(month.audiences_counted_at!)).toBeLessThanOrEqual(Date.now());
+    const user = (await (
+      await fetch(`${session.server.url}/api/accounts/verify/`, {
+        headers: { authorization: `Bearer ${await accessToken(page)}` },
+      })
+    ).json()) as CurrentUser;
+    const when = formatDateTime(month.audiences_counted_at, 'en', user.settings.time_zone);
+    expect(when).not.toBe('');
     await expect
       .poll(() => page.getByTestId('recommendations-counted-at').innerText())
-      .toMatch(/^Audiences counted \S.*\d{4}/);
+      .toContain(`Audiences counted ${when}.`);
     expect(describeViolations(await seriousA11yViolations(page))).toBe('');
 
     // The last 7 days: fewer checks, and the cards say what the API answered for them.

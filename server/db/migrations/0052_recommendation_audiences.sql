@@ -2,8 +2,8 @@
 -- "Recommendations"). Each audience is the size of a segment (its own locations and rules), counted by the segment
 -- engine over every guest of the company: 0.4–0.9 s a call at 1M guests, and the call makes one such count each time
 -- the dashboard opens. Kept per company, local day and segment, as the segment list keeps its figures: counted at the
--- first call of the day that needs it, read from here by the calls after it, and forgotten when the company's
--- refresh runs (after an import, after many new checks, nightly: server/jobs/clv-runner.ts), so they are then
+-- first call of the day that needs it, read from here by the calls after it, and forgotten when a CSV import ends
+-- and when the company's refresh runs (after many new checks, nightly: server/jobs/clv-runner.ts), so they are then
 -- counted again. A day's rows are all the company's rows: a count of another day is deleted when one is stored.
 
 SELECT set_config('app.platform', 'on', true);
@@ -12,8 +12,9 @@ CREATE TABLE recommendation_audiences (
   company_id  bigint NOT NULL REFERENCES companies ON DELETE CASCADE,
   -- The company's local day the segment's rules were counted on (their days count back from it).
   counted_on  date NOT NULL,
-  -- The segment counted: its own locations and rule groups as JSON (home-recommendations.ts, segmentKey).
-  segment_key text NOT NULL,
+  -- The segment counted: the SHA-256 (hex) of its own locations and rule groups as JSON (home-recommendations.ts,
+  -- segmentKey), so a pick of many locations still makes a short key.
+  segment_key text NOT NULL CHECK (length(segment_key) = 64),
   audience    integer NOT NULL CHECK (audience >= 0),
   counted_at  timestamptz NOT NULL,
   PRIMARY KEY (company_id, counted_on, segment_key)
