@@ -12,7 +12,8 @@ import { requestDueClvRefreshes } from '../services/clv-jobs.service.js';
 import { refreshCompanyClv, type RefreshOptions } from '../services/clv.service.js';
 import { refreshCompanyRfm } from '../services/rfm.service.js';
 import { refreshSegmentCaches } from '../services/segment-figures.js';
-import { recountOpeningAudiences } from '../services/home-dashboard.service.js';
+import { countOpeningAudiences } from '../services/home-dashboard.service.js';
+import { forgetRecommendationAudiences } from '../services/home-recommendations.js';
 
 /**
  * The worker that refits companies' CLV (docs/clv.md). The queue is `clv_jobs`, one row per company: a worker
@@ -135,13 +136,13 @@ async function runClaimedJob(
       if (abort.signal.aborted) throw error;
       log.error({ companyId: job.company_id, code: segmentErrorCode(error) }, 'segment refresh failed');
     });
-    // The recommendations' kept audiences were counted before the checks this refresh follows: counted again,
-    // those the dashboard opens on now, so the day's first reader does not wait for them.
-    if (!abort.signal.aborted) {
-      await recountOpeningAudiences(db, job.company_id).catch((error: unknown) => {
+    // The recommendations' kept audiences were counted before the checks this refresh follows: forgotten even when
+    // stopping, and those the dashboard opens on counted again now, so the day's first reader does not wait.
+    await forgetRecommendationAudiences(db, job.company_id)
+      .then(() => (abort.signal.aborted ? undefined : countOpeningAudiences(db, job.company_id)))
+      .catch((error: unknown) => {
         log.error({ companyId: job.company_id, code: segmentErrorCode(error) }, 'audience count failed');
       });
-    }
     await db.tenant(job.company_id, (sql) => finishClvJob(sql, job, null));
   } catch (error) {
     const reason: unknown = abort.signal.aborted ? abort.signal.reason : error;

@@ -7,7 +7,7 @@ import { dollars } from '../../src/schemas/dashboard-figures.js';
 import { rangeOfPreset } from '../../src/schemas/date-range.js';
 import { salesKpis } from './dashboard-kpis.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
-import { forgetRecommendationAudiences, recommendations } from './home-recommendations.js';
+import { recommendations } from './home-recommendations.js';
 
 /** The home dashboard's calls (`/dashboard`, `/marketing-analytics`; docs/dashboards.md, "Recommendations"). */
 export function homeDashboardService(db: Database, now: () => Date = () => new Date()) {
@@ -80,15 +80,15 @@ export function homeDashboardService(db: Database, now: () => Date = () => new D
 export type HomeDashboardService = ReturnType<typeof homeDashboardService>;
 
 /**
- * Forgets the company's kept recommendation audiences and counts those the dashboard opens on (the last 30 days,
- * every location), so the day's first call reads them: the company's refresh calls it (server/jobs/clv-runner.ts).
+ * Counts and keeps the recommendation audiences the dashboard opens on (the last 30 days, every location), so the
+ * day's first call reads them: the company's refresh calls it once it has forgotten the old ones
+ * (server/jobs/clv-runner.ts).
  */
-export async function recountOpeningAudiences(
+export async function countOpeningAudiences(
   db: Database,
   companyId: number,
   now: () => Date = () => new Date(),
 ): Promise<void> {
-  await forgetRecommendationAudiences(db, companyId);
   const asOf = now();
   const { today } = await db.tenant(companyId, (sql) => companyToday(sql, companyId, asOf));
   const range = rangeOfPreset('last30', today);

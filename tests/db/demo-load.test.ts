@@ -378,6 +378,7 @@ describe('demo data in two steps', () => {
       'pos_guest_presence',
       'pos_guest_frequency',
       'pos_guest_spread',
+      'pos_profile_days',
       'pos_guest_days',
     ]) {
       expect(stepwise[table], table).not.toMatch(/^0 rows/);

@@ -91,11 +91,11 @@ describe('tenancy: row-level security as the second wall', () => {
     ).toEqual(['B1']);
   });
 
-  it('forces row-level security with a tenant policy on every table that has company_id', async () => {
+  it('forces row-level security with a tenant policy on every table that has company_id, partitioned ones too', async () => {
     const unguarded = await db.owner(async (sql) => {
       const { rows } = await sql.query<{ table_name: string }>(
         `SELECT c.table_name FROM information_schema.columns c
-         JOIN pg_class t ON t.relname = c.table_name AND t.relkind = 'r'
+         JOIN pg_class t ON t.relname = c.table_name AND t.relkind IN ('r', 'p')
          JOIN pg_namespace n ON n.oid = t.relnamespace AND n.nspname = c.table_schema
          WHERE c.table_schema = 'public' AND c.column_name = 'company_id'
            AND NOT (t.relrowsecurity AND t.relforcerowsecurity

@@ -64,6 +64,10 @@ BEGIN
     DELETE FROM pos_profile_days WHERE company_id = company;
     guest_ids := ARRAY(SELECT DISTINCT guest_id FROM subscribers WHERE company_id = company AND guest_id IS NOT NULL);
   ELSE
+    -- One refresh of a guest at a time: a subscriber's change (its trigger) and a batch of that guest's checks would
+    -- otherwise each miss the other's rows, or both insert them. Each waits for the other to commit, then reads it.
+    -- As ingestion's own update of the guest row does; the whole company's refresh runs under the ingestion lock.
+    PERFORM 1 FROM guests WHERE company_id = company AND id = ANY(guest_ids) ORDER BY id FOR NO KEY UPDATE;
     DELETE FROM pos_profile_days WHERE company_id = company AND guest_id = ANY(guest_ids);
   END IF;
   INSERT INTO pos_profile_days (company_id, location_id, guest_id, birthday, zip, days, zip_days, near_days)
@@ -146,3 +150,5 @@ CREATE TRIGGER locations_profile_days_update AFTER UPDATE ON locations
   FOR EACH STATEMENT EXECUTE FUNCTION pos_profile_days_track_locations();
 
 SELECT pos_profile_days_refresh(id, NULL) FROM companies;
+-- Autovacuum analyses the partitions, never the partitioned table itself.
+ANALYZE pos_profile_days;
