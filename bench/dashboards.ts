@@ -13,7 +13,7 @@
  * (`CALLS` below: summary, overview, chart_data …).
  */
 import { buildApp } from '../server/app.js';
-import { forgetRecommendationAudiences } from '../server/services/home-recommendations.js';
+import { forgetKeptAudiences } from '../server/services/kept-audiences.js';
 import type { Database } from '../server/db/database.js';
 import { fillDerived, generateLarge } from './rollups.js';
 import {
@@ -265,7 +265,7 @@ const CALLS: DashboardCall[] = [
     // The day's first call (or the first after the company's refresh): the kept audiences forgotten before each.
     name: 'recommendations_first_read',
     path: '/api/analytics/recommendations/',
-    beforeEach: forgetRecommendationAudiences,
+    beforeEach: forgetKeptAudiences,
     figures: 'revenue, checks, guests',
     fromApi: totals('kpis'),
     raw: RAW.sales,
@@ -287,6 +287,18 @@ const CALLS: DashboardCall[] = [
     name: 'basket_item_guests',
     path: '/api/analytics/basket/item-guests/',
     extraQuery: ({ topItem }) => `&menu_item_id=${topItem}`,
+    figures: 'guests who ordered the most ordered item',
+    fromApi: (body) => [Number(body.guests)],
+    raw: RAW.itemGuests,
+    rawArgs: (body) => [body.menu_item_id],
+    fromRaw: (row) => numbers(row, ['guests']),
+  },
+  {
+    // The day's first count of the item for this range and pick: the kept counts forgotten before each call.
+    name: 'basket_item_guests_first_read',
+    path: '/api/analytics/basket/item-guests/',
+    extraQuery: ({ topItem }) => `&menu_item_id=${topItem}`,
+    beforeEach: forgetKeptAudiences,
     figures: 'guests who ordered the most ordered item',
     fromApi: (body) => [Number(body.guests)],
     raw: RAW.itemGuests,

@@ -12,8 +12,9 @@ import { requestDueClvRefreshes } from '../services/clv-jobs.service.js';
 import { refreshCompanyClv, type RefreshOptions } from '../services/clv.service.js';
 import { refreshCompanyRfm } from '../services/rfm.service.js';
 import { refreshSegmentCaches } from '../services/segment-figures.js';
+import { countOpeningItemGuests } from '../services/basket.service.js';
 import { countOpeningAudiences } from '../services/home-dashboard.service.js';
-import { forgetRecommendationAudiences } from '../services/home-recommendations.js';
+import { forgetKeptAudiences } from '../services/kept-audiences.js';
 
 /**
  * The worker that refits companies' CLV (docs/clv.md). The queue is `clv_jobs`, one row per company: a worker
@@ -136,10 +137,13 @@ async function runClaimedJob(
       if (abort.signal.aborted) throw error;
       log.error({ companyId: job.company_id, code: segmentErrorCode(error) }, 'segment refresh failed');
     });
-    // The recommendations' kept audiences were counted before the checks this refresh follows: forgotten even when
-    // stopping, and those the dashboard opens on counted again now, so the day's first reader does not wait.
-    await forgetRecommendationAudiences(db, job.company_id)
-      .then(() => (abort.signal.aborted ? undefined : countOpeningAudiences(db, job.company_id)))
+    // The kept audiences were counted before the checks this refresh follows: forgotten even when stopping, and
+    // those the home and basket dashboards open on counted again now, so the day's first reader does not wait.
+    await forgetKeptAudiences(db, job.company_id)
+      .then(async () => {
+        await countOpeningAudiences(db, job.company_id, abort.signal);
+        await countOpeningItemGuests(db, job.company_id, abort.signal);
+      })
       .catch((error: unknown) => {
         log.error({ companyId: job.company_id, code: segmentErrorCode(error) }, 'audience count failed');
       });

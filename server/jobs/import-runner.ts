@@ -13,7 +13,7 @@ import {
   type ClaimedJob,
 } from '../repositories/imports.repository.js';
 import { afterImportFinished } from '../services/clv-jobs.service.js';
-import { forgetRecommendationAudiences } from '../services/home-recommendations.js';
+import { forgetKeptAudiences } from '../services/kept-audiences.js';
 
 /**
  * The worker that turns uploaded CSV files into subscribers and guests. The queue is the `import_jobs` table
@@ -155,8 +155,8 @@ export function importRunner(
       await afterImportFinished(db, job.company_id).catch((error: unknown) =>
         log.error({ jobId: job.id, code: (error as { code?: string }).code }, 'CLV refresh not asked for'),
       );
-      // Imported subscribers and guests move the recommendations' audiences: the next call counts them again.
-      await forgetRecommendationAudiences(db, job.company_id).catch((error: unknown) =>
+      // Imported subscribers, guests and checks move the kept audiences: the next call counts them again.
+      await forgetKeptAudiences(db, job.company_id).catch((error: unknown) =>
         log.error({ jobId: job.id, code: (error as { code?: string }).code }, 'audiences not forgotten'),
       );
       finished.emit(String(job.id));

@@ -36,7 +36,7 @@ import { guestIndexOfPosId, guestProfile, guestProfiles } from './guests.js';
 import { companySubscribers, subscribedGuestIndexes } from './subscribers.js';
 import { insertSupportCompany, SUPPORT_COMPANY, SUPPORT_STAFF, type SupportSummary } from './support.js';
 import { refreshSegmentCaches } from '../services/segment-figures.js';
-import { forgetRecommendationAudiences } from '../services/home-recommendations.js';
+import { forgetKeptAudiences } from '../services/kept-audiences.js';
 import { createStarterSegments } from '../services/starter-segments.service.js';
 import { createStarterTemplates } from '../services/starter-templates.service.js';
 import { createDemoCampaigns } from './campaigns.js';
@@ -733,7 +733,7 @@ async function loadCompanyHistory(
   }
   await refreshSegmentCaches(db, companyId, options.signal);
   // Audiences a dashboard counted while the history was loading are counted again.
-  await forgetRecommendationAudiences(db, companyId);
+  await forgetKeptAudiences(db, companyId);
   options.log(`${name}: ${checks.toLocaleString('en-US')} checks, guest totals and segment figures done`);
 }
 

@@ -1,3 +1,4 @@
+import { BasketQuerySchema } from '../../src/schemas/basket-analytics.js';
 import type {
   Basket,
   BasketItemGuests,
@@ -24,6 +25,7 @@ import { presenceTotals, type PresenceScope } from '../repositories/guest-presen
 import { daysIn } from '../../src/schemas/dashboard-query.js';
 import { companyToday } from '../repositories/company-clock.repository.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
+import { audienceKey, keptOrCounted, openingQueries } from './kept-audiences.js';
 
 /** The bounds of one answer (docs/dashboards.md, "Basket"). */
 export const BASKET_BOUNDS = { itemLimit: 100, pairItems: 40, pairLimit: 300 } as const;
@@ -92,6 +94,19 @@ function filterOf(
   zone: string,
 ): BasketFilter {
   return { locations, from: query.from_date, to: query.to_date, zone, dayPart: query.day_part ?? null };
+}
+
+/** The key an item's guests are kept under: the basket's kind, the item and every filter of the count. */
+function itemGuestsKey(filter: BasketFilter, itemId: number): string {
+  return audienceKey({
+    kind: 'basket_item_guests',
+    menu_item_id: itemId,
+    locations: filter.locations && [...filter.locations].sort((a, b) => a - b),
+    from: filter.from,
+    to: filter.to,
+    day_part: filter.dayPart,
+    zone: filter.zone,
+  });
 }
 
 /** The basket dashboard's figures (`GET /analytics/basket/`). */
@@ -172,17 +187,27 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
 
     /**
      * "Guests who ordered X": distinct guests with a check in the range (locations, day part) holding the item,
-     * counted from its checks and lines. Another company's location, group or item is a 404.
+     * counted from its checks and lines once a day and kept (docs/dashboards.md, "Kept audiences"), with when it
+     * was counted. Another company's location, group or item is a 404.
      */
     async itemGuests(companyId: number, query: BasketItemGuestsQuery): Promise<BasketItemGuests> {
       return db.tenant(companyId, async (sql) => {
         const scope = await resolveDashboardScope(sql, companyId, query);
         if (!(await hasMenuItem(sql, companyId, query.menu_item_id))) throw notFound('Menu item');
-        const { zone } = await companyToday(sql, companyId, now());
+        const asOf = now();
+        const { zone, today } = await companyToday(sql, companyId, asOf);
         const filter = filterOf(query, scope.locationIds, zone);
+        const [kept] = await keptOrCounted(
+          sql,
+          companyId,
+          { asOf, today },
+          [itemGuestsKey(filter, query.menu_item_id)],
+          async () => [await basketItemGuests(sql, companyId, filter, query.menu_item_id)],
+        );
         return {
           menu_item_id: query.menu_item_id,
-          guests: await basketItemGuests(sql, companyId, filter, query.menu_item_id),
+          guests: kept!.audience,
+          counted_at: kept!.counted_at.toISOString(),
         };
       });
     },
@@ -191,3 +216,25 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
 
 /** The basket service. */
 export type BasketService = ReturnType<typeof basketService>;
+
+/**
+ * Counts and keeps the guests of the item the basket dashboard opens on (its first item, the most checks) for each
+ * of `openingQueries` (the last 30 days, every location and each group), so the day's first visit reads them: the
+ * company's refresh calls it once it has forgotten the old counts (server/jobs/clv-runner.ts). Stops between two
+ * counts once `signal` is aborted.
+ */
+export async function countOpeningItemGuests(
+  db: Database,
+  companyId: number,
+  signal?: AbortSignal,
+  now: () => Date = () => new Date(),
+): Promise<void> {
+  const asOf = now();
+  const service = basketService(db, () => asOf);
+  for (const opening of await openingQueries(db, companyId, asOf)) {
+    if (signal?.aborted) return;
+    const query = BasketQuerySchema.parse(opening);
+    const first = (await service.figures(companyId, query)).items[0];
+    if (first) await service.itemGuests(companyId, { ...query, menu_item_id: first.menu_item_id });
+  }
+}

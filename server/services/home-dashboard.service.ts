@@ -4,10 +4,10 @@ import type { Database } from '../db/database.js';
 import { companyToday, rangeInstants } from '../repositories/company-clock.repository.js';
 import { dailySales, emailsSent } from '../repositories/home-dashboard.repository.js';
 import { dollars } from '../../src/schemas/dashboard-figures.js';
-import { rangeOfPreset } from '../../src/schemas/date-range.js';
 import { salesKpis } from './dashboard-kpis.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
 import { recommendations } from './home-recommendations.js';
+import { openingQueries } from './kept-audiences.js';
 
 /** The home dashboard's calls (`/dashboard`, `/marketing-analytics`; docs/dashboards.md, "Recommendations"). */
 export function homeDashboardService(db: Database, now: () => Date = () => new Date()) {
@@ -80,22 +80,20 @@ export function homeDashboardService(db: Database, now: () => Date = () => new D
 export type HomeDashboardService = ReturnType<typeof homeDashboardService>;
 
 /**
- * Counts and keeps the recommendation audiences the dashboard opens on (the last 30 days, every location), so the
- * day's first call reads them: the company's refresh calls it once it has forgotten the old ones
- * (server/jobs/clv-runner.ts).
+ * Counts and keeps the recommendation audiences the dashboard opens on for each of `openingQueries` (the last 30
+ * days, every location and each group), so the day's first call reads them: the company's refresh calls it once it
+ * has forgotten the old ones (server/jobs/clv-runner.ts). Stops between two picks once `signal` is aborted.
  */
 export async function countOpeningAudiences(
   db: Database,
   companyId: number,
+  signal?: AbortSignal,
   now: () => Date = () => new Date(),
 ): Promise<void> {
   const asOf = now();
-  const { today } = await db.tenant(companyId, (sql) => companyToday(sql, companyId, asOf));
-  const range = rangeOfPreset('last30', today);
-  await homeDashboardService(db, () => asOf).recommendations(companyId, {
-    from_date: range.from,
-    to_date: range.to,
-    location_id: [],
-    location_group_id: [],
-  });
+  const service = homeDashboardService(db, () => asOf);
+  for (const query of await openingQueries(db, companyId, asOf)) {
+    if (signal?.aborted) return;
+    await service.recommendations(companyId, query);
+  }
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { DayPart } from '../../src/schemas/segment-catalogue.js';
 import type {
   Recommendation,
@@ -8,7 +7,7 @@ import type {
 } from '../../src/schemas/home-dashboard.js';
 import { addDays, type DayBounds } from '../../src/schemas/dashboard-query.js';
 import type { SegmentRuleSet } from '../../src/schemas/segments.js';
-import type { Database, Sql } from '../db/database.js';
+import type { Sql } from '../db/database.js';
 import {
   hasLiveBirthdayFlow,
   lapsedRegularsByLocation,
@@ -18,12 +17,8 @@ import {
 } from '../repositories/home-dashboard.repository.js';
 import { bestSellers } from '../repositories/basket.repository.js';
 import { countSegmentMembers } from '../repositories/segment-rules.repository.js';
-import {
-  forgetAudiences,
-  keepAudiences,
-  keptAudiences,
-  type KeptAudience,
-} from '../repositories/recommendation-audiences.repository.js';
+import type { KeptAudience } from '../repositories/kept-audiences.repository.js';
+import { audienceKey, keptOrCounted, type CountMoment } from './kept-audiences.js';
 
 /**
  * The home dashboard's recommendations (docs/dashboards.md, "Recommendations"): each a segment built from the
@@ -217,13 +212,12 @@ function segmentOf(candidate: Candidate): RecommendedSegment {
   };
 }
 
-/** The key a candidate's audience is kept under: the SHA-256 of its segment's own locations and rules as JSON. */
+/** The key a candidate's audience is kept under: its segment's own locations and rules. */
 function segmentKey(candidate: Candidate): string {
-  const segment = JSON.stringify({
+  return audienceKey({
     location_ids: [...candidate.locationIds].sort((a, b) => a - b),
     segment_groups: [{ segment_rules: candidate.rules }],
   });
-  return createHash('sha256').update(segment).digest('hex');
 }
 
 /**
@@ -278,19 +272,17 @@ async function audiencesOf(
   companyId: number,
   found: readonly Candidate[],
   picked: number[] | null,
-  moment: { asOf: Date; today: string },
+  moment: CountMoment,
 ): Promise<KeptAudience[]> {
-  const keys = found.map(segmentKey);
-  const kept = await keptAudiences(sql, companyId, moment.today, keys);
-  const missing = found.filter((_, index) => !kept.has(keys[index]!));
-  if (missing.length > 0) {
-    const counted = new Map<string, number>();
-    const audiences = await countAudiences(sql, companyId, missing, picked, moment.asOf);
-    missing.forEach((candidate, index) => counted.set(segmentKey(candidate), audiences[index]!));
-    await keepAudiences(sql, companyId, moment.today, moment.asOf, counted);
-    for (const [key, audience] of counted) kept.set(key, { audience, counted_at: moment.asOf });
-  }
-  return keys.map((key) => kept.get(key)!);
+  return keptOrCounted(sql, companyId, moment, found.map(segmentKey), (missing) =>
+    countAudiences(
+      sql,
+      companyId,
+      missing.map((index) => found[index]!),
+      picked,
+      moment.asOf,
+    ),
+  );
 }
 
 /**
@@ -347,12 +339,4 @@ export async function recommendations(
   // When the earliest audience shown was counted.
   const times = ranked.map((item) => countedAt.get(item)!.getTime());
   return { recommendations: ranked, countedAt: times.length === 0 ? null : new Date(Math.min(...times)) };
-}
-
-/**
- * Forgets the company's kept audiences, so the next call counts them again: the end of a CSV import, the company's
- * refresh (after many new checks, nightly) and the demo loader call it once the guests' figures have changed.
- */
-export async function forgetRecommendationAudiences(db: Database, companyId: number): Promise<void> {
-  await db.tenant(companyId, (sql) => forgetAudiences(sql, companyId));
 }

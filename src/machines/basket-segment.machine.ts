@@ -33,6 +33,12 @@ export interface BasketItemCountRequest extends BasketItemQuery {
   itemId: number;
 }
 
+/** A count's answer: the guests, and when they were counted (ISO instant; kept for the company's day). */
+export interface CountedGuests {
+  guests: number;
+  countedAt: string;
+}
+
 /** What the screen and view send. */
 export type BasketSegmentCommand =
   | { type: 'figures.loaded'; query: BasketItemQuery; itemIds: number[] }
@@ -44,7 +50,7 @@ export type BasketSegmentCommand =
 /** Everything the machine handles. */
 export type BasketSegmentEvent =
   | BasketSegmentCommand
-  | DoneActorEvent<{ guests: number }, 'countGuests'>
+  | DoneActorEvent<CountedGuests, 'countGuests'>
   | ErrorActorEvent<unknown, 'countGuests'>
   | DoneActorEvent<{ id: number }, 'saveSegment'>
   | ErrorActorEvent<unknown, 'saveSegment'>;
@@ -53,14 +59,15 @@ export type BasketSegmentEvent =
 export type BasketSegmentEmitted = { type: 'segment.saved'; id: number };
 
 /**
- * What it knows: the dashboard's answer's query and items, the picked item and its guests (null until counted),
- * why the count failed, the item being saved and why the last save failed.
+ * What it knows: the dashboard's answer's query and items, the picked item, its guests and when they were
+ * counted (null until counted), why the count failed, the item being saved and why the last save failed.
  */
 export interface BasketSegmentContext {
   query: BasketItemQuery | null;
   itemIds: number[];
   itemId: number | null;
   guests: number | null;
+  countedAt: string | null;
   countProblem: ApiProblem | null;
   request: BasketSegmentRequest | null;
   problem: ApiProblem | null;
@@ -74,7 +81,7 @@ const basketSegmentSetup = setup({
   },
   actors: {
     /** `GET /api/analytics/basket/item-guests/` for the item. */
-    countGuests: placeholder<{ guests: number }, BasketItemCountRequest>(),
+    countGuests: placeholder<CountedGuests, BasketItemCountRequest>(),
     /** `POST /api/campaigns/segments/` with the two rules. */
     saveSegment: placeholder<{ id: number }, BasketSegmentRequest>(),
   },
@@ -88,11 +95,15 @@ const basketSegmentSetup = setup({
           ? context.itemId
           : (loaded.itemIds[0] ?? null),
       guests: null,
+      countedAt: null,
       countProblem: null,
     })),
-    keepItem: assign((_, itemId: number) => ({ itemId, guests: null, countProblem: null })),
+    keepItem: assign((_, itemId: number) => ({ itemId, guests: null, countedAt: null, countProblem: null })),
     keepItemIds: assign((_, itemIds: number[]) => ({ itemIds })),
-    keepGuests: assign((_, guests: number) => ({ guests })),
+    keepGuests: assign((_, counted: CountedGuests) => ({
+      guests: counted.guests,
+      countedAt: counted.countedAt,
+    })),
     keepCountProblem: assign((_, failure: { error: unknown }) => ({
       countProblem: problemOf(failure.error),
     })),
@@ -145,6 +156,7 @@ export const basketSegmentMachine = basketSegmentSetup.createMachine({
     itemIds: [],
     itemId: null,
     guests: null,
+    countedAt: null,
     countProblem: null,
     request: null,
     problem: null,
@@ -180,7 +192,7 @@ export const basketSegmentMachine = basketSegmentSetup.createMachine({
             input: ({ context }) => ({ ...context.query!, itemId: context.itemId! }),
             done: {
               target: 'counted',
-              actions: { type: 'keepGuests', params: ({ event }) => event.output.guests },
+              actions: { type: 'keepGuests', params: ({ event }) => event.output },
             },
             error: {
               target: 'failed',

@@ -155,11 +155,13 @@ export const BasketItemGuestsQuerySchema = dashboardQueryFields
 /** `GET /analytics/basket/item-guests/` query. */
 export type BasketItemGuestsQuery = z.infer<typeof BasketItemGuestsQuerySchema>;
 
-/** `GET /analytics/basket/item-guests/` answer: distinct guests with a check in the range holding the item. */
+/** `GET /analytics/basket/item-guests/` answer: distinct guests with a check in the range holding the item, and when they were counted. */
 export const BasketItemGuestsSchema = z.object({
   menu_item_id: z.number().int(),
   /** Checks without a guest are not counted. */
   guests: z.number().int(),
+  /** When it was counted: kept for the company's day (docs/dashboards.md, "Kept audiences"). */
+  counted_at: z.string().datetime(),
 });
 /** `GET /analytics/basket/item-guests/` answer. */
 export type BasketItemGuests = z.infer<typeof BasketItemGuestsSchema>;

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-ingestion.repository.js';
 import { BASKET_BOUNDS, basketService } from '../../server/services/basket.service.js';
+import { forgetKeptAudiences } from '../../server/services/kept-audiences.js';
 import {
   BasketItemGuestsQuerySchema,
   BasketQuerySchema,
@@ -189,7 +190,7 @@ describe('basket figures', () => {
         ...(filter.locations ? { location_id: filter.locations } : {}),
         ...(filter.dayPart ? { day_part: filter.dayPart } : {}),
       });
-      expect(counted).toEqual({
+      expect(counted).toMatchObject({
         menu_item_id: item.menu_item_id,
         guests: model.itemGuests.get(item.name)!.size,
       });
@@ -302,5 +303,71 @@ describe('basket figures', () => {
         menu_item_id: burger.menu_item_id,
       }),
     ).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("keeps an item's guests for the company's day, until they are forgotten", async () => {
+    const range = { from_date: '2025-03-01', to_date: '2025-03-20' };
+    const burger = (await figures(companyA, range)).items.find((item) => item.name === 'Burger')!;
+    const ask = (at: Date, filters: Record<string, unknown> = {}) =>
+      basketService(db, () => at).itemGuests(
+        companyA,
+        BasketItemGuestsQuerySchema.parse({ ...range, ...filters, menu_item_id: burger.menu_item_id }),
+      );
+    const expected = (places: number[] | null) =>
+      bruteForce(checks, guestOf, {
+        locations: places,
+        from: range.from_date,
+        to: range.to_date,
+        dayPart: null,
+        minSupport: 0,
+      }).itemGuests.get('Burger')!.size;
+    // A guest never seen before orders a burger in the range, at the first location.
+    const newBurgerGuest = async (posId: string) => {
+      const check: IngestCheck = {
+        location_id: locations[0]!,
+        check_number: `K-${posId}`,
+        opened_at: new Date('2025-03-10T18:00:00Z'),
+        closed_at: new Date('2025-03-10T19:00:00Z'),
+        total: 900,
+        guest: { pos_id: posId },
+        lines: [{ menu_item: 'Burger', category: 'Mains', quantity: 1, amount: 900 }],
+      };
+      await db.tenant(companyA, (sql) => ingestChecks(sql, systemScope(companyA), [check]));
+      checks.push(check);
+    };
+    await forgetKeptAudiences(db, companyA);
+    const morning = new Date('2025-03-25T16:00:00Z'); // 09:00 in the company's zone
+    const first = await ask(morning);
+    expect(first).toEqual({
+      menu_item_id: burger.menu_item_id,
+      guests: expected(null),
+      counted_at: morning.toISOString(),
+    });
+    await newBurgerGuest('P-kept-1');
+    const noon = new Date('2025-03-25T20:00:00Z');
+    // The same day: the kept count, from before the new guest.
+    expect(await ask(noon)).toEqual(first);
+    // Another pick of locations is its own count, made now.
+    const south = await ask(noon, { location_id: [locations[1]] });
+    expect(south).toEqual({ ...first, guests: expected([locations[1]!]), counted_at: noon.toISOString() });
+    await forgetKeptAudiences(db, companyA);
+    const recounted = await ask(noon);
+    expect(recounted.guests).toBe(first.guests + 1);
+    expect(recounted).toEqual({ ...first, guests: expected(null), counted_at: noon.toISOString() });
+    // The next day counts again, and only that day's counts stay.
+    await newBurgerGuest('P-kept-2');
+    const nextMorning = new Date('2025-03-26T16:00:00Z');
+    expect(await ask(nextMorning)).toEqual({
+      ...first,
+      guests: first.guests + 2,
+      counted_at: nextMorning.toISOString(),
+    });
+    const { rows } = await db.owner((sql) =>
+      sql.query<{ day: string }>(
+        `SELECT DISTINCT to_char(counted_on, 'YYYY-MM-DD') AS day FROM kept_audiences WHERE company_id = $1`,
+        [companyA],
+      ),
+    );
+    expect(rows).toEqual([{ day: '2025-03-26' }]);
   });
 });

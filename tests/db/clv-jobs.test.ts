@@ -10,9 +10,11 @@ import {
 } from '../../server/repositories/clv-jobs.repository.js';
 import { findClvFit } from '../../server/repositories/clv.repository.js';
 import { getSegmentCache } from '../../server/repositories/segment-cache.repository.js';
-import { keepAudiences } from '../../server/repositories/recommendation-audiences.repository.js';
+import { keepAudiences } from '../../server/repositories/kept-audiences.repository.js';
 import { companyToday } from '../../server/repositories/company-clock.repository.js';
+import { basketService } from '../../server/services/basket.service.js';
 import { homeDashboardService } from '../../server/services/home-dashboard.service.js';
+import { BasketQuerySchema } from '../../src/schemas/basket-analytics.js';
 import { rangeOfPreset } from '../../src/schemas/date-range.js';
 import { createSegment } from '../../server/repositories/segments.repository.js';
 import {
@@ -23,7 +25,8 @@ import {
   requestDueClvRefreshes,
 } from '../../server/services/clv-jobs.service.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
-import { makeCompany, makeSubscriber, systemScope } from '../support/factories.js';
+import { makeCompany, makeLocation, makeSubscriber, systemScope } from '../support/factories.js';
+import { createLocationGroup } from '../../server/repositories/location-groups.repository.js';
 import { ingestChecks } from '../../server/repositories/pos-ingestion.repository.js';
 import { countSegment } from '../../server/repositories/segment-rules.repository.js';
 import { storeVisits } from '../support/clv-checks.js';
@@ -141,7 +144,7 @@ describe('the CLV refresh job', () => {
     expect(errors).toEqual([]);
   });
 
-  it('counts the recommendations’ audiences again after the refit, those the dashboard opens on kept for the day', async () => {
+  it('counts the kept audiences again after the refit, those the home and basket dashboards open on kept for the day', async () => {
     const company = await companyWithVisits(30);
     const other = await companyWithVisits(5);
     // The last days: soup for the first guests at the company's location (the range's best seller), and a birthday
@@ -176,6 +179,16 @@ describe('the CLV refresh job', () => {
       return rows[0]!.id;
     });
     await makeSubscriber(db, company, { guest_id: guest, birthday: `1990-${today.slice(5, 7)}-01` });
+    // A group of the company's first location only, beside a second location: its counts are kept under keys of
+    // their own, and the refresh counts them ahead as well.
+    await makeLocation(db, company, 'Second');
+    const group = await db.tenant(company, (sql) =>
+      createLocationGroup(sql, systemScope(company), {
+        name: 'Soup',
+        description: '',
+        location_ids: [place!],
+      }),
+    );
     const stale = 'f'.repeat(64);
     for (const id of [company, other]) {
       const day = (await db.tenant(id, (sql) => companyToday(sql, id, now))).today;
@@ -186,7 +199,7 @@ describe('the CLV refresh job', () => {
     const kept = async (id: number) =>
       db.owner(async (sql) => {
         const { rows } = await sql.query<{ segment_key: string; counted_at: Date; audience: number }>(
-          'SELECT segment_key, counted_at, audience FROM recommendation_audiences WHERE company_id = $1 ORDER BY 1',
+          'SELECT segment_key, counted_at, audience FROM kept_audiences WHERE company_id = $1 ORDER BY 1',
           [id],
         );
         return rows;
@@ -203,6 +216,27 @@ describe('the CLV refresh job', () => {
       location_id: [],
       location_group_id: [],
     });
+    expect(await kept(company)).toEqual(after);
+    // So does the basket's opening count: its first item, soup, ordered by the four guests C-42-0 … 3.
+    const basket = basketService(db);
+    const basketQuery = BasketQuerySchema.parse({ from_date: opening.from, to_date: opening.to });
+    const soup = (await basket.figures(company, basketQuery)).items[0]!;
+    expect(soup.name).toBe('Soup');
+    const soupGuests = await basket.itemGuests(company, { ...basketQuery, menu_item_id: soup.menu_item_id });
+    expect(soupGuests.guests).toBe(4);
+    expect(await kept(company)).toEqual(after);
+    expect(after.map((row) => row.counted_at.toISOString())).toContain(soupGuests.counted_at);
+    // The group's opening: its recommendations and its first item's guests were counted ahead too.
+    const groupQuery = { ...basketQuery, location_group_id: [group.id] };
+    const groupAnswer = await homeDashboardService(db).recommendations(company, groupQuery);
+    expect(groupAnswer.recommendations.length).toBeGreaterThan(0);
+    const groupFirst = (await basket.figures(company, groupQuery)).items[0]!;
+    expect(groupFirst.name).toBe('Soup');
+    const groupSoup = await basket.itemGuests(company, {
+      ...groupQuery,
+      menu_item_id: groupFirst.menu_item_id,
+    });
+    expect(groupSoup.guests).toBe(4);
     expect(await kept(company)).toEqual(after);
     expect(answer.recommendations.map((item) => item.kind).sort()).toEqual(
       ['birthdays', 'lapsed_regulars', 'untried_item'].sort(),

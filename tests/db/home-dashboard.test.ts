@@ -4,8 +4,9 @@ import { ingestChecks, type IngestCheck } from '../../server/repositories/pos-in
 import { lapsedRegularsByLocation } from '../../server/repositories/home-dashboard.repository.js';
 import { countSegment } from '../../server/repositories/segment-rules.repository.js';
 import { homeDashboardService } from '../../server/services/home-dashboard.service.js';
-import { dayPartRange, forgetRecommendationAudiences } from '../../server/services/home-recommendations.js';
-import { keptAudiences } from '../../server/repositories/recommendation-audiences.repository.js';
+import { dayPartRange } from '../../server/services/home-recommendations.js';
+import { forgetKeptAudiences } from '../../server/services/kept-audiences.js';
+import { keptAudiences } from '../../server/repositories/kept-audiences.repository.js';
 import { segmentsService } from '../../server/services/segments.service.js';
 import type { HomeDashboard } from '../../src/schemas/home-dashboard.js';
 import { seededRandom } from '../support/clv-simulation.js';
@@ -469,7 +470,7 @@ describe('home dashboard figures and recommendations', () => {
       await sql.query('DELETE FROM flow_versions WHERE company_id = $1', [companyA]);
       await sql.query('DELETE FROM flows WHERE company_id = $1', [companyA]);
     });
-    await forgetRecommendationAudiences(db, companyA);
+    await forgetKeptAudiences(db, companyA);
     const later = new Date(now.getTime() + 3_600_000);
     const birthdaysOf = (answer: HomeDashboard) =>
       answer.recommendations.find((item) => item.kind === 'birthdays')?.audience;
@@ -509,7 +510,7 @@ describe('home dashboard figures and recommendations', () => {
     const day = today;
     const stored = await db.owner(async (sql) => {
       const { rows } = await sql.query<{ segment_key: string }>(
-        'SELECT segment_key FROM recommendation_audiences WHERE company_id = $1 AND counted_on = $2::date',
+        'SELECT segment_key FROM kept_audiences WHERE company_id = $1 AND counted_on = $2::date',
         [companyA, day],
       );
       return rows.map((row) => row.segment_key);
@@ -519,7 +520,7 @@ describe('home dashboard figures and recommendations', () => {
     expect((await db.tenant(companyB, (sql) => keptAudiences(sql, companyA, day, stored))).size).toBe(0);
 
     // The refresh forgets them: counted again, with the new subscriber.
-    await forgetRecommendationAudiences(db, companyA);
+    await forgetKeptAudiences(db, companyA);
     const recounted = await homeDashboardService(db, () => later).recommendations(companyA, query());
     expect(birthdaysOf(recounted)).toBe(expected + 1);
     expect(recounted.audiences_counted_at).toBe(later.toISOString());
@@ -530,7 +531,7 @@ describe('home dashboard figures and recommendations', () => {
     expect(next.audiences_counted_at).toBe(tomorrow.toISOString());
     const days = await db.owner(async (sql) => {
       const { rows } = await sql.query<{ day: string }>(
-        `SELECT DISTINCT to_char(counted_on, 'YYYY-MM-DD') AS day FROM recommendation_audiences WHERE company_id = $1`,
+        `SELECT DISTINCT to_char(counted_on, 'YYYY-MM-DD') AS day FROM kept_audiences WHERE company_id = $1`,
         [companyA],
       );
       return rows.map((row) => row.day);

@@ -1,5 +1,7 @@
 import type { Page, Response } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { formatDateTime } from '../../src/format/index.js';
+import type { CurrentUser } from '../../src/schemas/accounts.js';
 import type { Basket, BasketItemGuests } from '../../src/schemas/basket-analytics.js';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
 import { PHONE, sidewaysOverflow } from './support/pages.js';
@@ -72,15 +74,23 @@ describe('the basket dashboard in a browser', () => {
     });
     await page.getByRole('combobox', { name: 'Item', exact: true }).click();
     await page.getByRole('option', { name: item.name, exact: true }).click();
-    const { guests } = (await (await counted).json()) as BasketItemGuests;
+    const { guests, counted_at: countedAt } = (await (await counted).json()) as BasketItemGuests;
     expect(guests).toBeGreaterThan(0);
     await expect
       .poll(async () => (await page.getByTestId('basket-segment-count').innerText()).replace(/\D/g, ''))
       .toBe(String(guests));
+    // When they were counted (kept for the day), in the user's own zone.
+    const bearer = { authorization: `Bearer ${await accessToken(page)}` };
+    const user = (await (
+      await fetch(`${session.server.url}/api/accounts/verify/`, { headers: bearer })
+    ).json()) as CurrentUser;
+    expect(Date.parse(countedAt)).toBeLessThanOrEqual(Date.now());
+    await expect
+      .poll(() => page.getByTestId('basket-segment-counted-at').innerText())
+      .toContain(`Counted ${formatDateTime(countedAt, 'en', user.settings.time_zone)}.`);
     await page.getByRole('button', { name: 'Make segment' }).click();
     await page.waitForURL(/\/segments\?segment=\d+$/);
     const id = Number(new URL(page.url()).searchParams.get('segment'));
-    const bearer = { authorization: `Bearer ${await accessToken(page)}` };
     const segment = (await (
       await fetch(`${session.server.url}/api/campaigns/segments/${id}/`, { headers: bearer })
     ).json()) as { name: string; segmentcache: { all_customers: number } };

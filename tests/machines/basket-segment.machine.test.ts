@@ -18,6 +18,7 @@ const DINNERS = { from: '2025-03-01', to: '2025-03-31', locationIds: null, dayPa
 // An empty group's answer: no location to count at.
 const NOWHERE = { from: '2025-03-01', to: '2025-03-31', locationIds: [], dayPart: null };
 const FAILURE = { status: 400, code: 'invalid', message: 'name is required', fields: {} };
+const COUNTED_AT = '2025-03-31T16:00:00.000Z';
 const SERVER_DOWN = { status: 503, code: 'unavailable', message: 'Try again later', fields: {} };
 const SAMPLES: EventFromLogic<typeof basketSegmentMachine>[] = [
   // Burger (4) and Pie (9) listed; an answer without Burger; an answer without items.
@@ -28,7 +29,11 @@ const SAMPLES: EventFromLogic<typeof basketSegmentMachine>[] = [
   { type: 'item.pick', itemId: 9 },
   { type: 'item.pick', itemId: 4 },
   { type: 'count.retry' },
-  { type: 'xstate.done.actor.countGuests', actorId: 'countGuests', output: { guests: 17 } },
+  {
+    type: 'xstate.done.actor.countGuests',
+    actorId: 'countGuests',
+    output: { guests: 17, countedAt: COUNTED_AT },
+  },
   { type: 'xstate.error.actor.countGuests', actorId: 'countGuests', error: SERVER_DOWN },
   { type: 'segment.make', request: BURGER },
   { type: 'segment.make', request: PIE },
@@ -56,6 +61,7 @@ const checks: StateChecks = {
   'count.counting': (snapshot, recording) => {
     expect(snapshot.hasTag('counting')).toBe(true);
     expect(snapshot.context.guests).toBeNull();
+    expect(snapshot.context.countedAt).toBeNull();
     expect(snapshot.context.countProblem).toBeNull();
     // The picked item is one of the answer's, and the count asked is for it, in the answer's range and scope.
     expect(snapshot.context.itemIds).toContain(snapshot.context.itemId);
@@ -65,6 +71,7 @@ const checks: StateChecks = {
   'count.counted': (snapshot) => {
     expect(snapshot.hasTag('counting')).toBe(false);
     expect(snapshot.context.guests).toBe(17);
+    expect(snapshot.context.countedAt).toBe(COUNTED_AT);
     expect(snapshot.context.itemIds).toContain(snapshot.context.itemId);
   },
   'count.failed': (snapshot) => {

@@ -15,6 +15,7 @@ import { basketAnalyticsLogic, basketSegmentLogic } from '../wiring/basket-analy
 export default function BasketAnalyticsScreen() {
   const auth = useAuthActor();
   const role = useSelector(auth, (state) => state.context.user?.role);
+  const timeZone = useSelector(auth, (state) => state.context.user?.settings.time_zone);
   const navigation = useNavigationActor();
   const { actor, rangeProps } = useDashboardActor(basketAnalyticsLogic);
   const segments = useAppActor(basketSegmentLogic);
@@ -48,6 +49,7 @@ export default function BasketAnalyticsScreen() {
       actor={actor}
       segments={segments}
       canSave={roleAtLeast(role, 'marketer')}
+      timeZone={timeZone}
       {...rangeProps}
     />
   );

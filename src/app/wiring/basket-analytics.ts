@@ -41,7 +41,7 @@ export const basketSegmentLogic = basketSegmentMachine.provide({
           menu_item_id: itemId,
         },
         schema: BasketItemGuestsSchema,
-      }).pipe(map((answer) => ({ guests: answer.guests }))),
+      }).pipe(map((answer) => ({ guests: answer.guests, countedAt: answer.counted_at }))),
     ),
     saveSegment: apiCall(({ name, itemId, locationIds, windowDays }: BasketSegmentRequest) =>
       apiRequest({

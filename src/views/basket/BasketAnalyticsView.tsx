@@ -34,11 +34,14 @@ export function BasketAnalyticsView({
   actor,
   segments,
   canSave,
+  timeZone,
   ...range
 }: {
   actor: BasketAnalyticsActor;
   segments: BasketSegmentActor;
   canSave: boolean;
+  /** The user's time zone, for when the item's guests were counted. */
+  timeZone?: string | undefined;
 } & DashboardRangeProps) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
@@ -169,7 +172,7 @@ export function BasketAnalyticsView({
           />
         )}
         {basket && !emptyReason && (
-          <BasketSegmentCard basket={basket} segments={segments} canSave={canSave} />
+          <BasketSegmentCard basket={basket} segments={segments} canSave={canSave} timeZone={timeZone} />
         )}
       </Stack>
     </DashboardFrame>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { basketSegmentMachine } from '../../machines/basket-segment.machine.js';
 import type { Basket } from '../../schemas/basket-analytics.js';
+import { formatDateTime, languageOf } from '../../format/index.js';
 import { formatFigure } from '../kit/figure-format.js';
 
 /** The segment machine's actor, as the view sees it. */
@@ -18,10 +19,13 @@ export function BasketSegmentCard({
   basket,
   segments,
   canSave,
+  timeZone,
 }: {
   basket: Basket;
   segments: BasketSegmentActor;
   canSave: boolean;
+  /** The user's time zone, for when the guests were counted. */
+  timeZone?: string | undefined;
 }) {
   const { t, i18n } = useTranslation();
   const saving = useSelector(segments, (state) => state.hasTag('busy'));
@@ -31,6 +35,7 @@ export function BasketSegmentCard({
   const countFailed = useSelector(segments, (state) => state.matches({ count: 'failed' }));
   const pickedId = useSelector(segments, (state) => state.context.itemId);
   const guests = useSelector(segments, (state) => state.context.guests) ?? 0;
+  const countedAt = useSelector(segments, (state) => state.context.countedAt);
   const item = basket.items.find((row) => row.menu_item_id === pickedId) ?? basket.items[0] ?? null;
   if (!item) return null;
   const { reason, window_days: windowDays, location_ids: locationIds } = basket.segment;
@@ -70,14 +75,23 @@ export function BasketSegmentCard({
               </Button>
             </Group>
           ) : counted ? (
-            <Text data-testid="basket-segment-count">
-              {guests === 0
-                ? t('basketDashboard.segment.noGuests')
-                : t('basketDashboard.segment.count', {
-                    guests: formatFigure(guests, 'count', i18n.language),
-                    item: item.name,
+            <>
+              <Text data-testid="basket-segment-count">
+                {guests === 0
+                  ? t('basketDashboard.segment.noGuests')
+                  : t('basketDashboard.segment.count', {
+                      guests: formatFigure(guests, 'count', i18n.language),
+                      item: item.name,
+                    })}
+              </Text>
+              {countedAt !== null && (
+                <Text size="xs" c="dimmed" data-testid="basket-segment-counted-at">
+                  {t('basketDashboard.segment.countedAt', {
+                    when: formatDateTime(countedAt, languageOf(i18n.language), timeZone),
                   })}
-            </Text>
+                </Text>
+              )}
+            </>
           ) : (
             <Group gap="xs">
               <Loader size="xs" aria-hidden />

@@ -1,9 +1,9 @@
 import type { CompanyId, Sql } from '../db/database.js';
 
 /**
- * The recommendations' audiences kept for the day (migration 0052; docs/dashboards.md "Recommendations"): a
- * segment's size as the segment engine counted it on one of the company's local days, by the segment's key (the
- * SHA-256 of its own locations and rules as JSON). Only that day's rows are kept; an import's end and the
+ * Audiences kept for the company's day (migrations 0052 and 0054; docs/dashboards.md "Kept audiences"): a count of
+ * guests made on one of the company's local days — a recommendation's segment, or the basket's "guests who ordered
+ * X" — by its key (the SHA-256 of what was counted, as JSON). Only that day's rows are kept; an import's end and the
  * company's refresh forget them all.
  */
 
@@ -13,7 +13,7 @@ export interface KeptAudience {
   counted_at: Date;
 }
 
-/** The audiences kept on `day` (`YYYY-MM-DD`, the company's local day) for these segment keys, by key. */
+/** The audiences kept on `day` (`YYYY-MM-DD`, the company's local day) for these keys, by key. */
 export async function keptAudiences(
   sql: Sql,
   companyId: CompanyId,
@@ -22,7 +22,7 @@ export async function keptAudiences(
 ): Promise<Map<string, KeptAudience>> {
   if (keys.length === 0) return new Map();
   const { rows } = await sql.query<KeptAudience & { segment_key: string }>(
-    `SELECT segment_key, audience, counted_at FROM recommendation_audiences
+    `SELECT segment_key, audience, counted_at FROM kept_audiences
      WHERE company_id = $1 AND counted_on = $2::date AND segment_key = ANY($3::text[])`,
     [companyId, day, keys],
   );
@@ -42,7 +42,7 @@ export async function keepAudiences(
   countedAt: Date,
   audiences: ReadonlyMap<string, number>,
 ): Promise<void> {
-  await sql.query(`DELETE FROM recommendation_audiences WHERE company_id = $1 AND counted_on <> $2::date`, [
+  await sql.query(`DELETE FROM kept_audiences WHERE company_id = $1 AND counted_on <> $2::date`, [
     companyId,
     day,
   ]);
@@ -50,7 +50,7 @@ export async function keepAudiences(
   // In key order, so two calls keeping some of the same audiences take their rows' locks in the same order.
   const entries = [...audiences].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   await sql.query(
-    `INSERT INTO recommendation_audiences (company_id, counted_on, segment_key, audience, counted_at)
+    `INSERT INTO kept_audiences (company_id, counted_on, segment_key, audience, counted_at)
      SELECT $1, $2::date, k.segment_key, k.audience, $3::timestamptz
      FROM unnest($4::text[], $5::int[]) AS k(segment_key, audience)
      ON CONFLICT (company_id, counted_on, segment_key) DO NOTHING`,
@@ -60,5 +60,5 @@ export async function keepAudiences(
 
 /** Forgets every audience kept for the company, so the next call counts them again (the company's refresh). */
 export async function forgetAudiences(sql: Sql, companyId: CompanyId): Promise<void> {
-  await sql.query('DELETE FROM recommendation_audiences WHERE company_id = $1', [companyId]);
+  await sql.query('DELETE FROM kept_audiences WHERE company_id = $1', [companyId]);
 }
