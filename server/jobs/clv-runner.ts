@@ -139,14 +139,20 @@ async function runClaimedJob(
     });
     // The kept audiences were counted before the checks this refresh follows: forgotten even when stopping, and
     // those the home and basket dashboards open on counted again now, so the day's first reader does not wait.
-    await forgetKeptAudiences(db, job.company_id)
-      .then(async () => {
-        await countOpeningAudiences(db, job.company_id, abort.signal);
-        await countOpeningItemGuests(db, job.company_id, abort.signal);
-      })
-      .catch((error: unknown) => {
-        log.error({ companyId: job.company_id, code: segmentErrorCode(error) }, 'audience count failed');
-      });
+    const countFailed = (error: unknown) =>
+      log.error({ companyId: job.company_id, code: segmentErrorCode(error) }, 'audience count failed');
+    const forgotten = await forgetKeptAudiences(db, job.company_id).then(
+      () => true,
+      (error: unknown) => {
+        countFailed(error);
+        return false;
+      },
+    );
+    if (forgotten) {
+      // Each dashboard's counts apart, so one failing leaves the other's.
+      await countOpeningAudiences(db, job.company_id, abort.signal).catch(countFailed);
+      await countOpeningItemGuests(db, job.company_id, abort.signal).catch(countFailed);
+    }
     await db.tenant(job.company_id, (sql) => finishClvJob(sql, job, null));
   } catch (error) {
     const reason: unknown = abort.signal.aborted ? abort.signal.reason : error;

@@ -21,13 +21,13 @@ export async function keptAudiences(
   keys: readonly string[],
 ): Promise<Map<string, KeptAudience>> {
   if (keys.length === 0) return new Map();
-  const { rows } = await sql.query<KeptAudience & { segment_key: string }>(
-    `SELECT segment_key, audience, counted_at FROM kept_audiences
-     WHERE company_id = $1 AND counted_on = $2::date AND segment_key = ANY($3::text[])`,
+  const { rows } = await sql.query<KeptAudience & { audience_key: string }>(
+    `SELECT audience_key, audience, counted_at FROM kept_audiences
+     WHERE company_id = $1 AND counted_on = $2::date AND audience_key = ANY($3::text[])`,
     [companyId, day, keys],
   );
   return new Map(
-    rows.map((row) => [row.segment_key, { audience: row.audience, counted_at: new Date(row.counted_at) }]),
+    rows.map((row) => [row.audience_key, { audience: row.audience, counted_at: new Date(row.counted_at) }]),
   );
 }
 
@@ -50,15 +50,30 @@ export async function keepAudiences(
   // In key order, so two calls keeping some of the same audiences take their rows' locks in the same order.
   const entries = [...audiences].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   await sql.query(
-    `INSERT INTO kept_audiences (company_id, counted_on, segment_key, audience, counted_at)
-     SELECT $1, $2::date, k.segment_key, k.audience, $3::timestamptz
-     FROM unnest($4::text[], $5::int[]) AS k(segment_key, audience)
-     ON CONFLICT (company_id, counted_on, segment_key) DO NOTHING`,
+    `INSERT INTO kept_audiences (company_id, counted_on, audience_key, audience, counted_at)
+     SELECT $1, $2::date, k.audience_key, k.audience, $3::timestamptz
+     FROM unnest($4::text[], $5::int[]) AS k(audience_key, audience)
+     ON CONFLICT (company_id, counted_on, audience_key) DO NOTHING`,
     [companyId, day, countedAt, entries.map(([key]) => key), entries.map(([, audience]) => audience)],
   );
 }
 
-/** Forgets every audience kept for the company, so the next call counts them again (the company's refresh). */
+// Any constant: with the company id it names the lock between counting audiences and forgetting them.
+const AUDIENCES_LOCK = 730_114;
+
+/**
+ * Takes the company's audience lock shared for the caller's transaction, before counting: a forget waits for the
+ * counts under way, so none of them is kept after it, and a count started after it reads the new data.
+ */
+export async function lockAudiencesForCounting(sql: Sql, companyId: CompanyId): Promise<void> {
+  await sql.query('SELECT pg_advisory_xact_lock_shared($1, $2::int)', [AUDIENCES_LOCK, companyId]);
+}
+
+/**
+ * Forgets every audience kept for the company, so the next call counts them again (an import's end, the company's
+ * refresh). Waits for the counts under way (`lockAudiencesForCounting`), so none is kept after it.
+ */
 export async function forgetAudiences(sql: Sql, companyId: CompanyId): Promise<void> {
+  await sql.query('SELECT pg_advisory_xact_lock($1, $2::int)', [AUDIENCES_LOCK, companyId]);
   await sql.query('DELETE FROM kept_audiences WHERE company_id = $1', [companyId]);
 }

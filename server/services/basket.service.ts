@@ -187,8 +187,9 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
 
     /**
      * "Guests who ordered X": distinct guests with a check in the range (locations, day part) holding the item,
-     * counted from its checks and lines once a day and kept (docs/dashboards.md, "Kept audiences"), with when it
-     * was counted. Another company's location, group or item is a 404.
+     * counted from its checks and lines, with when it was counted: a range of finished days once a day and kept
+     * (docs/dashboards.md, "Kept audiences"), a range reaching today at each ask. Another company's location, group
+     * or item is a 404.
      */
     async itemGuests(companyId: number, query: BasketItemGuestsQuery): Promise<BasketItemGuests> {
       return db.tenant(companyId, async (sql) => {
@@ -197,12 +198,17 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
         const asOf = now();
         const { zone, today } = await companyToday(sql, companyId, asOf);
         const filter = filterOf(query, scope.locationIds, zone);
+        const count = () => basketItemGuests(sql, companyId, filter, query.menu_item_id);
+        // A range reaching today still takes checks (and voids) — the one a segment is made from: counted live.
+        if (filter.to >= today) {
+          return { menu_item_id: query.menu_item_id, guests: await count(), counted_at: null };
+        }
         const [kept] = await keptOrCounted(
           sql,
           companyId,
           { asOf, today },
           [itemGuestsKey(filter, query.menu_item_id)],
-          async () => [await basketItemGuests(sql, companyId, filter, query.menu_item_id)],
+          async () => [await count()],
         );
         return {
           menu_item_id: query.menu_item_id,
@@ -229,9 +235,8 @@ export async function countOpeningItemGuests(
   signal?: AbortSignal,
   now: () => Date = () => new Date(),
 ): Promise<void> {
-  const asOf = now();
-  const service = basketService(db, () => asOf);
-  for (const opening of await openingQueries(db, companyId, asOf)) {
+  const service = basketService(db, now);
+  for (const opening of await openingQueries(db, companyId, now())) {
     if (signal?.aborted) return;
     const query = BasketQuerySchema.parse(opening);
     const first = (await service.figures(companyId, query)).items[0];

@@ -90,9 +90,8 @@ export async function countOpeningAudiences(
   signal?: AbortSignal,
   now: () => Date = () => new Date(),
 ): Promise<void> {
-  const asOf = now();
-  const service = homeDashboardService(db, () => asOf);
-  for (const query of await openingQueries(db, companyId, asOf)) {
+  const service = homeDashboardService(db, now);
+  for (const query of await openingQueries(db, companyId, now())) {
     if (signal?.aborted) return;
     await service.recommendations(companyId, query);
   }

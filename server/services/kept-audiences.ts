@@ -7,6 +7,7 @@ import {
   forgetAudiences,
   keepAudiences,
   keptAudiences,
+  lockAudiencesForCounting,
   type KeptAudience,
 } from '../repositories/kept-audiences.repository.js';
 
@@ -31,7 +32,7 @@ export function audienceKey(counted: unknown): string {
 /**
  * Each of `keys`' audience and when it was counted, in order: those kept today read back, the others counted now
  * (`countMissing` gets their indexes in `keys` and answers their counts in that order) and kept for the rest of the
- * day.
+ * day. Two calls missing the same key at once both count it; the first to keep it is kept.
  */
 export async function keptOrCounted(
   sql: Sql,
@@ -43,6 +44,8 @@ export async function keptOrCounted(
   const kept = await keptAudiences(sql, companyId, moment.today, keys);
   const missing = keys.flatMap((key, index) => (kept.has(key) ? [] : [index]));
   if (missing.length > 0) {
+    // A forget (an import's end, the refresh) waits for this count, so its data's count is never kept after it.
+    await lockAudiencesForCounting(sql, companyId);
     const audiences = await countMissing(missing);
     const counted = new Map(missing.map((index, at) => [keys[index]!, audiences[at]!]));
     await keepAudiences(sql, companyId, moment.today, moment.asOf, counted);

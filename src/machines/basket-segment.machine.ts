@@ -33,10 +33,13 @@ export interface BasketItemCountRequest extends BasketItemQuery {
   itemId: number;
 }
 
-/** A count's answer: the guests, and when they were counted (ISO instant; kept for the company's day). */
+/**
+ * A count's answer: the guests, and when they were counted (ISO instant; kept for the company's day), or null when
+ * counted at the ask (a range reaching today).
+ */
 export interface CountedGuests {
   guests: number;
-  countedAt: string;
+  countedAt: string | null;
 }
 
 /** What the screen and view send. */

@@ -160,8 +160,11 @@ export const BasketItemGuestsSchema = z.object({
   menu_item_id: z.number().int(),
   /** Checks without a guest are not counted. */
   guests: z.number().int(),
-  /** When it was counted: kept for the company's day (docs/dashboards.md, "Kept audiences"). */
-  counted_at: z.string().datetime(),
+  /**
+   * When a range of finished days was counted, kept for the company's day (docs/dashboards.md, "Kept audiences");
+   * null for a range reaching today, counted at this ask.
+   */
+  counted_at: z.string().datetime().nullable(),
 });
 /** `GET /analytics/basket/item-guests/` answer. */
 export type BasketItemGuests = z.infer<typeof BasketItemGuestsSchema>;

@@ -369,5 +369,14 @@ describe('basket figures', () => {
       ),
     );
     expect(rows).toEqual([{ day: '2025-03-26' }]);
+    // A range reaching today still takes checks (the one a segment is made from): counted at each ask, not kept.
+    const toToday = { location_id: [], to_date: '2025-03-26' };
+    const live = await ask(nextMorning, toToday);
+    const filter = { locations: null, from: range.from_date, to: '2025-03-26', dayPart: null, minSupport: 0 };
+    expect(live.guests).toBe(bruteForce(checks, guestOf, filter).itemGuests.get('Burger')!.size);
+    await newBurgerGuest('P-live');
+    const later = new Date('2025-03-26T18:00:00Z');
+    expect(live.counted_at).toBeNull();
+    expect(await ask(later, toToday)).toEqual({ ...first, guests: live.guests + 1, counted_at: null });
   });
 });

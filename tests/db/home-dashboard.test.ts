@@ -509,11 +509,11 @@ describe('home dashboard figures and recommendations', () => {
     expect(kept.audiences_counted_at).toBe(now.toISOString());
     const day = today;
     const stored = await db.owner(async (sql) => {
-      const { rows } = await sql.query<{ segment_key: string }>(
-        'SELECT segment_key FROM kept_audiences WHERE company_id = $1 AND counted_on = $2::date',
+      const { rows } = await sql.query<{ audience_key: string }>(
+        'SELECT audience_key FROM kept_audiences WHERE company_id = $1 AND counted_on = $2::date',
         [companyA, day],
       );
-      return rows.map((row) => row.segment_key);
+      return rows.map((row) => row.audience_key);
     });
     expect(stored.length).toBeGreaterThan(0);
     // Another company reads none of them.
