@@ -144,7 +144,7 @@ async function runClaimedJob(
     const forgotten = await forgetKeptAudiences(db, job.company_id).then(
       () => true,
       (error: unknown) => {
-        countFailed(error);
+        log.error({ companyId: job.company_id, code: segmentErrorCode(error) }, 'audiences not forgotten');
         return false;
       },
     );

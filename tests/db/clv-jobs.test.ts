@@ -225,6 +225,8 @@ describe('the CLV refresh job', () => {
     const soupGuests = await basket.itemGuests(company, { ...basketQuery, menu_item_id: soup.menu_item_id });
     expect(soupGuests.guests).toBe(4);
     expect(await kept(company)).toEqual(after);
+    // Read back from the refresh's row: the opening range ends yesterday.
+    expect(after.map((row) => row.counted_at.toISOString())).toContain(soupGuests.counted_at);
     // The group's opening: its recommendations and its first item's guests were counted ahead too.
     const groupQuery = { ...basketQuery, location_group_id: [group.id] };
     const groupAnswer = await homeDashboardService(db).recommendations(company, groupQuery);

@@ -10,7 +10,7 @@ SELECT set_config('app.platform', 'on', true);
 
 ALTER TABLE recommendation_audiences RENAME TO kept_audiences;
 ALTER TABLE kept_audiences RENAME CONSTRAINT recommendation_audiences_pkey TO kept_audiences_pkey;
-ALTER TABLE kept_audiences RENAME CONSTRAINT recommendation_audiences_segment_key_check TO kept_audiences_segment_key_check;
+ALTER TABLE kept_audiences RENAME CONSTRAINT recommendation_audiences_segment_key_check TO kept_audiences_audience_key_check;
 ALTER TABLE kept_audiences RENAME CONSTRAINT recommendation_audiences_audience_check TO kept_audiences_audience_check;
 ALTER TABLE kept_audiences RENAME CONSTRAINT recommendation_audiences_company_id_fkey TO kept_audiences_company_id_fkey;
 ALTER TABLE kept_audiences RENAME COLUMN segment_key TO audience_key;
