@@ -25,7 +25,7 @@ import { presenceTotals, type PresenceScope } from '../repositories/guest-presen
 import { daysIn } from '../../src/schemas/dashboard-query.js';
 import { companyToday } from '../repositories/company-clock.repository.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
-import { audienceKey, keptOrCounted, openingQueries } from './kept-audiences.js';
+import { audienceKey, countEachOpening, keptOrCounted } from './kept-audiences.js';
 
 /** The bounds of one answer (docs/dashboards.md, "Basket"). */
 export const BASKET_BOUNDS = { itemLimit: 100, pairItems: 40, pairLimit: 300 } as const;
@@ -225,9 +225,9 @@ export type BasketService = ReturnType<typeof basketService>;
 
 /**
  * Counts and keeps the guests of the item the basket dashboard opens on (its first item, the most checks) for each
- * of `openingQueries` (the last 30 days, every location and each group), so the day's first visit reads them: the
- * company's refresh calls it once it has forgotten the old counts (server/jobs/clv-runner.ts). Stops between two
- * counts once `signal` is aborted.
+ * query it opens on (`countEachOpening`: the last 30 days, every location and each group), so the day's first visit
+ * reads them: the company's refresh calls it once it has forgotten the old counts (server/jobs/clv-runner.ts). Stops
+ * between two counts once `signal` is aborted.
  */
 export async function countOpeningItemGuests(
   db: Database,
@@ -236,10 +236,9 @@ export async function countOpeningItemGuests(
   now: () => Date = () => new Date(),
 ): Promise<void> {
   const service = basketService(db, now);
-  for (const opening of await openingQueries(db, companyId, now())) {
-    if (signal?.aborted) return;
+  await countEachOpening(db, companyId, signal, now, async (opening) => {
     const query = BasketQuerySchema.parse(opening);
     const first = (await service.figures(companyId, query)).items[0];
     if (first) await service.itemGuests(companyId, { ...query, menu_item_id: first.menu_item_id });
-  }
+  });
 }

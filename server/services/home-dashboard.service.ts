@@ -7,7 +7,7 @@ import { dollars } from '../../src/schemas/dashboard-figures.js';
 import { salesKpis } from './dashboard-kpis.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
 import { recommendations } from './home-recommendations.js';
-import { openingQueries } from './kept-audiences.js';
+import { countEachOpening } from './kept-audiences.js';
 
 /** The home dashboard's calls (`/dashboard`, `/marketing-analytics`; docs/dashboards.md, "Recommendations"). */
 export function homeDashboardService(db: Database, now: () => Date = () => new Date()) {
@@ -80,9 +80,9 @@ export function homeDashboardService(db: Database, now: () => Date = () => new D
 export type HomeDashboardService = ReturnType<typeof homeDashboardService>;
 
 /**
- * Counts and keeps the recommendation audiences the dashboard opens on for each of `openingQueries` (the last 30
- * days, every location and each group), so the day's first call reads them: the company's refresh calls it once it
- * has forgotten the old ones (server/jobs/clv-runner.ts). Stops between two picks once `signal` is aborted.
+ * Counts and keeps the recommendation audiences of each query the dashboard opens on (`countEachOpening`: the last
+ * 30 days, every location and each group), so the day's first call reads them: the company's refresh calls it once
+ * it has forgotten the old ones (server/jobs/clv-runner.ts). Stops between two picks once `signal` is aborted.
  */
 export async function countOpeningAudiences(
   db: Database,
@@ -91,8 +91,5 @@ export async function countOpeningAudiences(
   now: () => Date = () => new Date(),
 ): Promise<void> {
   const service = homeDashboardService(db, now);
-  for (const query of await openingQueries(db, companyId, now())) {
-    if (signal?.aborted) return;
-    await service.recommendations(companyId, query);
-  }
+  await countEachOpening(db, companyId, signal, now, (query) => service.recommendations(companyId, query));
 }

@@ -74,7 +74,7 @@ export interface OpeningQuery {
  * What the dashboards open on, counted ahead by the company's refresh: their first range (the last 30 days) at every
  * location and at each group with locations, the picks a marketer of a restaurant group makes most.
  */
-export async function openingQueries(db: Database, companyId: number, asOf: Date): Promise<OpeningQuery[]> {
+async function openingQueries(db: Database, companyId: number, asOf: Date): Promise<OpeningQuery[]> {
   return db.tenant(companyId, async (sql) => {
     const { today } = await companyToday(sql, companyId, asOf);
     const range = rangeOfPreset('last30', today);
@@ -88,4 +88,21 @@ export async function openingQueries(db: Database, companyId: number, asOf: Date
       location_group_id: groupIds,
     }));
   });
+}
+
+/**
+ * Runs `count` for each query a dashboard opens on (`openingQueries`), one after another, stopping between two once
+ * `signal` is aborted: the company's refresh counts the day's opening audiences ahead with it.
+ */
+export async function countEachOpening(
+  db: Database,
+  companyId: number,
+  signal: AbortSignal | undefined,
+  now: () => Date,
+  count: (query: OpeningQuery) => Promise<unknown>,
+): Promise<void> {
+  for (const query of await openingQueries(db, companyId, now())) {
+    if (signal?.aborted) return;
+    await count(query);
+  }
 }
