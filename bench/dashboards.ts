@@ -152,6 +152,13 @@ const RAW = {
   itemGuests: `WITH ${RANGE_CHECKS}
     SELECT count(DISTINCT guest_id)::bigint AS guests FROM r WHERE EXISTS (SELECT 1 FROM pos_check_lines l
       WHERE l.company_id = $1 AND l.check_id = r.id AND l.menu_item_id = $5::bigint)`,
+  /** The same at dinner (the check opened in the location's dinner hours). */
+  itemGuestsAtDinner: `WITH ${RANGE_CHECKS}
+    SELECT count(DISTINCT r.guest_id)::bigint AS guests
+    FROM r JOIN pos_checks c ON c.company_id = $1 AND c.id = r.id JOIN locations loc ON loc.id = c.location_id
+    WHERE day_part(c.opened_at, loc.time_zone) = 'dinner'
+      AND EXISTS (SELECT 1 FROM pos_check_lines l
+                  WHERE l.company_id = $1 AND l.check_id = r.id AND l.menu_item_id = $5::bigint)`,
   /** The range's distinct guests, and those of them with a linked subscriber. */
   people: `WITH ${RANGE_CHECKS}, g AS MATERIALIZED (SELECT DISTINCT guest_id FROM r WHERE guest_id IS NOT NULL)
     SELECT (SELECT count(*) FROM g)::bigint AS guests,
@@ -294,14 +301,25 @@ const CALLS: DashboardCall[] = [
     fromRaw: (row) => numbers(row, ['guests']),
   },
   {
-    // The day's first count of the item for this range and pick: the kept counts forgotten before each call.
-    name: 'basket_item_guests_first_read',
+    // A day part: no rollup has day parts, so the count is made from the checks and kept for the day.
+    name: 'basket_item_guests_dinner',
     path: '/api/analytics/basket/item-guests/',
-    extraQuery: ({ topItem }) => `&menu_item_id=${topItem}`,
-    beforeEach: forgetKeptAudiences,
-    figures: 'guests who ordered the most ordered item',
+    extraQuery: ({ topItem }) => `&menu_item_id=${topItem}&day_part=dinner`,
+    figures: 'guests who ordered the most ordered item at dinner',
     fromApi: (body) => [Number(body.guests)],
-    raw: RAW.itemGuests,
+    raw: RAW.itemGuestsAtDinner,
+    rawArgs: (body) => [body.menu_item_id],
+    fromRaw: (row) => numbers(row, ['guests']),
+  },
+  {
+    // The day's first count of it for this range and pick: the kept counts forgotten before each call.
+    name: 'basket_item_guests_dinner_first_read',
+    path: '/api/analytics/basket/item-guests/',
+    extraQuery: ({ topItem }) => `&menu_item_id=${topItem}&day_part=dinner`,
+    beforeEach: forgetKeptAudiences,
+    figures: 'guests who ordered the most ordered item at dinner',
+    fromApi: (body) => [Number(body.guests)],
+    raw: RAW.itemGuestsAtDinner,
     rawArgs: (body) => [body.menu_item_id],
     fromRaw: (row) => numbers(row, ['guests']),
   },

@@ -31,6 +31,7 @@ export const CHECK_TABLES = [
   'pos_guest_presence',
   'pos_guest_frequency',
   'pos_guest_spread',
+  'pos_item_presence',
   'pos_profile_days',
   'pos_guest_visits',
   'pos_company_hours',

@@ -8,7 +8,9 @@ import { refreshProfileDays, removeProfileDays } from './profile-days.repository
  * is before the range, so every read sums rows of the range's days, never guest-days. Kept in the transaction
  * that changes `pos_guest_days`: the touched guests' rows are subtracted before the change and added after. The
  * frequency rows (`pos_guest_frequency`, guests by checks in a range) and the spread rows (`pos_guest_spread`,
- * migration 0051: guests at one location only in a range) are kept the same way, with them.
+ * migration 0051: guests at one location only in a range) and the item presence rows (`pos_item_presence`, migration
+ * 0055: the same sums per item, from the guests' checks and lines, for "guests who ordered X") are kept the same
+ * way, with them.
  */
 
 /** Which presence rows a figure reads: the whole company, one location or one location group. */
@@ -57,32 +59,77 @@ const APPLY_SPREAD = `INSERT INTO pos_guest_spread AS t (company_id, scope_kind,
   FROM pos_guest_spread_rows($1, $2::bigint[], NULL) r
   ON CONFLICT (company_id, scope_kind, scope_id, day, since_day) DO UPDATE
   SET guests = t.guests + excluded.guests`;
+// The same for their item presence rows (guests who ordered an item; migration 0055), from their checks' lines.
+const APPLY_ITEMS = `INSERT INTO pos_item_presence AS t (company_id, scope_kind, scope_id, menu_item_id, day, prev_day, guests)
+  SELECT $1, r.scope_kind, r.scope_id, r.menu_item_id, r.day, r.prev_day, $3::int * r.guests
+  FROM pos_item_presence_rows($1, $2::bigint[], NULL) r
+  ON CONFLICT (company_id, scope_kind, scope_id, menu_item_id, day, prev_day) DO UPDATE
+  SET guests = t.guests + excluded.guests`;
+// Adds (sign 1) or subtracts (-1) what the stored checks $2 change in the item presence rows.
+const APPLY_BATCH_ITEMS = `INSERT INTO pos_item_presence AS t (company_id, scope_kind, scope_id, menu_item_id, day, prev_day, guests)
+  SELECT $1, r.scope_kind, r.scope_id, r.menu_item_id, r.day, r.prev_day, $3::int * r.guests
+  FROM pos_item_presence_batch($1, $2::bigint[]) r
+  ON CONFLICT (company_id, scope_kind, scope_id, menu_item_id, day, prev_day) DO UPDATE
+  SET guests = t.guests + excluded.guests`;
 
-/** The three rollups kept per guest, each by its function of the guests' guest-day rows. */
-const ROLLUPS = ['pos_guest_presence', 'pos_guest_frequency', 'pos_guest_spread'] as const;
+/** The four rollups kept per guest, each by its function of the guests' guest-day rows (or checks and lines). */
+const ROLLUPS = [
+  'pos_guest_presence',
+  'pos_guest_frequency',
+  'pos_guest_spread',
+  'pos_item_presence',
+] as const;
 
-// Adds (sign 1) or subtracts (-1) every rollup's rows of the guests.
+/**
+ * Which of the guests' rows a subtraction and its addition move: all four rollups (a guest's or a location's
+ * deletion), or all but the item presence rows, when a batch of checks moves those itself (`moveBatchItemPresence`).
+ */
+export type PresenceRows = 'all' | 'all but items';
+
+// Adds (sign 1) or subtracts (-1) the guests' rows of every rollup, or of all but the item presence.
 async function apply(
   sql: Sql,
   companyId: CompanyId,
   guestIds: readonly number[],
   sign: 1 | -1,
+  rows: PresenceRows,
 ): Promise<void> {
-  for (const statement of [APPLY, APPLY_FREQUENCY, APPLY_SPREAD])
-    await sql.query(statement, [companyId, guestIds, sign]);
+  const statements =
+    rows === 'all'
+      ? [APPLY, APPLY_FREQUENCY, APPLY_SPREAD, APPLY_ITEMS]
+      : [APPLY, APPLY_FREQUENCY, APPLY_SPREAD];
+  for (const statement of statements) await sql.query(statement, [companyId, guestIds, sign]);
 }
 
 /**
- * Takes the presence, frequency and spread rows of some guests out, before their guest-day rows change (a batch
- * of checks, a void, a guest's or a location's deletion); `addGuestPresence` puts them back from the changed rows.
+ * Takes the presence, frequency, spread and item presence rows of some guests out, before their guest-day rows
+ * change (a batch of checks, a void, a guest's or a location's deletion); `addGuestPresence` puts them back from
+ * the changed rows.
  */
 export async function subtractGuestPresence(
   sql: Sql,
   companyId: CompanyId,
   guestIds: readonly number[],
+  rows: PresenceRows = 'all',
 ): Promise<void> {
   if (guestIds.length === 0) return;
-  await apply(sql, companyId, guestIds, -1);
+  await apply(sql, companyId, guestIds, -1, rows);
+}
+
+/**
+ * Adds (sign 1: a batch just stored) or subtracts (-1: a batch about to be deleted) what a batch of stored checks
+ * changes in the item presence rows: only the chains of its guests' items on it, worked out from one read of those
+ * guests' lines (`pos_item_presence_batch`, migration 0055), so a batch writes only the rows it changes. The
+ * rows it empties go with `addGuestPresence`'s.
+ */
+export async function moveBatchItemPresence(
+  sql: Sql,
+  companyId: CompanyId,
+  checkIds: readonly number[],
+  sign: 1 | -1,
+): Promise<void> {
+  if (checkIds.length === 0) return;
+  await sql.query(APPLY_BATCH_ITEMS, [companyId, checkIds, sign]);
 }
 
 // Rows an increment left without guests (found by the partial indexes on them).
@@ -92,22 +139,23 @@ async function dropEmpty(sql: Sql, companyId: CompanyId): Promise<void> {
 }
 
 /**
- * Puts the presence, frequency and spread rows of some guests back from their guest-day rows, drops the rows left
- * empty, and works the guests' profile rows out again (profile-days.repository.ts).
+ * Puts the presence, frequency, spread and item presence rows of some guests back from their guest-day rows (and
+ * checks), drops the rows left empty, and works the guests' profile rows out again (profile-days.repository.ts).
  */
 export async function addGuestPresence(
   sql: Sql,
   companyId: CompanyId,
   guestIds: readonly number[],
+  rows: PresenceRows = 'all',
 ): Promise<void> {
   if (guestIds.length === 0) return;
-  await apply(sql, companyId, guestIds, 1);
+  await apply(sql, companyId, guestIds, 1, rows);
   await dropEmpty(sql, companyId);
   await refreshProfileDays(sql, companyId, guestIds);
 }
 
 /**
- * Takes the three rollups' rows and the profile rows of guests about to be deleted out for good (their guest-day
+ * Takes the four rollups' rows and the profile rows of guests about to be deleted out for good (their guest-day
  * rows go with them).
  */
 export async function removeGuestPresence(
@@ -116,7 +164,7 @@ export async function removeGuestPresence(
   guestIds: readonly number[],
 ): Promise<void> {
   if (guestIds.length === 0) return;
-  await apply(sql, companyId, guestIds, -1);
+  await apply(sql, companyId, guestIds, -1, 'all');
   await dropEmpty(sql, companyId);
   await removeProfileDays(sql, companyId, guestIds);
 }
@@ -135,7 +183,10 @@ export async function guestsOfChecks(
   return rows.map((row) => Number(row.guest_id));
 }
 
-/** Takes out a location group's presence, frequency and spread rows (the group is gone, or they are refilled). */
+/**
+ * Takes out a location group's presence, frequency, spread and item presence rows (the group is gone, or they are
+ * refilled).
+ */
 export async function removeGroupPresence(sql: Sql, companyId: CompanyId, groupId: number): Promise<void> {
   for (const table of ROLLUPS) {
     await sql.query(`DELETE FROM ${table} WHERE company_id = $1 AND scope_kind = 2 AND scope_id = $2`, [
@@ -146,8 +197,8 @@ export async function removeGroupPresence(sql: Sql, companyId: CompanyId, groupI
 }
 
 /**
- * Works a location group's presence, frequency and spread rows out again from its members' guest-day rows (the
- * group worker, after its members changed; group-presence.repository.ts).
+ * Works a location group's presence, frequency, spread and item presence rows out again from its members' guest-day
+ * rows and checks (the group worker, after its members changed; group-presence.repository.ts).
  */
 export async function rebuildGroupPresence(sql: Sql, companyId: CompanyId, groupId: number): Promise<void> {
   const params = [companyId, groupId];
@@ -170,11 +221,17 @@ export async function rebuildGroupPresence(sql: Sql, companyId: CompanyId, group
      FROM pos_guest_spread_rows($1, NULL, $2) r`,
     params,
   );
+  await sql.query(
+    `INSERT INTO pos_item_presence (company_id, scope_kind, scope_id, menu_item_id, day, prev_day, guests)
+     SELECT $1, r.scope_kind, r.scope_id, r.menu_item_id, r.day, r.prev_day, r.guests
+     FROM pos_item_presence_rows($1, NULL, $2) r`,
+    params,
+  );
 }
 
 /**
- * Takes out every presence, frequency and spread row of a company, before `addGuestPresence` puts them back guest
- * by guest.
+ * Takes out every presence, frequency, spread and item presence row of a company, before `addGuestPresence` puts
+ * them back guest by guest.
  */
 export async function clearGuestPresence(sql: Sql, companyId: CompanyId): Promise<void> {
   for (const table of ROLLUPS) await sql.query(`DELETE FROM ${table} WHERE company_id = $1`, [companyId]);
@@ -190,8 +247,9 @@ export async function guestsWithChecks(sql: Sql, companyId: CompanyId): Promise<
 }
 
 /**
- * Refills a company's presence, frequency, spread and profile rows from its guest-day rows (the bulk rebuild), every
- * group's included: its groups are marked ready first, so a save of a group's members meanwhile waits and marks it again.
+ * Refills a company's presence, frequency, spread, item presence and profile rows from its guest-day rows and checks
+ * (the bulk rebuild), every group's included: its groups are marked ready first, so a save of a group's members
+ * meanwhile waits and marks it again.
  */
 export async function rebuildGuestPresence(sql: Sql, companyId: CompanyId): Promise<void> {
   await sql.query('UPDATE location_groups SET presence_ready = true WHERE company_id = $1', [companyId]);
@@ -312,6 +370,26 @@ export async function presenceByLocation(
     [companyId, locations, range.from, range.to],
   );
   return rows;
+}
+
+/**
+ * "Guests who ordered X": the distinct guests of a range in the scope with a check holding the item, one sum over
+ * the item presence rows of its days (migration 0055) whose previous day with the item is before the range.
+ */
+export async function itemPresenceGuests(
+  sql: Sql,
+  companyId: CompanyId,
+  scope: PresenceScope,
+  itemId: number,
+  range: { from: string; to: string },
+): Promise<number> {
+  const { rows } = await sql.query<{ guests: string }>(
+    `SELECT coalesce(sum(guests), 0)::bigint AS guests FROM pos_item_presence
+     WHERE company_id = $1 AND scope_kind = $2 AND scope_id = $3 AND menu_item_id = $4
+       AND day BETWEEN $5::date AND $6::date AND prev_day < $5::date`,
+    [companyId, ...keyOf(scope), itemId, range.from, range.to],
+  );
+  return Number(rows[0]!.guests);
 }
 
 /** Guests by their number of checks in a range. */

@@ -12,6 +12,7 @@ import {
   clearGuestPresence,
   guestsOfChecks,
   guestsWithChecks,
+  moveBatchItemPresence,
   rebuildGuestPresence,
   subtractGuestPresence,
 } from './guest-presence.repository.js';
@@ -139,7 +140,8 @@ export async function addChecksToRollups(
 ): Promise<void> {
   if (checkIds.length === 0) return;
   const guests = await guestsOfChecks(sql, companyId, checkIds);
-  await subtractGuestPresence(sql, companyId, guests);
+  // The item presence rows are moved by what the batch changes alone (below), not taken out and put back.
+  await subtractGuestPresence(sql, companyId, guests, 'all but items');
   await sql.query(
     `WITH ${BATCH},
      locations AS (
@@ -191,7 +193,8 @@ export async function addChecksToRollups(
   await sql.query(RECHAIN_GUESTS_ADDED_BEFORE_LATER_ROWS, [companyId, checkIds]);
   await sql.query(REVISIT_BATCH_GUESTS, [companyId, checkIds]);
   await addChecksToBasketRollups(sql, companyId, checkIds);
-  await addGuestPresence(sql, companyId, guests);
+  await moveBatchItemPresence(sql, companyId, checkIds, 1);
+  await addGuestPresence(sql, companyId, guests, 'all but items');
 }
 
 /**
@@ -207,7 +210,8 @@ export async function removeChecksFromRollups(
   if (checkIds.length === 0) return;
   await removeChecksFromBasketRollups(sql, companyId, checkIds);
   const guests = await guestsOfChecks(sql, companyId, checkIds);
-  await subtractGuestPresence(sql, companyId, guests);
+  await moveBatchItemPresence(sql, companyId, checkIds, -1);
+  await subtractGuestPresence(sql, companyId, guests, 'all but items');
   await sql.query(
     `WITH ${BATCH},
      locations AS (
@@ -266,7 +270,7 @@ export async function removeChecksFromRollups(
   );
   await sql.query(RECHAIN_BATCH_GUESTS, [companyId, checkIds]);
   await sql.query(REVISIT_BATCH_GUESTS, [companyId, checkIds]);
-  await addGuestPresence(sql, companyId, guests);
+  await addGuestPresence(sql, companyId, guests, 'all but items');
 }
 
 /**

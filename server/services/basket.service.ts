@@ -21,7 +21,11 @@ import {
   type BasketPairRow,
   type BasketTotalsRow,
 } from '../repositories/basket.repository.js';
-import { presenceTotals, type PresenceScope } from '../repositories/guest-presence.repository.js';
+import {
+  itemPresenceGuests,
+  presenceTotals,
+  type PresenceScope,
+} from '../repositories/guest-presence.repository.js';
 import { daysIn } from '../../src/schemas/dashboard-query.js';
 import { companyToday } from '../repositories/company-clock.repository.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
@@ -186,10 +190,11 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
     },
 
     /**
-     * "Guests who ordered X": distinct guests with a check in the range (locations, day part) holding the item,
-     * counted from its checks and lines, with when it was counted: a range of finished days once a day and kept
-     * (docs/dashboards.md, "Kept audiences"), a range reaching today at each ask. Another company's location, group
-     * or item is a 404.
+     * "Guests who ordered X": distinct guests with a check in the range (locations, day part) holding the item.
+     * Summed from the item presence rollup for every location, one location or one ready group without a day part
+     * (migration 0055); else counted from its checks and lines, with when it was counted: a range of finished days
+     * once a day and kept (docs/dashboards.md, "Kept audiences"), a range reaching today at each ask. Another
+     * company's location, group or item is a 404.
      */
     async itemGuests(companyId: number, query: BasketItemGuestsQuery): Promise<BasketItemGuests> {
       return db.tenant(companyId, async (sql) => {
@@ -198,6 +203,12 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
         const asOf = now();
         const { zone, today } = await companyToday(sql, companyId, asOf);
         const filter = filterOf(query, scope.locationIds, zone);
+        // The company, one location or a ready group without a day part: a sum over the item presence rows, kept
+        // with the checks, so as current as a count.
+        if (scope.presence && filter.dayPart === null) {
+          const guests = await itemPresenceGuests(sql, companyId, scope.presence, query.menu_item_id, filter);
+          return { menu_item_id: query.menu_item_id, guests, counted_at: null };
+        }
         const count = () => basketItemGuests(sql, companyId, filter, query.menu_item_id);
         // A range reaching today still takes checks (and voids) — the one a segment is made from: counted live.
         if (filter.to >= today) {
@@ -225,9 +236,11 @@ export type BasketService = ReturnType<typeof basketService>;
 
 /**
  * Counts and keeps the guests of the item the basket dashboard opens on (its first item, the most checks) for each
- * query it opens on (`countEachOpening`: the last 30 days, every location and each group), so the day's first visit
- * reads them: the company's refresh calls it once it has forgotten the old counts (server/jobs/clv-runner.ts). Stops
- * between two counts once `signal` is aborted.
+ * query it opens on (`countEachOpening`: the last 30 days at every location, each group and each location), so the
+ * day's first visit reads them: the company's refresh calls it once it has forgotten the old counts
+ * (server/jobs/clv-runner.ts). Those the item presence rows sum (every location, a location, a ready group) cost a
+ * sum and keep nothing; a group the worker has yet to fill is counted and kept. Stops between two counts once
+ * `signal` is aborted.
  */
 export async function countOpeningItemGuests(
   db: Database,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { rangeOfPreset } from '../../src/schemas/date-range.js';
 import type { Database, Sql } from '../db/database.js';
 import { companyToday } from '../repositories/company-clock.repository.js';
+import { locationNames } from '../repositories/home-dashboard.repository.js';
 import { listLocationGroups } from '../repositories/location-groups.repository.js';
 import {
   forgetAudiences,
@@ -72,7 +73,8 @@ export interface OpeningQuery {
 
 /**
  * What the dashboards open on, counted ahead by the company's refresh: their first range (the last 30 days) at every
- * location and at each group with locations, the picks a marketer of a restaurant group makes most.
+ * location, at each group with locations and at each location, the picks a marketer of a restaurant group makes
+ * most.
  */
 async function openingQueries(db: Database, companyId: number, asOf: Date): Promise<OpeningQuery[]> {
   return db.tenant(companyId, async (sql) => {
@@ -81,12 +83,13 @@ async function openingQueries(db: Database, companyId: number, asOf: Date): Prom
     const groups = (await listLocationGroups(sql, companyId)).filter(
       (group) => group.location_ids.length > 0,
     );
-    return [[], ...groups.map((group) => [group.id])].map((groupIds) => ({
-      from_date: range.from,
-      to_date: range.to,
-      location_id: [],
-      location_group_id: groupIds,
-    }));
+    const locations = await locationNames(sql, companyId, null);
+    const opening = { from_date: range.from, to_date: range.to, location_id: [], location_group_id: [] };
+    return [
+      opening,
+      ...groups.map((group) => ({ ...opening, location_group_id: [group.id] })),
+      ...locations.map((location) => ({ ...opening, location_id: [location.id] })),
+    ];
   });
 }
 

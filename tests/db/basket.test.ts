@@ -305,7 +305,7 @@ describe('basket figures', () => {
     ).rejects.toMatchObject({ status: 404 });
   });
 
-  it("keeps an item's guests for the company's day, until they are forgotten", async () => {
+  it("sums an item's guests from the item presence rows, and keeps other picks' for the company's day", async () => {
     const range = { from_date: '2025-03-01', to_date: '2025-03-20' };
     const burger = (await figures(companyA, range)).items.find((item) => item.name === 'Burger')!;
     const ask = (at: Date, filters: Record<string, unknown> = {}) =>
@@ -313,12 +313,15 @@ describe('basket figures', () => {
         companyA,
         BasketItemGuestsQuerySchema.parse({ ...range, ...filters, menu_item_id: burger.menu_item_id }),
       );
-    const expected = (places: number[] | null) =>
+    const newCheckOpens = new Date('2025-03-10T18:00:00Z');
+    // The day part of the new guests' checks: a pick of it is counted from the checks (no rollup has day parts).
+    const part = dayPart(newCheckOpens);
+    const expected = (places: number[] | null, picked: string | null = null) =>
       bruteForce(checks, guestOf, {
         locations: places,
         from: range.from_date,
         to: range.to_date,
-        dayPart: null,
+        dayPart: picked,
         minSupport: 0,
       }).itemGuests.get('Burger')!.size;
     // A guest never seen before orders a burger in the range, at the first location.
@@ -326,7 +329,7 @@ describe('basket figures', () => {
       const check: IngestCheck = {
         location_id: locations[0]!,
         check_number: `K-${posId}`,
-        opened_at: new Date('2025-03-10T18:00:00Z'),
+        opened_at: newCheckOpens,
         closed_at: new Date('2025-03-10T19:00:00Z'),
         total: 900,
         guest: { pos_id: posId },
@@ -337,27 +340,39 @@ describe('basket figures', () => {
     };
     await forgetKeptAudiences(db, companyA);
     const morning = new Date('2025-03-25T16:00:00Z'); // 09:00 in the company's zone
-    const first = await ask(morning);
-    expect(first).toEqual({
+    // Every location and one location: sums as current as the checks, with no counted time.
+    const everywhere = await ask(morning);
+    expect(everywhere).toEqual({
       menu_item_id: burger.menu_item_id,
       guests: expected(null),
-      counted_at: morning.toISOString(),
+      counted_at: null,
     });
+    const north = await ask(morning, { location_id: [locations[0]] });
+    expect(north).toEqual({ ...everywhere, guests: expected([locations[0]!]) });
+    // A day part: counted and kept.
+    const first = await ask(morning, { day_part: part });
+    expect(first).toEqual({ ...everywhere, guests: expected(null, part), counted_at: morning.toISOString() });
     await newBurgerGuest('P-kept-1');
     const noon = new Date('2025-03-25T20:00:00Z');
+    expect(await ask(noon)).toEqual({ ...everywhere, guests: everywhere.guests + 1 });
+    expect(await ask(noon, { location_id: [locations[0]] })).toEqual({ ...north, guests: north.guests + 1 });
     // The same day: the kept count, from before the new guest.
-    expect(await ask(noon)).toEqual(first);
+    expect(await ask(noon, { day_part: part })).toEqual(first);
     // Another pick of locations is its own count, made now.
-    const south = await ask(noon, { location_id: [locations[1]] });
-    expect(south).toEqual({ ...first, guests: expected([locations[1]!]), counted_at: noon.toISOString() });
+    const south = await ask(noon, { day_part: part, location_id: [locations[1]] });
+    expect(south).toEqual({
+      ...first,
+      guests: expected([locations[1]!], part),
+      counted_at: noon.toISOString(),
+    });
     await forgetKeptAudiences(db, companyA);
-    const recounted = await ask(noon);
+    const recounted = await ask(noon, { day_part: part });
     expect(recounted.guests).toBe(first.guests + 1);
-    expect(recounted).toEqual({ ...first, guests: expected(null), counted_at: noon.toISOString() });
+    expect(recounted).toEqual({ ...first, guests: expected(null, part), counted_at: noon.toISOString() });
     // The next day counts again, and only that day's counts stay.
     await newBurgerGuest('P-kept-2');
     const nextMorning = new Date('2025-03-26T16:00:00Z');
-    expect(await ask(nextMorning)).toEqual({
+    expect(await ask(nextMorning, { day_part: part })).toEqual({
       ...first,
       guests: first.guests + 2,
       counted_at: nextMorning.toISOString(),
@@ -370,9 +385,9 @@ describe('basket figures', () => {
     );
     expect(rows).toEqual([{ day: '2025-03-26' }]);
     // A range reaching today still takes checks (the one a segment is made from): counted at each ask, not kept.
-    const toToday = { location_id: [], to_date: '2025-03-26' };
+    const toToday = { location_id: [], to_date: '2025-03-26', day_part: part };
     const live = await ask(nextMorning, toToday);
-    const filter = { locations: null, from: range.from_date, to: '2025-03-26', dayPart: null, minSupport: 0 };
+    const filter = { locations: null, from: range.from_date, to: '2025-03-26', dayPart: part, minSupport: 0 };
     expect(live.guests).toBe(bruteForce(checks, guestOf, filter).itemGuests.get('Burger')!.size);
     await newBurgerGuest('P-live');
     const later = new Date('2025-03-26T18:00:00Z');

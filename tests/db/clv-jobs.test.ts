@@ -27,6 +27,7 @@ import {
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 import { makeCompany, makeLocation, makeSubscriber, systemScope } from '../support/factories.js';
 import { createLocationGroup } from '../../server/repositories/location-groups.repository.js';
+import { groupPresenceReady } from '../../server/repositories/group-presence.repository.js';
 import { ingestChecks } from '../../server/repositories/pos-ingestion.repository.js';
 import { countSegment } from '../../server/repositories/segment-rules.repository.js';
 import { storeVisits } from '../support/clv-checks.js';
@@ -179,14 +180,15 @@ describe('the CLV refresh job', () => {
       return rows[0]!.id;
     });
     await makeSubscriber(db, company, { guest_id: guest, birthday: `1990-${today.slice(5, 7)}-01` });
-    // A group of the company's first location only, beside a second location: its counts are kept under keys of
+    // A group of the company's first location and a second, beside a third: its counts are kept under keys of
     // their own, and the refresh counts them ahead as well.
-    await makeLocation(db, company, 'Second');
+    const second = await makeLocation(db, company, 'Second');
+    await makeLocation(db, company, 'Third');
     const group = await db.tenant(company, (sql) =>
       createLocationGroup(sql, systemScope(company), {
         name: 'Soup',
         description: '',
-        location_ids: [place!],
+        location_ids: [place!, second.id],
       }),
     );
     const stale = 'f'.repeat(64);
@@ -225,9 +227,11 @@ describe('the CLV refresh job', () => {
     const soupGuests = await basket.itemGuests(company, { ...basketQuery, menu_item_id: soup.menu_item_id });
     expect(soupGuests.guests).toBe(4);
     expect(await kept(company)).toEqual(after);
-    // Read back from the refresh's row: the opening range ends yesterday.
-    expect(after.map((row) => row.counted_at.toISOString())).toContain(soupGuests.counted_at);
-    // The group's opening: its recommendations and its first item's guests were counted ahead too.
+    // Every location's is a sum over the item presence rows, as current as the checks: no counted time.
+    expect(soupGuests.counted_at).toBeNull();
+    // The group's opening: its recommendations and, while the group worker has yet to fill its rows, its first
+    // item's guests were counted ahead too.
+    expect(await db.tenant(company, (sql) => groupPresenceReady(sql, company, group.id))).toBe(false);
     const groupQuery = { ...basketQuery, location_group_id: [group.id] };
     const groupAnswer = await homeDashboardService(db).recommendations(company, groupQuery);
     expect(groupAnswer.recommendations.length).toBeGreaterThan(0);
@@ -238,6 +242,13 @@ describe('the CLV refresh job', () => {
       menu_item_id: groupFirst.menu_item_id,
     });
     expect(groupSoup.guests).toBe(4);
+    expect(await kept(company)).toEqual(after);
+    // Read back from the refresh's row: the opening range ends yesterday.
+    expect(after.map((row) => row.counted_at.toISOString())).toContain(groupSoup.counted_at);
+    // Each location's opening was counted ahead as well.
+    for (const id of [place!, second.id]) {
+      await homeDashboardService(db).recommendations(company, { ...basketQuery, location_id: [id] });
+    }
     expect(await kept(company)).toEqual(after);
     expect(answer.recommendations.map((item) => item.kind).sort()).toEqual(
       ['birthdays', 'lapsed_regulars', 'untried_item'].sort(),

@@ -378,6 +378,7 @@ describe('demo data in two steps', () => {
       'pos_guest_presence',
       'pos_guest_frequency',
       'pos_guest_spread',
+      'pos_item_presence',
       'pos_profile_days',
       'pos_guest_days',
     ]) {

@@ -3,6 +3,7 @@ import type { Database, Sql } from '../../server/db/database.js';
 import {
   presenceByLocation,
   presenceByPeriod,
+  itemPresenceGuests,
   oneLocationGuests,
   presenceTotals,
   presenceVisitCounts,
@@ -122,6 +123,80 @@ async function bruteForce(sql: Sql, companyId: number): Promise<string[]> {
     .sort();
 }
 
+// The item presence rows (migration 0055) stored.
+const ITEMS = `SELECT scope_kind, scope_id::int AS scope_id, menu_item_id::int AS menu_item_id, day::text,
+                      prev_day::text, guests::int
+               FROM pos_item_presence WHERE company_id = $1`;
+
+/** A guest's line of an item as the brute force sees it: the check's location and local day. */
+interface ItemDay extends CheckDay {
+  menu_item_id: number;
+}
+
+/** The company's guest lines, each with its check's location and local day in the company's zone. */
+async function itemDaysOf(sql: Sql, companyId: number): Promise<ItemDay[]> {
+  const { rows } = await sql.query<ItemDay>(
+    `SELECT c.guest_id::int AS guest_id, c.location_id::int AS location_id, l.menu_item_id::int AS menu_item_id,
+            to_char(c.closed_at AT TIME ZONE co.time_zone, 'YYYY-MM-DD') AS day
+     FROM pos_checks c JOIN companies co ON co.id = c.company_id
+     JOIN pos_check_lines l ON l.check_id = c.id
+     WHERE c.company_id = $1 AND c.guest_id IS NOT NULL`,
+    [companyId],
+  );
+  return rows;
+}
+
+/**
+ * The item presence rows by their definition, counted here from the lines alone: for each scope (the company, each
+ * location, each group's members now) and item, each guest's days there with the item in order, and each day's
+ * previous such day ('-infinity' for none).
+ */
+async function itemBruteForce(sql: Sql, companyId: number): Promise<string[]> {
+  const lines = await itemDaysOf(sql, companyId);
+  const members = (
+    await sql.query<{ group_id: number; location_id: number }>(
+      `SELECT group_id::int AS group_id, location_id::int AS location_id FROM location_group_members
+       WHERE company_id = $1`,
+      [companyId],
+    )
+  ).rows;
+  // "scope kind/scope id/item/guest" → the days
+  const chains = new Map<string, Set<string>>();
+  const add = (scope: string, line: ItemDay) => {
+    const key = `${scope}/${line.menu_item_id}/${line.guest_id}`;
+    chains.set(key, (chains.get(key) ?? new Set()).add(line.day));
+  };
+  for (const line of lines) {
+    add('0/0', line);
+    add(`1/${line.location_id}`, line);
+    for (const member of members.filter((m) => m.location_id === line.location_id)) {
+      add(`2/${member.group_id}`, line);
+    }
+  }
+  const rows = new Map<string, number>();
+  for (const [key, days] of chains) {
+    const [kind, id, item] = key.split('/');
+    const ordered = [...days].sort();
+    ordered.forEach((day, at) => {
+      const row = `${kind}/${id}/${item}/${day}/${at === 0 ? '-infinity' : ordered[at - 1]!}`;
+      rows.set(row, (rows.get(row) ?? 0) + 1);
+    });
+  }
+  return [...rows.entries()]
+    .map(([key, guests]) => {
+      const [kind, id, item, day, prev] = key.split('/');
+      return JSON.stringify({
+        scope_kind: Number(kind),
+        scope_id: Number(id),
+        menu_item_id: Number(item),
+        day,
+        prev_day: prev,
+        guests,
+      });
+    })
+    .sort();
+}
+
 /** Distinct guests of a range in a scope counted from the checks: all, those new to the company, their checks. */
 function rangeByBruteForce(checks: CheckDay[], locations: number[] | null, from: string, to: string) {
   const firstDay = new Map<number, string>();
@@ -176,6 +251,7 @@ describe('distinct-guest rollup kept with the checks', () => {
   let locationB: number;
   const random = seededRandom(42);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+  const DISHES = ['Soup', 'Salad', 'Cake'] as const;
 
   useTwoCompanies((opened) => ({ db, companyA, companyB } = opened));
 
@@ -190,7 +266,11 @@ describe('distinct-guest rollup kept with the checks', () => {
       total: 500 + Math.floor(random() * 5000),
       guest_count: 1 + Math.floor(random() * 3),
       guest: random() < 0.15 ? undefined : { pos_id: `P-${Math.floor(random() * 30)}` },
-      lines: [],
+      // None to three lines of three dishes (a dish twice on one check now and then).
+      lines: Array.from({ length: Math.floor(random() * 4) }, () => {
+        const dish = pick(DISHES);
+        return { menu_item: dish, category: 'Food', quantity: 1, amount: 500 };
+      }),
     };
   }
 
@@ -199,7 +279,7 @@ describe('distinct-guest rollup kept with the checks', () => {
   const rowsOf = async (sql: Sql, text: string, companyId: number) =>
     (await sql.query(text, [companyId])).rows.map((row) => JSON.stringify(row)).sort();
   const expectExact = async (companyId: number) => {
-    const [stored, brute, frequency, rebuilt, spread, spreadRebuilt] = await db.tenant(
+    const [stored, brute, frequency, rebuilt, spread, spreadRebuilt, items, itemsBrute] = await db.tenant(
       companyId,
       async (sql) => [
         await rowsOf(sql, STORED, companyId),
@@ -208,9 +288,12 @@ describe('distinct-guest rollup kept with the checks', () => {
         await rowsOf(sql, FREQUENCY_REBUILT, companyId),
         await rowsOf(sql, SPREAD, companyId),
         await rowsOf(sql, SPREAD_REBUILT, companyId),
+        await rowsOf(sql, ITEMS, companyId),
+        await itemBruteForce(sql, companyId),
       ],
     );
     expect(stored).toEqual(brute);
+    expect(items).toEqual(itemsBrute);
     // The frequency and spread rows kept by increments are those of the bulk rebuild (their sums are checked below).
     expect(frequency).toEqual(rebuilt);
     expect(spread).toEqual(spreadRebuilt);
@@ -282,6 +365,13 @@ describe('distinct-guest rollup kept with the checks', () => {
       expect(parsed.some((row) => row.scope_kind === kind && row.prev_day !== '-infinity')).toBe(true);
       expect(parsed.some((row) => row.scope_kind === kind && row.prev_day === '-infinity')).toBe(true);
     }
+    // So did guests to a dish: every kind of scope has item rows with a previous day.
+    const items = await db.tenant(companyA, (sql) => rowsOf(sql, ITEMS, companyA));
+    for (const kind of [0, 1, 2]) {
+      expect(items.some((row) => row.includes(`"scope_kind":${kind},`) && !row.includes('"-infinity"'))).toBe(
+        true,
+      );
+    }
     await db.tenant(companyA, (sql) => rebuildRollups(sql, companyA));
     expect(await expectExact(companyA)).toEqual(incremental);
     await expectExact(companyB);
@@ -303,6 +393,11 @@ describe('distinct-guest rollup kept with the checks', () => {
       [{ kind: 'group', id: groups[1]! }, [locations[1]!, locations[2]!]],
     ];
     const frequencies: number[] = [];
+    const lines = await db.tenant(companyA, (sql) => itemDaysOf(sql, companyA));
+    const itemIds = [...new Set(lines.map((line) => line.menu_item_id))];
+    // Not trivial: the three dishes were ordered.
+    expect(itemIds).toHaveLength(3);
+    const itemCounts: number[] = [];
     const spread: { kind: PresenceScope['kind']; one: number; more: number }[] = [];
     for (let draw = 0; draw < 12; draw++) {
       const start = Math.floor(random() * 40);
@@ -328,6 +423,24 @@ describe('distinct-guest rollup kept with the checks', () => {
           visits: visitCountsByBruteForce(checks, ids, from, to),
         });
         frequencies.push(...visits.map((row) => row.visits));
+        for (const itemId of itemIds) {
+          const guests = await db.tenant(companyA, (sql) =>
+            itemPresenceGuests(sql, companyA, scope, itemId, { from, to }),
+          );
+          const expected = new Set(
+            lines
+              .filter(
+                (line) =>
+                  line.menu_item_id === itemId &&
+                  line.day >= from &&
+                  line.day <= to &&
+                  (ids === null || ids.includes(line.location_id)),
+              )
+              .map((line) => line.guest_id),
+          ).size;
+          expect({ scope, from, to, itemId, guests }).toEqual({ scope, from, to, itemId, guests: expected });
+          itemCounts.push(guests);
+        }
         const oneLocation = await expectOneLocation(checks, scope, ids, { from, to });
         spread.push({ kind: scope.kind, one: oneLocation, more: totals.guests - oneLocation });
       }
@@ -362,6 +475,8 @@ describe('distinct-guest rollup kept with the checks', () => {
     // Not trivial: guests came once, a few times and ten times or more; in every kind of scope some ranges had
     // guests at one location only and guests at two or more.
     expect(new Set(frequencies)).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]));
+    expect(itemCounts.some((guests) => guests === 0)).toBe(true);
+    expect(itemCounts.some((guests) => guests > 5)).toBe(true);
     for (const kind of ['company', 'location', 'group'] as const) {
       expect(spread.some((row) => row.kind === kind && row.one > 0)).toBe(true);
       expect(spread.some((row) => row.kind === kind && row.more > 0)).toBe(true);
@@ -486,7 +601,8 @@ describe('distinct-guest rollup kept with the checks', () => {
             await sql.query<{ n: number }>(
               `SELECT (SELECT count(*) FROM pos_guest_presence WHERE scope_kind = 2 AND scope_id = $1)
                   + (SELECT count(*) FROM pos_guest_frequency WHERE scope_kind = 2 AND scope_id = $1)
-                  + (SELECT count(*) FROM pos_guest_spread WHERE scope_kind = 2 AND scope_id = $1) AS n`,
+                  + (SELECT count(*) FROM pos_guest_spread WHERE scope_kind = 2 AND scope_id = $1)
+                  + (SELECT count(*) FROM pos_item_presence WHERE scope_kind = 2 AND scope_id = $1) AS n`,
               [groups[1]!],
             )
           ).rows[0]!.n,

@@ -44,11 +44,29 @@ describe('the basket dashboard in a browser', () => {
     let basket = (await (await first).json()) as Basket;
     await expect.poll(() => kpiDigits(page, 'checks')).toBe(basket.totals.checks.toLocaleString('en-US'));
     expect(basket.totals.checks).toBeGreaterThan(0);
-    // The opening range's days are over: its first item's guests are kept for the day, and the card says when they
-    // were counted, in the user's own zone.
+    // Every location without a day part: summed from the item presence rows, as current as the checks, so the
+    // card says no time.
     const opening = (await (await firstCount).json()) as BasketItemGuests;
     expect(opening.menu_item_id).toBe(basket.items[0]!.menu_item_id);
-    expect(Date.parse(opening.counted_at!)).toBeLessThanOrEqual(Date.now());
+    expect(opening.counted_at).toBeNull();
+    await expect
+      .poll(async () => (await page.getByTestId('basket-segment-count').innerText()).replace(/\D/g, ''))
+      .toBe(String(opening.guests));
+    expect(await page.getByTestId('basket-segment-counted-at').count()).toBe(0);
+    // A day part of the opening range (its days are over) is counted from the checks and kept for the day: the
+    // card says when, in the user's own zone.
+    const dinnerCount = page.waitForResponse((response) => {
+      const url = new URL(response.url());
+      return (
+        url.pathname === '/api/analytics/basket/item-guests/' &&
+        response.status() === 200 &&
+        url.searchParams.get('day_part') === 'dinner'
+      );
+    });
+    await page.getByRole('combobox', { name: 'Day part' }).click();
+    await page.getByRole('option', { name: 'Dinner', exact: true }).click();
+    const dinner = (await (await dinnerCount).json()) as BasketItemGuests;
+    expect(Date.parse(dinner.counted_at!)).toBeLessThanOrEqual(Date.now());
     const user = (await (
       await fetch(`${session.server.url}/api/accounts/verify/`, {
         headers: { authorization: `Bearer ${await accessToken(page)}` },
@@ -56,7 +74,11 @@ describe('the basket dashboard in a browser', () => {
     ).json()) as CurrentUser;
     await expect
       .poll(() => page.getByTestId('basket-segment-counted-at').innerText())
-      .toContain(`Counted ${formatDateTime(opening.counted_at, 'en', user.settings.time_zone)}.`);
+      .toContain(`Counted ${formatDateTime(dinner.counted_at, 'en', user.settings.time_zone)}.`);
+    const allDay = basketAnswer(page);
+    await page.getByRole('combobox', { name: 'Day part' }).click();
+    await page.getByRole('option', { name: 'All day', exact: true }).click();
+    await allDay;
 
     // This month runs to today, so its guests can become a segment.
     const monthStart = `${new Date().toISOString().slice(0, 7)}-01`;
