@@ -301,7 +301,7 @@ const CALLS: DashboardCall[] = [
     fromRaw: (row) => numbers(row, ['guests']),
   },
   {
-    // A day part: no rollup has day parts, so the count is made from the checks and kept for the day.
+    // A day part: the item presence rows have none, so the count is made from the checks and kept for the day.
     name: 'basket_item_guests_dinner',
     path: '/api/analytics/basket/item-guests/',
     extraQuery: ({ topItem }) => `&menu_item_id=${topItem}&day_part=dinner`,

@@ -6,7 +6,8 @@ import type { CompanyId, Sql } from '../db/database.js';
  * months, at the picked locations (or every location's rows) and day part (or every day part's rows) — so the rows
  * read grow with the range's months, days and locations, not with its checks. Distinct guests cannot be added up
  * from these rollups: the service takes the range's from the presence rollup where it can, else they are counted
- * from the range's checks here, and one item's (the "guests who ordered X" card) from its checks and lines. Days
+ * from the range's checks here, and one item's (the "guests who ordered X" card) from the item presence rollup
+ * where it can (guest-presence.repository.ts), else from its checks and lines here. Days
  * are local dates of the closing time in the company's zone; day parts use the location's zone (`day_part()`,
  * migration 0016), as the segment rules do.
  */
@@ -175,8 +176,8 @@ export async function basketCheckGuests(
 
 /**
  * "Guests who ordered X": the distinct guests with a check in the range (locations, day part) holding a line of
- * the item. Counted from the checks and their lines, one item at a time (no rollup gives distinct guests per
- * item; docs/dashboards.md "Basket analytics").
+ * the item, counted from the checks and their lines: for a day part or a set of locations the item presence rollup
+ * does not cover (docs/dashboards.md "Basket analytics").
  */
 export async function basketItemGuests(
   sql: Sql,

@@ -103,8 +103,8 @@ async function apply(
 
 /**
  * Takes the presence, frequency, spread and item presence rows of some guests out, before their guest-day rows
- * change (a batch of checks, a void, a guest's or a location's deletion); `addGuestPresence` puts them back from
- * the changed rows.
+ * change (a guest's or a location's deletion; for a batch of checks or a void all but the item rows, which
+ * `moveBatchItemPresence` moves); `addGuestPresence` puts them back from the changed rows.
  */
 export async function subtractGuestPresence(
   sql: Sql,

@@ -343,8 +343,8 @@ const rebuildStep = (
   companyId: CompanyId,
 ) => labelledStep(rebuild, (step) => step.query(`SELECT ${rebuild}($1)`, [companyId]).then(() => undefined));
 
-// Guests whose presence, frequency and spread rows one step puts back: about a second's work for the demo on
-// PGlite (measured before the spread rows: 1.5 to 2 s for 200 guests, ≈150 rows each).
+// Guests whose presence, frequency, spread and item presence rows one step puts back: about a second's work for
+// the demo on PGlite (measured before the spread and item rows: 1.5 to 2 s for 200 guests, ≈150 rows each).
 const PRESENCE_GUESTS_PER_STEP = 100;
 
 /**

@@ -238,8 +238,8 @@ export type BasketService = ReturnType<typeof basketService>;
  * Counts and keeps the guests of the item the basket dashboard opens on (its first item, the most checks) for each
  * query it opens on (`countEachOpening`: the last 30 days at every location, each group and each location), so the
  * day's first visit reads them: the company's refresh calls it once it has forgotten the old counts
- * (server/jobs/clv-runner.ts). Those the item presence rows sum (every location, a location, a ready group) cost a
- * sum and keep nothing; a group the worker has yet to fill is counted and kept. Stops between two counts once
+ * (server/jobs/clv-runner.ts). Those the item presence rows sum (every location, a location, a ready group) keep
+ * nothing and are passed over; a group the worker has yet to fill is counted and kept. Stops between two counts once
  * `signal` is aborted.
  */
 export async function countOpeningItemGuests(
@@ -251,6 +251,9 @@ export async function countOpeningItemGuests(
   const service = basketService(db, now);
   await countEachOpening(db, companyId, signal, now, async (opening) => {
     const query = BasketQuerySchema.parse(opening);
+    // A pick the item presence rows sum keeps nothing: no need to find its first item.
+    const scope = await db.tenant(companyId, (sql) => resolveDashboardScope(sql, companyId, query));
+    if (scope.presence) return;
     const first = (await service.figures(companyId, query)).items[0];
     if (first) await service.itemGuests(companyId, { ...query, menu_item_id: first.menu_item_id });
   });

@@ -85,10 +85,12 @@ async function openingQueries(db: Database, companyId: number, asOf: Date): Prom
     );
     const locations = await locationNames(sql, companyId, null);
     const opening = { from_date: range.from, to_date: range.to, location_id: [], location_group_id: [] };
+    // A company of one location opens on it at "every location" already.
+    const eachLocation = locations.length > 1 ? locations : [];
     return [
       opening,
       ...groups.map((group) => ({ ...opening, location_group_id: [group.id] })),
-      ...locations.map((location) => ({ ...opening, location_id: [location.id] })),
+      ...eachLocation.map((location) => ({ ...opening, location_id: [location.id] })),
     ];
   });
 }

@@ -162,7 +162,8 @@ export const BasketItemGuestsSchema = z.object({
   guests: z.number().int(),
   /**
    * When a range of finished days was counted, kept for the company's day (docs/dashboards.md, "Kept audiences");
-   * null for a range reaching today, counted at this ask.
+   * null when the answer is as current as the checks: a sum over the item presence rollup, or a range reaching
+   * today counted at this ask.
    */
   counted_at: z.string().datetime().nullable(),
 });

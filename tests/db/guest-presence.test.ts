@@ -612,4 +612,75 @@ describe('distinct-guest rollup kept with the checks', () => {
     expect(Number(await groupRows())).toBe(0);
     await expectExact(companyA);
   });
+
+  it('moves only what a batch changes: one guest’s dish twice a day, a late earlier day, a void of part of a day', async () => {
+    const at = (
+      iso: string,
+      number: string,
+      dishes: string[],
+      guest: string | null = 'EDGE',
+    ): IngestCheck => ({
+      location_id: locationB,
+      check_number: number,
+      opened_at: new Date(Date.parse(iso) - 30 * 60_000),
+      closed_at: new Date(iso),
+      total: 900,
+      guest: guest === null ? undefined : { pos_id: guest },
+      lines: dishes.map((dish) => ({ menu_item: dish, category: 'Food', quantity: 1, amount: 450 })),
+    });
+    const soupGuests = (from: string, to: string) =>
+      db.tenant(companyB, async (sql) => {
+        const { rows } = await sql.query<{ id: number }>(
+          `SELECT id::int AS id FROM menu_items WHERE company_id = $1 AND name = 'Soup'`,
+          [companyB],
+        );
+        return itemPresenceGuests(sql, companyB, { kind: 'location', id: locationB }, rows[0]!.id, {
+          from,
+          to,
+        });
+      });
+    // A soup stored first; then a batch with two more soups that day (one check holding two), a late soup on an
+    // earlier day, a cake two days on and a soup without a guest.
+    await ingest(companyB, [at('2025-03-10T18:00:00Z', 'E-1', ['Soup'])]);
+    await ingest(companyB, [
+      at('2025-03-10T19:00:00Z', 'E-2', ['Soup', 'Soup']),
+      at('2025-03-10T20:00:00Z', 'E-3', ['Soup']),
+      at('2025-03-05T18:00:00Z', 'E-4', ['Soup']),
+      at('2025-03-12T18:00:00Z', 'E-5', ['Cake']),
+      at('2025-03-10T21:00:00Z', 'E-6', ['Soup'], null),
+    ]);
+    await expectExact(companyB);
+    expect([
+      await soupGuests('2025-03-06', '2025-03-12'),
+      await soupGuests('2025-03-01', '2025-03-12'),
+    ]).toEqual([1, 1]);
+    const idsOf = (numbers: string[]) =>
+      db.tenant(companyB, async (sql) => {
+        const { rows } = await sql.query<{ id: number }>(
+          'SELECT id::int AS id FROM pos_checks WHERE company_id = $1 AND check_number = ANY($2::text[])',
+          [companyB, numbers],
+        );
+        return rows.map((row) => row.id);
+      });
+    const voidChecks = async (numbers: string[]) => {
+      const ids = await idsOf(numbers);
+      await db.tenant(companyB, async (sql) => {
+        await removeChecksFromRollups(sql, companyB, ids);
+        await sql.query('DELETE FROM pos_checks WHERE company_id = $1 AND id = ANY($2::bigint[])', [
+          companyB,
+          ids,
+        ]);
+      });
+      await expectExact(companyB);
+    };
+    // Part of the day taken away: the first soup of the day still holds it.
+    await voidChecks(['E-2', 'E-3']);
+    expect(await soupGuests('2025-03-06', '2025-03-12')).toBe(1);
+    // The whole day taken away: only the earlier day's soup is left.
+    await voidChecks(['E-1']);
+    expect([
+      await soupGuests('2025-03-06', '2025-03-12'),
+      await soupGuests('2025-03-05', '2025-03-05'),
+    ]).toEqual([0, 1]);
+  });
 });

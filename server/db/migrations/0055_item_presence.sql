@@ -3,8 +3,8 @@
 -- of their days in it with a check holding the item, the one whose previous such day in the scope is before
 -- `from` (or who had none). So per scope, item, day and previous day, the guests of that day turn the count into
 -- a sum over rows with the day in the range and the previous day before `from`: its size grows with the items
--- times the range's days times earlier days, not with guests or checks (about 2.1M rows for 20 locations and 60
--- items at 1M guests / 10M checks, against 21M guest-item-days). Scopes as the presence rows': the company
+-- times the range's days times earlier days, not with guests or checks (2.6M rows for the company, 20 locations and
+-- a group, 60 items, at 1M guests / 10M checks, against 21M guest-item-days). Scopes as the presence rows': the company
 -- (scope_kind 0, scope_id 0), each location (1, its id) and each location group (2, its id; filled by the group
 -- worker with the group's other rows). Kept with them by server/repositories/guest-presence.repository.ts.
 
@@ -39,13 +39,16 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON pos_item_presence TO regulars_app;
 CREATE FUNCTION pos_item_presence_rows(company bigint, guest_ids bigint[], only_group bigint)
 RETURNS TABLE (scope_kind smallint, scope_id bigint, menu_item_id bigint, day date, prev_day date, guests bigint)
 LANGUAGE sql STABLE AS $$
-  -- Each guest's days with the item at each location, from every guest check of the company or from those of the
-  -- guests named (their index), each branch joined to its lines on its own so the guests' branch probes the lines
-  -- check by check; the branch not taken is skipped at run time.
+  -- Each guest's days with the item at each location, from every guest check of the company (of the group's
+  -- locations for a group's fill) or from those of the guests named (their index), each branch joined to its lines
+  -- on its own so the guests' branch probes the lines check by check; the branch not taken is skipped at run time.
   WITH lines AS NOT MATERIALIZED (
     SELECT c.guest_id, c.location_id, l.menu_item_id, c.closed_at
     FROM pos_checks c JOIN pos_check_lines l ON l.company_id = company AND l.check_id = c.id
     WHERE guest_ids IS NULL AND c.company_id = company AND c.guest_id IS NOT NULL
+      AND (only_group IS NULL
+           OR c.location_id IN (SELECT m.location_id FROM location_group_members m
+                                WHERE m.company_id = company AND m.group_id = only_group))
     UNION ALL
     SELECT c.guest_id, c.location_id, l.menu_item_id, c.closed_at
     FROM pos_checks c JOIN pos_check_lines l ON l.company_id = company AND l.check_id = c.id
