@@ -12,7 +12,6 @@ import { requestDueClvRefreshes } from '../services/clv-jobs.service.js';
 import { refreshCompanyClv, type RefreshOptions } from '../services/clv.service.js';
 import { refreshCompanyRfm } from '../services/rfm.service.js';
 import { refreshSegmentCaches } from '../services/segment-figures.js';
-import { countOpeningItemGuests } from '../services/basket.service.js';
 import { countOpeningAudiences } from '../services/home-dashboard.service.js';
 import { forgetKeptAudiences } from '../services/kept-audiences.js';
 
@@ -138,7 +137,8 @@ async function runClaimedJob(
       log.error({ companyId: job.company_id, code: segmentErrorCode(error) }, 'segment refresh failed');
     });
     // The kept audiences were counted before the checks this refresh follows: forgotten even when stopping, and
-    // those the home and basket dashboards open on counted again now, so the day's first reader does not wait.
+    // those the home dashboard opens on counted again now, so the day's first reader does not wait (the basket's
+    // opening item guests are a sum over the item presence rollup).
     const countFailed = (error: unknown) =>
       log.error({ companyId: job.company_id, code: segmentErrorCode(error) }, 'audience count failed');
     const forgotten = await forgetKeptAudiences(db, job.company_id).then(
@@ -148,11 +148,7 @@ async function runClaimedJob(
         return false;
       },
     );
-    if (forgotten) {
-      // Each dashboard's counts apart, so one failing leaves the other's.
-      await countOpeningAudiences(db, job.company_id, abort.signal).catch(countFailed);
-      await countOpeningItemGuests(db, job.company_id, abort.signal).catch(countFailed);
-    }
+    if (forgotten) await countOpeningAudiences(db, job.company_id, abort.signal).catch(countFailed);
     await db.tenant(job.company_id, (sql) => finishClvJob(sql, job, null));
   } catch (error) {
     const reason: unknown = abort.signal.aborted ? abort.signal.reason : error;

@@ -59,18 +59,18 @@ const APPLY_SPREAD = `INSERT INTO pos_guest_spread AS t (company_id, scope_kind,
   FROM pos_guest_spread_rows($1, $2::bigint[], NULL) r
   ON CONFLICT (company_id, scope_kind, scope_id, day, since_day) DO UPDATE
   SET guests = t.guests + excluded.guests`;
-// The same for their item presence rows (guests who ordered an item; migration 0055), from their checks' lines.
-const APPLY_ITEMS = `INSERT INTO pos_item_presence AS t (company_id, scope_kind, scope_id, menu_item_id, day, prev_day, guests)
-  SELECT $1, r.scope_kind, r.scope_id, r.menu_item_id, r.day, r.prev_day, $3::int * r.guests
-  FROM pos_item_presence_rows($1, $2::bigint[], NULL) r
+// Adds $3 times the item presence rows (guests who ordered an item; migration 0055) a function gives.
+const applyItemRows = (rows: string) => `INSERT INTO pos_item_presence AS t
+    (company_id, scope_kind, scope_id, menu_item_id, day, prev_day, guests)
+  SELECT $1, r.scope_kind, r.scope_id, r.menu_item_id, r.day, r.prev_day, $3::int * r.guests FROM ${rows} r
   ON CONFLICT (company_id, scope_kind, scope_id, menu_item_id, day, prev_day) DO UPDATE
   SET guests = t.guests + excluded.guests`;
-// Adds (sign 1) or subtracts (-1) what the stored checks $2 change in the item presence rows.
-const APPLY_BATCH_ITEMS = `INSERT INTO pos_item_presence AS t (company_id, scope_kind, scope_id, menu_item_id, day, prev_day, guests)
-  SELECT $1, r.scope_kind, r.scope_id, r.menu_item_id, r.day, r.prev_day, $3::int * r.guests
-  FROM pos_item_presence_batch($1, $2::bigint[]) r
-  ON CONFLICT (company_id, scope_kind, scope_id, menu_item_id, day, prev_day) DO UPDATE
-  SET guests = t.guests + excluded.guests`;
+// The guests' $2 item presence rows, from their checks' lines.
+const APPLY_ITEMS = applyItemRows('pos_item_presence_rows($1, $2::bigint[], NULL)');
+// What the stored checks $2 change in the item presence rows.
+const APPLY_BATCH_ITEMS = applyItemRows('pos_item_presence_batch($1, $2::bigint[])');
+// The statements of the rollups worked out from the guests' guest-day rows.
+const GUEST_DAY_STATEMENTS = [APPLY, APPLY_FREQUENCY, APPLY_SPREAD];
 
 /** The four rollups kept per guest, each by its function of the guests' guest-day rows (or checks and lines). */
 const ROLLUPS = [
@@ -94,10 +94,7 @@ async function apply(
   sign: 1 | -1,
   rows: PresenceRows,
 ): Promise<void> {
-  const statements =
-    rows === 'all'
-      ? [APPLY, APPLY_FREQUENCY, APPLY_SPREAD, APPLY_ITEMS]
-      : [APPLY, APPLY_FREQUENCY, APPLY_SPREAD];
+  const statements = rows === 'all' ? [...GUEST_DAY_STATEMENTS, APPLY_ITEMS] : GUEST_DAY_STATEMENTS;
   for (const statement of statements) await sql.query(statement, [companyId, guestIds, sign]);
 }
 

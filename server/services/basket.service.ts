@@ -1,4 +1,3 @@
-import { BasketQuerySchema } from '../../src/schemas/basket-analytics.js';
 import type {
   Basket,
   BasketItemGuests,
@@ -29,7 +28,7 @@ import {
 import { daysIn } from '../../src/schemas/dashboard-query.js';
 import { companyToday } from '../repositories/company-clock.repository.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
-import { audienceKey, countEachOpening, keptOrCounted } from './kept-audiences.js';
+import { audienceKey, keptOrCounted } from './kept-audiences.js';
 
 /** The bounds of one answer (docs/dashboards.md, "Basket"). */
 export const BASKET_BOUNDS = { itemLimit: 100, pairItems: 40, pairLimit: 300 } as const;
@@ -233,28 +232,3 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
 
 /** The basket service. */
 export type BasketService = ReturnType<typeof basketService>;
-
-/**
- * Counts and keeps the guests of the item the basket dashboard opens on (its first item, the most checks) for each
- * query it opens on (`countEachOpening`: the last 30 days at every location, each group and each location), so the
- * day's first visit reads them: the company's refresh calls it once it has forgotten the old counts
- * (server/jobs/clv-runner.ts). Those the item presence rows sum (every location, a location, a ready group) keep
- * nothing and are passed over; a group the worker has yet to fill is counted and kept. Stops between two counts once
- * `signal` is aborted.
- */
-export async function countOpeningItemGuests(
-  db: Database,
-  companyId: number,
-  signal?: AbortSignal,
-  now: () => Date = () => new Date(),
-): Promise<void> {
-  const service = basketService(db, now);
-  await countEachOpening(db, companyId, signal, now, async (opening) => {
-    const query = BasketQuerySchema.parse(opening);
-    // A pick the item presence rows sum keeps nothing: no need to find its first item.
-    const scope = await db.tenant(companyId, (sql) => resolveDashboardScope(sql, companyId, query));
-    if (scope.presence) return;
-    const first = (await service.figures(companyId, query)).items[0];
-    if (first) await service.itemGuests(companyId, { ...query, menu_item_id: first.menu_item_id });
-  });
-}

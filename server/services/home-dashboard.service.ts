@@ -81,8 +81,9 @@ export type HomeDashboardService = ReturnType<typeof homeDashboardService>;
 
 /**
  * Counts and keeps the recommendation audiences of each query the dashboard opens on (`countEachOpening`: the last
- * 30 days at every location, each group and each location), so the day's first call reads them: the company's refresh calls it once
- * it has forgotten the old ones (server/jobs/clv-runner.ts). Stops between two picks once `signal` is aborted.
+ * 30 days at every location, each group and each location), so the day's first call reads them: the company's
+ * refresh calls it once it has forgotten the old ones (server/jobs/clv-runner.ts). Stops between two picks once
+ * `signal` is aborted.
  */
 export async function countOpeningAudiences(
   db: Database,

@@ -27,7 +27,6 @@ import {
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 import { makeCompany, makeLocation, makeSubscriber, systemScope } from '../support/factories.js';
 import { createLocationGroup } from '../../server/repositories/location-groups.repository.js';
-import { groupPresenceReady } from '../../server/repositories/group-presence.repository.js';
 import { ingestChecks } from '../../server/repositories/pos-ingestion.repository.js';
 import { countSegment } from '../../server/repositories/segment-rules.repository.js';
 import { storeVisits } from '../support/clv-checks.js';
@@ -145,7 +144,7 @@ describe('the CLV refresh job', () => {
     expect(errors).toEqual([]);
   });
 
-  it('counts the kept audiences again after the refit, those the home and basket dashboards open on kept for the day', async () => {
+  it('counts the kept audiences again after the refit, those the home dashboard opens on kept for the day', async () => {
     const company = await companyWithVisits(30);
     const other = await companyWithVisits(5);
     // The last days: soup for the first guests at the company's location (the range's best seller), and a birthday
@@ -180,7 +179,7 @@ describe('the CLV refresh job', () => {
       return rows[0]!.id;
     });
     await makeSubscriber(db, company, { guest_id: guest, birthday: `1990-${today.slice(5, 7)}-01` });
-    // A group of the company's first location and a second, beside a third: its counts are kept under keys of
+    // A group of the company's first location and a second, beside a third: its audiences are kept under keys of
     // their own, and the refresh counts them ahead as well.
     const second = await makeLocation(db, company, 'Second');
     await makeLocation(db, company, 'Third');
@@ -219,7 +218,7 @@ describe('the CLV refresh job', () => {
       location_group_id: [],
     });
     expect(await kept(company)).toEqual(after);
-    // So does the basket's opening count: its first item, soup, ordered by the four guests C-42-0 … 3.
+    // The basket's opening count keeps nothing either: its first item, soup, ordered by the four guests C-42-0 … 3.
     const basket = basketService(db);
     const basketQuery = BasketQuerySchema.parse({ from_date: opening.from, to_date: opening.to });
     const soup = (await basket.figures(company, basketQuery)).items[0]!;
@@ -229,23 +228,11 @@ describe('the CLV refresh job', () => {
     expect(await kept(company)).toEqual(after);
     // Every location's is a sum over the item presence rows, as current as the checks: no counted time.
     expect(soupGuests.counted_at).toBeNull();
-    // The group's opening: its recommendations and, while the group worker has yet to fill its rows, its first
-    // item's guests were counted ahead too.
-    expect(await db.tenant(company, (sql) => groupPresenceReady(sql, company, group.id))).toBe(false);
+    // The group's opening recommendations were counted ahead too, and each location's.
     const groupQuery = { ...basketQuery, location_group_id: [group.id] };
     const groupAnswer = await homeDashboardService(db).recommendations(company, groupQuery);
     expect(groupAnswer.recommendations.length).toBeGreaterThan(0);
-    const groupFirst = (await basket.figures(company, groupQuery)).items[0]!;
-    expect(groupFirst.name).toBe('Soup');
-    const groupSoup = await basket.itemGuests(company, {
-      ...groupQuery,
-      menu_item_id: groupFirst.menu_item_id,
-    });
-    expect(groupSoup.guests).toBe(4);
     expect(await kept(company)).toEqual(after);
-    // Read back from the refresh's row: the opening range ends yesterday.
-    expect(after.map((row) => row.counted_at.toISOString())).toContain(groupSoup.counted_at);
-    // Each location's opening was counted ahead as well.
     for (const id of [place!, second.id]) {
       await homeDashboardService(db).recommendations(company, { ...basketQuery, location_id: [id] });
     }
