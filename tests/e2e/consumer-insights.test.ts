@@ -2,48 +2,27 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { ConsumerInsights } from '../../src/schemas/consumer-insights.js';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
+import { kpiDigits, nextAnswer, pickLocation, tableColumn } from './support/dashboards.js';
 import { PHONE, screenshots, sidewaysOverflow } from './support/pages.js';
 import { signedInSession } from './support/session.js';
 
 const PATH = '/api/analytics/consumer-insights/';
 
-/** The next answer of the call that matches `test` (its query), parsed. */
-async function nextAnswer(page: Page, test: (query: URLSearchParams) => boolean = () => true) {
-  const response = await page.waitForResponse((candidate) => {
-    const url = new URL(candidate.url());
-    return url.pathname === PATH && test(url.searchParams) && candidate.request().method() === 'GET';
-  });
-  return { query: new URL(response.url()).searchParams, body: (await response.json()) as ConsumerInsights };
-}
-
-/** The digits of the KPI card with this label (the figure as the page writes it, separators dropped). */
-async function kpi(page: Page, label: string): Promise<string> {
-  const card = page.locator('.mantine-Paper-root', { has: page.getByText(label, { exact: true }) }).first();
-  await expect.poll(async () => (await card.locator('[data-figure]').count()) > 0).toBe(true);
-  return (await card.locator('[data-figure]').innerText()).replace(/\D/g, '');
-}
-
-/** The digits of each body row's cell `column` of a chart's data table (visually hidden until shown). */
-async function tableColumn(page: Page, table: string, column: number): Promise<string[]> {
-  const rows = page.getByRole('table', { name: table }).locator('tbody tr');
-  return rows.evaluateAll<string[], number>(
-    (all, index) =>
-      all.map((row) => (row.querySelectorAll('td')[index]?.textContent ?? '').replace(/\D/g, '')),
-    column,
-  );
-}
+/** The next answer of the call whose query passes `test`, parsed. */
+const insightsAnswer = (page: Page, test?: (query: URLSearchParams) => boolean) =>
+  nextAnswer<ConsumerInsights>(page, PATH, test);
 
 describe('the consumer insights dashboard in a browser', () => {
   const session = signedInSession('/consumer/insights/analytics');
 
   it('shows the API’s figures, and new ones for another range, a location and a segment', async () => {
     const { page } = session.watched;
-    const first = nextAnswer(page);
+    const first = insightsAnswer(page);
     await page.reload();
     const { body: month, query } = await first;
     expect(query.get('compare')).toBe('previous');
     expect(month.totals.checks).toBeGreaterThan(0);
-    expect(await kpi(page, 'Checks')).toBe(String(month.totals.checks));
+    expect(await kpiDigits(page, 'Checks')).toBe(String(month.totals.checks));
     await page.getByRole('heading', { name: 'When guests come' }).waitFor();
     await expect
       .poll(() => tableColumn(page, 'Party size', 1))
@@ -58,27 +37,24 @@ describe('the consumer insights dashboard in a browser', () => {
     await screenshots(page, 'consumer-insights', 'last-30-days');
 
     // Another range: the last 90 days.
-    const longer = nextAnswer(page, (q) => q.get('from_date') !== month.range.from);
+    const longer = insightsAnswer(page, (q) => q.get('from_date') !== month.range.from);
     await page.getByRole('combobox', { name: 'Date range' }).selectOption('last90');
     const { body: quarter } = await longer;
     expect(quarter.totals.checks).toBeGreaterThan(month.totals.checks);
-    await expect.poll(() => kpi(page, 'Checks')).toBe(String(quarter.totals.checks));
+    await expect.poll(() => kpiDigits(page, 'Checks')).toBe(String(quarter.totals.checks));
 
     // One location: the header's picker.
-    const here = nextAnswer(page, (q) => q.has('location_id'));
-    await page.getByRole('button', { name: /^Choose the location to show: / }).click();
-    const picker = page.getByRole('dialog', { name: 'Choose a location' });
-    await picker.getByRole('button', { name: /^Harbor & Vine Downtown/ }).click();
-    await picker.waitFor({ state: 'hidden' });
+    const here = insightsAnswer(page, (q) => q.has('location_id'));
+    await pickLocation(page, 'Harbor & Vine Downtown');
     const { body: one } = await here;
     expect(one.range).toEqual(quarter.range);
     expect(one.totals.checks).toBeLessThan(quarter.totals.checks);
-    await expect.poll(() => kpi(page, 'Checks')).toBe(String(one.totals.checks));
+    await expect.poll(() => kpiDigits(page, 'Checks')).toBe(String(one.totals.checks));
 
     // A saved segment's favourite categories beside every guest's, by keyboard.
     expect(one.segments.length).toBeGreaterThan(0);
     const segment = one.segments[0]!;
-    const chosen = nextAnswer(page, (q) => q.get('segment_id') === String(segment.id));
+    const chosen = insightsAnswer(page, (q) => q.get('segment_id') === String(segment.id));
     const select = page.getByRole('combobox', { name: 'Segment' });
     await select.focus();
     // The search holds the picked name ("All guests"): replace it.

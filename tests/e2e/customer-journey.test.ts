@@ -2,27 +2,16 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { CustomerJourney } from '../../src/schemas/customer-journey.js';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
+import { kpiDigits, nextAnswer, pickLocation } from './support/dashboards.js';
 import { PHONE, screenshots, sidewaysOverflow } from './support/pages.js';
 import { signedInSession } from './support/session.js';
 
 const PATH = '/api/analytics/customer-journey/';
+
+/** The next answer of the call whose query passes `test`, parsed. */
+const journeyAnswer = (page: Page, test?: (query: URLSearchParams) => boolean) =>
+  nextAnswer<CustomerJourney>(page, PATH, test);
 const MATRIX = 'First visit → next visit';
-
-/** The next answer of the journey call that matches `test` (its query), parsed. */
-async function nextAnswer(page: Page, test: (query: URLSearchParams) => boolean = () => true) {
-  const response = await page.waitForResponse((candidate) => {
-    const url = new URL(candidate.url());
-    return url.pathname === PATH && test(url.searchParams) && candidate.request().method() === 'GET';
-  });
-  return { query: new URL(response.url()).searchParams, body: (await response.json()) as CustomerJourney };
-}
-
-/** The digits of the KPI card with this label (the figure as the page writes it, separators dropped). */
-async function kpi(page: Page, label: string): Promise<string> {
-  const card = page.locator('.mantine-Paper-root', { has: page.getByText(label, { exact: true }) }).first();
-  await expect.poll(async () => (await card.locator('[data-figure]').count()) > 0).toBe(true);
-  return (await card.locator('[data-figure]').innerText()).replace(/\D/g, '');
-}
 
 /** A share (0–1) as the KPI card's digits: a percentage with two decimals. */
 const percentDigits = (share: number) => (share * 100).toFixed(2).replace(/\D/g, '');
@@ -62,14 +51,14 @@ function expectedRows(answer: CustomerJourney): string[][] {
 /** The KPI cards show the answer's totals. */
 async function expectKpis(page: Page, answer: CustomerJourney): Promise<void> {
   await expect
-    .poll(() => kpi(page, 'Guests at 2+ locations'))
+    .poll(() => kpiDigits(page, 'Guests at 2+ locations'))
     .toBe(String(answer.totals.multi_location_guests));
-  await expect.poll(() => kpi(page, 'New guests')).toBe(String(answer.totals.new_guests));
+  await expect.poll(() => kpiDigits(page, 'New guests')).toBe(String(answer.totals.new_guests));
   await expect
-    .poll(() => kpi(page, 'Share at 2+ locations'))
+    .poll(() => kpiDigits(page, 'Share at 2+ locations'))
     .toBe(percentDigits(answer.totals.multi_location_share));
   await expect
-    .poll(() => kpi(page, 'Came back after the first visit'))
+    .poll(() => kpiDigits(page, 'Came back after the first visit'))
     .toBe(percentDigits(answer.totals.return_rate));
 }
 
@@ -78,7 +67,7 @@ describe('the customer journey in a browser', () => {
 
   it('shows the API’s journey for the demo company, then for another range and a location group', async () => {
     const { page } = session.watched;
-    const first = nextAnswer(page);
+    const first = journeyAnswer(page);
     await page.reload();
     const { body: month, query } = await first;
     expect(query.get('compare')).toBe('previous');
@@ -92,7 +81,7 @@ describe('the customer journey in a browser', () => {
     expect(describeViolations(await seriousA11yViolations(page))).toBe('');
     await screenshots(page, 'customer-journey', 'last-30-days');
 
-    const longer = nextAnswer(page, (q) => q.get('from_date') !== month.range.from);
+    const longer = journeyAnswer(page, (q) => q.get('from_date') !== month.range.from);
     await page.getByRole('combobox', { name: 'Date range' }).selectOption('last90');
     const { body: quarter } = await longer;
     expect(quarter.totals.new_guests).toBeGreaterThan(month.totals.new_guests);
@@ -107,11 +96,8 @@ describe('the customer journey in a browser', () => {
     const firstGap = await gaps.first().locator('th, td').allTextContents();
     expect(firstGap[1]!.replace(/\D/g, '')).toBe(String(quarter.gaps[0]!.visits));
 
-    const grouped = nextAnswer(page, (q) => q.has('location_group_id'));
-    await page.getByRole('button', { name: /^Choose the location to show: / }).click();
-    const picker = page.getByRole('dialog', { name: 'Choose a location' });
-    await picker.getByRole('button', { name: /^West Side/ }).click();
-    await picker.waitFor({ state: 'hidden' });
+    const grouped = journeyAnswer(page, (q) => q.has('location_group_id'));
+    await pickLocation(page, 'West Side');
     const { body: west } = await grouped;
     expect(west.range).toEqual(quarter.range);
     expect(west.totals.new_guests).toBeLessThan(quarter.totals.new_guests);

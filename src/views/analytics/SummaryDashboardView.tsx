@@ -35,7 +35,7 @@ export function OverTimeCard({
   return (
     <ChartCard
       title={t(`summaryDashboard.overTime.title.${interval}`)}
-      description={t('summaryDashboard.overTime.description')}
+      description={t(`summaryDashboard.overTime.description.${interval}`)}
       loading={loading}
       emptyReason={empty ? t('summaryDashboard.empty') : null}
       csvName="revenue-and-checks"
