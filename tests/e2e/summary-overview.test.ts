@@ -49,6 +49,17 @@ async function locationRows(page: Page): Promise<string[][]> {
     );
 }
 
+/** The over-time chart's data table (hidden until shown, named by the chart's title) holds every period's figures. */
+async function expectOverTime(page: Page, answer: AnalyticsSummary, title: string): Promise<void> {
+  await expect
+    .poll(() => tableColumn(page, title, 1))
+    .toEqual(answer.series.map((row) => digits(row.revenue, true)));
+  expect(await tableColumn(page, title, 2)).toEqual(answer.series.map((row) => String(row.checks)));
+}
+
+/** A change in percent as the page writes it, digits only; blank without one. */
+const changeDigits = (change: number | null) => (change === null ? '' : digits(change, true));
+
 /** The answer's locations as `locationRows` reads them from the page. */
 const expectedRows = (answer: AnalyticsSummary) =>
   answer.locations.map((row) => [
@@ -63,6 +74,8 @@ describe('the Summary and Overview dashboards in a browser', () => {
 
   it('Summary shows the API’s figures, and new ones for another range and a location group', async () => {
     const { page } = session.watched;
+    // The page the session opened has its figures: the reload's answer is the one awaited.
+    await page.locator('[data-figure]').first().waitFor();
     const first = summaryAnswer(page);
     await page.reload();
     const { body: month, query } = await first;
@@ -73,11 +86,7 @@ describe('the Summary and Overview dashboards in a browser', () => {
     expect(month.locations.length).toBe(6);
     await expectKpis(page, month.totals);
     await expect.poll(() => locationRows(page)).toEqual(expectedRows(month));
-    // The chart's data table (hidden until shown) holds the answer's revenue of every day.
-    const perDay = 'Revenue and checks per day';
-    await page.getByRole('heading', { name: perDay }).waitFor();
-    expect(await tableColumn(page, perDay, 1)).toEqual(month.series.map((row) => digits(row.revenue, true)));
-    expect(await tableColumn(page, perDay, 2)).toEqual(month.series.map((row) => String(row.checks)));
+    await expectOverTime(page, month, 'Revenue and checks per day');
     await page.getByText("Each day of the range, in the company's time zone.").waitFor();
     expect(describeViolations(await seriousA11yViolations(page))).toBe('');
     await screenshots(page, 'summary-overview', 'summary-30-days');
@@ -89,7 +98,7 @@ describe('the Summary and Overview dashboards in a browser', () => {
     expect(quarter.interval).toBe('week');
     expect(quarter.totals.checks).toBeGreaterThan(month.totals.checks);
     await expectKpis(page, quarter.totals);
-    await page.getByRole('heading', { name: 'Revenue and checks per week' }).waitFor();
+    await expectOverTime(page, quarter, 'Revenue and checks per week');
     await page.getByText('Weeks start on Monday; the first and last week may be partial.').waitFor();
     await expect.poll(() => locationRows(page)).toEqual(expectedRows(quarter));
 
@@ -106,6 +115,7 @@ describe('the Summary and Overview dashboards in a browser', () => {
     expect(west.locations.reduce((total, row) => total + row.checks, 0)).toBe(west.totals.checks);
     await expectKpis(page, west.totals);
     await expect.poll(() => locationRows(page)).toEqual(expectedRows(west));
+    await expectOverTime(page, west, 'Revenue and checks per week');
   });
 
   it('Overview shows each location against the previous period, and drops it with the comparison', async () => {
@@ -122,12 +132,16 @@ describe('the Summary and Overview dashboards in a browser', () => {
     await expect.poll(() => locationRows(page)).toEqual(expectedRows(body));
     // The bars' data table: this period and the previous one per location, and the change.
     const byLocation = 'Revenue by location';
-    expect(await tableColumn(page, byLocation, 1)).toEqual(
-      body.locations.map((row) => digits(row.revenue, true)),
-    );
+    await expect
+      .poll(() => tableColumn(page, byLocation, 1))
+      .toEqual(body.locations.map((row) => digits(row.revenue, true)));
     expect(await tableColumn(page, byLocation, 2)).toEqual(
       body.locations.map((row) => digits(row.previous_revenue!, true)),
     );
+    expect(await tableColumn(page, byLocation, 3)).toEqual(
+      body.locations.map((row) => changeDigits(row.revenue_change)),
+    );
+    expect(body.locations.some((row) => row.revenue_change !== null)).toBe(true);
     // Each trend line names its figures: the location's revenue per week of the range.
     const first = body.locations[0]!;
     expect(first.trend.length).toBe(body.series.length);
@@ -136,6 +150,8 @@ describe('the Summary and Overview dashboards in a browser', () => {
     expect(spoken.map((value) => value.replace(/\D/g, ''))).toEqual(
       first.trend.map((value) => digits(value, true)),
     );
+    // Every KPI card says its change against the previous period.
+    expect(await page.locator('[data-change]').count()).toBe(6);
     expect(describeViolations(await seriousA11yViolations(page))).toBe('');
     await screenshots(page, 'summary-overview', 'overview-90-days-west-side');
 
@@ -149,6 +165,7 @@ describe('the Summary and Overview dashboards in a browser', () => {
       single.locations.every((row) => row.previous_revenue === null && row.revenue_change === null),
     ).toBe(true);
     await expect.poll(() => tableColumn(page, byLocation, 2)).toEqual(single.locations.map(() => ''));
+    expect(await tableColumn(page, byLocation, 3)).toEqual(single.locations.map(() => ''));
     await expect.poll(() => page.locator('[data-change]').count()).toBe(0);
   });
 

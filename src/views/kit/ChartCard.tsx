@@ -78,10 +78,13 @@ export function ChartCard({
           <Table.Tr key={index}>
             {table.columns.map((column) => {
               const cell = row[column.key] ?? null;
+              // A missing figure (no previous period, no change from nothing) is a blank cell, never "0%".
               const text =
-                column.format && typeof cell !== 'string'
-                  ? formatFigure(cell, column.format, i18n.language)
-                  : (cell ?? '');
+                cell === null
+                  ? ''
+                  : column.format && typeof cell !== 'string'
+                    ? formatFigure(cell, column.format, i18n.language)
+                    : cell;
               return <Table.Td key={column.key}>{text}</Table.Td>;
             })}
           </Table.Tr>

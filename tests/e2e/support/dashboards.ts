@@ -25,7 +25,8 @@ export async function kpiDigits(page: Page, label: string): Promise<string> {
 export async function pickLocation(page: Page, name: string): Promise<void> {
   await page.getByRole('button', { name: /^Choose the location to show: / }).click();
   const picker = page.getByRole('dialog', { name: 'Choose a location' });
-  await picker.getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  const start = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await picker.getByRole('button', { name: new RegExp(`^${start}`) }).click();
   await picker.waitFor({ state: 'hidden' });
 }
 
