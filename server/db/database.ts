@@ -40,6 +40,11 @@ export interface Database {
   tenant<T>(companyId: CompanyId, fn: (sql: Sql) => Promise<T>): Promise<T>;
   platform<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   owner<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+  /**
+   * `VACUUM (ANALYZE)` of these tables (none: every table) as the owner, outside any transaction (VACUUM cannot
+   * run inside one): PGlite's upkeep, which has no autovacuum (server/db/planner-statistics.ts).
+   */
+  vacuum(tables?: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 

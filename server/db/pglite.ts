@@ -71,6 +71,9 @@ export async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<P
       scoped(() => tenantPreamble(companyId))(fn),
     platform: scoped(() => PLATFORM_PREAMBLE),
     owner: <T>(fn: (sql: Sql) => Promise<T>) => db.transaction((tx) => fn(wrap(tx))),
+    vacuum: async (tables = []) => {
+      await db.exec(`VACUUM (ANALYZE) ${tables.join(', ')}`);
+    },
     close: () => db.close(),
     dumpDataDir: () => db.dumpDataDir('none'),
   };

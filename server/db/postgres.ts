@@ -166,6 +166,14 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     tenant: async (companyId: CompanyId, fn) => scoped(tenantPreamble(companyId), fn),
     platform: (fn) => scoped(PLATFORM_PREAMBLE, fn),
     owner: owned,
+    vacuum: async (tables = []) => {
+      const client = await ownerPool.connect();
+      try {
+        await client.query(`VACUUM (ANALYZE) ${tables.join(', ')}`);
+      } finally {
+        client.release();
+      }
+    },
     close: async () => {
       await Promise.all([pool.end(), ownerPool.end()]);
     },

@@ -79,6 +79,7 @@ export function withoutRowLevelSecurity(db: Database): Database {
     tenant: (_companyId, fn) => db.owner(fn),
     platform: (fn) => db.owner(fn),
     owner: (fn) => db.owner(fn),
+    vacuum: (tables) => db.vacuum(tables),
     close: () => db.close(),
   };
 }

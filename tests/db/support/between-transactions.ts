@@ -32,6 +32,7 @@ export function changeAfterFirstTransaction(
       tenant: async (companyId, fn) => after(await database.tenant(companyId, fn)),
       platform: async (fn) => after(await database.platform(fn)),
       owner: async (fn) => after(await database.owner(fn)),
+      vacuum: (tables) => database.vacuum(tables),
       close: () => database.close(),
     },
     changed: () => ran,
