@@ -56,9 +56,14 @@ describe('planner statistics kept fresh as checks arrive', () => {
     expect(await counted('pos_checks')).toBe(150);
     expect(await counted('pos_check_lines')).toBe(150);
     expect(await counted('guests')).toBe(40);
-    // VACUUM marked their pages all-visible, so index-only reads of the rollups need not visit the table.
-    for (const table of ['pos_checks', 'pos_guest_presence', 'pos_guest_frequency']) {
-      expect(await allVisiblePages(table), table).toBeGreaterThan(0);
+    // VACUUM marked their pages all-visible, so index-only reads of the rollups need not visit the table. Checked
+    // on PGlite, whose upkeep this is: on PostgreSQL (autovacuum's, the rule off by default) a page is marked only
+    // once no transaction of the server may still need the rows' older state, which other test files' running
+    // transactions can delay (it failed so in CI while passing on a quiet server).
+    if (db.kind === 'pglite') {
+      for (const table of ['pos_checks', 'pos_guest_presence', 'pos_guest_frequency']) {
+        expect(await allVisiblePages(table), table).toBeGreaterThan(0);
+      }
     }
   });
 });
