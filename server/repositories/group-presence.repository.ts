@@ -3,8 +3,8 @@ import type { CompanyId, Sql } from '../db/database.js';
 /**
  * The queue of location groups whose own rows — distinct guests (`pos_guest_presence`, `pos_guest_frequency`,
  * `pos_guest_spread` and `pos_item_presence`, scope kind 2) and cohorts (`group_cohort_rollups`, migration 0047) —
- * wait to be filled again after their members changed (migration 0046, `location_groups.presence_ready`; docs/dashboards.md "Distinct
- * guests from the presence rollup"). Saving a group only marks it; the worker (server/jobs/group-presence-runner.ts)
+ * wait to be filled again after their members changed (migration 0046, `location_groups.presence_ready`;
+ * docs/dashboards.md "Distinct guests from the presence rollup"). Saving a group only marks it; the worker (server/jobs/group-presence-runner.ts)
  * fills its rows and marks it ready. Until then the dashboards count the group's guests from the guest-day rows
  * and its cohorts from the guest months.
  */

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Demographics } from '../../src/schemas/demographics-dashboard.js';
 import type { GuestAnalytics } from '../../src/schemas/guest-analytics-dashboard.js';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
-import { kpiDigits, nextAnswer, pickLocation } from './support/dashboards.js';
-import { PHONE, screenshots, sidewaysOverflow } from './support/pages.js';
+import { expectDashboardsFitPhone, kpiDigits, nextAnswer, pickLocation } from './support/dashboards.js';
+import { screenshots } from './support/pages.js';
 import { signedInSession } from './support/session.js';
 
 describe('the guest dashboards in a browser', () => {
@@ -93,13 +93,6 @@ describe('the guest dashboards in a browser', () => {
   });
 
   it('fits a phone: nothing wider than the screen on either dashboard', async () => {
-    const { page } = session.watched;
-    await page.setViewportSize(PHONE);
-    for (const path of ['/guest/analytics', '/demographics']) {
-      await page.goto(path);
-      await page.locator('[data-figure]').first().waitFor();
-      await page.locator('.apexcharts-canvas').first().waitFor();
-      expect(await sidewaysOverflow(page), path).toBe(0);
-    }
+    await expectDashboardsFitPhone(session.watched.page, ['/guest/analytics', '/demographics']);
   });
 });

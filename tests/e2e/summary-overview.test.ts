@@ -2,8 +2,14 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { AnalyticsSummary, SummaryTotals } from '../../src/schemas/analytics-summary.js';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
-import { kpiDigits, nextAnswer, pickLocation, tableColumn } from './support/dashboards.js';
-import { PHONE, screenshots, sidewaysOverflow } from './support/pages.js';
+import {
+  expectDashboardsFitPhone,
+  kpiDigits,
+  nextAnswer,
+  pickLocation,
+  tableColumn,
+} from './support/dashboards.js';
+import { screenshots } from './support/pages.js';
 import { signedInSession } from './support/session.js';
 
 /** The next answer of the Summary's call whose query passes `test`. */
@@ -170,13 +176,6 @@ describe('the Summary and Overview dashboards in a browser', () => {
   });
 
   it('fits a phone: nothing wider than the screen on either dashboard', async () => {
-    const { page } = session.watched;
-    await page.setViewportSize(PHONE);
-    for (const path of ['/analytics', '/aben-overview']) {
-      await page.goto(path);
-      await page.locator('[data-figure]').first().waitFor();
-      await page.locator('.apexcharts-canvas').first().waitFor();
-      expect(await sidewaysOverflow(page), path).toBe(0);
-    }
+    await expectDashboardsFitPhone(session.watched.page, ['/analytics', '/aben-overview']);
   });
 });

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { PHONE, sidewaysOverflow } from './pages.js';
 
 /** The next GET answer of the dashboard call at `path` whose query passes `test`, parsed, with that query. */
 export async function nextAnswer<T>(
@@ -38,4 +39,15 @@ export async function tableColumn(page: Page, table: string, column: number): Pr
       all.map((row) => (row.querySelectorAll('td')[index]?.textContent ?? '').replace(/\D/g, '')),
     column,
   );
+}
+
+/** Opens each dashboard at a phone's size once its figures and first chart are drawn: nothing wider than the screen. */
+export async function expectDashboardsFitPhone(page: Page, paths: readonly string[]): Promise<void> {
+  await page.setViewportSize(PHONE);
+  for (const path of paths) {
+    await page.goto(path);
+    await page.locator('[data-figure]').first().waitFor();
+    await page.locator('.apexcharts-canvas').first().waitFor();
+    expect(await sidewaysOverflow(page), path).toBe(0);
+  }
 }
