@@ -138,6 +138,9 @@ describe('the Summary and Overview dashboards in a browser', () => {
     await expect.poll(() => locationRows(page)).toEqual(expectedRows(body));
     // The bars' data table: this period and the previous one per location, and the change.
     const byLocation = 'Revenue by location';
+    const headers = () => page.getByRole('table', { name: byLocation }).locator('thead th').allTextContents();
+    expect(await headers()).toEqual(['Location', 'This period', 'Previous period', 'Revenue change']);
+    await page.getByText('This period beside the previous one.').waitFor();
     await expect
       .poll(() => tableColumn(page, byLocation, 1))
       .toEqual(body.locations.map((row) => digits(row.revenue, true)));
@@ -170,8 +173,13 @@ describe('the Summary and Overview dashboards in a browser', () => {
     expect(
       single.locations.every((row) => row.previous_revenue === null && row.revenue_change === null),
     ).toBe(true);
-    await expect.poll(() => tableColumn(page, byLocation, 2)).toEqual(single.locations.map(() => ''));
-    expect(await tableColumn(page, byLocation, 3)).toEqual(single.locations.map(() => ''));
+    // The bars' table and note speak of this period alone: no empty columns of previous figures.
+    await expect.poll(headers).toEqual(['Location', 'This period']);
+    expect(await tableColumn(page, byLocation, 1)).toEqual(
+      single.locations.map((row) => digits(row.revenue, true)),
+    );
+    await page.getByText("Each location's revenue in this period.").waitFor();
+    expect(await page.getByText('This period beside the previous one.').count()).toBe(0);
     await expect.poll(() => page.locator('[data-change]').count()).toBe(0);
   });
 

@@ -41,7 +41,9 @@ export function OverviewDashboardView({
         <SummaryKpis figures={figures} loading={busy} />
         <ChartCard
           title={t('overviewDashboard.byLocation')}
-          description={t('overviewDashboard.byLocationHelp')}
+          description={t(
+            compared ? 'overviewDashboard.byLocationHelp' : 'overviewDashboard.byLocationAloneHelp',
+          )}
           loading={busy}
           emptyReason={empty ? t('summaryDashboard.empty') : null}
           csvName="revenue-by-location"
@@ -67,8 +69,17 @@ export function OverviewDashboardView({
             columns: [
               { key: 'name', label: t('summaryDashboard.table.location') },
               { key: 'revenue', label: t('overviewDashboard.thisPeriod'), format: 'currency' },
-              { key: 'previous_revenue', label: t('overviewDashboard.previousPeriod'), format: 'currency' },
-              { key: 'revenue_change', label: t('summaryDashboard.table.change'), format: 'percent' },
+              // Without a comparison there is nothing to set beside this period.
+              ...(compared
+                ? ([
+                    {
+                      key: 'previous_revenue',
+                      label: t('overviewDashboard.previousPeriod'),
+                      format: 'currency',
+                    },
+                    { key: 'revenue_change', label: t('summaryDashboard.table.change'), format: 'percent' },
+                  ] as const)
+                : []),
             ],
             rows: locations.map((row) => ({
               name: row.name,
