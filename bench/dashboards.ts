@@ -159,6 +159,11 @@ const RAW = {
     WHERE day_part(c.opened_at, loc.time_zone) = 'dinner'
       AND EXISTS (SELECT 1 FROM pos_check_lines l
                   WHERE l.company_id = $1 AND l.check_id = r.id AND l.menu_item_id = $5::bigint)`,
+  /** The range's checks opened at dinner (the location's dinner hours), and their distinct guests. */
+  salesAtDinner: `WITH ${RANGE_CHECKS}
+    SELECT count(*)::bigint AS checks, count(DISTINCT r.guest_id)::bigint AS guests
+    FROM r JOIN pos_checks c ON c.company_id = $1 AND c.id = r.id JOIN locations loc ON loc.id = c.location_id
+    WHERE day_part(c.opened_at, loc.time_zone) = 'dinner'`,
   /** The range's distinct guests, and those of them with a linked subscriber. */
   people: `WITH ${RANGE_CHECKS}, g AS MATERIALIZED (SELECT DISTINCT guest_id FROM r WHERE guest_id IS NOT NULL)
     SELECT (SELECT count(*) FROM g)::bigint AS guests,
@@ -301,7 +306,7 @@ const CALLS: DashboardCall[] = [
     fromRaw: (row) => numbers(row, ['guests']),
   },
   {
-    // A day part: the item presence rows have none, so the count is made from the checks and kept for the day.
+    // A day part: the item presence rows' dinner rows (migration 0057).
     name: 'basket_item_guests_dinner',
     path: '/api/analytics/basket/item-guests/',
     extraQuery: ({ topItem }) => `&menu_item_id=${topItem}&day_part=dinner`,
@@ -312,16 +317,14 @@ const CALLS: DashboardCall[] = [
     fromRaw: (row) => numbers(row, ['guests']),
   },
   {
-    // The day's first count of it for this range and pick: the kept counts forgotten before each call.
-    name: 'basket_item_guests_dinner_first_read',
-    path: '/api/analytics/basket/item-guests/',
-    extraQuery: ({ topItem }) => `&menu_item_id=${topItem}&day_part=dinner`,
-    beforeEach: forgetKeptAudiences,
-    figures: 'guests who ordered the most ordered item at dinner',
-    fromApi: (body) => [Number(body.guests)],
-    raw: RAW.itemGuestsAtDinner,
-    rawArgs: (body) => [body.menu_item_id],
-    fromRaw: (row) => numbers(row, ['guests']),
+    // The basket at dinner: its guests are the item presence rows of any check at dinner (migration 0057).
+    name: 'basket_dinner',
+    path: '/api/analytics/basket/',
+    extraQuery: () => '&day_part=dinner',
+    figures: 'checks, guests at dinner',
+    fromApi: (body) => [field(body, 'totals').checks!, field(body, 'totals').guests!],
+    raw: RAW.salesAtDinner,
+    fromRaw: (row) => numbers(row, ['checks', 'guests']),
   },
   {
     name: 'guests',

@@ -159,8 +159,9 @@ const guestParameters = (companyId: CompanyId, filter: BasketFilter) => [
 ];
 
 /**
- * The range's distinct guests counted from its checks: for a day part, or locations no presence scope covers
- * (the service reads the presence rollup otherwise). It grows with the range's checks.
+ * The range's distinct guests counted from its checks: for locations no presence scope covers (the service reads
+ * the presence rollup otherwise, or at a day part the item presence rows of any check). It grows with the range's
+ * checks.
  */
 export async function basketCheckGuests(
   sql: Sql,
@@ -176,8 +177,8 @@ export async function basketCheckGuests(
 
 /**
  * "Guests who ordered X": the distinct guests with a check in the range (locations, day part) holding a line of
- * the item, counted from the checks and their lines: for a day part or a set of locations the item presence rollup
- * does not cover (docs/dashboards.md "Basket analytics").
+ * the item, counted from the checks and their lines: for a set of locations the item presence rollup does not cover
+ * (docs/dashboards.md "Basket analytics").
  */
 export async function basketItemGuests(
   sql: Sql,

@@ -9,8 +9,8 @@ import { refreshProfileDays, removeProfileDays } from './profile-days.repository
  * that changes `pos_guest_days`: the touched guests' rows are subtracted before the change and added after. The
  * frequency rows (`pos_guest_frequency`, guests by checks in a range) and the spread rows (`pos_guest_spread`,
  * migration 0051: guests at one location only in a range) and the item presence rows (`pos_item_presence`, migration
- * 0055: the same sums per item, from the guests' checks and lines, for "guests who ordered X") are kept the same
- * way, with them.
+ * 0055: the same sums per item, from the guests' checks and lines, for "guests who ordered X"; since migration 0057
+ * at each day part too, with item 0 for any check at a day part) are kept the same way, with them.
  */
 
 /** Which presence rows a figure reads: the whole company, one location or one location group. */
@@ -59,11 +59,12 @@ const APPLY_SPREAD = `INSERT INTO pos_guest_spread AS t (company_id, scope_kind,
   FROM pos_guest_spread_rows($1, $2::bigint[], NULL) r
   ON CONFLICT (company_id, scope_kind, scope_id, day, since_day) DO UPDATE
   SET guests = t.guests + excluded.guests`;
-// Adds $3 times the item presence rows (guests who ordered an item; migration 0055) a function gives.
+// Adds $3 times the item presence rows (guests who ordered an item, at each day part; migrations 0055 and 0057) a
+// function gives.
 const applyItemRows = (rows: string) => `INSERT INTO pos_item_presence AS t
-    (company_id, scope_kind, scope_id, menu_item_id, day, prev_day, guests)
-  SELECT $1, r.scope_kind, r.scope_id, r.menu_item_id, r.day, r.prev_day, $3::int * r.guests FROM ${rows} r
-  ON CONFLICT (company_id, scope_kind, scope_id, menu_item_id, day, prev_day) DO UPDATE
+    (company_id, scope_kind, scope_id, menu_item_id, day_part, day, prev_day, guests)
+  SELECT $1, r.scope_kind, r.scope_id, r.menu_item_id, r.day_part, r.day, r.prev_day, $3::int * r.guests FROM ${rows} r
+  ON CONFLICT (company_id, scope_kind, scope_id, menu_item_id, day_part, day, prev_day) DO UPDATE
   SET guests = t.guests + excluded.guests`;
 // The guests' $2 item presence rows, from their checks' lines.
 const APPLY_ITEMS = applyItemRows('pos_item_presence_rows($1, $2::bigint[], NULL)');
@@ -82,11 +83,18 @@ const ROLLUPS = [
 
 /**
  * Which of the guests' rows a subtraction and its addition move: all four rollups (a guest's or a location's
- * deletion), or all but the item presence rows, when a batch of checks moves those itself (`moveBatchItemPresence`).
+ * deletion), all but the item presence rows, when a batch of checks moves those itself (`moveBatchItemPresence`),
+ * or the item presence rows alone, the only ones with day parts (a location's new time zone).
  */
-export type PresenceRows = 'all' | 'all but items';
+export type PresenceRows = 'all' | 'all but items' | 'items';
 
-// Adds (sign 1) or subtracts (-1) the guests' rows of every rollup, or of all but the item presence.
+const STATEMENTS: Record<PresenceRows, readonly string[]> = {
+  all: [...GUEST_DAY_STATEMENTS, APPLY_ITEMS],
+  'all but items': GUEST_DAY_STATEMENTS,
+  items: [APPLY_ITEMS],
+};
+
+// Adds (sign 1) or subtracts (-1) the guests' rows of the rollups `rows` names.
 async function apply(
   sql: Sql,
   companyId: CompanyId,
@@ -94,7 +102,7 @@ async function apply(
   sign: 1 | -1,
   rows: PresenceRows,
 ): Promise<void> {
-  const statements = rows === 'all' ? [...GUEST_DAY_STATEMENTS, APPLY_ITEMS] : GUEST_DAY_STATEMENTS;
+  const statements = STATEMENTS[rows];
   for (const statement of statements) await sql.query(statement, [companyId, guestIds, sign]);
 }
 
@@ -148,7 +156,8 @@ export async function addGuestPresence(
   if (guestIds.length === 0) return;
   await apply(sql, companyId, guestIds, 1, rows);
   await dropEmpty(sql, companyId);
-  await refreshProfileDays(sql, companyId, guestIds);
+  // The profile rows follow the guest days, which the item rows alone never move.
+  if (rows !== 'items') await refreshProfileDays(sql, companyId, guestIds);
 }
 
 /**
@@ -219,8 +228,8 @@ export async function rebuildGroupPresence(sql: Sql, companyId: CompanyId, group
     params,
   );
   await sql.query(
-    `INSERT INTO pos_item_presence (company_id, scope_kind, scope_id, menu_item_id, day, prev_day, guests)
-     SELECT $1, r.scope_kind, r.scope_id, r.menu_item_id, r.day, r.prev_day, r.guests
+    `INSERT INTO pos_item_presence (company_id, scope_kind, scope_id, menu_item_id, day_part, day, prev_day, guests)
+     SELECT $1, r.scope_kind, r.scope_id, r.menu_item_id, r.day_part, r.day, r.prev_day, r.guests
      FROM pos_item_presence_rows($1, NULL, $2) r`,
     params,
   );
@@ -369,9 +378,37 @@ export async function presenceByLocation(
   return rows;
 }
 
+// The item presence rows' stand-in for any check (migration 0057), kept at the four day parts only.
+const ANY_CHECK = 0;
+
+// The distinct guests of a range in the scope with the item $4 at the day part $7 ('' every day part): one sum over
+// the rows of its days whose previous day with the item (at that day part) is before the range.
+const ITEM_GUESTS = `SELECT coalesce(sum(guests), 0)::bigint AS guests FROM pos_item_presence
+  WHERE company_id = $1 AND scope_kind = $2 AND scope_id = $3 AND menu_item_id = $4 AND day_part = $7
+    AND day BETWEEN $5::date AND $6::date AND prev_day < $5::date`;
+
+async function sumItemPresence(
+  sql: Sql,
+  companyId: CompanyId,
+  scope: PresenceScope,
+  itemId: number,
+  range: { from: string; to: string },
+  dayPart: string,
+): Promise<number> {
+  const { rows } = await sql.query<{ guests: string }>(ITEM_GUESTS, [
+    companyId,
+    ...keyOf(scope),
+    itemId,
+    range.from,
+    range.to,
+    dayPart,
+  ]);
+  return Number(rows[0]!.guests);
+}
+
 /**
- * "Guests who ordered X": the distinct guests of a range in the scope with a check holding the item, one sum over
- * the item presence rows of its days (migration 0055) whose previous day with the item is before the range.
+ * "Guests who ordered X": the distinct guests of a range in the scope with a check holding the item, at a day part
+ * (null: any), summed from the item presence rows (migrations 0055 and 0057).
  */
 export async function itemPresenceGuests(
   sql: Sql,
@@ -379,14 +416,23 @@ export async function itemPresenceGuests(
   scope: PresenceScope,
   itemId: number,
   range: { from: string; to: string },
+  dayPart: string | null = null,
 ): Promise<number> {
-  const { rows } = await sql.query<{ guests: string }>(
-    `SELECT coalesce(sum(guests), 0)::bigint AS guests FROM pos_item_presence
-     WHERE company_id = $1 AND scope_kind = $2 AND scope_id = $3 AND menu_item_id = $4
-       AND day BETWEEN $5::date AND $6::date AND prev_day < $5::date`,
-    [companyId, ...keyOf(scope), itemId, range.from, range.to],
-  );
-  return Number(rows[0]!.guests);
+  return sumItemPresence(sql, companyId, scope, itemId, range, dayPart ?? '');
+}
+
+/**
+ * The distinct guests of a range in the scope with a check at a day part (the basket's guests at a day part),
+ * summed from the item presence rows of any check (migration 0057); every day part is the presence rollup's.
+ */
+export async function dayPartPresenceGuests(
+  sql: Sql,
+  companyId: CompanyId,
+  scope: PresenceScope,
+  range: { from: string; to: string },
+  dayPart: string,
+): Promise<number> {
+  return sumItemPresence(sql, companyId, scope, ANY_CHECK, range, dayPart);
 }
 
 /** Guests by their number of checks in a range. */

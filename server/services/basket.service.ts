@@ -21,6 +21,7 @@ import {
   type BasketTotalsRow,
 } from '../repositories/basket.repository.js';
 import {
+  dayPartPresenceGuests,
   itemPresenceGuests,
   presenceTotals,
   type PresenceScope,
@@ -75,8 +76,8 @@ function rulesOf(pair: BasketPairRow, checks: number): BasketPair[] {
 }
 
 /**
- * The range's distinct guests: summed from the presence rollup when its rows count these locations and no day part
- * is picked (the presence rows know no day parts), else counted from the range's checks.
+ * The range's distinct guests: summed from the presence rollup when its rows count these locations (at a day part
+ * from the item presence rows of any check, migration 0057), else counted from the range's checks.
  */
 async function rangeGuests(
   sql: Sql,
@@ -84,10 +85,9 @@ async function rangeGuests(
   filter: BasketFilter,
   presence: PresenceScope | null,
 ): Promise<number> {
-  if (presence && filter.dayPart === null) {
-    return (await presenceTotals(sql, companyId, presence, filter)).guests;
-  }
-  return basketCheckGuests(sql, companyId, filter);
+  if (!presence) return basketCheckGuests(sql, companyId, filter);
+  if (filter.dayPart === null) return (await presenceTotals(sql, companyId, presence, filter)).guests;
+  return dayPartPresenceGuests(sql, companyId, presence, filter, filter.dayPart);
 }
 
 /** What the basket's rows are read over: the query's range and day part at the scope's locations. */
@@ -190,10 +190,10 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
 
     /**
      * "Guests who ordered X": distinct guests with a check in the range (locations, day part) holding the item.
-     * Summed from the item presence rollup for every location, one location or one ready group without a day part
-     * (migration 0055); else counted from its checks and lines, with when it was counted: a range of finished days
-     * once a day and kept (docs/dashboards.md, "Kept audiences"), a range reaching today at each ask. Another
-     * company's location, group or item is a 404.
+     * Summed from the item presence rollup for every location, one location or one ready group, at any day part or
+     * one (migrations 0055 and 0057); else counted from its checks and lines, with when it was counted: a range of
+     * finished days once a day and kept (docs/dashboards.md, "Kept audiences"), a range reaching today at each ask.
+     * Another company's location, group or item is a 404.
      */
     async itemGuests(companyId: number, query: BasketItemGuestsQuery): Promise<BasketItemGuests> {
       return db.tenant(companyId, async (sql) => {
@@ -202,10 +202,17 @@ export function basketService(db: Database, now: () => Date = () => new Date()) 
         const asOf = now();
         const { zone, today } = await companyToday(sql, companyId, asOf);
         const filter = filterOf(query, scope.locationIds, zone);
-        // The company, one location or a ready group without a day part: a sum over the item presence rows, kept
-        // with the checks, so as current as a count.
-        if (scope.presence && filter.dayPart === null) {
-          const guests = await itemPresenceGuests(sql, companyId, scope.presence, query.menu_item_id, filter);
+        // The company, one location or a ready group: a sum over the item presence rows, kept with the checks, so
+        // as current as a count.
+        if (scope.presence) {
+          const guests = await itemPresenceGuests(
+            sql,
+            companyId,
+            scope.presence,
+            query.menu_item_id,
+            filter,
+            filter.dayPart,
+          );
           return { menu_item_id: query.menu_item_id, guests, counted_at: null };
         }
         const count = () => basketItemGuests(sql, companyId, filter, query.menu_item_id);

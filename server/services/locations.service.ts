@@ -108,14 +108,21 @@ export function locationsService(db: Database) {
     async update(scope: WriteScope, id: number, changes: LocationPatch): Promise<Location> {
       const row = await db.tenant(scope.companyId, async (sql) => {
         const before = changes.time_zone === undefined ? null : await getLocation(sql, scope.companyId, id);
-        const updated = await updateLocation(sql, scope, id, changes);
         // Day parts are the location's: a new zone moves its checks between them in the basket rollups, the
-        // hours and its guests' visits by day part.
-        if (updated && before && before.time_zone !== updated.time_zone) {
+        // hours, its guests' visits by day part and their item presence rows (taken out under the old zone).
+        const zoneMoves = before !== null && before.time_zone !== changes.time_zone;
+        let guests: number[] = [];
+        if (zoneMoves) {
           await lockCompanyIngestion(sql, scope.companyId);
+          guests = await guestsWithChecksAt(sql, scope.companyId, id);
+          await subtractGuestPresence(sql, scope.companyId, guests, 'items');
+        }
+        const updated = await updateLocation(sql, scope, id, changes);
+        if (updated && zoneMoves) {
           await recountLocationInBasketRollups(sql, scope.companyId, id);
           await recountLocationHours(sql, scope.companyId, id);
-          await recountGuests(sql, scope.companyId, await guestsWithChecksAt(sql, scope.companyId, id));
+          await recountGuests(sql, scope.companyId, guests);
+          await addGuestPresence(sql, scope.companyId, guests, 'items');
         }
         return updated;
       });

@@ -305,7 +305,7 @@ describe('basket figures', () => {
     ).rejects.toMatchObject({ status: 404 });
   });
 
-  it("sums an item's guests from the item presence rows, and keeps other picks' for the company's day", async () => {
+  it("sums an item's guests from the item presence rows at any day part, and keeps other picks' for the company's day", async () => {
     const range = { from_date: '2025-03-01', to_date: '2025-03-20' };
     const burger = (await figures(companyA, range)).items.find((item) => item.name === 'Burger')!;
     const ask = (at: Date, filters: Record<string, unknown> = {}) =>
@@ -314,7 +314,7 @@ describe('basket figures', () => {
         BasketItemGuestsQuerySchema.parse({ ...range, ...filters, menu_item_id: burger.menu_item_id }),
       );
     const newCheckOpens = new Date('2025-03-10T18:00:00Z');
-    // The day part of the new guests' checks: a pick of it is counted from the checks (no rollup has day parts).
+    // The day part of the new guests' checks.
     const part = dayPart(newCheckOpens);
     const expected = (places: number[] | null, picked: string | null = null) =>
       bruteForce(checks, guestOf, {
@@ -340,7 +340,7 @@ describe('basket figures', () => {
     };
     await forgetKeptAudiences(db, companyA);
     const morning = new Date('2025-03-25T16:00:00Z'); // 09:00 in the company's zone
-    // Every location and one location: sums as current as the checks, with no counted time.
+    // Every location and one location, at any day part or one: sums as current as the checks, with no counted time.
     const everywhere = await ask(morning);
     expect(everywhere).toEqual({
       menu_item_id: burger.menu_item_id,
@@ -349,30 +349,54 @@ describe('basket figures', () => {
     });
     const north = await ask(morning, { location_id: [locations[0]] });
     expect(north).toEqual({ ...everywhere, guests: expected([locations[0]!]) });
-    // A day part: counted and kept.
-    const first = await ask(morning, { day_part: part });
-    expect(first).toEqual({ ...everywhere, guests: expected(null, part), counted_at: morning.toISOString() });
+    const atPart = await ask(morning, { day_part: part });
+    expect(atPart).toEqual({ ...everywhere, guests: expected(null, part) });
+    const northAtPart = await ask(morning, { day_part: part, location_id: [locations[0]] });
+    expect(northAtPart).toEqual({ ...everywhere, guests: expected([locations[0]!], part) });
+    // Another set of locations (both picked one by one, which no presence scope counts): counted and kept.
+    const both = { day_part: part, location_id: [...locations] };
+    const first = await ask(morning, both);
+    expect(first).toEqual({
+      ...everywhere,
+      guests: expected([...locations], part),
+      counted_at: morning.toISOString(),
+    });
     await newBurgerGuest('P-kept-1');
     const noon = new Date('2025-03-25T20:00:00Z');
     expect(await ask(noon)).toEqual({ ...everywhere, guests: everywhere.guests + 1 });
     expect(await ask(noon, { location_id: [locations[0]] })).toEqual({ ...north, guests: north.guests + 1 });
+    expect(await ask(noon, { day_part: part })).toEqual({ ...atPart, guests: atPart.guests + 1 });
+    expect(await ask(noon, { day_part: part, location_id: [locations[0]] })).toEqual({
+      ...northAtPart,
+      guests: northAtPart.guests + 1,
+    });
     // The same day: the kept count, from before the new guest.
-    expect(await ask(noon, { day_part: part })).toEqual(first);
-    // Another pick of locations is its own count, made now.
-    const south = await ask(noon, { day_part: part, location_id: [locations[1]] });
-    expect(south).toEqual({
+    expect(await ask(noon, both)).toEqual(first);
+    // Another range is its own count, made now.
+    const other = await ask(noon, { ...both, from_date: '2025-03-05' });
+    expect(other).toEqual({
       ...first,
-      guests: expected([locations[1]!], part),
+      guests: bruteForce(checks, guestOf, {
+        locations: [...locations],
+        from: '2025-03-05',
+        to: range.to_date,
+        dayPart: part,
+        minSupport: 0,
+      }).itemGuests.get('Burger')!.size,
       counted_at: noon.toISOString(),
     });
     await forgetKeptAudiences(db, companyA);
-    const recounted = await ask(noon, { day_part: part });
+    const recounted = await ask(noon, both);
     expect(recounted.guests).toBe(first.guests + 1);
-    expect(recounted).toEqual({ ...first, guests: expected(null, part), counted_at: noon.toISOString() });
+    expect(recounted).toEqual({
+      ...first,
+      guests: expected([...locations], part),
+      counted_at: noon.toISOString(),
+    });
     // The next day counts again, and only that day's counts stay.
     await newBurgerGuest('P-kept-2');
     const nextMorning = new Date('2025-03-26T16:00:00Z');
-    expect(await ask(nextMorning, { day_part: part })).toEqual({
+    expect(await ask(nextMorning, both)).toEqual({
       ...first,
       guests: first.guests + 2,
       counted_at: nextMorning.toISOString(),
@@ -385,9 +409,15 @@ describe('basket figures', () => {
     );
     expect(rows).toEqual([{ day: '2025-03-26' }]);
     // A range reaching today still takes checks (the one a segment is made from): counted at each ask, not kept.
-    const toToday = { location_id: [], to_date: '2025-03-26', day_part: part };
+    const toToday = { ...both, to_date: '2025-03-26' };
     const live = await ask(nextMorning, toToday);
-    const filter = { locations: null, from: range.from_date, to: '2025-03-26', dayPart: part, minSupport: 0 };
+    const filter = {
+      locations: [...locations],
+      from: range.from_date,
+      to: '2025-03-26',
+      dayPart: part,
+      minSupport: 0,
+    };
     expect(live.guests).toBe(bruteForce(checks, guestOf, filter).itemGuests.get('Burger')!.size);
     await newBurgerGuest('P-live');
     const later = new Date('2025-03-26T18:00:00Z');

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Sql } from '../../server/db/database.js';
+import { DAY_PARTS } from '../../src/schemas/segment-catalogue.js';
 import {
+  dayPartPresenceGuests,
   presenceByLocation,
   presenceByPeriod,
   itemPresenceGuests,
@@ -20,6 +22,7 @@ import { rebuildRollups, removeChecksFromRollups } from '../../server/repositori
 import { eraseGuest } from '../../server/services/customer-erasure.js';
 import { locationsService } from '../../server/services/locations.service.js';
 import { seededRandom } from '../support/clv-simulation.js';
+import { dayPartOfHour, localHour } from '../support/day-parts.js';
 import { makeLocation, systemScope } from '../support/factories.js';
 import { makeTestLocationGroup } from '../support/marketing.js';
 import { useTwoCompanies } from '../support/two-companies.js';
@@ -123,33 +126,41 @@ async function bruteForce(sql: Sql, companyId: number): Promise<string[]> {
     .sort();
 }
 
-// The item presence rows (migration 0055) stored.
-const ITEMS = `SELECT scope_kind, scope_id::int AS scope_id, menu_item_id::int AS menu_item_id, day::text,
+// The item presence rows (migrations 0055 and 0057) stored.
+const ITEMS = `SELECT scope_kind, scope_id::int AS scope_id, menu_item_id::int AS menu_item_id, day_part, day::text,
                       prev_day::text, guests::int
                FROM pos_item_presence WHERE company_id = $1`;
 
-/** A guest's line of an item as the brute force sees it: the check's location and local day. */
+/**
+ * A guest check's item as the brute force sees it: the check's location, local day and day part (worked out here
+ * from its opening hour in the location's zone), and the item — 0 standing for the check itself, lines or none.
+ */
 interface ItemDay extends CheckDay {
   menu_item_id: number;
+  part: string;
 }
 
-/** The company's guest lines, each with its check's location and local day in the company's zone. */
+/** The company's guest checks as item 0 and their lines as their items, each with its location, day and day part. */
 async function itemDaysOf(sql: Sql, companyId: number): Promise<ItemDay[]> {
-  const { rows } = await sql.query<ItemDay>(
-    `SELECT c.guest_id::int AS guest_id, c.location_id::int AS location_id, l.menu_item_id::int AS menu_item_id,
-            to_char(c.closed_at AT TIME ZONE co.time_zone, 'YYYY-MM-DD') AS day
-     FROM pos_checks c JOIN companies co ON co.id = c.company_id
-     JOIN pos_check_lines l ON l.check_id = c.id
+  const { rows } = await sql.query<CheckDay & { opened_at: Date; time_zone: string; items: number[] }>(
+    `SELECT c.guest_id::int AS guest_id, c.location_id::int AS location_id, c.opened_at, loc.time_zone,
+            to_char(c.closed_at AT TIME ZONE co.time_zone, 'YYYY-MM-DD') AS day,
+            array(SELECT l.menu_item_id::int FROM pos_check_lines l WHERE l.check_id = c.id) AS items
+     FROM pos_checks c JOIN companies co ON co.id = c.company_id JOIN locations loc ON loc.id = c.location_id
      WHERE c.company_id = $1 AND c.guest_id IS NOT NULL`,
     [companyId],
   );
-  return rows;
+  return rows.flatMap(({ opened_at, time_zone, items, ...check }) => {
+    const part = dayPartOfHour(localHour(opened_at, time_zone));
+    return [0, ...items].map((menu_item_id) => ({ ...check, menu_item_id, part }));
+  });
 }
 
 /**
- * The item presence rows by their definition, counted here from the lines alone: for each scope (the company, each
- * location, each group's members now) and item, each guest's days there with the item in order, and each day's
- * previous such day ('-infinity' for none).
+ * The item presence rows by their definition, counted here from the checks and lines alone: for each scope (the
+ * company, each location, each group's members now), item and day part ('' every day part, not kept for item 0),
+ * each guest's days there with the item at that day part in order, and each day's previous such day ('-infinity'
+ * for none).
  */
 async function itemBruteForce(sql: Sql, companyId: number): Promise<string[]> {
   const lines = await itemDaysOf(sql, companyId);
@@ -160,11 +171,14 @@ async function itemBruteForce(sql: Sql, companyId: number): Promise<string[]> {
       [companyId],
     )
   ).rows;
-  // "scope kind/scope id/item/guest" → the days
+  // "scope kind/scope id/item/day part/guest" → the days
   const chains = new Map<string, Set<string>>();
   const add = (scope: string, line: ItemDay) => {
-    const key = `${scope}/${line.menu_item_id}/${line.guest_id}`;
-    chains.set(key, (chains.get(key) ?? new Set()).add(line.day));
+    const parts = line.menu_item_id === 0 ? [line.part] : [line.part, ''];
+    for (const part of parts) {
+      const key = `${scope}/${line.menu_item_id}/${part}/${line.guest_id}`;
+      chains.set(key, (chains.get(key) ?? new Set()).add(line.day));
+    }
   };
   for (const line of lines) {
     add('0/0', line);
@@ -175,20 +189,21 @@ async function itemBruteForce(sql: Sql, companyId: number): Promise<string[]> {
   }
   const rows = new Map<string, number>();
   for (const [key, days] of chains) {
-    const [kind, id, item] = key.split('/');
+    const [kind, id, item, part] = key.split('/');
     const ordered = [...days].sort();
     ordered.forEach((day, at) => {
-      const row = `${kind}/${id}/${item}/${day}/${at === 0 ? '-infinity' : ordered[at - 1]!}`;
+      const row = `${kind}/${id}/${item}/${part}/${day}/${at === 0 ? '-infinity' : ordered[at - 1]!}`;
       rows.set(row, (rows.get(row) ?? 0) + 1);
     });
   }
   return [...rows.entries()]
     .map(([key, guests]) => {
-      const [kind, id, item, day, prev] = key.split('/');
+      const [kind, id, item, part, day, prev] = key.split('/');
       return JSON.stringify({
         scope_kind: Number(kind),
         scope_id: Number(id),
         menu_item_id: Number(item),
+        day_part: part,
         day,
         prev_day: prev,
         guests,
@@ -394,10 +409,12 @@ describe('distinct-guest rollup kept with the checks', () => {
     ];
     const frequencies: number[] = [];
     const lines = await db.tenant(companyA, (sql) => itemDaysOf(sql, companyA));
-    const itemIds = [...new Set(lines.map((line) => line.menu_item_id))];
-    // Not trivial: the three dishes were ordered.
+    const itemIds = [...new Set(lines.map((line) => line.menu_item_id))].filter((id) => id !== 0);
+    // Not trivial: the three dishes were ordered, at every day part.
     expect(itemIds).toHaveLength(3);
+    expect(new Set(lines.map((line) => line.part))).toEqual(new Set(DAY_PARTS));
     const itemCounts: number[] = [];
+    const partCounts: number[] = [];
     const spread: { kind: PresenceScope['kind']; one: number; more: number }[] = [];
     for (let draw = 0; draw < 12; draw++) {
       const start = Math.floor(random() * 40);
@@ -423,23 +440,47 @@ describe('distinct-guest rollup kept with the checks', () => {
           visits: visitCountsByBruteForce(checks, ids, from, to),
         });
         frequencies.push(...visits.map((row) => row.visits));
-        for (const itemId of itemIds) {
-          const guests = await db.tenant(companyA, (sql) =>
-            itemPresenceGuests(sql, companyA, scope, itemId, { from, to }),
-          );
-          const expected = new Set(
+        // The distinct guests of the range with the item (0: any check) at the day part (null: any).
+        const expectedGuests = (itemId: number, part: string | null) =>
+          new Set(
             lines
               .filter(
                 (line) =>
                   line.menu_item_id === itemId &&
+                  (part === null || line.part === part) &&
                   line.day >= from &&
                   line.day <= to &&
                   (ids === null || ids.includes(line.location_id)),
               )
               .map((line) => line.guest_id),
           ).size;
-          expect({ scope, from, to, itemId, guests }).toEqual({ scope, from, to, itemId, guests: expected });
-          itemCounts.push(guests);
+        for (const part of [null, ...DAY_PARTS]) {
+          for (const itemId of itemIds) {
+            const guests = await db.tenant(companyA, (sql) =>
+              itemPresenceGuests(sql, companyA, scope, itemId, { from, to }, part),
+            );
+            expect({ scope, from, to, itemId, part, guests }).toEqual({
+              scope,
+              from,
+              to,
+              itemId,
+              part,
+              guests: expectedGuests(itemId, part),
+            });
+            itemCounts.push(guests);
+          }
+          if (part === null) continue;
+          const guests = await db.tenant(companyA, (sql) =>
+            dayPartPresenceGuests(sql, companyA, scope, { from, to }, part),
+          );
+          expect({ scope, from, to, part, guests }).toEqual({
+            scope,
+            from,
+            to,
+            part,
+            guests: expectedGuests(0, part),
+          });
+          partCounts.push(guests);
         }
         const oneLocation = await expectOneLocation(checks, scope, ids, { from, to });
         spread.push({ kind: scope.kind, one: oneLocation, more: totals.guests - oneLocation });
@@ -477,6 +518,8 @@ describe('distinct-guest rollup kept with the checks', () => {
     expect(new Set(frequencies)).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]));
     expect(itemCounts.some((guests) => guests === 0)).toBe(true);
     expect(itemCounts.some((guests) => guests > 5)).toBe(true);
+    expect(partCounts.some((guests) => guests === 0)).toBe(true);
+    expect(partCounts.some((guests) => guests > 5)).toBe(true);
     for (const kind of ['company', 'location', 'group'] as const) {
       expect(spread.some((row) => row.kind === kind && row.one > 0)).toBe(true);
       expect(spread.some((row) => row.kind === kind && row.more > 0)).toBe(true);

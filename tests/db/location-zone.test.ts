@@ -9,8 +9,9 @@ import { useTwoCompanies } from '../support/two-companies.js';
 
 /**
  * A location's new time zone moves its checks between day parts (a check's day part is the hour it opened in the
- * location's zone) everywhere day parts are kept: the location hours, the company hours and the guests' visits by
- * day part — each against the day parts worked out here in plain JS from the raw checks.
+ * location's zone) everywhere day parts are kept: the location hours, the company hours, the guests' visits by
+ * day part and the item presence rows' guests at a day part — each against the day parts worked out here in plain
+ * JS from the raw checks.
  */
 
 type RawCheck = { location_id: number; guest_id: number | null; opened_at: Date; time_zone: string };
@@ -80,6 +81,16 @@ describe("a location's time zone change", () => {
           [companyId],
         )
       ).rows;
+      // Each location's guests with a check at a day part, ever: the first days of the item presence rows of any
+      // check (menu item 0, migration 0057).
+      const itemPresence = (
+        await sql.query<{ key: string; checks: number }>(
+          `SELECT scope_id || '|' || day_part AS key, sum(guests)::int AS checks FROM pos_item_presence
+           WHERE company_id = $1 AND scope_kind = 1 AND menu_item_id = 0 AND prev_day = '-infinity'
+           GROUP BY 1 HAVING sum(guests) > 0`,
+          [companyId],
+        )
+      ).rows;
       const entries = (rows: { key: string; checks: number }[]) =>
         rows.map((row): [string, number] => [row.key, row.checks]).sort(([a], [b]) => (a < b ? -1 : 1));
       const guestEntries = guests
@@ -100,6 +111,7 @@ describe("a location's time zone change", () => {
           locationHours: entries(locationHours),
           companyHours: entries(companyHours),
           guests: guestEntries,
+          itemPresence: entries(itemPresence),
         },
         raw: {
           locationHours: tally(parts.map((check) => `${check.location_id}|${check.part}`)),
@@ -108,6 +120,15 @@ describe("a location's time zone change", () => {
             parts
               .filter((check) => check.guest_id !== null)
               .map((check) => `${check.guest_id}|${check.part}`),
+          ),
+          itemPresence: tally(
+            [
+              ...new Set(
+                parts
+                  .filter((check) => check.guest_id !== null)
+                  .map((check) => `${check.location_id}|${check.part}|${check.guest_id}`),
+              ),
+            ].map((key) => key.split('|').slice(0, 2).join('|')),
           ),
         },
       };
@@ -125,7 +146,7 @@ describe("a location's time zone change", () => {
     );
   });
 
-  it('moves its checks between day parts in the hours and in its guests’ visits, and nowhere else', async () => {
+  it('moves its checks between day parts in the hours, its guests’ visits and item presence, and nowhere else', async () => {
     const before = await keptAndRaw(companyA);
     expect(before.kept).toEqual(before.raw);
     const otherCompany = await keptAndRaw(companyB);
@@ -136,6 +157,7 @@ describe("a location's time zone change", () => {
     expect(after.kept).toEqual(after.raw);
     expect(after.raw.locationHours).not.toEqual(before.raw.locationHours);
     expect(after.raw.guests).not.toEqual(before.raw.guests);
+    expect(after.raw.itemPresence).not.toEqual(before.raw.itemPresence);
     // The other location's rows and the other company's stay as they were.
     const at = (entries: [string, number][], location: number) =>
       entries.filter(([key]) => key.startsWith(`${location}|`));
