@@ -109,7 +109,8 @@ async function apply(
 /**
  * Takes the presence, frequency, spread and item presence rows of some guests out, before their guest-day rows
  * change (a guest's or a location's deletion; for a batch of checks or a void all but the item rows, which
- * `moveBatchItemPresence` moves); `addGuestPresence` puts them back from the changed rows.
+ * `moveBatchItemPresence` moves; the item rows alone before a location's new zone moves their day parts);
+ * `addGuestPresence` puts them back from the changed rows.
  */
 export async function subtractGuestPresence(
   sql: Sql,
@@ -144,8 +145,9 @@ async function dropEmpty(sql: Sql, companyId: CompanyId): Promise<void> {
 }
 
 /**
- * Puts the presence, frequency, spread and item presence rows of some guests back from their guest-day rows (and
- * checks), drops the rows left empty, and works the guests' profile rows out again (profile-days.repository.ts).
+ * Puts the presence, frequency, spread and item presence rows of some guests back (or those `rows` names) from their
+ * guest-day rows (and checks), drops the rows left empty, and works the guests' profile rows out again
+ * (profile-days.repository.ts) unless only the item rows moved.
  */
 export async function addGuestPresence(
   sql: Sql,

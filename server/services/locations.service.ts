@@ -107,13 +107,14 @@ export function locationsService(db: Database) {
     },
     async update(scope: WriteScope, id: number, changes: LocationPatch): Promise<Location> {
       const row = await db.tenant(scope.companyId, async (sql) => {
-        const before = changes.time_zone === undefined ? null : await getLocation(sql, scope.companyId, id);
         // Day parts are the location's: a new zone moves its checks between them in the basket rollups, the
-        // hours, its guests' visits by day part and their item presence rows (taken out under the old zone).
+        // hours, its guests' visits by day part and their item presence rows (taken out under the old zone). The
+        // zone is read under the company's ingestion lock, so two changes of it at once are one after the other.
+        if (changes.time_zone !== undefined) await lockCompanyIngestion(sql, scope.companyId);
+        const before = changes.time_zone === undefined ? null : await getLocation(sql, scope.companyId, id);
         const zoneMoves = before !== null && before.time_zone !== changes.time_zone;
         let guests: number[] = [];
         if (zoneMoves) {
-          await lockCompanyIngestion(sql, scope.companyId);
           guests = await guestsWithChecksAt(sql, scope.companyId, id);
           await subtractGuestPresence(sql, scope.companyId, guests, 'items');
         }

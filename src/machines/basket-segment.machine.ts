@@ -122,8 +122,8 @@ const basketSegmentSetup = setup({
     hasItems: (_, loaded: { query: BasketItemQuery; itemIds: number[] }) =>
       loaded.itemIds.length > 0 && loaded.query.locationIds?.length !== 0,
     // A new answer that changes nothing counted (another minimum support, focus item or comparison): the same
-    // range, locations and day part, and the picked item still listed. The count, seconds at a million guests,
-    // is not asked again.
+    // range, locations and day part, and the picked item still listed. The count (seconds at a million guests for
+    // locations no rollup covers) is not asked again.
     sameCount: ({ context }, loaded: { query: BasketItemQuery; itemIds: number[] }) =>
       context.query !== null &&
       JSON.stringify(context.query) === JSON.stringify(loaded.query) &&

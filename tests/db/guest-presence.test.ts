@@ -352,6 +352,10 @@ describe('distinct-guest rollup kept with the checks', () => {
       (await makeLocation(db, companyA, 'South')).id,
       (await makeLocation(db, companyA, 'East')).id,
     ];
+    // East keeps Tokyo's hours: a day part is the location's, never the company's.
+    await db.owner((sql) =>
+      sql.query(`UPDATE locations SET time_zone = 'Asia/Tokyo' WHERE id = $1`, [locations[2]!]),
+    );
     groups = [
       (await makeTestLocationGroup(db, companyA, 'North and South', [locations[0]!, locations[1]!])).id,
       (await makeTestLocationGroup(db, companyA, 'South and East', [locations[1]!, locations[2]!])).id,

@@ -43,7 +43,13 @@ describe("a location's time zone change", () => {
         closed_at: new Date(opened.getTime() + 45 * 60_000),
         total: 500 + Math.floor(random() * 5000),
         guest_count: 1 + Math.floor(random() * 3),
-        lines: [],
+        // None to two lines of two dishes.
+        lines: Array.from({ length: Math.floor(random() * 3) }, () => ({
+          menu_item: random() < 0.5 ? 'Soup' : 'Pie',
+          category: 'Food',
+          quantity: 1,
+          amount: 500,
+        })),
         ...(random() < 0.85 ? { guest: { pos_id: `G-${Math.floor(random() * 30)}` } } : {}),
       };
     });
@@ -135,6 +141,24 @@ describe("a location's time zone change", () => {
     });
   }
 
+  /**
+   * The company's item presence rows kept by the increments against the same rows worked out afresh from every
+   * check (the function itself is checked against plain JS in guest-presence.test.ts): the company and locations.
+   */
+  async function itemRowsAgree(companyId: number) {
+    return db.owner(async (sql) => {
+      const rows = (text: string) =>
+        sql.query(text, [companyId]).then((result) => result.rows.map((row) => JSON.stringify(row)).sort());
+      const columns = `scope_kind, scope_id::int AS scope_id, menu_item_id::int AS menu_item_id, day_part,
+                       day::text, prev_day::text, guests::int`;
+      const kept = await rows(`SELECT ${columns} FROM pos_item_presence WHERE company_id = $1`);
+      const afresh = await rows(
+        `SELECT ${columns} FROM pos_item_presence_rows($1, NULL, NULL) WHERE scope_kind < 2`,
+      );
+      return { kept, afresh };
+    });
+  }
+
   beforeAll(async () => {
     for (const name of ['Harbor', 'Hill']) locations.push((await makeLocation(db, companyA, name)).id);
     const theirs = (await makeLocation(db, companyB, 'Theirs')).id;
@@ -155,6 +179,12 @@ describe("a location's time zone change", () => {
     await locationsService(db).update(systemScope(companyA), locations[0]!, { time_zone: 'Asia/Tokyo' });
     const after = await keptAndRaw(companyA);
     expect(after.kept).toEqual(after.raw);
+    // Every item row (each dish and any check, each day part and every one, each chain) is the new zone's.
+    const items = await itemRowsAgree(companyA);
+    expect(items.kept).toEqual(items.afresh);
+    expect(
+      items.kept.some((row) => row.includes('"day_part":""') && !row.includes('"menu_item_id":0,')),
+    ).toBe(true);
     expect(after.raw.locationHours).not.toEqual(before.raw.locationHours);
     expect(after.raw.guests).not.toEqual(before.raw.guests);
     expect(after.raw.itemPresence).not.toEqual(before.raw.itemPresence);

@@ -8,8 +8,8 @@ import type { SummaryDashboardActor } from './SummaryDashboardView.js';
 import { LocationTable, SummaryKpis } from './SummaryParts.js';
 
 /**
- * /aben-overview (Overview): location by location. The headline figures, each location's revenue against the
- * previous period as bars, and the full per-location table with its change and revenue trend.
+ * /aben-overview (Overview): location by location. The headline figures, each location's revenue as bars (beside
+ * the previous period's when compared), and the full per-location table with its change and revenue trend.
  */
 export function OverviewDashboardView({
   actor,
@@ -18,7 +18,8 @@ export function OverviewDashboardView({
   const { t } = useTranslation();
   const { figures, busy, empty } = useDashboardState(actor);
   const locations = figures?.locations ?? [];
-  const compared = figures?.previous !== null && figures?.previous !== undefined;
+  // Until the first answer the previous period is assumed (the dashboards open compared), so the note does not flip.
+  const compared = !figures || figures.previous !== null;
   const series = [
     { name: t('overviewDashboard.thisPeriod'), data: locations.map((row) => row.revenue) },
     ...(compared
