@@ -389,6 +389,7 @@ const ITEM_GUESTS = `SELECT coalesce(sum(guests), 0)::bigint AS guests FROM pos_
   WHERE company_id = $1 AND scope_kind = $2 AND scope_id = $3 AND menu_item_id = $4 AND day_part = $7
     AND day BETWEEN $5::date AND $6::date AND prev_day < $5::date`;
 
+// One item's (or any check's) guests of the range at a day part, from ITEM_GUESTS.
 async function sumItemPresence(
   sql: Sql,
   companyId: CompanyId,
