@@ -25,7 +25,7 @@ import { frameworkErrorCode } from './http/framework-error-codes.js';
 import { appPageSender } from './http/app-page.js';
 import type { RateLimitOverrides } from './http/rate-limits.js';
 import { docsContentSecurityPolicy, registerSecurity, type SecurityHeaderWriter } from './http/security.js';
-import { loggerOptions } from './logging.js';
+import { logCode, loggerOptions } from './logging.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { accountsRoutes } from './routes/accounts.routes.js';
 import { authConfigRoutes } from './routes/auth-config.routes.js';
@@ -291,8 +291,13 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
     },
   );
   const runner = workers.imports;
+  const homeDashboard = homeDashboardService(options.db, undefined, {
+    // By the error's code or name only: a count's error may quote a guest's row.
+    onCountFailed: (error) => app.log.error({ code: logCode(error, 'count') }, 'audience count failed'),
+  });
   // Workers stop before the mailer closes: a finished export may still be mailing.
   app.addHook('onClose', async () => {
+    await homeDashboard.settled();
     await stopWorkers(workers);
     await mailer.close();
     await testTransport.close();
@@ -371,7 +376,7 @@ export async function buildAppWithServices(options: AppOptions): Promise<BuiltAp
       await api.register(clvRoutes(clvSettingsService(options.db)));
       await api.register(posAnalyticsRoutes(posAnalyticsService(options.db)));
       await api.register(analyticsSummaryRoutes(analyticsSummaryService(options.db)));
-      await api.register(homeDashboardRoutes(homeDashboardService(options.db)));
+      await api.register(homeDashboardRoutes(homeDashboard));
       await api.register(basketRoutes(basketService(options.db)));
       await api.register(consumerInsightsRoutes(consumerInsightsService(options.db)));
       await api.register(

@@ -62,3 +62,13 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
     },
   };
 }
+
+/**
+ * An error's code for the log, never its message (a database error may quote a guest's row): the database's code,
+ * else the error's name, else `fallback`.
+ */
+export function logCode(error: unknown, fallback: string): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.name : fallback;
+}

@@ -1,5 +1,6 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
 import type { Database } from '../db/database.js';
+import { logCode } from '../logging.js';
 import {
   claimClvJob,
   finishClvJob,
@@ -87,11 +88,7 @@ function errorCode(error: unknown): string {
 }
 
 /** A segment refresh failure's code for the log: the database's, or the error's name. */
-function segmentErrorCode(error: unknown): string {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') return code;
-  return error instanceof Error ? error.name : 'segments';
-}
+const segmentErrorCode = (error: unknown) => logCode(error, 'segments');
 
 /**
  * Refits one claimed company, renewing the lease meanwhile, and ends the job: finished, failed (logged by code),

@@ -61,7 +61,8 @@ export interface WeekdayDayPartRow {
  * The range's checks by weekday and day part, as the segment rules read them: the weekday of the check's local
  * day (closing time, company's zone), the day part of its opening hour in the location's zone (`day_part()`).
  * From the hourly rollup `pos_location_hours` (migration 0037), whose day is that local closing day and whose day
- * part is that `day_part()`: rows per day, location and hour, whatever the number of checks.
+ * part is that `day_part()`: rows per day, location and hour, whatever the number of checks; every location from
+ * their sum, `pos_company_hours` (migration 0043), rows per day and hour.
  */
 export async function weekdayDayPartChecks(
   sql: Sql,
@@ -69,14 +70,24 @@ export async function weekdayDayPartChecks(
   locations: number[] | null,
   range: DayBounds,
 ): Promise<WeekdayDayPartRow[]> {
-  const { rows } = await sql.query<WeekdayDayPartRow>(
-    `SELECT extract(isodow FROM h.day)::int AS weekday, h.day_part, sum(h.checks)::int AS checks
-     FROM pos_location_hours h
-     WHERE h.company_id = $1 AND ($2::bigint[] IS NULL OR h.location_id = ANY($2::bigint[]))
-       AND h.day BETWEEN $3::date AND $4::date
-     GROUP BY 1, 2 ORDER BY 1, 2`,
-    [companyId, locations, range.from, range.to],
-  );
+  // Every location: the company's own hours (migration 0043), a twentieth of the rows of twenty locations'.
+  const { rows } =
+    locations === null
+      ? await sql.query<WeekdayDayPartRow>(
+          `SELECT extract(isodow FROM h.day)::int AS weekday, h.day_part, sum(h.checks)::int AS checks
+           FROM pos_company_hours h
+           WHERE h.company_id = $1 AND h.day BETWEEN $2::date AND $3::date
+           GROUP BY 1, 2 ORDER BY 1, 2`,
+          [companyId, range.from, range.to],
+        )
+      : await sql.query<WeekdayDayPartRow>(
+          `SELECT extract(isodow FROM h.day)::int AS weekday, h.day_part, sum(h.checks)::int AS checks
+           FROM pos_location_hours h
+           WHERE h.company_id = $1 AND h.location_id = ANY($2::bigint[])
+             AND h.day BETWEEN $3::date AND $4::date
+           GROUP BY 1, 2 ORDER BY 1, 2`,
+          [companyId, locations, range.from, range.to],
+        );
   return rows;
 }
 

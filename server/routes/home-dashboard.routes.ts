@@ -39,7 +39,7 @@ export function homeDashboardRoutes(service: HomeDashboardService): FastifyPlugi
         schema: {
           tags,
           summary: 'KPI cards against the previous period and recommendations ranked by expected revenue',
-          description: `${PICKER} Each recommendation carries the segment its click saves and that segment's size, as counted earlier the same day (audiences_counted_at) until an import or the company's refresh.`,
+          description: `${PICKER} Each recommendation carries the segment its click saves and that segment's size, as counted earlier the same day (audiences_counted_at) until an import or the company's refresh. Audiences not counted yet today are counted in the background: the answer waits a moment for them, then leaves them out with audiences_counting true; ask again shortly for them.`,
           querystring: dashboardQuerySchema,
           response: { 200: HomeDashboardSchema, ...errors },
         },

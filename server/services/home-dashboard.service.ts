@@ -6,11 +6,44 @@ import { dailySales, emailsSent } from '../repositories/home-dashboard.repositor
 import { dollars } from '../../src/schemas/dashboard-figures.js';
 import { salesKpis } from './dashboard-kpis.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
-import { recommendations } from './home-recommendations.js';
-import { countEachOpening } from './kept-audiences.js';
+import { backgroundCounts, within } from './background-counts.js';
+import {
+  countCandidateAudiences,
+  keptCandidateAudiences,
+  rankRecommendations,
+  recommendationCandidates,
+  type RecommendationCandidates,
+} from './home-recommendations.js';
+import { audienceKey, countEachOpening, type CountMoment } from './kept-audiences.js';
+
+/** How long the recommendations call waits for audiences being counted before answering without them. */
+export const AUDIENCE_WAIT_MS = 60;
+
+/** How the home dashboard service runs. */
+export interface HomeDashboardOptions {
+  /** How long a call waits for uncounted audiences (default `AUDIENCE_WAIT_MS`; infinite: until counted). */
+  waitForAudiencesMs?: number;
+  /** Told of a background count that failed (by the error's code: the log never sees a guest). */
+  onCountFailed?: (error: unknown) => void;
+}
 
 /** The home dashboard's calls (`/dashboard`, `/marketing-analytics`; docs/dashboards.md, "Recommendations"). */
-export function homeDashboardService(db: Database, now: () => Date = () => new Date()) {
+export function homeDashboardService(
+  db: Database,
+  now: () => Date = () => new Date(),
+  options: HomeDashboardOptions = {},
+) {
+  const waitMs = options.waitForAudiencesMs ?? AUDIENCE_WAIT_MS;
+  const counts = backgroundCounts(options.onCountFailed ?? (() => undefined));
+
+  /** Counts the candidates' missing audiences in their own transaction, joining a count of the same under way. */
+  function countInBackground(companyId: number, candidates: RecommendationCandidates, moment: CountMoment) {
+    const key = audienceKey([companyId, moment.today, candidates.keys]);
+    return counts.run(key, () =>
+      db.tenant(companyId, (sql) => countCandidateAudiences(sql, companyId, candidates, moment)),
+    );
+  }
+
   return {
     /**
      * Spec §3's chart data: revenue and checks per day of the range (and the previous period's revenue laid
@@ -46,33 +79,49 @@ export function homeDashboardService(db: Database, now: () => Date = () => new D
       });
     },
 
-    /** The KPI cards (and the previous period's with `compare=previous`) and the ranked recommendations. */
+    /**
+     * The KPI cards (and the previous period's with `compare=previous`) and the ranked recommendations. Audiences
+     * not kept today are counted in the background: the answer waits for them `waitForAudiencesMs` at most, then
+     * leaves them out (`audiences_counting`) while their count goes on and is kept for the next ask.
+     */
     async recommendations(companyId: number, query: DashboardQuery): Promise<HomeDashboard> {
-      return db.tenant(companyId, async (sql) => {
+      const asOf = now();
+      const read = await db.tenant(companyId, async (sql) => {
         const scope = await resolveDashboardScope(sql, companyId, query);
         const range = { from: scope.range.from!, to: scope.range.to! };
         const previous = scope.previous && { from: scope.previous.from!, to: scope.previous.to! };
         const kpis = await salesKpis(sql, companyId, scope.locationIds, range, scope.presence);
-        const asOf = now();
+        const previousKpis =
+          previous && (await salesKpis(sql, companyId, scope.locationIds, previous, scope.presence));
         const { today } = await companyToday(sql, companyId, asOf);
-        const ranked = await recommendations(sql, companyId, {
+        const candidates = await recommendationCandidates(sql, companyId, {
           locationIds: scope.locationIds,
           range,
-          averageCheck: kpis.average_check,
           today,
-          asOf,
         });
-        return {
-          range,
-          previous,
-          kpis,
-          previous_kpis:
-            previous && (await salesKpis(sql, companyId, scope.locationIds, previous, scope.presence)),
-          recommendations: ranked.recommendations,
-          audiences_counted_at: ranked.countedAt && ranked.countedAt.toISOString(),
-        };
+        const kept = await keptCandidateAudiences(sql, companyId, today, candidates);
+        return { range, previous, kpis, previousKpis, today, candidates, kept };
       });
+      const audiences = read.kept.includes(undefined)
+        ? ((await within(
+            countInBackground(companyId, read.candidates, { asOf, today: read.today }),
+            waitMs,
+          )) ?? read.kept)
+        : read.kept;
+      const ranked = rankRecommendations(read.candidates, audiences, read.kpis.average_check);
+      return {
+        range: read.range,
+        previous: read.previous,
+        kpis: read.kpis,
+        previous_kpis: read.previousKpis,
+        recommendations: ranked.recommendations,
+        audiences_counted_at: ranked.countedAt && ranked.countedAt.toISOString(),
+        audiences_counting: ranked.counting,
+      };
     },
+
+    /** Waits for the audiences being counted in the background (the server's close). */
+    settled: () => counts.settled(),
   };
 }
 
@@ -91,6 +140,6 @@ export async function countOpeningAudiences(
   signal?: AbortSignal,
   now: () => Date = () => new Date(),
 ): Promise<void> {
-  const service = homeDashboardService(db, now);
+  const service = homeDashboardService(db, now, { waitForAudiencesMs: Number.POSITIVE_INFINITY });
   await countEachOpening(db, companyId, signal, now, (query) => service.recommendations(companyId, query));
 }

@@ -17,7 +17,7 @@ import {
 } from '../repositories/home-dashboard.repository.js';
 import { bestSellers } from '../repositories/basket.repository.js';
 import { countSegmentMembers } from '../repositories/segment-rules.repository.js';
-import type { KeptAudience } from '../repositories/kept-audiences.repository.js';
+import { keptAudiences, type KeptAudience } from '../repositories/kept-audiences.repository.js';
 import { audienceKey, keptOrCounted, type CountMoment } from './kept-audiences.js';
 
 /**
@@ -63,7 +63,7 @@ const NO_DETAILS: RecommendationDetails = {
 };
 
 /** A candidate before counting: its kind, details and rules. */
-interface Candidate {
+export interface Candidate {
   kind: RecommendationKind;
   details: RecommendationDetails;
   description: string;
@@ -262,19 +262,59 @@ async function countAudiences(
   );
 }
 
+/** What the recommendations are worked out from: the locations (null: all), the range, and the company's day. */
+export interface RecommendationScope {
+  locationIds: number[] | null;
+  range: DayBounds;
+  /** The company's local day (`YYYY-MM-DD`) at the moment of the call. */
+  today: string;
+}
+
+/** The recommendations a query may show before their audiences are known, each with the key its audience is kept under. */
+export interface RecommendationCandidates {
+  /** The locations the audiences are counted at (null: all). */
+  picked: number[] | null;
+  found: Candidate[];
+  keys: string[];
+}
+
+/** The query's candidates (none for an empty pick of locations) and their audiences' keys. */
+export async function recommendationCandidates(
+  sql: Sql,
+  companyId: number,
+  scope: RecommendationScope,
+): Promise<RecommendationCandidates> {
+  if (scope.locationIds !== null && scope.locationIds.length === 0) {
+    return { picked: scope.locationIds, found: [], keys: [] };
+  }
+  const month = Number(scope.today.slice(5, 7));
+  const found = await candidates(sql, companyId, scope.locationIds, scope.range, month);
+  return { picked: scope.locationIds, found, keys: found.map(segmentKey) };
+}
+
+/** Each candidate's audience kept today, in order; undefined where it has not been counted today. */
+export async function keptCandidateAudiences(
+  sql: Sql,
+  companyId: number,
+  today: string,
+  { keys }: RecommendationCandidates,
+): Promise<(KeptAudience | undefined)[]> {
+  const kept = await keptAudiences(sql, companyId, today, keys);
+  return keys.map((key) => kept.get(key));
+}
+
 /**
  * Each candidate's audience and when it was counted, in order: those kept today read back, the others counted now
  * (`countAudiences`) and kept for the rest of the day, until an import or the company's refresh forgets them
  * (docs/dashboards.md, "Recommendations").
  */
-async function audiencesOf(
+export async function countCandidateAudiences(
   sql: Sql,
   companyId: number,
-  found: readonly Candidate[],
-  picked: number[] | null,
+  { picked, found, keys }: RecommendationCandidates,
   moment: CountMoment,
 ): Promise<KeptAudience[]> {
-  return keptOrCounted(sql, companyId, moment, found.map(segmentKey), (missing) =>
+  return keptOrCounted(sql, companyId, moment, keys, (missing) =>
     countAudiences(
       sql,
       companyId,
@@ -285,47 +325,48 @@ async function audiencesOf(
   );
 }
 
+/** The ranked recommendations, when the earliest shown was counted, and whether some are still being counted. */
+export interface RankedRecommendations {
+  recommendations: Recommendation[];
+  countedAt: Date | null;
+  /** Some candidates' audiences are not counted yet: they are left out until they are. */
+  counting: boolean;
+}
+
 /**
- * The ranked recommendations: every candidate counted by the segment engine over its own locations (as the saved
- * segment's figures are; kept for the day), lapsed regulars kept at their largest location, empty audiences
- * dropped, ranked by expected revenue, then audience, then kind; and when the earliest audience was counted.
+ * The candidates with a counted audience (`audiences`, in order; undefined: not counted yet) ranked: lapsed regulars
+ * kept at their largest location (shown only once every location's is counted), empty audiences dropped, ranked by
+ * expected revenue (audience × response rate × `averageCheck`), then audience, then kind.
  */
-export async function recommendations(
-  sql: Sql,
-  companyId: number,
-  scope: {
-    locationIds: number[] | null;
-    range: DayBounds;
-    averageCheck: number | null;
-    /** The company's local day (`YYYY-MM-DD`) at `asOf`. */
-    today: string;
-    asOf: Date;
-  },
-): Promise<{ recommendations: Recommendation[]; countedAt: Date | null }> {
-  if (scope.locationIds !== null && scope.locationIds.length === 0) {
-    return { recommendations: [], countedAt: null };
-  }
-  const month = Number(scope.today.slice(5, 7));
-  const found = await candidates(sql, companyId, scope.locationIds, scope.range, month);
-  const audiences = await audiencesOf(sql, companyId, found, scope.locationIds, scope);
+export function rankRecommendations(
+  { found }: RecommendationCandidates,
+  audiences: readonly (KeptAudience | undefined)[],
+  averageCheck: number | null,
+): RankedRecommendations {
   const countedAt = new Map<Recommendation, Date>();
-  const counted = found.map((candidate, index): Recommendation => {
-    const { audience } = audiences[index]!;
+  const counted: Recommendation[] = [];
+  found.forEach((candidate, index) => {
+    const kept = audiences[index];
+    if (kept === undefined) return;
     const rate = RESPONSE_RATES[candidate.kind];
-    return {
+    const item: Recommendation = {
       kind: candidate.kind,
-      audience,
+      audience: kept.audience,
       response_rate: rate,
       // No checks in the range: no average check to price the audience by, so no expected revenue (not $0).
-      expected_revenue: scope.averageCheck === null ? null : round2(audience * rate * scope.averageCheck),
+      expected_revenue: averageCheck === null ? null : round2(kept.audience * rate * averageCheck),
       details: candidate.details,
       segment: segmentOf(candidate),
     };
+    counted.push(item);
+    countedAt.set(item, kept.counted_at);
   });
-  counted.forEach((item, index) => countedAt.set(item, audiences[index]!.counted_at));
-  const lapsed = counted
-    .filter((item) => item.kind === 'lapsed_regulars')
-    .sort((a, b) => b.audience - a.audience)[0];
+  const lapsedCounting = found.some(
+    (candidate, index) => candidate.kind === 'lapsed_regulars' && audiences[index] === undefined,
+  );
+  const lapsed = lapsedCounting
+    ? undefined
+    : counted.filter((item) => item.kind === 'lapsed_regulars').sort((a, b) => b.audience - a.audience)[0];
   const order = ['lapsed_regulars', 'birthdays', 'slow_day_part', 'untried_item'];
   const ranked = counted
     .filter((item) => item.kind !== 'lapsed_regulars' || item === lapsed)
@@ -338,5 +379,9 @@ export async function recommendations(
     );
   // When the earliest audience shown was counted.
   const times = ranked.map((item) => countedAt.get(item)!.getTime());
-  return { recommendations: ranked, countedAt: times.length === 0 ? null : new Date(Math.min(...times)) };
+  return {
+    recommendations: ranked,
+    countedAt: times.length === 0 ? null : new Date(Math.min(...times)),
+    counting: audiences.some((audience) => audience === undefined),
+  };
 }

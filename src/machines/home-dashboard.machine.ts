@@ -7,18 +7,28 @@ export interface HomeFigures {
   home: HomeDashboard;
 }
 
-/** Nothing to show: no check in the range at these locations and no recommendation either. */
+/** Nothing to show: no check in the range at these locations and no recommendation either, nor any being counted. */
 export function homeIsEmpty(figures: HomeFigures): boolean {
-  return figures.home.kpis.checks === 0 && figures.home.recommendations.length === 0;
+  return (
+    figures.home.kpis.checks === 0 &&
+    figures.home.recommendations.length === 0 &&
+    !figures.home.audiences_counting
+  );
+}
+
+/** Some recommendations' audiences are still being counted on the server: the machine asks again shortly. */
+export function homeIsCounting(figures: HomeFigures): boolean {
+  return figures.home.audiences_counting;
 }
 
 /**
  * `/dashboard` and `/marketing-analytics` (docs/dashboards.md): the kit's dashboard machine over the two
  * calls (`GET /api/analytics/chart-data/` and `/api/analytics/recommendations/`, loaded together as one
- * `loadFigures`).
+ * `loadFigures`), asking again while recommendations' audiences are being counted (`counting`).
  */
 export const homeDashboardMachine = dashboardMachine<HomeFigures>({
   id: 'homeDashboard',
   isEmpty: homeIsEmpty,
+  isCounting: homeIsCounting,
   extra: {},
 });

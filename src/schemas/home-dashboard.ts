@@ -98,6 +98,11 @@ export const HomeDashboardSchema = DashboardRangesSchema.extend({
    * day until a CSV import ends or its next refresh (docs/dashboards.md, "Recommendations"); null without any.
    */
   audiences_counted_at: z.string().datetime().nullable(),
+  /**
+   * Some recommendations' audiences are still being counted (the day's first ask of these locations and range at a
+   * large company): they are left out of `recommendations` until counted, and the client asks again shortly.
+   */
+  audiences_counting: z.boolean(),
 });
 /** The recommendations call's answer. */
 export type HomeDashboard = z.infer<typeof HomeDashboardSchema>;

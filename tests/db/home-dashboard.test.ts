@@ -289,8 +289,83 @@ describe('home dashboard figures and recommendations', () => {
     ...extra,
   });
 
+  /** The service at `at`, waiting for every audience it counts (the background path has its own test). */
+  const waitingService = (at: Date) =>
+    homeDashboardService(db, () => at, { waitForAudiencesMs: Number.POSITIVE_INFINITY });
+
+  /**
+   * The database with the service's second transaction, its background count, held until `release` (or failed
+   * with `fail`): a count that takes longer than the call waits, whatever the machine's speed.
+   */
+  function heldCount() {
+    let transactions = 0;
+    let release!: () => void;
+    let fail!: (error: Error) => void;
+    const gate = new Promise<void>((resolve, reject) => {
+      release = resolve;
+      fail = reject;
+    });
+    const held: Database = Object.assign(Object.create(db) as Database, {
+      tenant: async <T>(companyId: number, work: Parameters<Database['tenant']>[1]): Promise<T> => {
+        transactions += 1;
+        if (transactions === 2) await gate;
+        return db.tenant(companyId, work) as Promise<T>;
+      },
+    });
+    return { held, release, fail, transactions: () => transactions };
+  }
+
+  it('answers at once without audiences not counted yet, counts them in the background once and keeps them', async () => {
+    await forgetKeptAudiences(db, companyA);
+    const whole = await expectedAudiences(places, true);
+    const { held, release, transactions } = heldCount();
+    const service = homeDashboardService(held, () => now, { waitForAudiencesMs: 20 });
+    const first = await service.recommendations(companyA, query());
+    // The KPI cards are whole; no recommendation is shown before its audience is counted.
+    expect(first.kpis).toEqual(kpis(places, range));
+    expect(first.recommendations).toEqual([]);
+    expect(first.audiences_counting).toBe(true);
+    expect(first.audiences_counted_at).toBeNull();
+    // A second ask meanwhile joins the count under way (its own read is the third transaction, no fourth).
+    const second = await service.recommendations(companyA, query());
+    expect(second.audiences_counting).toBe(true);
+    expect(transactions()).toBe(3);
+    release();
+    await service.settled();
+    const counted = await service.recommendations(companyA, query());
+    expect(transactions()).toBe(4);
+    expect(counted.audiences_counting).toBe(false);
+    expect(counted.audiences_counted_at).toBe(now.toISOString());
+    const byKind = new Map(counted.recommendations.map((item) => [item.kind, item.audience]));
+    expect(byKind.get('lapsed_regulars')).toBe(whole.lapsed.audience);
+    expect(byKind.get('birthdays')).toBe(whole.birthdayAudience);
+    expect(byKind.get('untried_item')).toBe(whole.untried);
+    // The same answer as a call that waits for its counts.
+    expect(await waitingService(now).recommendations(companyA, query())).toEqual(counted);
+  });
+
+  it('reports a background count that fails, and counts again at the next ask', async () => {
+    await forgetKeptAudiences(db, companyA);
+    const { held, fail } = heldCount();
+    const failures: unknown[] = [];
+    const service = homeDashboardService(held, () => now, {
+      waitForAudiencesMs: 20,
+      onCountFailed: (error) => failures.push(error),
+    });
+    expect((await service.recommendations(companyA, query())).audiences_counting).toBe(true);
+    fail(new Error('connection lost'));
+    await service.settled();
+    expect(failures).toEqual([new Error('connection lost')]);
+    // Nothing was kept: the next ask counts (the held database lets every later transaction through).
+    const next = await homeDashboardService(held, () => now, {
+      waitForAudiencesMs: Number.POSITIVE_INFINITY,
+    }).recommendations(companyA, query());
+    expect(next.audiences_counting).toBe(false);
+    expect(next.recommendations.length).toBeGreaterThan(0);
+  });
+
   it('answers the KPI cards of the range and the previous period, for the company and one location', async () => {
-    const service = homeDashboardService(db, () => now);
+    const service = waitingService(now);
     for (const locations of [places, [places[0]!], [places[1]!, places[2]!]]) {
       const picked = locations === places ? [] : locations;
       const answer = await service.recommendations(
@@ -309,7 +384,7 @@ describe('home dashboard figures and recommendations', () => {
   });
 
   it('answers the chart data: revenue and checks per day, the previous revenue over the same days, emails', async () => {
-    const service = homeDashboardService(db, () => now);
+    const service = waitingService(now);
     const answer = await service.chartData(
       companyA,
       query({ location_id: [places[0]!], compare: 'previous' }),
@@ -330,7 +405,7 @@ describe('home dashboard figures and recommendations', () => {
   });
 
   it('ranks recommendations whose audiences match the plain computation and the segments their clicks save', async () => {
-    const service = homeDashboardService(db, () => now);
+    const service = waitingService(now);
     const segments = segmentsService(db);
     for (const locations of [places, [places[0]!]]) {
       const all = locations === places;
@@ -416,7 +491,7 @@ describe('home dashboard figures and recommendations', () => {
   });
 
   it('prices no recommendation when the range has no checks: null, not $0', async () => {
-    const service = homeDashboardService(db, () => now);
+    const service = waitingService(now);
     const empty = {
       from_date: shift(today, -700),
       to_date: shift(today, -671),
@@ -432,7 +507,7 @@ describe('home dashboard figures and recommendations', () => {
   });
 
   it('leaves the birthday recommendation out while a birthday flow is live', async () => {
-    const service = homeDashboardService(db, () => now);
+    const service = waitingService(now);
     expect(
       (await service.recommendations(companyA, query())).recommendations.map((item) => item.kind),
     ).toContain('birthdays');
@@ -456,7 +531,7 @@ describe('home dashboard figures and recommendations', () => {
   });
 
   it('answers nothing for another company’s location', async () => {
-    const service = homeDashboardService(db, () => now);
+    const service = waitingService(now);
     await expect(
       service.recommendations(companyB, query({ location_id: [places[0]!] })),
     ).rejects.toMatchObject({
@@ -474,7 +549,7 @@ describe('home dashboard figures and recommendations', () => {
     const later = new Date(now.getTime() + 3_600_000);
     const birthdaysOf = (answer: HomeDashboard) =>
       answer.recommendations.find((item) => item.kind === 'birthdays')?.audience;
-    const first = await homeDashboardService(db, () => now).recommendations(companyA, query());
+    const first = await waitingService(now).recommendations(companyA, query());
     expect(first.audiences_counted_at).toBe(now.toISOString());
     const expected = (await expectedAudiences(places, true)).birthdayAudience;
     expect(birthdaysOf(first)).toBe(expected);
@@ -504,7 +579,7 @@ describe('home dashboard figures and recommendations', () => {
     expect(engine.all).toBe(expected + 1);
 
     // An hour later, the same day: the kept audience, and when it was counted.
-    const kept = await homeDashboardService(db, () => later).recommendations(companyA, query());
+    const kept = await waitingService(later).recommendations(companyA, query());
     expect(birthdaysOf(kept)).toBe(expected);
     expect(kept.audiences_counted_at).toBe(now.toISOString());
     const day = today;
@@ -521,13 +596,13 @@ describe('home dashboard figures and recommendations', () => {
 
     // The refresh forgets them: counted again, with the new subscriber.
     await forgetKeptAudiences(db, companyA);
-    const recounted = await homeDashboardService(db, () => later).recommendations(companyA, query());
+    const recounted = await waitingService(later).recommendations(companyA, query());
     expect(birthdaysOf(recounted)).toBe(expected + 1);
     expect(recounted.audiences_counted_at).toBe(later.toISOString());
 
     // The next local day counts again, and only that day's audiences are kept.
     const tomorrow = new Date(now.getTime() + DAY);
-    const next = await homeDashboardService(db, () => tomorrow).recommendations(companyA, query());
+    const next = await waitingService(tomorrow).recommendations(companyA, query());
     expect(next.audiences_counted_at).toBe(tomorrow.toISOString());
     const days = await db.owner(async (sql) => {
       const { rows } = await sql.query<{ day: string }>(

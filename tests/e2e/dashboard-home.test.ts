@@ -10,10 +10,17 @@ import { signedInSession } from './support/session.js';
 
 const KPI_KEYS = ['revenue', 'checks', 'guests', 'average_check', 'new_guests', 'returning_guests'] as const;
 
-/** The next answer of the recommendations call the page receives. */
+/**
+ * The next whole answer of the recommendations call the page receives: one whose audiences are all counted (the
+ * screen asks again while some are being counted in the background).
+ */
 function nextAnswer(page: Page): Promise<HomeDashboard> {
   return page
-    .waitForResponse((response) => new URL(response.url()).pathname === '/api/analytics/recommendations/')
+    .waitForResponse(
+      async (response) =>
+        new URL(response.url()).pathname === '/api/analytics/recommendations/' &&
+        ((await response.json()) as HomeDashboard).audiences_counting === false,
+    )
     .then(async (response) => (await response.json()) as HomeDashboard);
 }
 
@@ -68,8 +75,12 @@ describe('the home dashboard in a browser', () => {
     // The first recommendation's click saves its segment and opens it; its size is the audience shown.
     const top = week.recommendations[0]!;
     const card = page.locator('[data-recommendation]').first();
-    expect(await card.getAttribute('data-recommendation')).toBe(top.kind);
-    expect(await card.locator('[data-audience]').getAttribute('data-audience')).toBe(String(top.audience));
+    // Polled: the answer may land a moment before the screen draws it.
+    await expect.poll(() => card.getAttribute('data-recommendation')).toBe(top.kind);
+    await expect
+      .poll(() => card.locator('[data-audience]').getAttribute('data-audience'))
+      .toBe(String(top.audience));
+    await expect.poll(() => page.getByTestId('recommendations-counting').count()).toBe(0);
     await card.getByRole('button').click();
     await page.waitForURL(/\/segments\?segment=\d+$/);
     const id = Number(new URL(page.url()).searchParams.get('segment'));
@@ -81,6 +92,39 @@ describe('the home dashboard in a browser', () => {
     expect(segment.segment_groups.map((group) => group.segment_rules)).toEqual(
       top.segment.segment_groups.map((group) => group.segment_rules),
     );
+  });
+
+  it('says when audiences are still being counted, and shows the recommendations once they are', async () => {
+    const { page } = session.watched;
+    // The server's first answer as a large company's first ask of the day gets it: no audience counted yet.
+    let held = 0;
+    await page.route('**/api/analytics/recommendations/**', async (route) => {
+      const response = await route.fetch();
+      if (held > 0) return route.fulfill({ response });
+      held += 1;
+      const answer = (await response.json()) as HomeDashboard;
+      await route.fulfill({
+        response,
+        json: { ...answer, recommendations: [], audiences_counted_at: null, audiences_counting: true },
+      });
+    });
+    try {
+      const whole = nextAnswer(page);
+      await page.goto('/dashboard');
+      await page.getByTestId('recommendations-counting').waitFor();
+      expect(
+        await page.getByRole('status').filter({ hasText: 'Counting each recommendation’s guests' }).count(),
+      ).toBe(1);
+      expect(await page.getByTestId('recommendations-empty').count()).toBe(0);
+      expect(describeViolations(await seriousA11yViolations(page))).toBe('');
+      // Asked again after the pause: the whole answer replaces the line with the ranked list.
+      const answer = await whole;
+      await page.locator('[data-recommendation]').first().waitFor();
+      expect(await page.getByTestId('recommendations-counting').count()).toBe(0);
+      expect(await page.locator('[data-recommendation]').count()).toBe(answer.recommendations.length);
+    } finally {
+      await page.unroute('**/api/analytics/recommendations/**');
+    }
   });
 
   it('fits a phone: nothing wider than the screen', async () => {

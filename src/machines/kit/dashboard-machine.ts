@@ -1,4 +1,13 @@
-import { assign, type DoneActorEvent, type ErrorActorEvent, setup, spawnChild, stopChild } from 'xstate';
+import {
+  assign,
+  cancel,
+  type DoneActorEvent,
+  type ErrorActorEvent,
+  raise,
+  setup,
+  spawnChild,
+  stopChild,
+} from 'xstate';
 import {
   DATE_RANGE_PRESETS,
   rangeOfPreset,
@@ -33,9 +42,20 @@ export type DashboardCommand<Extra> =
   | { type: 'extra.change'; extra: Partial<Extra> }
   | { type: 'dashboard.retry' };
 
+/** The pause's end while some figures are still being counted on the server: ask again. */
+export interface CountingDue {
+  type: 'counting.due';
+}
+
+/** How long a dashboard waits before asking again for figures still being counted. */
+export const COUNTING_POLL_MS = 1000;
+
 /** Everything a dashboard machine handles: the commands and the figures call's outcome. */
 export type DashboardEvent<Figures, Extra> =
-  DashboardCommand<Extra> | DoneActorEvent<Figures, 'loadFigures'> | ErrorActorEvent<unknown, 'loadFigures'>;
+  | DashboardCommand<Extra>
+  | CountingDue
+  | DoneActorEvent<Figures, 'loadFigures'>
+  | ErrorActorEvent<unknown, 'loadFigures'>;
 
 /** What a dashboard machine knows. */
 export interface DashboardContext<Figures, Extra> {
@@ -64,16 +84,31 @@ export interface DashboardDefinition<Figures, Extra> {
   isEmpty: (figures: Figures) => boolean;
   /** The dashboard's own filters as they start (a day part, a minimum support). */
   extra: Extra;
+  /**
+   * True when an answer says some of its figures are still being counted on the server (the recommendations'
+   * audiences): the `counting` state asks again after `COUNTING_POLL_MS`. None: never.
+   */
+  isCounting?: (figures: Figures) => boolean;
 }
 
 /**
  * A dashboard's machine. `loading` (tag `busy`; the last answer's figures stay in context, so the view keeps them
  * on screen) asks `loadFigures` (a placeholder the wiring provides) for `{ filter, range, compare, extra }`, and
- * goes to `ready`, `empty` (`isEmpty` says the answer has nothing) or `failed` (`dashboard.retry` loads again).
+ * goes to `ready`, `empty` (`isEmpty` says the answer has nothing), `counting` (`isCounting`: shown as ready, it
+ * asks again quietly after `COUNTING_POLL_MS` in `recounting`, until an answer is whole) or `failed`
+ * (`dashboard.retry` loads again).
  * Any filter change, from any state, loads again: the older request is stopped, so only the newest answer lands.
  */
 export function dashboardMachine<Figures, Extra = NoExtra>(definition: DashboardDefinition<Figures, Extra>) {
-  const { id, isEmpty, extra } = definition;
+  const { id, isEmpty, extra, isCounting = () => false } = definition;
+  const answered = (event: unknown) => (event as DoneActorEvent<Figures, 'loadFigures'>).output;
+  // Where an answer leads, from `loading` and from `recounting` alike.
+  const onAnswer = [
+    { guard: 'nothingToShow', target: 'empty', actions: 'keepFigures' },
+    { guard: 'stillCounting', target: 'counting', actions: 'keepFigures' },
+    { target: 'ready', actions: 'keepFigures' },
+  ] as const;
+
   return setup({
     types: {
       context: {} as DashboardContext<Figures, Extra>,
@@ -85,9 +120,22 @@ export function dashboardMachine<Figures, Extra = NoExtra>(definition: Dashboard
       loadFigures: placeholder<Figures, DashboardRequest<Extra>>(),
     },
     guards: {
-      nothingToShow: ({ event }) => isEmpty((event as DoneActorEvent<Figures, 'loadFigures'>).output),
+      nothingToShow: ({ event }) => isEmpty(answered(event)),
+      stillCounting: ({ event }) => isCounting(answered(event)),
     },
+    delays: { countingPause: COUNTING_POLL_MS },
     actions: {
+      // Spawned rather than invoked (see kit/request.ts: @xstate/graph's createTestModel refuses `invoke`); its
+      // events are those of an invoked actor, and leaving the state stops it.
+      askForFigures: spawnChild('loadFigures', {
+        id: 'loadFigures',
+        input: ({ context }) => ({
+          filter: context.filter,
+          range: context.range,
+          compare: context.compare,
+          extra: context.extra,
+        }),
+      }),
       keepFigures: assign(({ event }) => ({
         figures: (event as DoneActorEvent<Figures, 'loadFigures'>).output,
         problem: null,
@@ -132,27 +180,32 @@ export function dashboardMachine<Figures, Extra = NoExtra>(definition: Dashboard
     states: {
       loading: {
         tags: ['busy'],
-        // Spawned rather than invoked (see kit/request.ts: @xstate/graph's createTestModel refuses `invoke`); its
-        // events are those of an invoked actor, and leaving `loading` stops it.
-        entry: spawnChild('loadFigures', {
-          id: 'loadFigures',
-          input: ({ context }) => ({
-            filter: context.filter,
-            range: context.range,
-            compare: context.compare,
-            extra: context.extra,
-          }),
-        }),
+        entry: 'askForFigures',
         exit: stopChild('loadFigures'),
         on: {
-          'xstate.done.actor.loadFigures': [
-            { guard: 'nothingToShow', target: 'empty', actions: 'keepFigures' },
-            { target: 'ready', actions: 'keepFigures' },
-          ],
+          'xstate.done.actor.loadFigures': [...onAnswer],
           'xstate.error.actor.loadFigures': { target: 'failed', actions: 'keepProblem' },
         },
       },
       ready: {},
+      // Shown as ready; some figures are still being counted, so it asks again after a pause (a delayed raise
+      // cancelled on exit: what `after` does, in the form createTestModel accepts).
+      counting: {
+        tags: ['counting'],
+        entry: raise({ type: 'counting.due' }, { delay: 'countingPause', id: 'countingPause' }),
+        exit: cancel('countingPause'),
+        on: { 'counting.due': 'recounting' },
+      },
+      // Asks again quietly (not busy: the figures on screen stay as they are until the answer lands).
+      recounting: {
+        tags: ['counting'],
+        entry: 'askForFigures',
+        exit: stopChild('loadFigures'),
+        on: {
+          'xstate.done.actor.loadFigures': [...onAnswer],
+          'xstate.error.actor.loadFigures': { target: 'failed', actions: 'keepProblem' },
+        },
+      },
       empty: {},
       failed: {
         on: { 'dashboard.retry': 'loading' },

@@ -175,6 +175,7 @@ export function HomeDashboardView({
         countedAt={figures?.home.audiences_counted_at ?? null}
         timeZone={timeZone}
         loading={busy}
+        counting={figures?.home.audiences_counting ?? false}
         canCreate={canCreate}
         savingKind={savingKind}
         saveProblem={saveProblem}

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Recommendation } from '../../schemas/home-dashboard.js';
 import { formatDateTime, languageOf } from '../../format/index.js';
@@ -7,13 +7,15 @@ import { recommendationParams } from './recommendation-text.js';
 
 /**
  * The ranked recommendations: each one's sentence, audience, expected revenue and assumed response, and the
- * button that saves its segment (marketers; others are told why they cannot). Empty: a sentence saying why.
+ * button that saves its segment (marketers; others are told why they cannot). Empty: a sentence saying why; while
+ * more audiences are being counted on the server, a line saying so instead.
  */
 export function RecommendationList({
   items,
   countedAt,
   timeZone,
   loading,
+  counting,
   canCreate,
   savingKind,
   saveProblem,
@@ -24,6 +26,8 @@ export function RecommendationList({
   countedAt: string | null;
   timeZone?: string | undefined;
   loading: boolean;
+  /** More recommendations' audiences are being counted: they join the list when counted. */
+  counting: boolean;
   canCreate: boolean;
   /** The kind whose segment is being saved, or null. */
   savingKind: string | null;
@@ -55,7 +59,15 @@ export function RecommendationList({
         </Alert>
       )}
       {!canCreate && <Text size="sm">{t('homeDashboard.recommendations.marketerOnly')}</Text>}
-      {items !== null && items.length === 0 && !loading && (
+      {counting && (
+        <Group gap="xs" wrap="nowrap" role="status" data-testid="recommendations-counting">
+          <Loader size="xs" aria-hidden style={{ flexShrink: 0 }} />
+          <Text size="sm" style={{ minWidth: 0 }}>
+            {t('homeDashboard.recommendations.counting')}
+          </Text>
+        </Group>
+      )}
+      {items !== null && items.length === 0 && !loading && !counting && (
         <Text data-testid="recommendations-empty">{t('homeDashboard.recommendations.empty')}</Text>
       )}
       <Stack gap="sm" component="ol" p={0} m={0} style={{ listStyle: 'none' }}>
