@@ -466,7 +466,8 @@ async function benchCalls(data: { db: Database; companyId: number; data: string 
           const whole = call.untilWhole;
           const get = async () => {
             let body = await ask();
-            while (whole && !whole(body)) {
+            for (let asked = 1; whole && !whole(body); asked += 1) {
+              if (asked > 2_400) throw new Error(`${url}: still not whole after a minute of asking`);
               await new Promise((resolve) => setTimeout(resolve, 25));
               body = await ask();
             }

@@ -6,7 +6,7 @@ import { dailySales, emailsSent } from '../repositories/home-dashboard.repositor
 import { dollars } from '../../src/schemas/dashboard-figures.js';
 import { salesKpis } from './dashboard-kpis.js';
 import { resolveDashboardScope } from './dashboard-scope.js';
-import { backgroundCounts, within } from './background-counts.js';
+import { backgroundCounts } from './background-counts.js';
 import {
   countCandidateAudiences,
   keptCandidateAudiences,
@@ -36,11 +36,16 @@ export function homeDashboardService(
   const waitMs = options.waitForAudiencesMs ?? AUDIENCE_WAIT_MS;
   const counts = backgroundCounts(options.onCountFailed ?? (() => undefined));
 
-  /** Counts the candidates' missing audiences in their own transaction, joining a count of the same under way. */
+  /**
+   * Counts the candidates' missing audiences in their own transaction (joining a count of the same under way) and
+   * waits `waitMs` at most: their audiences, or null while the count goes on.
+   */
   function countInBackground(companyId: number, candidates: RecommendationCandidates, moment: CountMoment) {
     const key = audienceKey([companyId, moment.today, candidates.keys]);
-    return counts.run(key, () =>
-      db.tenant(companyId, (sql) => countCandidateAudiences(sql, companyId, candidates, moment)),
+    return counts.wait(
+      key,
+      () => db.tenant(companyId, (sql) => countCandidateAudiences(sql, companyId, candidates, moment)),
+      waitMs,
     );
   }
 
@@ -103,10 +108,7 @@ export function homeDashboardService(
         return { range, previous, kpis, previousKpis, today, candidates, kept };
       });
       const audiences = read.kept.includes(undefined)
-        ? ((await within(
-            countInBackground(companyId, read.candidates, { asOf, today: read.today }),
-            waitMs,
-          )) ?? read.kept)
+        ? ((await countInBackground(companyId, read.candidates, { asOf, today: read.today })) ?? read.kept)
         : read.kept;
       const ranked = rankRecommendations(read.candidates, audiences, read.kpis.average_check);
       return {
@@ -120,7 +122,7 @@ export function homeDashboardService(
       };
     },
 
-    /** Waits for the audiences being counted in the background (the server's close). */
+    /** Waits until no audience is being counted in the background (the server's close). */
     settled: () => counts.settled(),
   };
 }

@@ -24,7 +24,10 @@ import { audienceKey, keptOrCounted, type CountMoment } from './kept-audiences.j
  * The home dashboard's recommendations (docs/dashboards.md, "Recommendations"): each a segment built from the
  * company's own figures, its audience the guests the saved segment will count (the segment engine, or for the
  * lapsed regulars of every location one grouped count of the same figures),
- * ranked by audience × an assumed response rate × the range's average check.
+ * ranked by audience × an assumed response rate × the range's average check. In three steps the service runs
+ * (home-dashboard.service.ts): the candidates (`recommendationCandidates`) with their kept audiences
+ * (`keptCandidateAudiences`), the missing ones counted (`countCandidateAudiences`, in the background), the ranking
+ * of those counted (`rankRecommendations`).
  */
 
 /** The share of an audience assumed to come back for each kind of message (docs/dashboards.md). */

@@ -103,9 +103,10 @@ export function dashboardMachine<Figures, Extra = NoExtra>(definition: Dashboard
   const { id, isEmpty, extra, isCounting = () => false } = definition;
   const answered = (event: unknown) => (event as DoneActorEvent<Figures, 'loadFigures'>).output;
   // Where an answer leads, from `loading` and from `recounting` alike.
+  // Still counting comes first: an answer whose figures are not all counted yet is not "nothing to show".
   const onAnswer = [
-    { guard: 'nothingToShow', target: 'empty', actions: 'keepFigures' },
     { guard: 'stillCounting', target: 'counting', actions: 'keepFigures' },
+    { guard: 'nothingToShow', target: 'empty', actions: 'keepFigures' },
     { target: 'ready', actions: 'keepFigures' },
   ] as const;
 

@@ -54,6 +54,8 @@ export function HomeDashboardView({
   const range = useSelector(actor, (state) => state.context.range);
   const compare = useSelector(actor, (state) => state.context.compare);
   const { figures, busy } = useDashboardState(actor);
+  // Asking again for audiences being counted (not after a failed ask: the frame shows the failure).
+  const counting = useSelector(actor, (state) => state.hasTag('counting'));
   const savingKind = useSelector(follow, (state) =>
     state.hasTag('busy') || state.matches('done') ? (state.context.following?.kind ?? null) : null,
   );
@@ -175,7 +177,8 @@ export function HomeDashboardView({
         countedAt={figures?.home.audiences_counted_at ?? null}
         timeZone={timeZone}
         loading={busy}
-        counting={figures?.home.audiences_counting ?? false}
+        counting={counting}
+        incomplete={figures?.home.audiences_counting ?? false}
         canCreate={canCreate}
         savingKind={savingKind}
         saveProblem={saveProblem}

@@ -16,6 +16,7 @@ export function RecommendationList({
   timeZone,
   loading,
   counting,
+  incomplete,
   canCreate,
   savingKind,
   saveProblem,
@@ -26,8 +27,10 @@ export function RecommendationList({
   countedAt: string | null;
   timeZone?: string | undefined;
   loading: boolean;
-  /** More recommendations' audiences are being counted: they join the list when counted. */
+  /** The screen asks again for audiences being counted: the list says so. */
   counting: boolean;
+  /** The answer shown leaves out audiences not counted yet: not "nothing to recommend". */
+  incomplete: boolean;
   canCreate: boolean;
   /** The kind whose segment is being saved, or null. */
   savingKind: string | null;
@@ -67,7 +70,7 @@ export function RecommendationList({
           </Text>
         </Group>
       )}
-      {items !== null && items.length === 0 && !loading && !counting && (
+      {items !== null && items.length === 0 && !loading && !incomplete && (
         <Text data-testid="recommendations-empty">{t('homeDashboard.recommendations.empty')}</Text>
       )}
       <Stack gap="sm" component="ol" p={0} m={0} style={{ listStyle: 'none' }}>
