@@ -161,6 +161,7 @@ describe('the Summary and Overview dashboards in a browser', () => {
     );
     // Every KPI card says its change against the previous period.
     expect(await page.locator('[data-change]').count()).toBe(6);
+    expect(await page.locator('[data-kpi-change]').count()).toBe(6);
     expect(describeViolations(await seriousA11yViolations(page))).toBe('');
     await screenshots(page, 'summary-overview', 'overview-90-days-west-side');
 
@@ -181,6 +182,9 @@ describe('the Summary and Overview dashboards in a browser', () => {
     await page.getByText("Each location's revenue in this period.").waitFor();
     expect(await page.getByText('This period beside the previous one.').count()).toBe(0);
     await expect.poll(() => page.locator('[data-change]').count()).toBe(0);
+    // Nor do the KPI cards speak of a previous period ("— vs previous period").
+    expect(await page.locator('[data-kpi-change]').count()).toBe(0);
+    expect(await page.getByText('vs previous period').count()).toBe(0);
   });
 
   it('fits a phone: nothing wider than the screen on either dashboard', async () => {

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { DateRange } from '../../schemas/date-range.js';
 import { LoadFailedAlert } from '../shared/LoadFailedAlert.js';
 import { problemMessage } from '../shared/problem-message.js';
+import { ComparisonContext } from './comparison.js';
 import { useDashboardState, type DashboardActorLike } from './dashboard-state.js';
 import { DateRangeControl } from './DateRangeControl.js';
 
@@ -19,7 +20,7 @@ export interface DashboardRangeProps {
 /**
  * A dashboard page over its machine: its title (and a quiet "updating" sign while newer figures load over the
  * shown ones), the date range control with the machine's range, a "couldn't load" alert with Retry when the last
- * load failed, and the figures below.
+ * load failed, and the figures below (told whether the dashboard compares, `ComparisonContext`).
  */
 export function DashboardFrame<Figures>({
   actor,
@@ -72,7 +73,7 @@ export function DashboardFrame<Figures>({
           />
         </div>
       )}
-      {children}
+      <ComparisonContext.Provider value={compare}>{children}</ComparisonContext.Provider>
     </Stack>
   );
 }
