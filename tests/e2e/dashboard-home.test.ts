@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { formatDateTime } from '../../src/format/index.js';
 import type { CurrentUser } from '../../src/schemas/accounts.js';
-import type { HomeDashboard } from '../../src/schemas/home-dashboard.js';
+import type { ChartData, HomeDashboard } from '../../src/schemas/home-dashboard.js';
 import { accessToken } from './support/api.js';
 import { describeViolations, seriousA11yViolations } from './support/a11y.js';
 import { PHONE, sidewaysOverflow } from './support/pages.js';
@@ -125,6 +125,34 @@ describe('the home dashboard in a browser', () => {
     } finally {
       await page.unroute('**/api/analytics/recommendations/**');
     }
+  });
+
+  it('draws the revenue line on its own axis with the comparison off', async () => {
+    const { page } = session.watched;
+    await page.goto('/dashboard');
+    await page.locator('[data-recommendation]').first().waitFor();
+    const alone = page.waitForResponse(
+      (response) =>
+        new URL(response.url()).pathname === '/api/analytics/chart-data/' &&
+        !new URL(response.url()).searchParams.has('compare'),
+    );
+    await page.getByLabel('Compare with previous period').uncheck({ force: true });
+    const chart = (await (await alone).json()) as ChartData;
+    const revenue = chart.charts.find((series) => series.name === 'revenue')!.data.map((point) => point.y);
+    const highest = Math.max(...revenue);
+    expect(highest).toBeGreaterThan(0);
+    // The revenue axis reaches the range's best day (with an axis too many it read $0–$5 and the line left it).
+    const top = async () => {
+      const texts = await page.locator('.apexcharts-yaxis-label').allTextContents();
+      const dollars = texts
+        // A label's text is written twice (its title too): the first figure is the label.
+        .map((text) => /^\$([\d,]+(?:\.\d+)?)/.exec(text.trim())?.[1])
+        .filter((text): text is string => text !== undefined)
+        .map((text) => Number(text.replace(/,/g, '')));
+      return dollars.length === 0 ? 0 : Math.max(...dollars);
+    };
+    await expect.poll(top).toBeGreaterThanOrEqual(highest);
+    await page.getByLabel('Compare with previous period').check({ force: true });
   });
 
   it('fits a phone: nothing wider than the screen', async () => {

@@ -69,6 +69,7 @@ export function HomeDashboardView({
   const revenue = seriesOf(figures?.chart, 'revenue');
   const checks = seriesOf(figures?.chart, 'checks');
   const before = seriesOf(figures?.chart, 'previous_revenue');
+  const compared = before.length > 0;
 
   const labels = {
     revenue: t('homeDashboard.chart.revenue'),
@@ -96,16 +97,18 @@ export function HomeDashboardView({
         tickPlacement: 'on',
         labels: { rotate: 0, hideOverlappingLabels: true },
       },
+      // One axis per series: an axis more than the series (the previous revenue's, with the comparison off) made
+      // ApexCharts scale the revenue line on an empty axis.
       yaxis: [
         { seriesName: labels.checks, opposite: true, title: { text: labels.checks }, decimalsInFloat: 0 },
         { seriesName: labels.revenue, title: { text: labels.revenue }, labels: { formatter: money } },
-        { seriesName: labels.revenue, show: false, labels: { formatter: money } },
+        ...(compared ? [{ seriesName: labels.revenue, show: false, labels: { formatter: money } }] : []),
       ],
       legend: { position: 'bottom' },
       // A phone has room for about four day labels.
       responsive: [{ breakpoint: 600, options: { xaxis: { tickAmount: 4, tickPlacement: 'on' } } }],
     };
-  }, [revenue, labels.checks, labels.revenue, i18n.language]);
+  }, [revenue, compared, labels.checks, labels.revenue, i18n.language]);
 
   const rows = revenue.map((point, index) => ({
     day: point.x,
