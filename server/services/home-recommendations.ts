@@ -53,7 +53,8 @@ export const SLOW_SHARE = 0.75;
 /** … counted only when the day part had at least this many weekday checks in the range. */
 export const SLOW_MIN_CHECKS = 20;
 
-const NO_DETAILS: RecommendationDetails = {
+/** A recommendation's details before its kind fills in its own. */
+export const NO_DETAILS: RecommendationDetails = {
   location_id: null,
   location_name: null,
   month: null,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  NO_DETAILS,
   rankRecommendations,
   RESPONSE_RATES,
   type Candidate,
@@ -7,20 +8,9 @@ import {
 } from '../../server/services/home-recommendations.js';
 import type { KeptAudience } from '../../server/repositories/kept-audiences.repository.js';
 
-const DETAILS = {
-  location_id: null,
-  location_name: null,
-  month: null,
-  weekday: null,
-  day_part: null,
-  checks: null,
-  average_checks: null,
-  item_id: null,
-  item_name: null,
-};
 const candidate = (kind: Candidate['kind'], locationId: number | null = null): Candidate => ({
   kind,
-  details: { ...DETAILS, location_id: locationId },
+  details: { ...NO_DETAILS, location_id: locationId },
   description: kind,
   locationIds: [],
   rules: [],

@@ -109,6 +109,15 @@ export function dashboardMachine<Figures, Extra = NoExtra>(definition: Dashboard
     { guard: 'nothingToShow', target: 'empty', actions: 'keepFigures' },
     { target: 'ready', actions: 'keepFigures' },
   ] as const;
+  // A state that asks for the figures (`loading`, `recounting`): the call while in it, and where its answer leads.
+  const askForFigures = {
+    entry: 'askForFigures',
+    exit: 'stopAsking',
+    on: {
+      'xstate.done.actor.loadFigures': [...onAnswer],
+      'xstate.error.actor.loadFigures': { target: 'failed', actions: 'keepProblem' },
+    },
+  } as const;
 
   return setup({
     types: {
@@ -137,6 +146,7 @@ export function dashboardMachine<Figures, Extra = NoExtra>(definition: Dashboard
           extra: context.extra,
         }),
       }),
+      stopAsking: stopChild('loadFigures'),
       keepFigures: assign(({ event }) => ({
         figures: (event as DoneActorEvent<Figures, 'loadFigures'>).output,
         problem: null,
@@ -181,12 +191,7 @@ export function dashboardMachine<Figures, Extra = NoExtra>(definition: Dashboard
     states: {
       loading: {
         tags: ['busy'],
-        entry: 'askForFigures',
-        exit: stopChild('loadFigures'),
-        on: {
-          'xstate.done.actor.loadFigures': [...onAnswer],
-          'xstate.error.actor.loadFigures': { target: 'failed', actions: 'keepProblem' },
-        },
+        ...askForFigures,
       },
       ready: {},
       // Shown as ready; some figures are still being counted, so it asks again after a pause (a delayed raise
@@ -200,12 +205,7 @@ export function dashboardMachine<Figures, Extra = NoExtra>(definition: Dashboard
       // Asks again quietly (not busy: the figures on screen stay as they are until the answer lands).
       recounting: {
         tags: ['counting'],
-        entry: 'askForFigures',
-        exit: stopChild('loadFigures'),
-        on: {
-          'xstate.done.actor.loadFigures': [...onAnswer],
-          'xstate.error.actor.loadFigures': { target: 'failed', actions: 'keepProblem' },
-        },
+        ...askForFigures,
       },
       empty: {},
       failed: {
